@@ -1,0 +1,62 @@
+"""Opening the database: SQLite (WAL) by default, PostgreSQL by URL."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, create_engine
+
+
+class DatabaseError(Exception):
+    """The database cannot be used as it is (corrupt, newer than this code...)."""
+
+
+def sqlite_url(path: str | Path) -> str:
+    return f"sqlite:///{Path(path).resolve()}"
+
+
+def resolve_url(url: str | None = None, db_path: str | Path | None = None) -> str:
+    """``--db``/``GM_DATABASE_URL``/``gm.db`` in the working folder, in that order."""
+    if url:
+        return url
+    if db_path:
+        return sqlite_url(db_path)
+    env = os.environ.get("GM_DATABASE_URL")
+    if env:
+        return env
+    return sqlite_url("gm.db")
+
+
+def make_engine(url: str) -> Engine:
+    """An engine with the pragmas and pool settings gm relies on."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+@contextmanager
+def session_scope(engine: Engine) -> Iterator[Session]:
+    """One transaction: commit on success, roll back on any exception."""
+    with Session(engine, expire_on_commit=False) as session:
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise

@@ -1,0 +1,191 @@
+"""The tables: the database is the truth (design.md §5).
+
+Every state change is a transaction. JSON columns hold a module's state and
+orders; the service never looks inside them. Schema changes go through the
+Alembic migrations in ``gm/db/migrations``; after editing this file run
+``gm db revision -m "why"`` and check the generated script.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, LargeBinary, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def _json(**kw: Any) -> Any:
+    return Field(default=None, sa_column=Column(JSON, **kw))
+
+
+class Game(SQLModel, table=True):
+    """One running game, e.g. ``baltica42`` playing module ``baltica``."""
+
+    id: str = Field(primary_key=True, max_length=64)
+    module: str = Field(max_length=64)
+    ruleset: str = Field(default="", max_length=64)
+    scenario: str = Field(max_length=64)
+    data_version: str = Field(default="", max_length=64)
+    status: str = Field(default="running", max_length=16)  # running, paused, ended
+    seed: bytes = Field(sa_column=Column(LargeBinary, nullable=False))  # secret until revealed
+    commitment: str = Field(max_length=64)
+    seed_revealed: bool = False
+    settings: dict[str, Any] | None = _json()
+    moderator_address: str = Field(default="", max_length=320)
+    moderator_password_hash: str = Field(default="", max_length=256)
+    paused_at: datetime | None = None
+    created_at: datetime
+
+
+class Seat(SQLModel, table=True):
+    """A power and the player who holds it."""
+
+    __table_args__ = (UniqueConstraint("game_id", "power"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    power: str = Field(max_length=64)
+    address: str = Field(default="", max_length=320, index=True)
+    password_hash: str = Field(default="", max_length=256)
+    timezone: str = Field(default="UTC", max_length=64)
+    language: str = Field(default="en", max_length=8)
+    controls: list[str] | None = _json()  # further powers this seat orders for (FOR ...)
+    missed_in_row: int = 0
+    active: bool = True
+
+
+class Phase(SQLModel, table=True):
+    """One phase of a game: the state it opened with and its deadline.
+
+    ``state`` moves open -> adjudicating -> done (or -> undone by a rollback,
+    kept for the history). Exactly one phase per game is open at a time.
+    """
+
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    seq: int  # 0, 1, 2 ... order of opening (a rolled-back phase keeps its number)
+    phase_id: str = Field(max_length=128, index=True)  # "1701-summer-actions-sweden"
+    kind: str = Field(max_length=32)
+    state: str = Field(default="open", max_length=16, index=True)
+    opens_at: datetime
+    deadline: datetime | None = Field(default=None, index=True)
+    adjudicated_at: datetime | None = None
+    released: bool = True  # False while a preview waits for the moderator
+    game_state: dict[str, Any] | None = _json()  # the module's state at the phase's start
+    info: dict[str, Any] | None = _json()  # owing, may_order, simultaneous
+    dice_branch: int = 0
+    supplied_dice: list[int] | None = _json()
+    supplied_then_seed: bool = False
+    reminders_sent: list[str] | None = _json()
+    claimed_by: str = Field(default="", max_length=128)
+
+
+class OrderSet(SQLModel, table=True):
+    """One version of one power's orders for one phase; every version is kept."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    phase_seq: int = Field(index=True)
+    power: str = Field(max_length=64)
+    version: int
+    current: bool = Field(default=True, index=True)
+    created_at: datetime
+    source: str = Field(default="mail", max_length=16)  # mail, cli, default, moderator
+    inbound_id: int | None = Field(default=None, foreign_key="inboundmail.id")
+    text: str = ""  # the normalized orders, one per line
+    orders: list[Any] | None = _json()  # module order JSON, in execution order
+    ready: bool = False
+    wait: bool = False
+
+
+class InboundMail(SQLModel, table=True):
+    """A mail as received, stored raw before anything else happens."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(max_length=998, index=True)
+    source: str = Field(default="", max_length=256)  # "imap:INBOX" / "maildir:/path"
+    uidvalidity: int | None = None
+    uid: int | None = None
+    received_at: datetime
+    sender: str = Field(default="", max_length=320)
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    status: str = Field(default="new", max_length=16, index=True)  # new, handled, ignored
+    note: str = ""  # why ignored, or a summary of what was done
+    game_id: str | None = Field(default=None, max_length=64)
+    handled_at: datetime | None = None
+
+
+class OutboundMail(SQLModel, table=True):
+    """The outbox: a mail is sent from here, with a stable Message-ID."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(max_length=998, unique=True)
+    game_id: str | None = Field(default=None, max_length=64, index=True)
+    kind: str = Field(max_length=32)  # reply, report, reminder, press, warning, notice
+    recipients: list[str] | None = _json()
+    subject: str = ""
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    status: str = Field(default="queued", max_length=16, index=True)  # queued, sent, failed, held
+    attempts: int = 0
+    next_attempt_at: datetime | None = None
+    last_error: str = ""
+    in_reply_to: str = Field(default="", max_length=998)
+    created_at: datetime
+    sent_at: datetime | None = None
+
+
+class ModeratorAct(SQLModel, table=True):
+    """Every moderator act, with who and why; public unless ``private``."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    phase_seq: int | None = None
+    at: datetime
+    actor: str = Field(max_length=320)
+    command: str = Field(max_length=32)  # extend, ruling, set, rollback, replace, pause, ...
+    args: dict[str, Any] | None = _json()
+    reason: str = ""
+    private: bool = False
+    published: bool = False  # rulings: shown in a report yet?
+
+
+class EventLog(SQLModel, table=True):
+    """Append-only: every die roll and every state change, by phase."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    phase_seq: int = Field(index=True)
+    branch: int = 0  # adjudication attempt of that phase (rollbacks add one)
+    seq: int
+    at: datetime
+    type: str = Field(max_length=64)  # "roll", "phase.opened", module event types...
+    data: dict[str, Any] | None = _json()
+    visible_to: list[str] | None = _json()  # None: public
+
+
+class Report(SQLModel, table=True):
+    """A rendered report as a power received it (for HISTORY and archives)."""
+
+    __table_args__ = (UniqueConstraint("game_id", "phase_seq", "power", "branch"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    phase_seq: int
+    branch: int = 0
+    power: str = Field(max_length=64)  # "" for the moderator
+    phase_id: str = Field(max_length=128)
+    text: str
+    created_at: datetime
+
+
+class SignonFailure(SQLModel, table=True):
+    """Failed sign-ons, for rate limiting per address and per power."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(max_length=64, index=True)
+    power: str = Field(max_length=64)
+    address: str = Field(max_length=320, index=True)
+    at: datetime = Field(index=True)

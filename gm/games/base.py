@@ -1,0 +1,193 @@
+"""The interface every game module implements (docs/game-modules.md).
+
+The service knows nothing of blocks or markers: it stores a module's state as
+JSON, asks the module which phase is open and who owes orders, hands it the
+parsed orders, and renders what ``view`` returns. Engines are pure: no I/O,
+no clock, no database; dice come in as :class:`gm.dice.Dice`.
+
+Exceptions raised to the service (drawn once here, httpx-style)::
+
+    GameError                 a user-facing problem with a game or its data
+    ├── UnknownScenario
+    └── DataError             a data file fails its schema
+
+Adjudication returns results; it raises only on programmer errors (and
+:class:`gm.dice.DiceExhausted`, which stops an adjudication cleanly).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any, ClassVar
+
+from gm.dice import Dice
+
+State = dict[str, Any]
+"""A game's whole state, JSON-compatible; the module owns its shape.
+
+Moderator ``SET path = value`` edits it by dotted path, so keep it a tree of
+dicts and lists with stable keys.
+"""
+
+
+class GameError(Exception):
+    """A user-facing problem with a game, its scenario or its data."""
+
+
+class UnknownScenario(GameError):
+    pass
+
+
+class DataError(GameError):
+    pass
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    title: str
+    powers: tuple[str, ...]
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class PhaseInfo:
+    """The phase a state is waiting in.
+
+    ``id`` follows orders.md §1 (lowercase words joined by hyphens, e.g.
+    ``1701-summer-actions-sweden``); ``kind`` keys the deadline settings
+    (``actions``, ``battle``, ``movement``...). ``owing`` are the powers whose
+    orders (or defaults) the adjudication needs; ``may_order`` those allowed to
+    send orders now (usually the same). ``ended`` marks a finished game.
+    """
+
+    id: str
+    kind: str
+    owing: tuple[str, ...]
+    may_order: tuple[str, ...] = ()
+    simultaneous: bool = True
+    ended: bool = False
+
+    def allowed(self) -> tuple[str, ...]:
+        return self.may_order or self.owing
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, as typed data; templates turn it into words.
+
+    ``visible_to`` is ``None`` when every power may know it, else the set of
+    powers that may (the moderator sees every event). A module emits one event
+    per audience when the audiences must learn different things.
+    """
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    visible_to: frozenset[str] | None = None
+
+    def visible(self, power: str | None) -> bool:
+        return power is None or self.visible_to is None or power in self.visible_to
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "data": dict(self.data),
+            "visible_to": sorted(self.visible_to) if self.visible_to is not None else None,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Event:
+        vis = d.get("visible_to")
+        return cls(d["type"], d.get("data", {}), frozenset(vis) if vis is not None else None)
+
+
+class Verdict(Enum):
+    """What validation says of one order when the mail arrives (orders.md §2)."""
+
+    ACCEPTED = "accepted"
+    TO_CHECK = "to be checked at adjudication"  # depends on others' orders or dice
+    WARNING = "accepted with a warning"
+    REFUSED = "refused"  # the power's own position forbids it; not stored
+
+
+@dataclass(frozen=True)
+class Validation:
+    verdict: Verdict
+    reason: str = ""
+
+    @property
+    def stored(self) -> bool:
+        return self.verdict is not Verdict.REFUSED
+
+
+@dataclass
+class Outcome:
+    """What an adjudication returns: the next state and what happened."""
+
+    state: State
+    events: list[Event] = field(default_factory=list)
+
+
+class GameModule(ABC):
+    """One game, plugged in through the ``gm.games`` entry-point group."""
+
+    name: ClassVar[str]  # "baltica"
+    title: ClassVar[str]  # "Pax Baltica"
+
+    @abstractmethod
+    def scenarios(self) -> list[Scenario]:
+        """The scenarios a game may be created from."""
+
+    @abstractmethod
+    def setup(self, scenario: str, options: Mapping[str, Any]) -> State:
+        """The initial state of ``scenario`` (raise :class:`UnknownScenario`)."""
+
+    @abstractmethod
+    def phase(self, state: State) -> PhaseInfo:
+        """The phase ``state`` waits in."""
+
+    @abstractmethod
+    def parse_orders(self, state: State, power: str, text: str, language: str = "en") -> Any:
+        """Parse the order lines of one section for ``power`` (gm.orders types)."""
+
+    @abstractmethod
+    def validate(self, state: State, power: str, orders: Sequence[Any]) -> list[Validation]:
+        """Judge each order against what can be known now (one result per order)."""
+
+    @abstractmethod
+    def default_orders(self, state: State, power: str) -> list[Any]:
+        """The orders of a power that sent none (documented per decision)."""
+
+    @abstractmethod
+    def adjudicate(self, state: State, orders: Mapping[str, Sequence[Any]], dice: Dice) -> Outcome:
+        """Close the phase: pure function of state, orders and dice."""
+
+    @abstractmethod
+    def view(self, state: State, power: str | None) -> dict[str, Any]:
+        """What ``power`` may know (``None``: the moderator's full view)."""
+
+    @abstractmethod
+    def order_to_json(self, order: Any) -> dict[str, Any]:
+        """Serialise one parsed order for storage."""
+
+    @abstractmethod
+    def order_from_json(self, data: Mapping[str, Any]) -> Any:
+        """Rebuild a stored order."""
+
+    def templates_dir(self) -> Path:
+        """Where this game's report templates live (``templates/<name>/``)."""
+        from gm.resources import templates_root
+
+        return templates_root() / self.name
+
+    def data_check(self) -> list[str]:
+        """Schema problems in this game's data files (empty when all is well)."""
+        return []
+
+    def powers(self, state: State) -> tuple[str, ...]:
+        """The powers of a game in this state, in seating order."""
+        return tuple(state.get("powers", ()))
