@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from gm.dice import Dice
+from gm.orders.model import ParseResult, SourceLine
 
 State = dict[str, Any]
 """A game's whole state, JSON-compatible; the module owns its shape.
@@ -151,8 +152,14 @@ class GameModule(ABC):
         """The phase ``state`` waits in."""
 
     @abstractmethod
-    def parse_orders(self, state: State, power: str, text: str, language: str = "en") -> Any:
-        """Parse the order lines of one section for ``power`` (gm.orders types)."""
+    def parse_orders(self, state: State, power: str, lines: Sequence[SourceLine]) -> ParseResult:
+        """Parse one section's order lines for ``power``: one result per line.
+
+        ``lines`` come from :func:`gm.orders.text.clean_body` via the envelope
+        (greetings, quotes, commands already taken out). English and French
+        keywords are both accepted whatever the seat's language (orders.md §8).
+        Names are looked up only among what ``power`` may know in ``state``.
+        """
 
     @abstractmethod
     def validate(self, state: State, power: str, orders: Sequence[Any]) -> list[Validation]:
