@@ -1,0 +1,343 @@
+"""The Pax Baltica orders of orders.md §5, as frozen dataclasses.
+
+Every order knows its canonical text (:meth:`echo`, English or French per
+orders.md §8) which re-parses to the same order, and its JSON form. Names are
+the canonical names of the data files (blocks, territories, sea zones,
+nations). Conditions are not part of these orders: the shared layer wraps an
+order as ``gm.orders.conditions.Conditional(order, cond, form)``.
+
+Orders the engine does not carry out yet (part II of the rules: interphase,
+politics, fleets) are still typed here so that a mail naming them is
+understood, and validation refuses them as "not yet implemented"
+(:data:`NOT_YET_IMPLEMENTED`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+
+def _names(items: tuple[str, ...]) -> str:
+    return ", ".join(items)
+
+
+@dataclass(frozen=True)
+class Recon:
+    """``recon Livland`` (3.3.1)."""
+
+    kind: ClassVar[str] = "recon"
+    territory: str
+
+    def echo(self, lang: str = "en") -> str:
+        word = "reconnaître" if lang == "fr" else "recon"
+        return f"{word} {self.territory}"
+
+
+@dataclass(frozen=True)
+class MoveGroup:
+    """One destination of a group move: ``A, B to Y via P, Q force``."""
+
+    blocks: tuple[str, ...]
+    to: str
+    via: tuple[str, ...] = ()
+    force: bool = False
+
+    def echo(self, lang: str = "en") -> str:
+        to, via, force = ("vers", "par", "forcée") if lang == "fr" else ("to", "via", "force")
+        text = f"{_names(self.blocks)} {to} {self.to}"
+        if self.via:
+            text += f" {via} {_names(self.via)}"
+        if self.force:
+            text += f" {force}"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"blocks": list(self.blocks), "to": self.to, "via": list(self.via),
+                "force": self.force}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> MoveGroup:
+        return cls(tuple(d["blocks"]), d["to"], tuple(d.get("via", ())), bool(d.get("force")))
+
+
+@dataclass(frozen=True)
+class Move:
+    """``move from X: A, B to Y; C to Z`` (3.3.2, 4.1): one action, one origin."""
+
+    kind: ClassVar[str] = "move"
+    origin: str
+    groups: tuple[MoveGroup, ...]
+
+    def echo(self, lang: str = "en") -> str:
+        verb = "déplacer de" if lang == "fr" else "move from"
+        sep = " : " if lang == "fr" else ": "
+        return f"{verb} {self.origin}{sep}" + "; ".join(g.echo(lang) for g in self.groups)
+
+    def blocks(self) -> tuple[str, ...]:
+        return tuple(b for g in self.groups for b in g.blocks)
+
+
+@dataclass(frozen=True)
+class MainAttack:
+    """``main attack Estland from Ingermanland`` (5.3)."""
+
+    kind: ClassVar[str] = "main_attack"
+    territory: str
+    origin: str
+
+    def echo(self, lang: str = "en") -> str:
+        if lang == "fr":
+            return f"attaque principale {self.territory} depuis {self.origin}"
+        return f"main attack {self.territory} from {self.origin}"
+
+
+@dataclass(frozen=True)
+class Siege:
+    """``siege Estland with Vellinck, Estländska`` (3.3.3, 6.1)."""
+
+    kind: ClassVar[str] = "siege"
+    territory: str
+    blocks: tuple[str, ...]
+
+    def echo(self, lang: str = "en") -> str:
+        word, with_ = ("siège", "avec") if lang == "fr" else ("siege", "with")
+        return f"{word} {self.territory} {with_} {_names(self.blocks)}"
+
+
+@dataclass(frozen=True)
+class Politics:
+    """``politics Sweden`` (3.3.4, 12.4): part II, not yet carried out."""
+
+    kind: ClassVar[str] = "politics"
+    nation: str
+
+    def echo(self, lang: str = "en") -> str:
+        return f"{'politique' if lang == 'fr' else 'politics'} {self.nation}"
+
+
+@dataclass(frozen=True)
+class Replace:
+    """``replace Karl XII`` (3.3.5, 8.4): one step for one action."""
+
+    kind: ClassVar[str] = "replace"
+    block: str
+
+    def echo(self, lang: str = "en") -> str:
+        return f"{'remplacer' if lang == 'fr' else 'replace'} {self.block}"
+
+
+@dataclass(frozen=True)
+class Embark:
+    """``embark Karl XII from Livland onto Wachtmeister`` (9.2): not yet carried out."""
+
+    kind: ClassVar[str] = "embark"
+    blocks: tuple[str, ...]
+    origin: str
+    fleets: tuple[str, ...]
+
+    def echo(self, lang: str = "en") -> str:
+        if lang == "fr":
+            return f"embarquer {_names(self.blocks)} de {self.origin} sur {_names(self.fleets)}"
+        return f"embark {_names(self.blocks)} from {self.origin} onto {_names(self.fleets)}"
+
+
+@dataclass(frozen=True)
+class Sail:
+    """``sail Wachtmeister from Southern Baltic to Gulf of Finland`` (9.1): not yet."""
+
+    kind: ClassVar[str] = "sail"
+    fleets: tuple[str, ...]
+    origin: str
+    to: str
+
+    def echo(self, lang: str = "en") -> str:
+        if lang == "fr":
+            return f"naviguer {_names(self.fleets)} de {self.origin} vers {self.to}"
+        return f"sail {_names(self.fleets)} from {self.origin} to {self.to}"
+
+
+@dataclass(frozen=True)
+class Land:
+    """``land Karl XII from Gulf of Finland to Ingermanland`` (9.2): not yet."""
+
+    kind: ClassVar[str] = "land"
+    blocks: tuple[str, ...]
+    origin: str
+    to: str
+
+    def echo(self, lang: str = "en") -> str:
+        if lang == "fr":
+            return f"débarquer {_names(self.blocks)} de {self.origin} vers {self.to}"
+        return f"land {_names(self.blocks)} from {self.origin} to {self.to}"
+
+
+@dataclass(frozen=True)
+class BattleOrder:
+    """``battle order Estland, Livland`` (5.1): the first player's battle sequence."""
+
+    kind: ClassVar[str] = "battle_order"
+    territories: tuple[str, ...]
+
+    def echo(self, lang: str = "en") -> str:
+        word = "ordre de bataille" if lang == "fr" else "battle order"
+        return f"{word} {_names(self.territories)}"
+
+
+@dataclass(frozen=True)
+class HitsPrefer:
+    """``hits prefer Dalregementet, Karl XII`` (5.5, 7.3): who takes a tied loss."""
+
+    kind: ClassVar[str] = "hits_prefer"
+    blocks: tuple[str, ...]
+
+    def echo(self, lang: str = "en") -> str:
+        word = "pertes d'abord" if lang == "fr" else "hits prefer"
+        return f"{word} {_names(self.blocks)}"
+
+
+@dataclass(frozen=True)
+class Retreat:
+    """``retreat Karl XII to Livland`` (5.6), usually conditional."""
+
+    kind: ClassVar[str] = "retreat"
+    block: str
+    to: str
+
+    def echo(self, lang: str = "en") -> str:
+        word, to = ("retraite", "vers") if lang == "fr" else ("retreat", "to")
+        return f"{word} {self.block} {to} {self.to}"
+
+
+@dataclass(frozen=True)
+class Regroup:
+    """``regroup Karl XII to Livland`` (5.7)."""
+
+    kind: ClassVar[str] = "regroup"
+    block: str
+    to: str
+
+    def echo(self, lang: str = "en") -> str:
+        word, to = ("regrouper", "vers") if lang == "fr" else ("regroup", "to")
+        return f"{word} {self.block} {to} {self.to}"
+
+
+@dataclass(frozen=True)
+class Build:
+    """``build sweden: draw 3; deploy Småland`` (8.6, 8.7): part II, not yet."""
+
+    kind: ClassVar[str] = "build"
+    nation: str
+    draw: int
+    deploy: tuple[str, ...] = ()
+
+    def echo(self, lang: str = "en") -> str:
+        if lang == "fr":
+            text = f"construire {self.nation} : tirer {self.draw}"
+            return text + (f"; déployer {_names(self.deploy)}" if self.deploy else "")
+        text = f"build {self.nation}: draw {self.draw}"
+        return text + (f"; deploy {_names(self.deploy)}" if self.deploy else "")
+
+
+@dataclass(frozen=True)
+class Reform:
+    """``reform Repnin`` (11.2): part II, not yet."""
+
+    kind: ClassVar[str] = "reform"
+    block: str
+
+    def echo(self, lang: str = "en") -> str:
+        return f"{'réformer' if lang == 'fr' else 'reform'} {self.block}"
+
+
+@dataclass(frozen=True)
+class Cede:
+    """``cede Bremen-Verden to Hannover`` (11.1): part II, not yet."""
+
+    kind: ClassVar[str] = "cede"
+    territory: str
+    to: str
+
+    def echo(self, lang: str = "en") -> str:
+        if lang == "fr":
+            return f"céder {self.territory} à {self.to}"
+        return f"cede {self.territory} to {self.to}"
+
+
+@dataclass(frozen=True)
+class WinterCampaign:
+    """``winter campaign: move from Livland: Karl XII to Ingermanland`` (3.4): not yet."""
+
+    kind: ClassVar[str] = "winter_campaign"
+    move: Move
+
+    def echo(self, lang: str = "en") -> str:
+        word = "campagne d'hiver : " if lang == "fr" else "winter campaign: "
+        return word + self.move.echo(lang)
+
+
+Order = (Recon | Move | MainAttack | Siege | Politics | Replace | Embark | Sail | Land
+         | BattleOrder | HitsPrefer | Retreat | Regroup | Build | Reform | Cede | WinterCampaign)
+
+ORDER_TYPES: tuple[type, ...] = (
+    Recon, Move, MainAttack, Siege, Politics, Replace, Embark, Sail, Land,
+    BattleOrder, HitsPrefer, Retreat, Regroup, Build, Reform, Cede, WinterCampaign,
+)
+
+ACTION_TYPES: tuple[type, ...] = (Recon, Move, Siege, Politics, Replace, Embark, Sail, Land)
+"""Orders that cost one action each (3.3); the others are standing orders."""
+
+NOT_YET_IMPLEMENTED: tuple[type, ...] = (
+    Politics, Embark, Sail, Land, Build, Reform, Cede, WinterCampaign,
+)
+"""Understood, but refused at validation: their rules are part II (docs/baltica.md)."""
+
+ACTION_SEQUENCE: tuple[type, ...] = (Recon, Move, Siege, Politics, Replace)
+"""3.3: "Actions must be performed in the order given" (recon, move, siege, politics,
+replacements); fleets' embark/sail/land count as movement."""
+
+
+def action_rank(order: object) -> int:
+    """The position of an action in the 3.3 sequence (movement for fleet orders)."""
+    if isinstance(order, (Embark, Sail, Land)):
+        return 1
+    for i, t in enumerate(ACTION_SEQUENCE):
+        if isinstance(order, t):
+            return i
+    return len(ACTION_SEQUENCE)
+
+
+def order_to_json(order: Order) -> dict[str, Any]:
+    """The JSON form of one order: ``{"type": kind, field: value...}``."""
+    out: dict[str, Any] = {"type": order.kind}
+    for f in fields(order):
+        value = getattr(order, f.name)
+        if isinstance(value, Move):
+            value = order_to_json(value)
+        elif isinstance(value, tuple) and value and isinstance(value[0], MoveGroup):
+            value = [g.to_json() for g in value]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
+
+
+def order_from_json(data: Mapping[str, Any]) -> Order:
+    """Rebuild an order from :func:`order_to_json` (raises KeyError on an unknown type)."""
+    cls = next((t for t in ORDER_TYPES if t.kind == data["type"]), None)  # type: ignore[attr-defined]
+    if cls is None:
+        raise KeyError(f"unknown Pax Baltica order type {data['type']!r}")
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        value = data[f.name] if f.name in data else None
+        if value is None:
+            continue
+        if f.name == "groups":
+            value = tuple(MoveGroup.from_json(g) for g in value)
+        elif f.name == "move":
+            value = order_from_json(value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        kwargs[f.name] = value
+    return cls(**kwargs)  # type: ignore[no-any-return]
