@@ -1,0 +1,557 @@
+"""The Pax Baltica board: map, nations, blocks and scenarios as typed, frozen data.
+
+Everything here is read from the TOML files under ``gm/games/baltica/data/``
+(see docs/baltica-data.md); nothing is computed from rules. Rule numbers refer
+to the GMT 2012 rule book unless a value says "3CG".
+
+Use :func:`load_board` to get a :class:`Board`; it is immutable and cached per
+ruleset, so engines may hold on to it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+import unicodedata
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from gm.games.base import DataError
+
+DEFAULT_RULESET = "gmt-2012"
+RULESETS = ("gmt-2012", "3cg-1.1")
+
+
+def data_root() -> Path:
+    """The folder holding the shipped Pax Baltica data files."""
+    return Path(__file__).resolve().parent / "data"
+
+
+class Side(Enum):
+    """The two players (0.0) and the nations that sit out."""
+
+    SWEDEN = "sweden"
+    COALITION = "coalition"
+    NEUTRAL = "neutral"
+
+
+class BlockKind(Enum):
+    """The three block types (2.2)."""
+
+    ARMY = "army"
+    REGIMENT = "regiment"
+    FLEET = "fleet"
+
+
+class Terrain(Enum):
+    """Border types (1.1, 4.2): thick dashed borders are difficult terrain."""
+
+    NORMAL = "normal"
+    DIFFICULT = "difficult"
+
+
+class Star(Enum):
+    """Russian reform stars (2.1, 11.2): hollow = can reform, black = enters on reform."""
+
+    HOLLOW = "hollow"
+    BLACK = "black"
+
+
+class Season(Enum):
+    """The four game turns of a year (0.3)."""
+
+    SPRING = "spring"
+    SUMMER = "summer"
+    AUTUMN = "autumn"
+    WINTER = "winter"
+
+
+Sources = Mapping[str, str]
+"""Where each field's value comes from, keyed by field name ("default" for the rest)."""
+
+
+def _source_of(sources: Sources, fieldname: str) -> str:
+    return sources.get(fieldname, sources.get("default", "reconstructed"))
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A combat rating (2.1): the letter sets firing order, the number the highest hit."""
+
+    letter: str
+    number: int
+
+    @classmethod
+    def parse(cls, text: str) -> Rating:
+        """Read "A3" style ratings; raise ValueError on anything else."""
+        if len(text) != 2 or text[0] not in "ABCD" or text[1] not in "123456":
+            raise ValueError(f"bad combat rating {text!r}")
+        return cls(text[0], int(text[1]))
+
+    def __str__(self) -> str:
+        return f"{self.letter}{self.number}"
+
+
+@dataclass(frozen=True)
+class Garrison:
+    """A territory's garrison (1.2): name, value 1-4, and whether it is a port or harbor (1.6)."""
+
+    name: str
+    value: int
+    port: bool = False
+    harbor: bool = False
+
+
+@dataclass(frozen=True)
+class Nation:
+    """A nation (1.1, 11.x): its side, colour, territories and how it enters the war."""
+
+    id: str
+    name: str
+    side: Side
+    major: bool
+    colour: str
+    capital: str | None
+    territories: tuple[str, ...]
+    proper: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    active_at_start: bool = True
+    rp_level: int | None = None
+    activation: Mapping[str, Any] = field(default_factory=dict)
+    sources: Sources = field(default_factory=dict)
+
+    def source(self, fieldname: str) -> str:
+        """The citation for one field."""
+        return _source_of(self.sources, fieldname)
+
+
+@dataclass(frozen=True)
+class Territory:
+    """A land territory (1.1) or off-map box such as Portsmouth (11.11).
+
+    ``sea`` is the one sea zone its port or harbor touches (1.6), ``transit``
+    marks transit territories (1.5), ``forage`` is None where the map prints none.
+    """
+
+    id: str
+    name: str
+    nation: str | None
+    forage: int | None
+    garrison: Garrison | None
+    capital: bool = False
+    sea: str | None = None
+    transit: bool = False
+    box: bool = False
+    regions: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    sources: Sources = field(default_factory=dict)
+
+    @property
+    def port(self) -> bool:
+        """A port allows sea transport (1.6); every harbor is a port."""
+        return self.garrison is not None and (self.garrison.port or self.garrison.harbor)
+
+    @property
+    def harbor(self) -> bool:
+        """Fleets deploy and take replacements only at harbors (1.6)."""
+        return self.garrison is not None and self.garrison.harbor
+
+    def source(self, fieldname: str) -> str:
+        """The citation for one field."""
+        return _source_of(self.sources, fieldname)
+
+
+@dataclass(frozen=True)
+class Border:
+    """A land border (1.1, 4.2). ``blocked`` borders (lakes, 1.0) cannot be crossed."""
+
+    a: str
+    b: str
+    terrain: Terrain = Terrain.NORMAL
+    blocked: bool = False
+    lake: str | None = None
+    sources: Sources = field(default_factory=dict)
+
+    def other(self, territory: str) -> str:
+        """The territory on the other side from ``territory``."""
+        return self.b if territory == self.a else self.a
+
+    def source(self, fieldname: str) -> str:
+        """The citation for one field."""
+        return _source_of(self.sources, fieldname)
+
+
+@dataclass(frozen=True)
+class SeaZone:
+    """A sea zone (1.1, 9.1) and the zones fleets may move to from it."""
+
+    id: str
+    name: str
+    adjacent: tuple[str, ...]
+    aliases: tuple[str, ...] = ()
+    sources: Sources = field(default_factory=dict)
+
+    def source(self, fieldname: str) -> str:
+        """The citation for one field."""
+        return _source_of(self.sources, fieldname)
+
+
+@dataclass(frozen=True)
+class BlockType:
+    """One wooden block (2.1-2.3, 11.x) as printed on its label."""
+
+    id: str
+    name: str
+    nation: str
+    kind: BlockKind
+    max_strength: int
+    rating: Rating
+    movement: int
+    trains: int = 0
+    royal: bool = False
+    red_dot: bool = False
+    star: Star | None = None
+    star_pair: str | None = None
+    galley: bool = False
+    aliases: tuple[str, ...] = ()
+    sources: Sources = field(default_factory=dict)
+
+    def source(self, fieldname: str) -> str:
+        """The citation for one field."""
+        return _source_of(self.sources, fieldname)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A block set up in a territory (or sea zone) at a strength, per a scenario."""
+
+    block: str
+    location: str
+    strength: int
+
+
+@dataclass(frozen=True)
+class VictoryLevel:
+    """One row of a scenario's victory table (3CG 12.x)."""
+
+    result: str
+    condition: str
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A 3CG scenario (12.1-12.5): dates, set-up, special rules and victory table."""
+
+    id: str
+    title: str
+    start_year: int
+    start_season: Season
+    end_year: int
+    end_season: Season
+    placements: tuple[Placement, ...]
+    rp_levels: Mapping[str, int] = field(default_factory=dict)
+    controlled: Mapping[str, str] = field(default_factory=dict)
+    active: tuple[str, ...] = ()
+    first_turn_actions: Mapping[str, int] = field(default_factory=dict)
+    special: Mapping[str, Any] = field(default_factory=dict)
+    victory: tuple[VictoryLevel, ...] = ()
+    out_of_play: tuple[str, ...] = ()
+    notes: str = ""
+    sources: Sources = field(default_factory=dict)
+
+    def source(self, fieldname: str) -> str:
+        """The citation for one field."""
+        return _source_of(self.sources, fieldname)
+
+
+def fold(text: str) -> str:
+    """A name folded for matching: lower case, accents dropped, ø/æ/ł spelled out."""
+    special = {"ø": "o", "æ": "ae", "ł": "l", "ß": "ss", "å": "a"}
+    text = "".join(special.get(ch, ch) for ch in text.lower())
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@dataclass(frozen=True)
+class Board:
+    """The whole static game data of one ruleset, with lookups for engines and parsers."""
+
+    ruleset: str
+    nations: Mapping[str, Nation]
+    territories: Mapping[str, Territory]
+    seas: Mapping[str, SeaZone]
+    borders: tuple[Border, ...]
+    blocks: Mapping[str, BlockType]
+    scenarios: Mapping[str, Scenario]
+    tables: Mapping[str, Any] = field(default_factory=dict)
+
+    # -- graph -------------------------------------------------------------
+    def border(self, a: str, b: str) -> Border | None:
+        """The border between two territories, or None if they do not touch."""
+        for border in self._borders_of(a):
+            if border.other(a) == b:
+                return border
+        return None
+
+    def neighbours(self, territory: str, *, include_blocked: bool = False) -> tuple[str, ...]:
+        """Territories a block can move to from ``territory`` (4.1); lakes block (1.0)."""
+        return tuple(
+            b.other(territory)
+            for b in self._borders_of(territory)
+            if include_blocked or not b.blocked
+        )
+
+    def _borders_of(self, territory: str) -> Iterator[Border]:
+        return (b for b in self.borders if territory in (b.a, b.b))
+
+    def ports_on(self, sea: str) -> tuple[str, ...]:
+        """Territories whose port or harbor touches ``sea`` (1.6)."""
+        return tuple(t.id for t in self.territories.values() if t.port and t.sea == sea)
+
+    def nation_territories(self, nation: str) -> tuple[str, ...]:
+        """The territories coloured for ``nation`` (1.1)."""
+        return tuple(t.id for t in self.territories.values() if t.nation == nation)
+
+    def region(self, region: str) -> tuple[str, ...]:
+        """Named territory sets: "sweden-proper", "denmark-proper", "germany" (1.1), ..."""
+        return tuple(t.id for t in self.territories.values() if region in t.regions)
+
+    def scenario(self, scenario_id: str) -> Scenario:
+        """A scenario by id ("12.1"); raises UnknownScenario."""
+        from gm.games.base import UnknownScenario
+
+        try:
+            return self.scenarios[scenario_id]
+        except KeyError:
+            raise UnknownScenario(f"no Pax Baltica scenario {scenario_id!r}") from None
+
+    # -- names -------------------------------------------------------------
+    def names(self, kind: str) -> dict[str, list[str]]:
+        """Names for the order parser: canonical id -> every accepted spelling.
+
+        ``kind`` is "territory", "sea", "block" or "nation". Garrison names are
+        aliases of their territory ("siege Grodno" = "siege Trakai", 1.2). The
+        list holds the display name first, then aliases, then accent-folded forms.
+        """
+        entries: Mapping[str, Any]
+        entries = {
+            "territory": self.territories,
+            "sea": self.seas,
+            "block": self.blocks,
+            "nation": self.nations,
+        }[kind]
+        return {key: _spellings(entry) for key, entry in entries.items()}
+
+    def resolve(self, kind: str, text: str) -> str | None:
+        """The canonical id a name (any spelling, any case) stands for, or None."""
+        wanted = fold(text.strip())
+        for key, spellings in self.names(kind).items():
+            if any(fold(s) == wanted for s in spellings) or fold(key) == wanted:
+                return key
+        return None
+
+
+def _spellings(entry: Any) -> list[str]:
+    out: list[str] = [entry.name, *entry.aliases]
+    garrison = getattr(entry, "garrison", None)
+    if garrison is not None and garrison.name not in out:
+        out.append(garrison.name)
+    for name in list(out):
+        folded = fold(name)
+        if folded not in (s.lower() for s in out):
+            out.append(folded)
+    return out
+
+
+# -- loading ------------------------------------------------------------------
+
+DATA_FILES = ("nations.toml", "map.toml", "blocks.toml", "scenarios.toml", "tables.toml")
+
+
+def read_raw(ruleset: str = DEFAULT_RULESET, root: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The parsed TOML of every data file, with the ruleset's overlay applied.
+
+    The overlay ``rulesets/<ruleset>.toml`` replaces single fields of entries
+    (``[file.section.entry] field = value``) and may add entries.
+    """
+    if ruleset not in RULESETS:
+        raise DataError(f"unknown Pax Baltica ruleset {ruleset!r} (known: {', '.join(RULESETS)})")
+    root = root or data_root()
+    raw: dict[str, dict[str, Any]] = {}
+    for name in DATA_FILES:
+        path = root / name
+        if path.exists():
+            raw[name] = _read_toml(path)
+    overlay = root / "rulesets" / f"{ruleset}.toml"
+    if overlay.exists():
+        _apply_overlay(raw, _read_toml(overlay))
+    return raw
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{path.name}: not valid TOML: {exc}") from exc
+
+
+def _apply_overlay(raw: dict[str, dict[str, Any]], overlay: dict[str, Any]) -> None:
+    for filename, sections in overlay.items():
+        if filename == "ruleset":
+            continue
+        target = raw.setdefault(f"{filename}.toml", {})
+        for section, entries in sections.items():
+            table = target.setdefault(section, {})
+            for key, fields in entries.items():
+                table.setdefault(key, {}).update(fields)
+
+
+@cache
+def load_board(ruleset: str = DEFAULT_RULESET) -> Board:
+    """Load, check and return the board of ``ruleset`` ("gmt-2012" or "3cg-1.1").
+
+    Raises DataError listing every schema problem if the data does not check.
+    """
+    return build_board(ruleset, read_raw(ruleset))
+
+
+def build_board(ruleset: str, raw: Mapping[str, Mapping[str, Any]]) -> Board:
+    """Check raw TOML tables (see :func:`read_raw`) and build the typed board."""
+    from gm.games.baltica.datacheck import check_raw
+
+    problems = check_raw(raw)
+    if problems:
+        raise DataError("Pax Baltica data does not check:\n" + "\n".join(problems))
+    return _build(ruleset, raw)
+
+
+def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(mapping))
+
+
+def _build(ruleset: str, raw: Mapping[str, Mapping[str, Any]]) -> Board:
+    nations = raw.get("nations.toml", {}).get("nation", {})
+    mapdata = raw.get("map.toml", {})
+    return Board(
+        ruleset=ruleset,
+        nations=_frozen({k: _nation(k, v) for k, v in nations.items()}),
+        territories=_frozen({k: _territory(k, v) for k, v in mapdata.get("territory", {}).items()}),
+        seas=_frozen({k: _sea(k, v) for k, v in mapdata.get("sea", {}).items()}),
+        borders=tuple(_border(v) for v in mapdata.get("border", [])),
+        blocks=_frozen({k: _block(k, v) for k, v in raw.get("blocks.toml", {}).get("block", {}).items()}),
+        scenarios=_frozen(
+            {k: _scenario(k, v) for k, v in raw.get("scenarios.toml", {}).get("scenario", {}).items()}
+        ),
+        tables=_frozen(raw.get("tables.toml", {})),
+    )
+
+
+def _nation(key: str, v: Mapping[str, Any]) -> Nation:
+    return Nation(
+        id=key,
+        name=v["name"],
+        side=Side(v["side"]),
+        major=v.get("major", False),
+        colour=v["colour"],
+        capital=v.get("capital"),
+        territories=tuple(v.get("territories", ())),
+        proper=tuple(v.get("proper", ())),
+        aliases=tuple(v.get("aliases", ())),
+        active_at_start=v.get("active_at_start", True),
+        rp_level=v.get("rp_level"),
+        activation=_frozen(v.get("activation", {})),
+        sources=_frozen(v.get("source", {})),
+    )
+
+
+def _territory(key: str, v: Mapping[str, Any]) -> Territory:
+    g = v.get("garrison")
+    garrison = (
+        Garrison(g["name"], g["value"], g.get("port", False), g.get("harbor", False)) if g else None
+    )
+    return Territory(
+        id=key,
+        name=v["name"],
+        nation=v.get("nation"),
+        forage=v.get("forage"),
+        garrison=garrison,
+        capital=v.get("capital", False),
+        sea=v.get("sea"),
+        transit=v.get("transit", False),
+        box=v.get("box", False),
+        regions=tuple(v.get("regions", ())),
+        aliases=tuple(v.get("aliases", ())),
+        sources=_frozen(v.get("source", {})),
+    )
+
+
+def _sea(key: str, v: Mapping[str, Any]) -> SeaZone:
+    return SeaZone(
+        id=key,
+        name=v["name"],
+        adjacent=tuple(v.get("adjacent", ())),
+        aliases=tuple(v.get("aliases", ())),
+        sources=_frozen(v.get("source", {})),
+    )
+
+
+def _border(v: Mapping[str, Any]) -> Border:
+    return Border(
+        a=v["a"],
+        b=v["b"],
+        terrain=Terrain(v.get("terrain", "normal")),
+        blocked=v.get("blocked", False),
+        lake=v.get("lake"),
+        sources=_frozen(v.get("source", {})),
+    )
+
+
+def _block(key: str, v: Mapping[str, Any]) -> BlockType:
+    return BlockType(
+        id=key,
+        name=v["name"],
+        nation=v["nation"],
+        kind=BlockKind(v["kind"]),
+        max_strength=v["max_strength"],
+        rating=Rating.parse(v["rating"]),
+        movement=v["movement"],
+        trains=v.get("trains", 0),
+        royal=v.get("royal", False),
+        red_dot=v.get("red_dot", False),
+        star=Star(v["star"]) if v.get("star") else None,
+        star_pair=v.get("star_pair"),
+        galley=v.get("galley", False),
+        aliases=tuple(v.get("aliases", ())),
+        sources=_frozen(v.get("source", {})),
+    )
+
+
+def _scenario(key: str, v: Mapping[str, Any]) -> Scenario:
+    placements = tuple(
+        Placement(block, location, strength)
+        for location, blocks in v.get("setup", {}).items()
+        for block, strength in blocks.items()
+    )
+    return Scenario(
+        id=key,
+        title=v["title"],
+        start_year=v["start"]["year"],
+        start_season=Season(v["start"]["season"]),
+        end_year=v["end"]["year"],
+        end_season=Season(v["end"]["season"]),
+        placements=placements,
+        rp_levels=_frozen(v.get("rp_levels", {})),
+        controlled=_frozen(v.get("controlled", {})),
+        active=tuple(v.get("active", ())),
+        first_turn_actions=_frozen(v.get("first_turn_actions", {})),
+        special=_frozen(v.get("special", {})),
+        victory=tuple(VictoryLevel(r["result"], r["condition"]) for r in v.get("victory", ())),
+        out_of_play=tuple(v.get("out_of_play", ())),
+        notes=v.get("notes", ""),
+        sources=_frozen(v.get("source", {})),
+    )
