@@ -56,11 +56,15 @@ def commitment(seed: bytes, game_id: str) -> str:
 
 
 def derive_d6(seed: bytes, game_id: str, phase_id: str, branch: int, index: int) -> int:
-    """Roll ``index`` of ``phase_id`` on ``branch``, by the documented procedure."""
+    """Roll ``index`` of ``phase_id`` on ``branch``, by the documented procedure.
+
+    The message is UTF-8 text; ``branch``, ``index`` and the attempt ``j`` are
+    written in decimal without leading zeros (docs/dice.md, "Derivation").
+    """
     j = 0
     while True:
         msg = f"gm-dice-v1|{game_id}|{phase_id}|{branch}|{index}|{j}".encode()
-        x = hmac.new(seed, msg, hashlib.sha256).digest()[0]
+        x = hmac.digest(seed, msg, "sha256")[0]
         if x < _ACCEPT_BELOW:
             return x % 6 + 1
         j += 1
@@ -153,3 +157,8 @@ class Dice:
     def d6_sum(self, n: int, purpose: str, visible_to: Iterable[str] | None = None) -> int:
         """The total of ``n`` dice (2d6 tables)."""
         return sum(self.roll(n, purpose, visible_to))
+
+
+def derive_rolls(seed: bytes, game_id: str, phase_id: str, branch: int, count: int) -> list[int]:
+    """The first ``count`` seed rolls of a phase on a branch (test vectors, ``gm dice``)."""
+    return [derive_d6(seed, game_id, phase_id, branch, i) for i in range(count)]
