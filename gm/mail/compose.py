@@ -1,0 +1,136 @@
+"""Build the bytes of an outgoing mail.
+
+Everything the service sends carries ``Auto-Submitted: auto-generated`` and,
+when a game is named, ``X-GM-Game`` (spec section 2), so our own mail coming
+back is recognised as a loop. The Message-ID is chosen by the caller, usually
+``make_message_id("reply:<inbound id>", domain)``, so a message re-sent after a
+crash carries the same id. Header values are single-line: CR/LF in a subject or
+name from player text is folded to a space; an address containing control
+characters or angle brackets is refused with :class:`UnsafeHeaderError`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.policy import SMTP
+from email.utils import format_datetime, formataddr, parseaddr
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+_HEADER_NAME = re.compile(r"^[!-9;-~]+$")  # RFC 5322 ftext
+_RESERVED = frozenset(
+    h.lower()
+    for h in (
+        "From",
+        "To",
+        "Cc",
+        "Bcc",
+        "Subject",
+        "Message-ID",
+        "In-Reply-To",
+        "References",
+        "Date",
+        "Auto-Submitted",
+        "X-GM-Game",
+        "MIME-Version",
+        "Content-Type",
+        "Content-Transfer-Encoding",
+    )
+)
+
+
+class UnsafeHeaderError(ValueError):
+    """An address or header name that cannot be put in a header safely."""
+
+
+def make_message_id(key: str, domain: str) -> str:
+    """A Message-ID that depends only on ``key`` and ``domain`` (stable across re-sends)."""
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return f"<gm.{digest}@{_clean_domain(domain)}>"
+
+
+def safe_header_text(value: str) -> str:
+    """``value`` as one header line: control characters (CR, LF, TAB...) become spaces."""
+    return _CONTROL.sub(" ", value).strip()
+
+
+def build_message(
+    *,
+    from_addr: str,
+    to: list[str],
+    subject: str,
+    text: str,
+    message_id: str,
+    html: str | None = None,
+    in_reply_to: str | None = None,
+    references: Iterable[str] = (),
+    game_id: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    date: datetime | None = None,
+) -> bytes:
+    """Return the RFC 5322 bytes (CRLF, UTF-8 bodies, encoded headers) of a mail."""
+    msg = EmailMessage(policy=SMTP)
+    msg["From"] = _address_header(from_addr)
+    msg["To"] = ", ".join(_address_header(a) for a in to)
+    msg["Subject"] = safe_header_text(subject)
+    msg["Date"] = format_datetime(date or datetime.now(UTC))
+    msg["Message-ID"] = _msgid(message_id)
+    if in_reply_to:
+        msg["In-Reply-To"] = _msgid(in_reply_to)
+    refs = [_msgid(r) for r in references if r]
+    if refs:
+        msg["References"] = " ".join(refs)
+    msg["Auto-Submitted"] = "auto-generated"
+    if game_id:
+        msg["X-GM-Game"] = safe_header_text(game_id)
+    for name, value in (headers or {}).items():
+        _check_extra_name(name)
+        msg[name] = safe_header_text(value)
+    msg.set_content(_crlf_free(text), charset="utf-8", cte="quoted-printable")
+    if html is not None:
+        msg.add_alternative(
+            _crlf_free(html), subtype="html", charset="utf-8", cte="quoted-printable"
+        )
+    return msg.as_bytes(policy=SMTP)
+
+
+def _crlf_free(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _address_header(value: str) -> str:
+    """Format one address; refuse anything that could smuggle a header or a recipient."""
+    if _CONTROL.search(value):
+        raise UnsafeHeaderError(f"control character in address {value!r}")
+    name, addr = parseaddr(value)
+    if not addr or "@" not in addr or any(c in addr for c in '<>,;" '):
+        raise UnsafeHeaderError(f"not a single address: {value!r}")
+    local, _, domain = addr.rpartition("@")
+    try:
+        Address(username=local, domain=domain)
+    except (ValueError, IndexError) as exc:
+        raise UnsafeHeaderError(f"not a single address: {value!r}") from exc
+    return formataddr((safe_header_text(name), addr)) if name else addr
+
+
+def _msgid(value: str) -> str:
+    value = safe_header_text(value)
+    if not re.fullmatch(r"<[^<>\s]+>", value):
+        raise UnsafeHeaderError(f"not a Message-ID: {value!r}")
+    return value
+
+
+def _check_extra_name(name: str) -> None:
+    if not _HEADER_NAME.match(name) or name.lower() in _RESERVED:
+        raise UnsafeHeaderError(f"header name not allowed: {name!r}")
+
+
+def _clean_domain(domain: str) -> str:
+    cleaned = re.sub(r"[^A-Za-z0-9.-]", "", domain)
+    if not cleaned:
+        raise UnsafeHeaderError(f"not a domain: {domain!r}")
+    return cleaned

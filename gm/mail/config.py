@@ -1,0 +1,173 @@
+"""Mail settings, loaded from the [mail], [imap], [smtp] and [maildir] tables of gm.toml.
+
+Every option is documented in deploy/gm.example.toml. ``MailSettings.from_dict``
+takes the whole parsed TOML document (extra tables are ignored) and raises
+:class:`MailConfigError` naming the option for a wrong value; it never reads
+the environment itself, except that a ``password_file`` option is read when the
+settings are loaded so secrets can live outside the config file.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from gm.mail.mime import DEFAULT_MAX_BYTES
+
+
+class MailConfigError(ValueError):
+    """A mail option has a wrong value; ``option`` names it ("imap.port")."""
+
+    def __init__(self, option: str, problem: str) -> None:
+        super().__init__(f"{option}: {problem}")
+        self.option = option
+        self.problem = problem
+
+
+class TlsMode(enum.Enum):
+    TLS = "tls"  # implicit TLS from the first byte (IMAPS 993, SMTPS 465)
+    STARTTLS = "starttls"  # plain connect, then upgrade (IMAP 143, submission 587)
+    NONE = "none"  # no encryption: loopback and tests only
+
+
+class InboundKind(enum.Enum):
+    IMAP = "imap"
+    MAILDIR = "maildir"
+
+
+class OutboundKind(enum.Enum):
+    SMTP = "smtp"
+    MAILDIR = "maildir"
+
+
+@dataclass(frozen=True)
+class ImapSettings:
+    host: str = "127.0.0.1"
+    port: int = 993
+    user: str = ""
+    password: str = field(default="", repr=False)
+    tls: TlsMode = TlsMode.TLS
+    ca_file: str = ""
+    folder: str = "INBOX"
+    processed_folder: str = ""  # empty: flag in place instead of moving
+    handled_flag: str = "$GmHandled"
+    idle: bool = True
+    poll_interval: float = 60.0
+    timeout: float = 60.0
+    fetch_batch: int = 200
+    reconnect_initial: float = 1.0
+    reconnect_max: float = 300.0
+
+
+@dataclass(frozen=True)
+class SmtpSettings:
+    host: str = "127.0.0.1"
+    port: int = 587
+    user: str = ""
+    password: str = field(default="", repr=False)
+    tls: TlsMode = TlsMode.STARTTLS
+    ca_file: str = ""
+    timeout: float = 60.0
+    local_hostname: str = ""
+
+
+@dataclass(frozen=True)
+class MaildirSettings:
+    inbox: str = "var/mail/inbox"
+    processed: str = ""  # empty: handled mail moves to inbox/cur with the flag
+    handled_flag: str = "S"
+    outbox: str = "var/mail/sent"
+    poll_interval: float = 2.0
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    address: str = "gm@localhost"
+    domain: str = ""  # for Message-IDs; defaults to the domain of ``address``
+    inbound: InboundKind = InboundKind.MAILDIR
+    outbound: OutboundKind = OutboundKind.MAILDIR
+    max_bytes: int = DEFAULT_MAX_BYTES
+    imap: ImapSettings = field(default_factory=ImapSettings)
+    smtp: SmtpSettings = field(default_factory=SmtpSettings)
+    maildir: MaildirSettings = field(default_factory=MaildirSettings)
+
+    @property
+    def message_id_domain(self) -> str:
+        return self.domain or self.address.rpartition("@")[2] or "localhost"
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> MailSettings:
+        """Build the settings from a parsed gm.toml (tables mail, imap, smtp, maildir)."""
+        mail = dict(_table(doc, "mail"))
+        settings = _build(cls, "mail", mail, skip={"imap", "smtp", "maildir"})
+        if "@" not in settings.address:
+            raise MailConfigError("mail.address", "must be an address like gm@example.org")
+        return replace(
+            settings,
+            imap=_build(ImapSettings, "imap", _table(doc, "imap")),
+            smtp=_build(SmtpSettings, "smtp", _table(doc, "smtp")),
+            maildir=_build(MaildirSettings, "maildir", _table(doc, "maildir")),
+        )
+
+
+def _table(doc: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = doc.get(name, {})
+    if not isinstance(value, Mapping):
+        raise MailConfigError(name, "must be a table")
+    return value
+
+
+def _build(
+    cls: type,
+    section: str,
+    values: Mapping[str, Any],
+    skip: frozenset[str] | set[str] = frozenset(),
+):  # type: ignore[no-untyped-def]
+    known = {f.name: f for f in fields(cls)}
+    kwargs: dict[str, Any] = {}
+    values = dict(values)
+    if "password_file" in values:
+        values["password"] = _read_secret(section, values.pop("password_file"))
+    for key, value in values.items():
+        if key in skip:
+            continue
+        if key not in known:
+            raise MailConfigError(f"{section}.{key}", "unknown option")
+        kwargs[key] = _coerce(f"{section}.{key}", getattr(cls(), key), value)
+    return cls(**kwargs)
+
+
+def _coerce(option: str, default: Any, value: Any) -> Any:
+    if isinstance(default, enum.Enum):
+        try:
+            return type(default)(str(value).lower())
+        except ValueError:
+            choices = ", ".join(m.value for m in type(default))
+            raise MailConfigError(option, f"must be one of {choices}") from None
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise MailConfigError(option, "must be true or false")
+        return value
+    if isinstance(default, int | float) and not isinstance(value, int | float):
+        raise MailConfigError(option, "must be a number")
+    if isinstance(default, int) and not isinstance(default, bool):
+        if int(value) != value or value < 0:
+            raise MailConfigError(option, "must be a whole number >= 0")
+        return int(value)
+    if isinstance(default, float):
+        if value < 0:
+            raise MailConfigError(option, "must be >= 0")
+        return float(value)
+    if not isinstance(value, str):
+        raise MailConfigError(option, "must be a string")
+    return value
+
+
+def _read_secret(section: str, path: Any) -> str:
+    try:
+        return Path(str(path)).read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise MailConfigError(f"{section}.password_file", f"cannot read: {exc}") from exc

@@ -1,0 +1,259 @@
+"""Turn a raw inbound mail into a :class:`DecodedMail` the order pipeline can read.
+
+``decode`` never raises on bad input: broken charsets are decoded with
+replacement characters, broken transfer encodings as far as they go, and a mail
+above ``max_bytes`` is read for its headers only (``too_large``). The body is
+the text/plain part when there is one; otherwise the HTML part reduced to text
+with ``<blockquote>`` dropped (spec section 1); format=flowed is unwrapped
+(RFC 3676, DelSp included). Attachments are listed and never read further.
+Quote and signature stripping is not done here (gm/orders/text.py does it).
+"""
+
+from __future__ import annotations
+
+import email
+import enum
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import Message
+from email.utils import parsedate_to_datetime
+
+from gm.mail.classify import Classification, MailClass, classify, classify_with_reason
+from gm.mail.flowed import unwrap_flowed
+from gm.mail.headers import decode_bytes, decode_header_value, message_ids, parse_addresses
+from gm.mail.html_text import html_to_text
+
+__all__ = [
+    "Attachment",
+    "BodyKind",
+    "Classification",
+    "DecodedMail",
+    "MailClass",
+    "classify",
+    "classify_with_reason",
+    "decode",
+    "plus_tag",
+    "DEFAULT_MAX_BYTES",
+]
+
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024  # spec section 2: "Mails up to 10 MB are read"
+SYNTHETIC_DOMAIN = "synthetic.gm.invalid"
+
+
+class BodyKind(enum.Enum):
+    """Where ``DecodedMail.text`` came from."""
+
+    PLAIN = "plain"
+    HTML = "html"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """An attachment, listed so the reply can say it was ignored."""
+
+    filename: str
+    content_type: str
+    size: int
+
+
+@dataclass(frozen=True)
+class DecodedMail:
+    """The parts of an inbound mail the service looks at."""
+
+    message_id: str
+    message_id_synthetic: bool
+    from_addr: str
+    from_name: str
+    reply_to: str | None
+    to: tuple[str, ...]
+    cc: tuple[str, ...]
+    subject: str
+    in_reply_to: str | None
+    references: tuple[str, ...]
+    date: datetime | None
+    text: str
+    body_kind: BodyKind
+    attachments: tuple[Attachment, ...]
+    too_large: bool
+    size: int
+    content_type: str
+    report_type: str
+    headers: tuple[tuple[str, str], ...] = field(repr=False, default=())
+
+    def header(self, name: str) -> str | None:
+        """The first value of header ``name`` (case-insensitive), decoded, or None."""
+        values = self.header_all(name)
+        return values[0] if values else None
+
+    def header_all(self, name: str) -> list[str]:
+        """Every value of header ``name``, decoded, in order."""
+        low = name.lower()
+        return [v for k, v in self.headers if k.lower() == low]
+
+    @property
+    def reply_address(self) -> str:
+        """Where a reply goes: Reply-To if present, else From (spec section 2)."""
+        return self.reply_to or self.from_addr
+
+    def recipient_addresses(self) -> tuple[str, ...]:
+        """To, Cc and the delivery headers that name the envelope recipient."""
+        extra: list[str] = []
+        for name in ("Delivered-To", "X-Original-To", "Envelope-To"):
+            extra.extend(addr for _, addr in parse_addresses(self.header_all(name)))
+        return self.to + self.cc + tuple(extra)
+
+    def plus_tag(self, service_address: str) -> str | None:
+        """The game named by plus-addressing (``gm+baltica42@host`` -> "baltica42")."""
+        for address in self.recipient_addresses():
+            tag = plus_tag(address, service_address)
+            if tag:
+                return tag
+        return None
+
+
+def plus_tag(address: str, service_address: str) -> str | None:
+    """The ``+tag`` of ``address`` if it is the service's own address with a tag."""
+    local, _, domain = address.strip().rpartition("@")
+    s_local, _, s_domain = service_address.strip().rpartition("@")
+    if not local or domain.lower() != s_domain.lower():
+        return None
+    base, sep, tag = local.partition("+")
+    if not sep or base.lower() != s_local.lower() or not tag:
+        return None
+    return tag.lower()
+
+
+def decode(raw: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> DecodedMail:
+    """Decode ``raw`` (RFC 5322 bytes); never raises on malformed mail."""
+    too_large = len(raw) > max_bytes
+    msg = email.message_from_bytes(_header_block(raw) if too_large else raw)
+    headers = tuple((str(k), decode_header_value(v)) for k, v in msg.items())
+    text, kind, attachments = ("", BodyKind.NONE, ()) if too_large else _body(msg)
+    return DecodedMail(
+        **_identity(msg, raw),
+        **_addresses(msg),
+        subject=decode_header_value(msg.get("Subject")),
+        in_reply_to=_first(message_ids(decode_header_value(msg.get("In-Reply-To")))),
+        references=message_ids(decode_header_value(msg.get("References"))),
+        date=_date(msg.get("Date")),
+        text=text,
+        body_kind=kind,
+        attachments=attachments,
+        too_large=too_large,
+        size=len(raw),
+        content_type=_safe(msg.get_content_type, "text/plain"),
+        report_type=str(_safe(lambda: msg.get_param("report-type"), "") or "").lower(),
+        headers=headers,
+    )
+
+
+def _header_block(raw: bytes) -> bytes:
+    for sep in (b"\r\n\r\n", b"\n\n"):
+        end = raw.find(sep)
+        if end != -1:
+            return raw[: end + len(sep)]
+    return raw[:65536]
+
+
+def _identity(msg: Message, raw: bytes) -> dict[str, object]:
+    value = decode_header_value(msg.get("Message-ID"))
+    ids = message_ids(value)
+    if ids:
+        return {"message_id": ids[0], "message_id_synthetic": False}
+    if value and " " not in value:
+        return {"message_id": f"<{value.strip('<>')}>", "message_id_synthetic": False}
+    digest = hashlib.sha256(raw).hexdigest()[:40]
+    return {"message_id": f"<{digest}@{SYNTHETIC_DOMAIN}>", "message_id_synthetic": True}
+
+
+def _addresses(msg: Message) -> dict[str, object]:
+    sender = parse_addresses(msg.get_all("From") or [])
+    reply_to = parse_addresses(msg.get_all("Reply-To") or [])
+    return {
+        "from_addr": sender[0][1] if sender else "",
+        "from_name": sender[0][0] if sender else "",
+        "reply_to": reply_to[0][1] if reply_to else None,
+        "to": tuple(a for _, a in parse_addresses(msg.get_all("To") or [])),
+        "cc": tuple(a for _, a in parse_addresses(msg.get_all("Cc") or [])),
+    }
+
+
+def _first(values: tuple[str, ...]) -> str | None:
+    return values[0] if values else None
+
+
+def _date(value: object) -> datetime | None:
+    if not value:
+        return None
+    try:
+        return parsedate_to_datetime(decode_header_value(value))
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+
+
+def _safe(fn, default):  # type: ignore[no-untyped-def]
+    try:
+        return fn()
+    except Exception:  # the email package can trip over hostile parameters
+        return default
+
+
+def _body(msg: Message) -> tuple[str, BodyKind, tuple[Attachment, ...]]:
+    plain: list[str] = []
+    html: list[str] = []
+    attachments: list[Attachment] = []
+    _collect(msg, plain, html, attachments)
+    if any(p.strip() for p in plain):
+        return "\n".join(plain).strip("\n"), BodyKind.PLAIN, tuple(attachments)
+    if html:
+        return html_to_text("\n".join(html)), BodyKind.HTML, tuple(attachments)
+    return "", BodyKind.NONE, tuple(attachments)
+
+
+def _collect(part: Message, plain: list[str], html: list[str], atts: list[Attachment]) -> None:
+    """Walk the MIME tree: inline text parts are body, everything else attachments."""
+    if part.is_multipart():
+        if _safe(part.get_content_type, "") == "message/rfc822":
+            atts.append(_attachment(part))
+            return
+        for sub in _safe(part.get_payload, []) or []:
+            if isinstance(sub, Message):
+                _collect(sub, plain, html, atts)
+        return
+    ctype = _safe(part.get_content_type, "text/plain")
+    if _is_attachment(part) or ctype not in ("text/plain", "text/html"):
+        atts.append(_attachment(part))
+        return
+    text = _part_text(part)
+    if ctype == "text/html":
+        html.append(text)
+    else:
+        plain.append(_unflow(part, text))
+
+
+def _is_attachment(part: Message) -> bool:
+    disposition = str(_safe(part.get_content_disposition, "") or "")
+    return disposition == "attachment" or bool(_safe(part.get_filename, None))
+
+
+def _attachment(part: Message) -> Attachment:
+    payload = _safe(lambda: part.get_payload(decode=True), None)
+    if payload is None:
+        payload = _safe(part.as_bytes, b"")
+    name = decode_header_value(_safe(part.get_filename, None) or "")
+    return Attachment(name, _safe(part.get_content_type, ""), len(payload or b""))
+
+
+def _part_text(part: Message) -> str:
+    payload = _safe(lambda: part.get_payload(decode=True), b"") or b""
+    text = decode_bytes(payload, _safe(part.get_content_charset, None))
+    return text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+
+
+def _unflow(part: Message, text: str) -> str:
+    if str(_safe(lambda: part.get_param("format"), "") or "").lower() != "flowed":
+        return text
+    delsp = str(_safe(lambda: part.get_param("delsp"), "") or "").lower() == "yes"
+    return unwrap_flowed(text, delsp=delsp)
