@@ -1,0 +1,229 @@
+"""Name matching for orders (orders.md §3).
+
+Territories, seas, blocks, units and powers match case-insensitively after
+transliteration to ASCII, ignoring punctuation and spaces; regnal numbers may
+be written in digits; a unique prefix of at least 3 letters is accepted; an
+exact name (or alias) beats a prefix. A name that still matches several things
+is ambiguous, and an unknown name comes with "did you mean" suggestions ranked
+by edit distance. A :class:`NameIndex` holds the names of one *slot* (the
+things that fit one place in an order): the game builds one per slot.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import product
+
+from gm.orders.model import ErrorKind, LineError, SourceLine
+
+MIN_PREFIX = 3
+"""orders.md §3: "A unique prefix of at least 3 letters is accepted"."""
+
+MAX_SUGGESTIONS = 3
+
+# Letters NFD does not decompose, and the spellings players use for them
+# (orders.md §3: Sjaelland = Själland = Sjælland, Malopolska = Małopolska,
+# Gross = Groß). The first spelling is the one a query is folded to; the index
+# also holds the others, so every spelling of a name finds it.
+_SPECIAL: Mapping[str, tuple[str, ...]] = {
+    "æ": ("ae",),
+    "ø": ("o", "oe"),
+    "ł": ("l",),
+    "ß": ("ss",),
+    "đ": ("d",),
+    "ð": ("d",),
+    "þ": ("th",),
+    "œ": ("oe",),
+    "ı": ("i",),
+}
+# Letters that decompose (å -> a + ring) but are also written with an "e"
+# or doubled vowel by Scandinavian and German players.
+_VARIANTS: Mapping[str, tuple[str, ...]] = {
+    "ä": ("a", "ae"),
+    "ö": ("o", "oe"),
+    "ü": ("u", "ue"),
+    "å": ("a", "aa"),
+}
+_ROMAN = re.compile(r"^(x{0,3})(ix|iv|v?i{0,3})$")
+_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10}
+_SPLIT = re.compile(r"[^a-z0-9']+")
+
+
+def strip_accents(text: str) -> str:
+    """Drop combining marks character by character, keeping the length.
+
+    Each character folds on its own and is kept unchanged when its folded
+    form is not exactly one character, so positions in the result are
+    positions in ``text`` (used to make grammar keywords accent-optional,
+    orders.md §8).
+    """
+    out = []
+    for ch in text:
+        base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+        out.append(base if len(base) == 1 else ch)
+    return "".join(out)
+
+
+def _roman_to_int(word: str) -> int | None:
+    if not word or not _ROMAN.match(word):
+        return None
+    total, prev = 0, 0
+    for ch in reversed(word):
+        value = _ROMAN_VALUES[ch]
+        total = total - value if value < prev else total + value
+        prev = max(prev, value)
+    return total
+
+
+def _key_from_ascii(text: str) -> str:
+    words = [w.replace("'", "") for w in _SPLIT.split(text) if w.replace("'", "")]
+    # Regnal numbers (Karl XII = Karl 12): a roman numeral after the first word.
+    words = [
+        str(_roman_to_int(w)) if i > 0 and _roman_to_int(w) else w for i, w in enumerate(words)
+    ]
+    return "".join(words)
+
+
+def _ascii_spellings(text: str) -> list[str]:
+    """Every ASCII spelling of ``text`` (lowercase), the primary one first."""
+    pieces: list[tuple[str, ...]] = []
+    for ch in text.lower():
+        if ch in _VARIANTS:
+            pieces.append(_VARIANTS[ch])
+        elif ch in _SPECIAL:
+            pieces.append(_SPECIAL[ch])
+        else:
+            pieces.append((strip_accents(ch),))
+    if sum(1 for p in pieces if len(p) > 1) > 4:  # keep the index small
+        return ["".join(p[0] for p in pieces)]
+    return ["".join(combo) for combo in product(*pieces)]
+
+
+def fold(text: str) -> str:
+    """The matching key of a name: ASCII, lowercase, no punctuation or spaces.
+
+    ``fold("Skåne") == fold("skane")``, ``fold("Karl XII") == fold("karl 12")``,
+    ``fold("Bremen-Verden") == fold("bremen verden")`` (orders.md §3).
+    """
+    return _key_from_ascii(_ascii_spellings(text)[0])
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance between two keys (for "did you mean")."""
+    if len(a) < len(b):
+        a, b = b, a
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+@dataclass(frozen=True)
+class NameFailure:
+    """A name that matched nothing (UNKNOWN_NAME) or several things (AMBIGUOUS).
+
+    ``candidates`` are the things it matched (ambiguous) or the nearest names
+    (unknown), canonical spellings, best first.
+    """
+
+    kind: ErrorKind
+    text: str
+    candidates: tuple[str, ...] = ()
+    slot: str = ""
+
+    @property
+    def reason(self) -> str:
+        what = self.slot or "name"
+        if self.kind is ErrorKind.AMBIGUOUS:
+            return f"{what} {self.text!r} is ambiguous: it matches {', '.join(self.candidates)}"
+        if self.candidates:
+            return f"unknown {what} {self.text!r}: did you mean {' or '.join(self.candidates)}?"
+        return f"unknown {what} {self.text!r}"
+
+    def to_error(self, line: SourceLine) -> LineError:
+        """The line error a parser reports for this failure."""
+        return LineError(line, self.kind, self.reason, self.candidates)
+
+
+class NameIndex:
+    """The names that fit one slot of an order, with their aliases.
+
+    ``NameIndex({"Skåne": ["Scania"], "Småland": []}, slot="territory")``.
+    """
+
+    def __init__(self, names: Mapping[str, Iterable[str]], slot: str = "") -> None:
+        self.slot = slot
+        self._exact: dict[str, set[str]] = {}
+        self._canonical = tuple(names)
+        for canonical, aliases in names.items():
+            for spelling in (canonical, *aliases):
+                for key in {_key_from_ascii(s) for s in _ascii_spellings(spelling)}:
+                    if key:
+                        self._exact.setdefault(key, set()).add(canonical)
+
+    @classmethod
+    def of(cls, names: Iterable[str], slot: str = "") -> NameIndex:
+        """An index of names without aliases."""
+        return cls({n: () for n in names}, slot)
+
+    def __contains__(self, canonical: object) -> bool:
+        return canonical in self._canonical
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The canonical names, in the order given."""
+        return self._canonical
+
+    def lookup(self, text: str) -> str | NameFailure:
+        """The canonical name ``text`` stands for, or why there is none (§3)."""
+        key = fold(text)
+        exact = self._exact.get(key)
+        if exact:
+            return self._one(text, exact)
+        if len(key) >= MIN_PREFIX:
+            found = {c for k, cs in self._exact.items() if k.startswith(key) for c in cs}
+            if found:
+                return self._one(text, found)
+        return NameFailure(ErrorKind.UNKNOWN_NAME, text, self.suggest(text), self.slot)
+
+    def resolve(self, text: str) -> str:
+        """Like :meth:`lookup`, raising :class:`NameNotResolved` on failure."""
+        found = self.lookup(text)
+        if isinstance(found, NameFailure):
+            raise NameNotResolved(found)
+        return found
+
+    def suggest(self, text: str, limit: int = MAX_SUGGESTIONS) -> tuple[str, ...]:
+        """The nearest canonical names by edit distance ("did you mean")."""
+        key = fold(text)
+        if not key:
+            return ()
+        best: dict[str, int] = {}
+        for k, cs in self._exact.items():
+            d = edit_distance(key, k)
+            if len(k) > len(key):  # a misspelt prefix ("Smal" for Småland)
+                d = min(d, edit_distance(key, k[: len(key)]) + 1)
+            for c in cs:
+                best[c] = min(best.get(c, d), d)
+        cutoff = max(2, len(key) // 3)
+        ranked = sorted((d, self._canonical.index(c), c) for c, d in best.items() if d <= cutoff)
+        return tuple(c for _, _, c in ranked[:limit])
+
+    def _one(self, text: str, found: set[str]) -> str | NameFailure:
+        if len(found) == 1:
+            return next(iter(found))
+        ordered = tuple(c for c in self._canonical if c in found)
+        return NameFailure(ErrorKind.AMBIGUOUS, text, ordered, self.slot)
+
+
+class NameNotResolved(Exception):
+    """Raised inside a grammar transformer; the parser turns it into a LineError."""
+
+    def __init__(self, failure: NameFailure) -> None:
+        super().__init__(failure.reason)
+        self.failure = failure

@@ -1,0 +1,118 @@
+"""From a decoded mail body to the lines that are parsed (orders.md §1).
+
+The MIME layer hands over plain text (format=flowed unwrapped, HTML reduced
+to text, ``<blockquote>`` already dropped). Here we drop what a player did
+not mean as orders: quoted text in its common forms, the signature, the
+service's own quoted reports (``==== gm `` marker), everything after ``END``,
+comments, blank lines and list markers; and we join continuation lines.
+
+Line numbers are those of the body as handed to us (1-based); a logical line
+made of continuation lines carries the number of its first physical line.
+Lines between ``PRESS`` and ``ENDPRESS`` are kept verbatim (blank lines,
+``#`` and list markers included), since press is passed on as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gm.orders.model import SourceLine
+from gm.orders.names import strip_accents
+
+MARKER = "==== gm "
+"""Every report and reply starts its quotable body with this (orders.md §1)."""
+
+CONTINUATION_WORDS = frozenset(
+    {"unless", "and", "or", "then", "via", "with", "force"}  # orders.md §1
+    | {"sauf", "et", "ou", "alors", "par", "avec", "forcee"}  # French forms (§8), an extension
+)
+
+_ATTRIBUTION = (
+    re.compile(r"^\s*on\b.*\bwrote\s*:\s*$", re.I),
+    re.compile(r"^\s*le\b.*\ba\s+[ée]crit\s*:\s*$", re.I),
+    re.compile(r"^.*\bschrieb\s*:\s*$", re.I),
+    re.compile(r"^\s*am\b.*\bschrieb\b.*:\s*$", re.I),
+    re.compile(r"^.*\bha\s+scritto\s*:\s*$", re.I),
+)
+_ATTRIBUTION_END = re.compile(r"(wrote|[ée]crit|schrieb|scritto)\s*:\s*$", re.I)
+_ATTRIBUTION_START = re.compile(r"^\s*(on|le|am|il)\s", re.I)
+_ORIGINAL = re.compile(
+    r"^\s*-{2,}\s*(original message|message d'origine|urspr[üu]ngliche nachricht|"
+    r"messaggio originale|forwarded message)\s*-{2,}\s*$",
+    re.I,
+)
+_HEADER_FROM = re.compile(r"^\s*\*?(from|de|von|da)\s*:\*?\s", re.I)
+_HEADER_NEXT = re.compile(
+    r"^\s*\*?(sent|date|envoy[ée]|gesendet|inviato|to|[àa]|an|subject|objet|betreff|oggetto)\s*:", re.I
+)
+_SIGNATURE = re.compile(r"^--\s?$")
+_LIST_MARKER = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•·–])\s+")
+_END = re.compile(r"^\s*(end|fin)\s*$", re.I)
+_PRESS = re.compile(r"^\s*(press|presse)\b", re.I)
+_ENDPRESS = re.compile(r"^\s*(endpress|finpresse|fin\s+presse)\s*$", re.I)
+
+
+def clean_body(text: str) -> list[SourceLine]:
+    """The lines of a decoded plain-text body as parsed (orders.md §1)."""
+    physical = text.splitlines()
+    stop = _quote_start(physical)
+    out: list[SourceLine] = []
+    in_press = False
+    for number, raw in enumerate(physical[:stop], start=1):
+        if in_press:
+            in_press = not _ENDPRESS.match(raw)
+            out.append(SourceLine(number, raw.strip() if not in_press else raw.rstrip()))
+            continue
+        if raw.lstrip().startswith(">"):
+            continue
+        line = _strip_marker(raw.split("#", 1)[0]).strip()
+        line = " ".join(line.split())
+        if not line:
+            continue
+        if _END.match(line):
+            break
+        if _PRESS.match(line):
+            in_press = True
+        elif out and _continues(line):
+            prev = out[-1]
+            out[-1] = SourceLine(prev.number, f"{prev.text} {line}")
+            continue
+        out.append(SourceLine(number, line))
+    return out
+
+
+def _continues(line: str) -> bool:
+    """A line beginning with unless/and/or/then/via/with/force/; continues the one before."""
+    if line.startswith(";"):
+        return True
+    first = strip_accents(line.split(" ", 1)[0]).lower().rstrip(",:")
+    return first in CONTINUATION_WORDS
+
+
+def _strip_marker(line: str) -> str:
+    return _LIST_MARKER.sub("", line, count=1)
+
+
+def _quote_start(lines: list[str]) -> int:
+    """Index of the first line of quoted text, signature or service marker."""
+    for i, line in enumerate(lines):
+        if MARKER in line and line.lstrip("> \t").startswith(MARKER):
+            return i
+        if _SIGNATURE.match(line) or _ORIGINAL.match(line):
+            return i
+        if any(p.match(line) for p in _ATTRIBUTION):
+            return i
+        if _ATTRIBUTION_END.search(line) and i > 0 and _ATTRIBUTION_START.match(lines[i - 1]):
+            return i - 1  # an attribution wrapped over two lines
+        if _HEADER_FROM.match(line) and _outlook_block(lines, i):
+            return i
+        if set(line.strip()) == {"_"} and len(line.strip()) >= 10 and _outlook_block(lines, i + 1):
+            return i
+    return len(lines)
+
+
+def _outlook_block(lines: list[str], i: int) -> bool:
+    """Outlook's "From: / Sent:" header block starts at ``i``."""
+    if i >= len(lines) or not _HEADER_FROM.match(lines[i]):
+        return False
+    return any(_HEADER_NEXT.match(line) for line in lines[i + 1 : i + 4])

@@ -1,0 +1,111 @@
+"""orders.md §1: what of a mail body is read as orders."""
+
+from __future__ import annotations
+
+from gm.orders.model import SourceLine
+from gm.orders.text import clean_body
+
+
+def texts(body: str) -> list[str]:
+    return [line.text for line in clean_body(body)]
+
+
+def test_section_1_example_keeps_orders_and_drops_comments_and_end() -> None:
+    body = """Hi Boris, my orders below.
+
+GAME baltica42
+POWER sweden hunter2          # sign-on: power and password (alias SIGNON)
+PHASE 1701-summer-actions-sweden    # optional guard; see below
+
+move from Skåne: Karl XII, Dalregementet to Småland
+recon Livland
+END                           # optional; nothing after it is read
+recon Estland
+"""
+    assert clean_body(body) == [
+        SourceLine(1, "Hi Boris, my orders below."),
+        SourceLine(3, "GAME baltica42"),
+        SourceLine(4, "POWER sweden hunter2"),
+        SourceLine(5, "PHASE 1701-summer-actions-sweden"),
+        SourceLine(7, "move from Skåne: Karl XII, Dalregementet to Småland"),
+        SourceLine(8, "recon Livland"),
+    ]
+
+
+def test_quoted_lines_are_dropped() -> None:
+    assert texts("recon Livland\n> recon Estland\n>> siege Riga\n") == ["recon Livland"]
+
+
+def test_attributions_in_four_languages_drop_everything_after() -> None:
+    for attribution in (
+        "On Mon, 3 Nov 2026 at 10:00, GM <gm@example.org> wrote:",
+        "Le lun. 3 nov. 2026 à 10:00, GM <gm@example.org> a écrit :",
+        "Am 03.11.2026 um 10:00 schrieb GM <gm@example.org>:",
+        "Il giorno lun 3 nov 2026, GM <gm@example.org> ha scritto:",
+    ):
+        assert texts(f"recon Livland\n{attribution}\nrecon Estland\n") == ["recon Livland"]
+
+
+def test_attribution_wrapped_over_two_lines() -> None:
+    body = "recon Livland\nOn Mon, 3 Nov 2026 at 10:00, Game Master <\ngm@example.org> wrote:\nx\n"
+    assert texts(body) == ["recon Livland"]
+
+
+def test_outlook_blocks_drop_everything_after() -> None:
+    body = "recon Livland\n-----Original Message-----\nFrom: gm\nrecon Estland\n"
+    assert texts(body) == ["recon Livland"]
+    body = "recon Livland\nFrom: GM <gm@example.org>\nSent: Monday\nTo: me\nrecon Estland\n"
+    assert texts(body) == ["recon Livland"]
+    body = "recon Livland\n________________________________\nFrom: GM\nSent: Monday\nrecon x\n"
+    assert texts(body) == ["recon Livland"]
+
+
+def test_a_from_line_alone_is_not_an_outlook_block() -> None:
+    assert texts("move from Skåne: Karl XII to Småland\n") == ["move from Skåne: Karl XII to Småland"]
+
+
+def test_signature_and_service_marker() -> None:
+    assert texts("recon Livland\n-- \nBoris\nrecon Estland\n") == ["recon Livland"]
+    body = "recon Livland\n> ==== gm report baltica42 1701-summer ====\n> POWER sweden x\n"
+    assert texts(body) == ["recon Livland"]
+    assert texts("==== gm reply ====\nrecon Livland\n") == []
+
+
+def test_list_markers_are_dropped() -> None:
+    body = "1. recon Livland\n2) recon Estland\n- politics Sweden\n* replace Karl XII\n• recon Riga\n"
+    assert texts(body) == [
+        "recon Livland",
+        "recon Estland",
+        "politics Sweden",
+        "replace Karl XII",
+        "recon Riga",
+    ]
+
+
+def test_continuation_lines_join_the_line_before() -> None:
+    """A line that begins with unless, and, or, then, via, with, force or ; continues
+    the line before it."""
+    body = (
+        "place protectorate in Tunis\n  if italy places no control in Tunis\n"
+        "  and italy places no influence in Tunis\n"
+        "move from Sandomierz: Karl XII to Livland\nvia Mazowsze, Lietuva\nforce\n"
+        "move from Novgorod: Repnin to Smolensk\n; Pyotr I to Ingermanland\n"
+    )
+    lines = clean_body(body)
+    assert [line.number for line in lines] == [1, 2, 4, 7]
+    assert lines[3].text == "move from Novgorod: Repnin to Smolensk ; Pyotr I to Ingermanland"
+    assert lines[2].text == "move from Sandomierz: Karl XII to Livland via Mazowsze, Lietuva force"
+    assert "and italy places no influence" in lines[1].text
+
+
+def test_press_text_is_kept_verbatim() -> None:
+    body = "PRESS TO france\nDear Marianne,\n\n# not a comment\n- a list item\nENDPRESS\nrecon x # c\n"
+    assert texts(body) == [
+        "PRESS TO france",
+        "Dear Marianne,",
+        "",
+        "# not a comment",
+        "- a list item",
+        "ENDPRESS",
+        "recon x",
+    ]
