@@ -1,0 +1,218 @@
+"""Actions (3.1-3.3): the action roll, reconnaissance, siege declaration, replacement.
+
+Movement itself is in :mod:`.movement`; the order of a player's actions and the
+counting of actions in :mod:`.action_phase`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from gm.games.baltica.board import BlockKind
+from gm.games.baltica.orders import Recon, Replace, Siege
+from gm.games.baltica.rules.results import Why
+from gm.games.baltica.rules.world import World
+from gm.games.baltica.state import POWERS, SiegeState, other_power
+
+EVENT_ROLL = 6  # 3.1 (3CG 3.1 table): "6: Roll on the Event table"
+
+
+def actions_for_roll(roll: int) -> int:
+    """The Action Table (3CG 3.1; printed on the GMT map): 1: 1 action, 2-3: 2 actions,
+    4-5: 3 actions, 6: an event instead of actions."""
+    return {1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 6: 0}[roll]
+
+
+def roll_for(world: World, power: str) -> int:
+    """3.2: "A player can never roll an event two turns in a row ... If a player rolls
+    a 6 for a second consecutive game turn, re-roll until receiving a result that is not 6."
+    """
+    roll = world.dice.d6(f"action roll {power}")
+    while roll == EVENT_ROLL and world.state.last_event.get(power, False):
+        world.emit("event_reroll", power=power, roll=roll)
+        roll = world.dice.d6(f"action roll {power} (3.2 re-roll)")
+    return roll
+
+
+def action_roll(world: World) -> bool:
+    """3.1: "Each player simultaneously rolls one die ... The player with the highest die
+    result becomes the First Player this turn. Ties go to the player who was Second Player
+    last turn. If a tie is rolled on the first turn of the game, both players roll again."
+
+    Returns True when both rolled events: "the turn immediately proceeds to the Forage
+    Phase". The events themselves (12.x) are part II: ``event_due`` is emitted for them.
+    """
+    turn = world.state.turn
+    while True:
+        rolls = {p: roll_for(world, p) for p in POWERS}
+        if rolls[POWERS[0]] != rolls[POWERS[1]] or not world.state.first_turn:
+            break
+        world.emit("action_tie_reroll", rolls=rolls)
+    if rolls[POWERS[0]] == rolls[POWERS[1]]:
+        first = world.state.last_second or POWERS[0]
+    else:
+        first = max(POWERS, key=lambda p: rolls[p])
+    turn.rolls, turn.first = rolls, first
+    turn.actions = {p: actions_for_roll(r) for p, r in rolls.items()}
+    if world.state.first_turn:
+        for p, n in world.state.first_turn_actions.items():
+            if rolls[p] != EVENT_ROLL:
+                turn.actions[p] = n
+    for p in POWERS:
+        world.state.last_event[p] = rolls[p] == EVENT_ROLL
+        if rolls[p] == EVENT_ROLL:
+            turn.events_due.append(p)
+            world.emit("event_due", power=p, note="event tables are part II, not yet implemented")
+    world.state.last_second = other_power(first)
+    world.state.first_turn = False
+    world.emit("action_roll", rolls=rolls, actions=dict(turn.actions), first=first)
+    return all(r == EVENT_ROLL for r in rolls.values())
+
+
+def recon_problem(world: World, power: str, territory: str) -> Why | None:
+    """3.3.1: "Reconnaissance may only be performed in a territory adjacent to a friendly
+    army or regiment block."""
+    if territory not in world.board.territories:
+        return Why.NOT_A_TERRITORY
+    for t in world.board.neighbours(territory):
+        if any(world.spec(b).kind is not BlockKind.FLEET for b in world.blocks_of(power, t)):
+            return None
+    return Why.NOT_ADJACENT
+
+
+def recon(world: World, power: str, order: Recon) -> Why | None:
+    """3.3.1: "The opponent must reveal all blocks within that territory" (to that player
+    only, until the phase's report)."""
+    territory = world.bid_territory(order.territory)
+    why = recon_problem(world, power, territory)
+    if why is not None:
+        return why
+    seen = world.blocks_of(other_power(power), territory, ground_only=False)
+    for b in seen:
+        world.reveal(power, b)
+    world.emit("recon", [power], territory=world.tname(territory),
+               blocks=[{"block": world.name(b), "nation": world.spec(b).nation,
+                        "strength": world.state.blocks[b].strength} for b in seen])
+    world.emit("recon_made", None, power=power, territory=world.tname(territory))
+    return None
+
+
+def siege_problem(world: World, power: str, territory: str,
+                  blocks: Sequence[str]) -> Why | None:
+    """6.1/6.2: who may declare a siege attempt, where."""
+    if territory not in world.board.territories:
+        return Why.NOT_A_TERRITORY
+    if not world.enemy_controlled(territory, power):
+        return Why.NOT_ENEMY_GARRISON
+    if any(s.territory == territory and s.power == power for s in world.state.turn.sieges):
+        return Why.ALREADY_BESIEGED
+    for b in blocks:
+        bs = world.state.blocks[b]
+        if world.power_of(b) != power:
+            return Why.NOT_YOURS
+        if bs.location != territory:
+            return Why.NOT_THERE
+        if not bs.moved and bs.pinned:
+            return Why.PINNED
+    if len({world.spec(b).nation for b in blocks}) > 1:
+        return Why.MIXED_NATIONS
+    return None
+
+
+def siege_is_free(world: World, power: str, territory: str, blocks: Sequence[str]) -> bool:
+    """6.1: "Moving blocks may declare a siege attempt immediately upon ending their move
+    in an enemy territory with no enemy blocks. This does not require an additional
+    action. If any friendly blocks were already in the territory, they must spend an
+    action to join the siege attempt." (Every block that moved this turn moved this phase.)
+    """
+    return (all(world.state.blocks[b].moved for b in blocks)
+            and not world.enemy_blocks(power, territory))
+
+
+def siege_eligible(world: World, territory: str, blocks: Sequence[str]) -> list[str]:
+    """6.2: "Regiment blocks cannot participate in a siege against a garrison of strength
+    2 or greater." Fleets never besiege."""
+    garrison = world.board.territories[territory].garrison
+    value = garrison.value if garrison else 0
+    return [b for b in blocks if world.spec(b).kind is BlockKind.ARMY
+            or (world.spec(b).kind is BlockKind.REGIMENT and value < 2)]
+
+
+def declare_siege(world: World, power: str, order: Siege) -> tuple[Why | None, bool]:
+    """3.3.3/6.1: declare a siege attempt; returns (problem, free of an action).
+
+    The besieging blocks are revealed ("tipping them face up", 6.1) to both players.
+    """
+    territory = world.bid_territory(order.territory)
+    blocks = [world.bid_block(n) for n in order.blocks]
+    why = siege_problem(world, power, territory, blocks)
+    if why is not None:
+        return why, False
+    able = siege_eligible(world, territory, blocks)
+    if not able:
+        return Why.REGIMENTS_EXCLUDED, False
+    free = siege_is_free(world, power, territory, blocks)
+    world.state.turn.sieges.append(SiegeState(territory, power, able))
+    for b in able:
+        world.reveal(other_power(power), b)
+    world.emit("siege_declared", None, power=power, territory=world.tname(territory),
+               blocks=[{"block": world.name(b), "strength": world.state.blocks[b].strength}
+                       for b in able], free=free,
+               excluded=[world.name(b) for b in blocks if b not in able])
+    return None, free
+
+
+def line_of_communications(world: World, block: str) -> bool:
+    """8.5: the block's territory is its nation's, with the garrison controlled; or a line
+    can be traced "through adjacent friendly (1.2) or transit (1.5) territories back to
+    any controlled national territory", never into or through enemy blocks.
+
+    Lines across sea zones (through fleets) are part II (fleets): not traced yet.
+    """
+    power = world.power_of(block)
+    nation = world.spec(block).nation
+    start = world.state.blocks[block].location
+
+    def home(t: str) -> bool:
+        return (world.board.territories[t].nation == nation
+                and world.controller(t) == nation)
+
+    if start not in world.board.territories:
+        return False
+    seen, queue = {start}, deque([start])
+    while queue:
+        here = queue.popleft()
+        if home(here):
+            return True
+        for there in world.board.neighbours(here):
+            if there in seen or world.enemy_blocks(power, there):
+                continue
+            if world.friendly_or_transit(there, power):
+                seen.add(there)
+                queue.append(there)
+    return False
+
+
+def replace(world: World, power: str, order: Replace) -> Why | None:
+    """3.3.5/8.4: "you may rebuild one step of one of your on-map blocks, provided the
+    block can trace a valid line of communications"; 8.3: "Blocks in a Battle territory
+    cannot receive replacements." No RPs are spent."""
+    block = world.bid_block(order.block)
+    bs = world.state.blocks.get(block)
+    if bs is None or world.power_of(block) != power:
+        return Why.NOT_YOURS
+    if not world.state.on_map(block):
+        return Why.NOT_ON_MAP
+    if not world.ground(block):
+        return Why.FLEETS_NOT_YET
+    if bs.strength >= world.spec(block).max_strength:
+        return Why.FULL_STRENGTH
+    if world.occupied_by_both(bs.location):
+        return Why.IN_BATTLE
+    if not line_of_communications(world, block):
+        return Why.NO_LINE
+    bs.strength += 1
+    world.emit("replaced", [power], block=world.name(block), strength=bs.strength)
+    world.emit("replacement_made", None, power=power, territory=world.tname(bs.location))
+    return None

@@ -1,0 +1,80 @@
+"""Steps lost and blocks eliminated (2.1, 2.3, 5.5, 7.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gm.games.baltica.board import BlockKind
+from gm.games.baltica.rules.world import World
+from gm.games.baltica.state import EXILE, POOL, REMOVED
+
+KARL_XII = "karl-xii"
+
+
+def tie_rank(world: World, block: str) -> tuple[int, int, int, str]:
+    """The owner's choice among tied blocks (5.5, 7.3): ``hits prefer`` first.
+
+    Default when the owner gave no ``hits prefer`` naming them (docs/baltica.md):
+    a regiment before an army, a non-royal block before a royal one, then by name.
+    """
+    power = world.power_of(block)
+    prefer = world.prefer.get(power, [])
+    listed = prefer.index(block) if block in prefer else len(prefer)
+    spec = world.spec(block)
+    return (listed, 0 if spec.kind is BlockKind.REGIMENT else 1, int(spec.royal), block)
+
+
+def strongest(world: World, blocks: Sequence[str], *, floor: int = 0) -> str | None:
+    """5.5: "each hit is applied ... to the enemy block with the highest current strength.
+    When two or more blocks share the highest strength, the owner chooses."
+
+    Blocks at or below ``floor`` cannot take the loss (7.3 uses floor 1).
+    """
+    able = [b for b in blocks if world.state.blocks[b].strength > floor]
+    if not able:
+        return None
+    top = max(world.state.blocks[b].strength for b in able)
+    return min((b for b in able if world.state.blocks[b].strength == top),
+               key=lambda b: tie_rank(world, b))
+
+
+def take_step(world: World, block: str, *, hidden: bool = False) -> bool:
+    """2.1: reduce ``block`` one step; at strength 1 it is eliminated. True if eliminated.
+
+    ``hidden``: only the owner learns which block it was (losses to unrevealed blocks).
+    """
+    bs = world.state.blocks[block]
+    if bs.strength > 1:
+        bs.strength -= 1
+        return False
+    eliminate(world, block, hidden=hidden)
+    return True
+
+
+def eliminate(world: World, block: str, *, hidden: bool = False) -> None:
+    """2.1/2.3: an eliminated block goes to its replacement pool; a royal block is removed
+    from the game, except Karl XII, who goes into exile the first time (the Night Rider).
+
+    The truce that follows a Coalition royal block's elimination (2.3, 10.2) is part II:
+    an event ``truce_due`` is emitted for it.
+    """
+    bs = world.state.blocks[block]
+    spec = world.spec(block)
+    where = bs.location
+    if block == KARL_XII and not world.state.karl_exiled_once:
+        bs.location = EXILE
+        world.state.karl_exiled_once = True
+    elif spec.royal:
+        bs.location = REMOVED
+    else:
+        bs.location = POOL
+    bs.strength = 0
+    bs.moved = bs.pinned = bs.reserve = False
+    bs.forced = 0
+    owner = world.power_of(block)
+    world.emit("eliminated", [owner] if hidden else None, block=spec.name, nation=spec.nation,
+               territory=world.tname(where), fate=bs.location)
+    if hidden:
+        world.emit("block_lost", nation=spec.nation, territory=world.tname(where))
+    if spec.royal and owner == "coalition":
+        world.emit("truce_due", nation=spec.nation, reason="royal block eliminated (2.3)")

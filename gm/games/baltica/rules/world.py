@@ -1,0 +1,176 @@
+"""The board and the state of one adjudication, with the questions rules ask.
+
+:class:`World` is the working copy an adjudication changes: the board
+(static data), a fresh :class:`GameState`, the dice and the events emitted so
+far. Rules modules are functions of a World; only they write to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gm.dice import Dice
+from gm.games.baltica.board import BlockKind, BlockType, Board, Side, Terrain
+from gm.games.baltica.state import POWERS, GameState, other_power
+from gm.games.base import Event
+
+NORMAL_BORDER_LIMIT = 6  # 4.2: "Normal border: 6 blocks."
+DIFFICULT_BORDER_LIMIT = 2  # 4.2: "Difficult Terrain border: 2 blocks."
+
+
+def border_key(a: str, b: str) -> str:
+    """The state's key for a border, crossed from ``a`` into ``b``."""
+    return f"{a}>{b}"
+
+
+@dataclass
+class World:
+    """Board + state + dice + events for one adjudication."""
+
+    board: Board
+    state: GameState
+    dice: Dice
+    events: list[Event] = field(default_factory=list)
+    prefer: dict[str, list[str]] = field(default_factory=dict)
+
+    # -- events --------------------------------------------------------------
+    def emit(self, type_: str, visible_to: Iterable[str] | None = None, **data: Any) -> None:
+        """Record an event; ``visible_to`` None means every power may know it."""
+        vis = frozenset(visible_to) if visible_to is not None else None
+        self.events.append(Event(type_, data, vis))
+
+    # -- names ---------------------------------------------------------------
+    def bid_block(self, name: str) -> str:
+        """The id of a block given its id or display name (orders carry names)."""
+        return _lookup(self.board.blocks, name)
+
+    def bid_territory(self, name: str) -> str:
+        """The id of a territory or sea zone given its id or display name."""
+        if name in self.board.territories or name in self.board.seas:
+            return name
+        for key, t in self.board.territories.items():
+            if t.name == name:
+                return key
+        return _lookup(self.board.seas, name)
+
+    # -- blocks ----------------------------------------------------------------
+    def spec(self, block: str) -> BlockType:
+        """The printed data of a block (2.1)."""
+        return self.board.blocks[block]
+
+    def power_of(self, block: str) -> str:
+        """The player who commands ``block`` (its nation's side)."""
+        return self.power_of_nation(self.spec(block).nation)
+
+    def power_of_nation(self, nation: str) -> str:
+        """The player a nation fights for; neutral nations count as nobody's."""
+        side = self.board.nations[nation].side
+        return side.value if side is not Side.NEUTRAL else "neutral"
+
+    def name(self, block: str) -> str:
+        """A block's display name (for events)."""
+        return self.spec(block).name
+
+    def tname(self, territory: str) -> str:
+        """A territory's display name (for events)."""
+        t = self.board.territories.get(territory)
+        if t is not None:
+            return t.name
+        sea = self.board.seas.get(territory)
+        return sea.name if sea is not None else territory
+
+    def ground(self, block: str) -> bool:
+        """Army or regiment (not a fleet)."""
+        return self.spec(block).kind is not BlockKind.FLEET
+
+    def blocks_of(self, power: str, territory: str, *, ground_only: bool = True) -> list[str]:
+        """``power``'s blocks in ``territory`` (fleets anchored in harbor excluded, 9.4)."""
+        return [b for b in self.state.at(territory)
+                if self.power_of(b) == power and (self.ground(b) or not ground_only)]
+
+    def enemy_blocks(self, power: str, territory: str) -> list[str]:
+        """The enemy's ground blocks in ``territory``."""
+        return self.blocks_of(other_power(power), territory)
+
+    def occupied_by_both(self, territory: str) -> bool:
+        """A battle territory (5.0): ground blocks of both players."""
+        return all(self.blocks_of(p, territory) for p in POWERS)
+
+    # -- territories -----------------------------------------------------------
+    def controller(self, territory: str) -> str | None:
+        """The nation controlling a territory's garrison (1.2); None without one."""
+        t = self.board.territories[territory]
+        if t.garrison is None:
+            return None
+        return self.state.control.get(territory, t.nation)
+
+    def controlled_by(self, territory: str, power: str) -> bool:
+        """Friendly (1.2): the garrison is held by ``power``'s nations or allies."""
+        nation = self.controller(territory)
+        return nation is not None and self.power_of_nation(nation) == power
+
+    def enemy_controlled(self, territory: str, power: str) -> bool:
+        """The garrison is held by the other player's nations."""
+        nation = self.controller(territory)
+        return nation is not None and self.power_of_nation(nation) == other_power(power)
+
+    def transit(self, territory: str) -> bool:
+        """1.5: Mecklenburg, Schlesien and Polish territories without a garrison marker."""
+        t = self.board.territories[territory]
+        if t.transit:
+            return True
+        return t.nation == "poland" and territory not in self.state.control
+
+    def friendly_or_transit(self, territory: str, power: str) -> bool:
+        """Where retreats, regroups and lines of communication may go (1.2, 1.5)."""
+        return self.controlled_by(territory, power) or self.transit(territory)
+
+    def prohibited(self, territory: str) -> bool:
+        """4.5: territories of inactive nations may not be entered (Ukraine with Russia)."""
+        t = self.board.territories[territory]
+        if t.transit or t.nation is None or t.box:
+            return False
+        active = set(self.state.active)
+        if t.nation == "ukraine" and "ukraine" not in active:
+            return "russia" not in active
+        return t.nation not in active
+
+    def difficult(self, a: str, b: str) -> bool:
+        """True for a Difficult Terrain border (4.2)."""
+        border = self.board.border(a, b)
+        return border is not None and border.terrain is Terrain.DIFFICULT
+
+    def border_limit(self, a: str, b: str) -> int:
+        """4.2: blocks per player per border per game turn."""
+        return DIFFICULT_BORDER_LIMIT if self.difficult(a, b) else NORMAL_BORDER_LIMIT
+
+    def border_room(self, power: str, a: str, b: str) -> int:
+        """How many more of ``power``'s blocks may cross from ``a`` to ``b`` this turn (4.2)."""
+        used = self.state.turn.borders_used.get(power, {})
+        crossed = used.get(border_key(a, b), 0) + used.get(border_key(b, a), 0)
+        return self.border_limit(a, b) - crossed
+
+    def use_border(self, power: str, a: str, b: str, n: int = 1) -> None:
+        """Count ``n`` crossings of a border by ``power`` (4.2)."""
+        used = self.state.turn.borders_used.setdefault(power, {})
+        used[border_key(a, b)] = used.get(border_key(a, b), 0) + n
+
+    def tick(self) -> int:
+        """The next arrival number (orders events within a turn)."""
+        self.state.turn.clock += 1
+        return self.state.turn.clock
+
+    def reveal(self, power: str, block: str) -> None:
+        """Show ``block`` (name and strength) to ``power`` until the phase ends."""
+        self.state.turn.revealed.setdefault(power, {})[block] = self.state.blocks[block].strength
+
+
+def _lookup(entries: Mapping[str, Any], name: str) -> str:
+    if name in entries:
+        return name
+    for key, entry in entries.items():
+        if entry.name == name:
+            return key
+    return name

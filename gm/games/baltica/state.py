@@ -1,0 +1,134 @@
+"""The Pax Baltica game state: typed dataclasses <-> a JSON-compatible dict.
+
+The service stores :meth:`GameState.to_json`; moderators edit it by dotted
+path (``blocks.karl-xii.strength``), so keys are stable ids from the data
+files. An adjudication works on a fresh :meth:`GameState.from_json` copy and
+returns a new dict: the input is never changed.
+
+Block locations: a territory or sea-zone id, or one of :data:`POOL`
+(replacement pool, 8.6), :data:`REMOVED` (out of the game, 2.3) and
+:data:`EXILE` (Karl XII's first elimination, 2.3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+POOL = "pool"
+REMOVED = "removed"
+EXILE = "exile"
+OFF_MAP = (POOL, REMOVED, EXILE)
+
+SEASONS = ("spring", "summer", "autumn", "winter")
+POWERS = ("sweden", "coalition")
+
+
+def other_power(power: str) -> str:
+    """The opponent of ``power`` (two players, 0.0)."""
+    return POWERS[1] if power == POWERS[0] else POWERS[0]
+
+
+@dataclass
+class BlockState:
+    """One block's place and strength, plus what this game turn did to it.
+
+    ``moved``, ``pinned``, ``entered_from`` (the border crossed last, 5.6),
+    ``arrived`` (a counter: the order of arrival, for defender and reserve
+    rules 5.1/5.3), ``forced`` (extra territories force-marched, 4.4) and
+    ``reserve`` (5.3) are cleared when a new game turn begins.
+    """
+
+    location: str
+    strength: int
+    moved: bool = False
+    pinned: bool = False
+    entered_from: str | None = None
+    arrived: int = 0
+    forced: int = 0
+    reserve: bool = False
+
+
+@dataclass
+class SiegeState:
+    """A declared siege attempt (6.1), resolved in the battle phase (6.3)."""
+
+    territory: str
+    power: str
+    blocks: list[str]
+
+
+@dataclass
+class Turn:
+    """What the current game turn (season) has decided so far (3.1, 4.2, 5.1)."""
+
+    rolls: dict[str, int] = field(default_factory=dict)
+    actions: dict[str, int] = field(default_factory=dict)
+    first: str | None = None
+    events_due: list[str] = field(default_factory=list)
+    borders_used: dict[str, dict[str, int]] = field(default_factory=dict)
+    defenders: dict[str, str] = field(default_factory=dict)
+    main_attacks: dict[str, str] = field(default_factory=dict)
+    entries: dict[str, list[list[Any]]] = field(default_factory=dict)
+    sieges: list[SiegeState] = field(default_factory=list)
+    revealed: dict[str, dict[str, int]] = field(default_factory=dict)
+    clock: int = 0
+
+
+@dataclass
+class GameState:
+    """The whole game: date, step, blocks, garrison markers, nations, this turn."""
+
+    scenario: str
+    ruleset: str
+    year: int
+    season: str
+    step: str
+    end_year: int
+    end_season: str
+    blocks: dict[str, BlockState]
+    control: dict[str, str] = field(default_factory=dict)
+    active: list[str] = field(default_factory=list)
+    rp: dict[str, int] = field(default_factory=dict)
+    turn: Turn = field(default_factory=Turn)
+    last_second: str | None = None
+    last_event: dict[str, bool] = field(default_factory=dict)
+    first_turn: bool = True
+    first_turn_actions: dict[str, int] = field(default_factory=dict)
+    karl_exiled_once: bool = False
+    ended: bool = False
+    powers: list[str] = field(default_factory=lambda: list(POWERS))
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON-compatible dict the service stores."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> GameState:
+        """A fresh typed copy of a stored state (the dict is not shared)."""
+        data = dict(d)
+        data["blocks"] = {k: BlockState(**v) for k, v in d["blocks"].items()}
+        t = dict(d.get("turn", {}))
+        t["sieges"] = [SiegeState(**s) for s in t.get("sieges", [])]
+        t = {k: _copy(v) for k, v in t.items()}
+        data["turn"] = Turn(**t)
+        for key in ("control", "active", "rp", "last_event", "first_turn_actions", "powers"):
+            if key in data:
+                data[key] = _copy(data[key])
+        return cls(**data)
+
+    def on_map(self, block: str) -> bool:
+        """True when ``block`` is on the board (not in a pool, exile or removed)."""
+        return self.blocks[block].location not in OFF_MAP
+
+    def at(self, location: str) -> list[str]:
+        """The blocks in one territory or sea zone, sorted by id."""
+        return sorted(b for b, s in self.blocks.items() if s.location == location)
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
