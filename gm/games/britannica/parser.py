@@ -1,0 +1,360 @@
+"""Parse Pax Britannica order lines (orders.md §6, French §8) into typed orders.
+
+One Lark LALR grammar (``orders_grammar/britannica.lark``), cached; each line
+becomes a :class:`ParsedOrder`, a :class:`LineError` or an :class:`Ignored`.
+Names are resolved in the slot they stand in (areas, seas, powers) with
+:class:`gm.orders.names.NameIndex`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from lark import Lark, Token, Transformer, Tree
+from lark.exceptions import LarkError, VisitError
+
+from gm.games.britannica import orders as o
+from gm.games.britannica.data import BritanniaData, load
+from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
+from gm.orders.names import NameIndex, NameNotResolved, strip_accents
+from gm.resources import grammar_root
+
+KIND_WORDS = {
+    "interest": "interest", "interet": "interest", "influence": "influence",
+    "protectorate": "protectorate", "protectorat": "protectorate", "possession": "possession",
+    "dominion": "dominion", "state": "dominion", "etat": "dominion", "control": "control",
+    "controle": "control", "any": "any", "tout": "any", "none": "none", "aucun": "none",
+    "aucune": "none",
+}
+UNIT_WORDS = {"army": "army", "armee": "army", "fleet": "fleet", "flotte": "fleet"}
+POWER_ALIASES = {
+    "britain": ["Great Britain", "England", "UK", "Grande-Bretagne", "Angleterre"],
+    "france": [], "germany": ["Allemagne"], "austria-hungary": ["Austria", "Autriche-Hongrie", "Autriche"],
+    "italy": ["Italie"], "japan": ["Japon"], "russia": ["Russie"],
+    "usa": ["U.S.A.", "US", "United States", "America", "Etats-Unis"],
+}
+HOME_WORDS = ("home", "patrie")
+# Words of area and sea names that are also keywords ("Rio de Oro", "New Zealand"...).
+_RESERVED = {"de", "and", "new", "state", "in", "to", "for", "or", "et", "en", "a", "no", "not"}
+
+
+class _Refused(Exception):
+    def __init__(self, kind: ErrorKind, reason: str) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Names:
+    """The name slots of one game."""
+
+    areas: NameIndex
+    seas: NameIndex
+    powers: NameIndex
+    by_name: dict[str, str]
+    phrases: tuple[tuple[re.Pattern[str], str], ...]
+
+
+@cache
+def _parser() -> Lark:
+    text = (grammar_root() / "britannica.lark").read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", propagate_positions=True)
+
+
+@cache
+def names(data: BritanniaData | None = None) -> Names:
+    """The name indexes (areas, seas, powers) of the data set."""
+    d = data or load()
+    by_name: dict[str, str] = {}
+    area_names: dict[str, list[str]] = {}
+    for a in d.areas.values():
+        if a.type == "home":
+            continue
+        area_names[a.name] = [a.id.replace("_", " "), a.id]
+        by_name[a.name] = a.id
+    sea_names: dict[str, list[str]] = {}
+    for s in d.seas.values():
+        short = s.name.replace(" Ocean", "").replace(" Sea", "")
+        sea_names[s.name] = [s.id, s.id.replace("_", " "), short]
+        by_name[s.name] = s.id
+    power_names = {p: POWER_ALIASES.get(p, []) + [d.rules["powers"][p]["name"]]
+                   for p in d.great_powers}
+    phrases = []
+    for canonical, aliases in list(area_names.items()) + list(sea_names.items()):
+        for spelling in (canonical, *aliases):
+            words = strip_accents(spelling).lower().split()
+            if len(words) > 1 and _RESERVED & set(words):
+                pat = re.compile(r"\b" + r"\s+".join(map(re.escape, words)) + r"\b", re.I)
+                phrases.append((pat, by_name[canonical]))
+    return Names(NameIndex(area_names, "area"), NameIndex(sea_names, "sea zone"),
+                 NameIndex(power_names, "power"), by_name, tuple(phrases))
+
+
+class _Build(Transformer[Token, object]):
+    """Tree -> typed order; names resolved in their slot."""
+
+    def __init__(self, n: Names, actor: str) -> None:
+        super().__init__()
+        self.n = n
+        self.actor = actor
+
+    # -- names ----------------------------------------------------------------
+    def name(self, items: list[Token]) -> str:
+        return " ".join(str(t) for t in items)
+
+    def _area(self, text: str, home_ok: bool = False) -> str:
+        if home_ok and text.lower() in HOME_WORDS:
+            return "home"
+        return self.n.by_name[self.n.areas.resolve(text)]
+
+    def _sea(self, text: str) -> str:
+        return self.n.by_name[self.n.seas.resolve(text)]
+
+    def _place(self, text: str) -> str:
+        """An area or a sea zone (paths and ``via``)."""
+        if text.lower() in HOME_WORDS:
+            return "home"
+        found = self.n.areas.lookup(text)
+        if isinstance(found, str):
+            return self.n.by_name[found]
+        return self._sea(text)
+
+    def _power(self, text: str) -> str:
+        return self.n.powers.resolve(text)
+
+    @staticmethod
+    def _kind(tok: Token) -> str:
+        return KIND_WORDS[strip_accents(str(tok)).lower()]
+
+    @staticmethod
+    def _unit(tok: Token) -> str:
+        return UNIT_WORDS[strip_accents(str(tok)).lower()]
+
+    @staticmethod
+    def _strength(tok: Token) -> int:
+        v = int(tok)
+        if v not in (1, 3, 10):
+            raise _Refused(ErrorKind.INVALID, f"units come in strengths 1, 3 and 10, not {v}")
+        return v
+
+    def _marker(self, tok: Token) -> str:
+        k = self._kind(tok)
+        if k in ("control", "any", "none"):
+            raise _Refused(ErrorKind.INVALID, f"'{tok}' is not a marker one can place")
+        return k
+
+    # -- orders ---------------------------------------------------------------
+    def buy(self, c: list) -> o.Buy:
+        return o.Buy(self.actor, self._unit(c[1]), self._strength(c[2]))
+
+    def place(self, c: list) -> o.Place:
+        return o.Place(self.actor, self._marker(c[1]), self._area(c[3]))
+
+    def upgrade(self, c: list) -> o.Upgrade:
+        return o.Upgrade(self.actor, self._area(c[1]), self._marker(c[3]))
+
+    def downgrade(self, c: list) -> o.Downgrade:
+        k = self._kind(c[3])
+        if k not in ("interest", "none"):
+            raise _Refused(ErrorKind.INVALID, "downgrade to interest or to none")
+        return o.Downgrade(self.actor, self._area(c[1]), k)
+
+    def move(self, c: list) -> o.Move:
+        via = tuple(self._place(x) for x in c[8:] if isinstance(x, str) and not isinstance(x, Token))
+        return o.Move(self.actor, self._unit(c[1]), self._strength(c[2]),
+                      self._area(c[4], home_ok=True), self._area(c[6], home_ok=True), via)
+
+    def merchant(self, c: list) -> o.Merchant:
+        return o.Merchant(self.actor, self._sea(c[2]), self._sea(c[4]))
+
+    def merchant_new(self, c: list) -> o.Merchant:
+        return o.Merchant(self.actor, None, self._sea(c[3]))
+
+    def canal(self, c: list) -> o.Canal:
+        return o.Canal(self.actor, self._area(c[1]))
+
+    def garrison(self, c: list) -> o.Garrison:
+        if self._unit(c[3]) != "army":
+            raise _Refused(ErrorKind.INVALID, "garrisons are army units")
+        return o.Garrison(self.actor, self._area(c[1]), self._strength(c[4]))
+
+    def transfer(self, c: list) -> o.Transfer:
+        return o.Transfer(self.actor, int(c[1]), self._power(c[3]))
+
+    def for_power(self, c: list) -> o.SwitchPower:
+        return o.SwitchPower(self.actor, self._power(c[1]))
+
+    def sign(self, c: list) -> o.Sign:
+        return o.Sign(self.actor, str(c[2]).strip('"'))
+
+    def treaty(self, c: list) -> o.TreatyText:
+        parties = tuple(self._power(x) for x in c[4:] if not isinstance(x, Token))
+        rest = [x for x in c[4:] if isinstance(x, Token) and x.type == "REST"]
+        return o.TreatyText(self.actor, str(c[1]).strip('"'), str(c[2]).lower() == "public",
+                            parties, str(rest[0]).strip() if rest else "")
+
+    def not_yet(self, c: list) -> o.NotYet:
+        return o.NotYet(self.actor, strip_accents(str(c[0])).lower(),
+                        " ".join(str(x) for x in c).strip())
+
+    # -- conditions -----------------------------------------------------------
+    def places(self, c: list) -> o.Places:
+        negated = any(isinstance(x, Token) and x.type == "NO" for x in c)
+        kind_tok = next(x for x in c if isinstance(x, Token) and x.type == "KIND")
+        kind = self._kind(kind_tok)
+        if kind == "none":
+            kind, negated = "any", True
+        return o.Places(self._power(c[0]), kind, self._area(c[-1]), negated)
+
+    def moves_into(self, c: list) -> o.MovesInto:
+        return o.MovesInto(self._power(c[0]), self._area(c[3]))
+
+    def buys(self, c: list) -> o.BuysFleet:
+        if self._unit(c[2]) != "fleet":
+            raise _Refused(ErrorKind.INVALID, "only 'buys fleet' is a condition")
+        return o.BuysFleet(self._power(c[0]))
+
+    def funds(self, c: list) -> o.Funds:
+        return o.Funds(str(c[1]), int(c[2]))
+
+    def negation(self, c: list) -> o.Not:
+        return o.Not(c[1])
+
+    def conj(self, c: list) -> o.All:
+        return o.All(tuple(x for x in c if not isinstance(x, Token)))
+
+    def disj(self, c: list) -> o.Any_:
+        return o.Any_(tuple(x for x in c if not isinstance(x, Token)))
+
+    def cond_if(self, c: list) -> tuple[str, object]:
+        return ("if", c[1])
+
+    def cond_unless(self, c: list) -> tuple[str, object]:
+        return ("unless", c[1])
+
+    def if_then(self, c: list) -> o.Conditional:
+        return o.Conditional(c[3], c[1], "if-then")
+
+    def start(self, c: list) -> object:
+        if len(c) == 2:
+            form, cond = c[1]
+            return o.Conditional(c[0], cond, form)
+        return c[0]
+
+
+def _prepare(text: str, n: Names) -> str:
+    out = strip_accents(text)
+    for pat, ident in n.phrases:
+        out = pat.sub(ident, out)
+    return out
+
+
+def parse_line(line: SourceLine, actor: str, n: Names | None = None) -> ParsedOrder | LineError:
+    """Parse one order line for ``actor``."""
+    n = n or names()
+    try:
+        tree: Tree[Token] = _parser().parse(_prepare(line.text, n))
+        order = _Build(n, actor).transform(tree)
+    except VisitError as exc:
+        inner = exc.orig_exc
+        if isinstance(inner, NameNotResolved):
+            return inner.failure.to_error(line)
+        if isinstance(inner, _Refused):
+            return LineError(line, inner.kind, inner.reason)
+        raise
+    except LarkError:
+        return LineError(line, ErrorKind.INVALID, "not an order of Pax Britannica (see HELP)")
+    return ParsedOrder(line, order, echo(order))
+
+
+def parse_lines(lines: Sequence[SourceLine], power: str) -> ParseResult:
+    """Parse a section; ``FOR`` lines switch the acting power for the lines below."""
+    n = names()
+    result = ParseResult()
+    actor = power
+    for line in lines:
+        if not line.text.strip():
+            result.lines.append(Ignored(line, "blank"))
+            continue
+        r = parse_line(line, actor, n)
+        if isinstance(r, ParsedOrder) and isinstance(r.order, o.SwitchPower):
+            actor = r.order.to
+        result.lines.append(r)
+    return result
+
+
+# -- canonical echo (re-parses to the same order) ------------------------------
+def _nm(ident: str) -> str:
+    if ident == "home":
+        return "home"
+    d = load()
+    if ident in d.areas:
+        return d.areas[ident].name
+    if ident in d.seas:
+        return d.seas[ident].name
+    return ident
+
+
+def echo_cond(c: o.Cond) -> str:
+    """Canonical English text of a condition."""
+    if isinstance(c, o.Places):
+        return f"{c.power} places {'no ' if c.negated else ''}{c.kind} in {_nm(c.area)}"
+    if isinstance(c, o.MovesInto):
+        return f"{c.power} moves into {_nm(c.area)}"
+    if isinstance(c, o.BuysFleet):
+        return f"{c.power} buys fleet"
+    if isinstance(c, o.Funds):
+        return f"funds {c.op} {c.amount}"
+    if isinstance(c, o.Not):
+        return f"not ({echo_cond(c.cond)})"
+    if isinstance(c, o.All):
+        return " and ".join(_paren(x) for x in c.conds)
+    return " or ".join(_paren(x) for x in c.conds)
+
+
+def _paren(c: o.Cond) -> str:
+    return f"({echo_cond(c)})" if isinstance(c, o.All | o.Any_) else echo_cond(c)
+
+
+def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
+    """Canonical English text of an order."""
+    if isinstance(order, o.Conditional):
+        if order.form == "if-then":
+            return f"if {echo_cond(order.cond)} then {echo(order.order)}"
+        return f"{echo(order.order)} {order.form} {echo_cond(order.cond)}"
+    match order:
+        case o.Buy(_, unit, s):
+            return f"buy {unit} {s}"
+        case o.Place(_, kind, area):
+            return f"place {kind} in {_nm(area)}"
+        case o.Upgrade(_, area, kind):
+            return f"upgrade {_nm(area)} to {kind}"
+        case o.Downgrade(_, area, kind):
+            return f"downgrade {_nm(area)} to {kind}"
+        case o.Move(_, unit, s, origin, dest, via):
+            tail = f" via {', '.join(_nm(v) for v in via)}" if via else ""
+            return f"move {unit} {s} from {_nm(origin)} to {_nm(dest)}{tail}"
+        case o.Merchant(_, None, dest):
+            return f"merchant new in {_nm(dest)}"
+        case o.Merchant(_, origin, dest):
+            return f"merchant from {_nm(origin or '')} to {_nm(dest)}"
+        case o.Canal(_, area):
+            return f"canal {_nm(area)}"
+        case o.Garrison(_, area, s):
+            return f"garrison {_nm(area)} with army {s}"
+        case o.Transfer(_, amount, to):
+            return f"transfer {amount} to {to}"
+        case o.SwitchPower(_, to):
+            return f"FOR {to}"
+        case o.Sign(_, name):
+            return f'sign treaty "{name}"'
+        case o.TreatyText(_, name, public, parties, text):
+            vis = "public" if public else "secret"
+            return f'treaty "{name}" {vis} between {", ".join(parties)}: {text}'
+        case o.NotYet(_, _, text):
+            return text
+    raise TypeError(order)
