@@ -1,0 +1,344 @@
+"""How a game plugs in its order grammar (docs/orders.md, "Writing a game grammar").
+
+A game writes ``orders_grammar/<game>.lark`` that imports the shared parts
+(``common``: names and terminals; ``conditions``: ``start`` with the three
+conditional forms, overriding ``order`` and ``predicate``), and a
+:class:`OrderTransformer` subclass with one method per order rule returning a
+typed order (a frozen dataclass with an ``echo()`` giving its canonical
+text). :func:`parse_order_lines` then parses a section's lines leniently:
+one result per line, good lines kept, errors named.
+
+Parser: LALR with the contextual lexer, built once per grammar file and kept
+(``load_parser``); docs/orders.md gives the LALR vs Earley measurement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+
+from gm.orders.conditions import (
+    Comparison,
+    Conditional,
+    Form,
+    Not,
+    Op,
+    Quantity,
+    all_of,
+    any_of,
+)
+from gm.orders.model import (
+    ErrorKind,
+    Ignored,
+    LineError,
+    LineResult,
+    ParsedOrder,
+    ParseResult,
+    SourceLine,
+)
+from gm.orders.names import NameIndex, NameNotResolved, edit_distance, fold, strip_accents
+from gm.orders.prose import looks_like_prose
+from gm.resources import grammar_root
+
+
+class OrderRejected(Exception):
+    """Raised by a transformer for an order understood but refused at parse time.
+
+    E.g. ``ErrorKind.HIDDEN`` for a condition on a hidden enemy block, or
+    ``ErrorKind.NOT_NOW`` for a command of another phase.
+    """
+
+    def __init__(self, kind: ErrorKind, reason: str, suggestions: Sequence[str] = ()) -> None:
+        super().__init__(reason)
+        self.kind, self.reason, self.suggestions = kind, reason, tuple(suggestions)
+
+
+@dataclass(frozen=True)
+class ParseContext:
+    """What a transformer may know while parsing one power's lines.
+
+    ``names`` maps a name slot (a grammar rule such as ``territory``,
+    ``block``, ``power``, ``area``) to the index of the names that fit it;
+    ``commands`` are the verbs of the current phase (for the unknown-word
+    hint; default: every command of the grammar); ``extra`` is the game's.
+    """
+
+    names: Mapping[str, NameIndex] = field(default_factory=dict)
+    power: str | None = None
+    commands: tuple[str, ...] = ()
+    language: str = "en"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@cache
+def load_parser(path: Path, start: str = "start") -> Lark:
+    """The LALR parser (contextual lexer, positions kept) of a grammar file, built once."""
+    return Lark.open(
+        str(path),
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=True,
+        start=start,
+        import_paths=[str(grammar_root())],
+    )
+
+
+def _strip_namespaces(tree: Tree) -> Tree:
+    """``conditions__cond_if`` -> ``cond_if``: imported rules keep their own names."""
+    for sub in tree.iter_subtrees():
+        data = str(sub.data)
+        if "__" in data:
+            sub.data = data.rsplit("__", 1)[-1]
+    return tree
+
+
+class OrderTransformer(Transformer):
+    """Base transformer from a parse tree to typed orders.
+
+    Handles the shared rules: ``name`` (the text of a name), ``names``
+    (tuple), the conditions and the conditional forms, and every *name slot*:
+    a rule whose name is a key of ``context.names`` (``territory: name``)
+    becomes the canonical name, or the line is rejected with the candidates.
+    A rule without a method is a programmer error (no raw trees reach an
+    engine).
+    """
+
+    def __init__(self, context: ParseContext) -> None:
+        super().__init__()
+        self.context = context
+
+    def transform(self, tree: Tree) -> Any:
+        """Transform ``tree`` after dropping import namespaces from rule names."""
+        return super().transform(_strip_namespaces(tree))
+
+    def resolve(self, slot: str, text: str) -> str:
+        """The canonical name for ``text`` in ``slot`` (raw text when no index)."""
+        index = self.context.names.get(slot)
+        return text if index is None else index.resolve(text)
+
+    def __default__(self, data: str, children: list[Any], meta: Any) -> Any:
+        if data in self.context.names and len(children) == 1:
+            return self.resolve(data, children[0])
+        raise TypeError(f"{type(self).__name__} has no method for rule {data!r}")
+
+    def start(self, c: list[Any]) -> Any:
+        return c[0]
+
+    def order(self, c: list[Any]) -> Any:
+        return c[0]
+
+    def predicate(self, c: list[Any]) -> Any:
+        return c[0]
+
+    def name(self, c: list[Token]) -> str:
+        if len(c) == 1 and c[0].startswith('"'):
+            return c[0][1:-1].strip()
+        return " ".join(c)
+
+    def names(self, c: list[str]) -> tuple[str, ...]:
+        return tuple(c)
+
+    def block(self, c: list[str]) -> str:
+        return self.resolve("block", c[0])
+
+    def area(self, c: list[str]) -> str:
+        return self.resolve("area", c[0])
+
+    def condition(self, c: list[Any]) -> Any:
+        return any_of(c)
+
+    def conj(self, c: list[Any]) -> Any:
+        return all_of(c)
+
+    def not_(self, c: list[Any]) -> Not:
+        return Not(c[0])
+
+    def comparison(self, c: list[Any]) -> Comparison:
+        return Comparison(c[0], Op.parse(str(c[1])), int(c[2]))
+
+    def round(self, c: list[Any]) -> Quantity:
+        return Quantity("round")
+
+    def funds(self, c: list[Any]) -> Quantity:
+        return Quantity("funds")
+
+    def strength(self, c: list[str]) -> Quantity:
+        return Quantity("strength", (c[0],))
+
+    def enemy_blocks(self, c: list[str]) -> Quantity:
+        return Quantity("enemy_blocks", (c[0],))
+
+    def own_blocks(self, c: list[str]) -> Quantity:
+        return Quantity("own_blocks", (c[0],))
+
+    def cond_if(self, c: list[Any]) -> Conditional:
+        return Conditional(c[0], c[1], Form.IF)
+
+    def cond_unless(self, c: list[Any]) -> Conditional:
+        return Conditional(c[0], c[1], Form.UNLESS)
+
+    def cond_then(self, c: list[Any]) -> Conditional:
+        return Conditional(c[1], c[0], Form.THEN)
+
+
+@dataclass(frozen=True)
+class GameGrammar:
+    """A game's order language: its grammar file, transformer and error examples.
+
+    ``error_examples`` maps a message (shown to the player) to lines that fail
+    in the same way; a parse error is named by the example it resembles
+    (Lark ``match_examples``).
+    """
+
+    name: str
+    transformer: type[OrderTransformer]
+    error_examples: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    path: Path | None = None
+
+    @property
+    def grammar_path(self) -> Path:
+        return self.path or grammar_root() / f"{self.name}.lark"
+
+    def parser(self) -> Lark:
+        """The cached parser."""
+        return load_parser(self.grammar_path)
+
+    def parse_line(self, text: str, context: ParseContext) -> Any:
+        """One line to a typed order; raises Lark's UnexpectedInput, NameNotResolved
+        or OrderRejected (use :func:`parse_order_lines` for reported errors)."""
+        tree = self.parser().parse(strip_accents(text))
+        try:
+            return self.transformer(context).transform(tree)
+        except VisitError as e:
+            raise e.orig_exc from None
+
+    def command_words(self) -> tuple[str, ...]:
+        """The first keyword of each order the grammar knows (for hints and HELP)."""
+        return first_keywords(self.parser(), "order")
+
+
+def first_keywords(parser: Lark, rule: str) -> tuple[str, ...]:
+    """The keywords an alternative of ``rule`` can start with, in grammar order."""
+    literals = {t.name: t.pattern.value for t in parser.terminals if t.pattern.type == "str"}
+    by_origin: dict[str, list[Any]] = {}
+    for r in parser.rules:
+        by_origin.setdefault(r.origin.name.rsplit("__", 1)[-1], []).append(r)
+    words: list[str] = []
+    seen: set[str] = set()
+
+    def walk(name: str, depth: int) -> None:
+        if name in seen or depth > 4:
+            return
+        seen.add(name)
+        for r in by_origin.get(name, ()):
+            if not r.expansion:
+                continue
+            first = r.expansion[0]
+            if first.is_term:
+                word = literals.get(first.name)
+                if word and word not in words:
+                    words.append(word)
+            else:
+                walk(first.name.rsplit("__", 1)[-1], depth + 1)
+
+    walk(rule, 0)
+    return tuple(words)
+
+
+def parse_order_lines(
+    grammar: GameGrammar, lines: Sequence[SourceLine], context: ParseContext
+) -> ParseResult:
+    """Parse a section's order lines leniently: one result per line (orders.md §2).
+
+    Accepted lines become :class:`ParsedOrder` with the canonical echo;
+    a bad line becomes a :class:`LineError` (named by example, with the
+    nearest names or commands), prose becomes :class:`Ignored`; a bad line
+    never hides the good ones.
+    """
+    result = ParseResult()
+    for line in lines:
+        result.lines.append(_parse_one(grammar, line, context, _after_prose(result.lines)))
+    return result
+
+
+def _after_prose(done: list[LineResult]) -> bool:
+    return bool(done) and isinstance(done[-1], Ignored)
+
+
+def _parse_one(
+    grammar: GameGrammar, line: SourceLine, context: ParseContext, after_prose: bool
+) -> LineResult:
+    try:
+        order = grammar.parse_line(line.text, context)
+    except UnexpectedInput as e:
+        return _syntax_error(grammar, line, context, e, after_prose)
+    except NameNotResolved as e:
+        return e.failure.to_error(line)
+    except OrderRejected as e:
+        return LineError(line, e.kind, e.reason, e.suggestions)
+    return ParsedOrder(line, order, order.echo())
+
+
+def _syntax_error(
+    grammar: GameGrammar,
+    line: SourceLine,
+    context: ParseContext,
+    error: UnexpectedInput,
+    after_prose: bool,
+) -> LineResult:
+    commands = context.commands or grammar.command_words()
+    first = line.text.split(" ", 1)[0] if line.text else ""
+    if _at_first_word(error):
+        near = _nearest(first, commands)
+        if not near and looks_like_prose(line.text, after_prose):
+            return Ignored(line)
+        hint = ", ".join(commands)
+        reason = f"unknown command {first!r}; commands now: {hint}"
+        return LineError(line, ErrorKind.INVALID, reason, near or tuple(commands))
+    label = _named(grammar, error)
+    where = _where(error)
+    reason = f"{label} ({where})" if label else f"not understood {where}"
+    return LineError(line, ErrorKind.INVALID, reason)
+
+
+def _at_first_word(error: UnexpectedInput) -> bool:
+    if isinstance(error, UnexpectedToken):
+        return error.token.start_pos in (0, None) and error.token.type != "$END"
+    if isinstance(error, UnexpectedCharacters):
+        return error.pos_in_stream == 0
+    return False
+
+
+def _named(grammar: GameGrammar, error: UnexpectedInput) -> str | None:
+    if not grammar.error_examples:
+        return None
+    parser = grammar.parser()
+    examples = {k: [strip_accents(x) for x in v] for k, v in grammar.error_examples.items()}
+    try:
+        return error.match_examples(parser.parse, examples, use_accepts=True)
+    except UnexpectedInput:  # pragma: no cover - defensive
+        return None
+
+
+def _where(error: UnexpectedInput) -> str:
+    if isinstance(error, UnexpectedToken):
+        if error.token.type == "$END":
+            return "at the end of the line: it stops too early"
+        return f"at {str(error.token)!r}, column {error.column}"
+    if isinstance(error, UnexpectedCharacters):
+        return f"at {error.char!r}, column {error.column}"
+    return "at the end of the line"
+
+
+def _nearest(word: str, commands: Sequence[str]) -> tuple[str, ...]:
+    key = fold(word)
+    if not key:
+        return ()
+    scored = sorted((edit_distance(key, fold(c)), c) for c in commands)
+    return tuple(c for d, c in scored if d <= max(1, len(key) // 3))[:3]
