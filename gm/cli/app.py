@@ -1,0 +1,49 @@
+"""What every CLI command shares: the config, the database, output as text or JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from gm.config import Config
+from gm.db.engine import make_engine
+from gm.db.migrate import upgrade
+from gm.service.context import ServiceContext, default_instance
+
+
+@dataclass
+class App:
+    config: Config
+    db_override: str | None = None
+    _ctx: ServiceContext | None = field(default=None, repr=False)
+
+    @property
+    def url(self) -> str:
+        return self.config.database_url(self.db_override)
+
+    def context(self) -> ServiceContext:
+        """The service context, with the schema brought up to date (on every start)."""
+        if self._ctx is None:
+            engine = make_engine(self.url)
+            upgrade(engine)
+            settings = self.config.service_settings()
+            self._ctx = ServiceContext(engine=engine, settings=settings,
+                                       instance=settings.get("instance") or default_instance())
+        return self._ctx
+
+
+pass_app = click.make_pass_decorator(App)
+
+
+def emit(data: Any, as_json: bool, text: str | None = None) -> None:
+    """Print ``data`` as JSON for scripts, or ``text`` for people."""
+    if as_json:
+        click.echo(json.dumps(data, indent=2, sort_keys=True, default=str, ensure_ascii=False))
+    else:
+        click.echo(text if text is not None else str(data))
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")

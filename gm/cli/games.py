@@ -1,0 +1,210 @@
+"""``gm game``, ``gm state``, ``gm history``, ``gm replay``, ``gm adjudicate``."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from sqlmodel import col, select
+
+from gm.cli.app import App, emit, json_option, pass_app
+from gm.db.engine import session_scope
+from gm.db.models import Game, ModeratorAct, Phase
+from gm.service.adjudicate import close_phase
+from gm.service.errors import Conflict
+from gm.service.games import SeatSpec, create_game, current_phase, get_game, module_of, seats
+
+
+@click.group()
+def game() -> None:
+    """Create games and look at them."""
+
+
+@game.command("new")
+@click.argument("game_id")
+@click.option("--module", "module_name", required=True, help="The game: baltica, britannica, ...")
+@click.option("--scenario", required=True, help="A scenario of that game (see `gm game scenarios`).")
+@click.option("--seat", "seat_specs", multiple=True, metavar="POWER=ADDRESS",
+              help="A player: power and mail address. Repeat for each power.")
+@click.option("--moderator", default="", help="The moderator's mail address.")
+@click.option("--seed", default=None, help="Seed in hex (default: a fresh secret one).")
+@click.option("--set", "options", multiple=True, metavar="KEY=VALUE",
+              help="A game setting, e.g. preview=true, ruleset=3cg-1.1 (value read as JSON if it can be).")
+@json_option
+@pass_app
+def game_new(app: App, game_id: str, module_name: str, scenario: str, seat_specs: tuple[str, ...],
+             moderator: str, seed: str | None, options: tuple[str, ...], as_json: bool) -> None:
+    """Create GAME_ID and open its first phase. Prints each seat's password once."""
+    specs = []
+    for spec in seat_specs:
+        power, sep, address = spec.partition("=")
+        if not sep:
+            raise click.BadParameter(f"'{spec}' is not POWER=ADDRESS", param_hint="--seat")
+        specs.append(SeatSpec(power=power.strip().lower(), address=address.strip()))
+    settings = {}
+    for opt in options:
+        key, sep, value = opt.partition("=")
+        if not sep:
+            raise click.BadParameter(f"'{opt}' is not KEY=VALUE", param_hint="--set")
+        try:
+            settings[key.strip()] = json.loads(value)
+        except ValueError:
+            settings[key.strip()] = value
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        made = create_game(ctx, session, game_id=game_id, module_name=module_name,
+                           scenario=scenario, seats=specs, moderator_address=moderator,
+                           settings=settings, seed=bytes.fromhex(seed) if seed else None)
+        phase = current_phase(session, game_id)
+        data = {"game": game_id, "phase": phase.phase_id, "deadline": phase.deadline,
+                "passwords": made.passwords, "moderator_password": made.moderator_password,
+                "commitment": made.game.commitment}
+    text = [f"game {game_id} created; first phase {phase.phase_id}, deadline {phase.deadline:%Y-%m-%d %H:%M} UTC"]
+    text += [f"  {p}: password {pw}" for p, pw in made.passwords.items()]
+    text.append(f"  moderator password: {made.moderator_password}")
+    text.append("(shown once; each player was mailed theirs)")
+    emit(data, as_json, "\n".join(text))
+
+
+@game.command("list")
+@json_option
+@pass_app
+def game_list(app: App, as_json: bool) -> None:
+    """List every game with its current phase and deadline."""
+    ctx = app.context()
+    rows = []
+    with session_scope(ctx.engine) as session:
+        for g in session.exec(select(Game).order_by(col(Game.id))):
+            phase = current_phase(session, g.id)
+            rows.append({"game": g.id, "module": g.module, "scenario": g.scenario,
+                         "status": g.status, "phase": phase.phase_id, "deadline": phase.deadline})
+    text = "\n".join(f"{r['game']:<16} {r['module']:<11} {r['status']:<8} {r['phase']:<36} "
+                     f"{r['deadline']:%Y-%m-%d %H:%M}" if r["deadline"] else
+                     f"{r['game']:<16} {r['module']:<11} {r['status']:<8} {r['phase']}"
+                     for r in rows) or "no games yet: create one with `gm game new`"
+    emit(rows, as_json, text)
+
+
+@game.command("show")
+@click.argument("game_id")
+@json_option
+@pass_app
+def game_show(app: App, game_id: str, as_json: bool) -> None:
+    """Show a game's seats, phase, deadline and settings (never passwords)."""
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        g = get_game(session, game_id)
+        phase = current_phase(session, game_id)
+        data = {"game": g.id, "module": g.module, "scenario": g.scenario, "status": g.status,
+                "phase": phase.phase_id, "phase_state": phase.state, "deadline": phase.deadline,
+                "owing": (phase.info or {}).get("owing", []), "commitment": g.commitment,
+                "settings": g.settings, "moderator": g.moderator_address,
+                "seats": [{"power": s.power, "address": s.address, "language": s.language,
+                           "timezone": s.timezone, "missed_in_row": s.missed_in_row}
+                          for s in seats(session, game_id)]}
+    text = [f"{g.id}: {g.module} {g.scenario} ({g.status})",
+            f"phase {data['phase']} ({data['phase_state']}), deadline {data['deadline']}",
+            f"owing orders: {', '.join(data['owing']) or 'nobody'}"]
+    text += [f"  {s['power']:<14} {s['address']}" for s in data["seats"]]
+    emit(data, as_json, "\n".join(text))
+
+
+@game.command("scenarios")
+@click.argument("module_name")
+@json_option
+def game_scenarios(module_name: str, as_json: bool) -> None:
+    """List the scenarios of a game module and their powers."""
+    from gm.games import registry
+
+    rows = [{"id": s.id, "title": s.title, "powers": list(s.powers)}
+            for s in registry.get(module_name).scenarios()]
+    emit(rows, as_json, "\n".join(f"{r['id']:<10} {r['title']} ({', '.join(r['powers'])})" for r in rows))
+
+
+@click.command()
+@click.argument("game_id")
+@click.option("--as", "power", default=None, help="Show only what this power may know.")
+@pass_app
+def state(app: App, game_id: str, power: str | None) -> None:
+    """The current state as JSON: the full state for the moderator, or a power's fog view.
+
+    Its dotted keys are the paths of `gm mod set`.
+    """
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        g = get_game(session, game_id)
+        module = module_of(g)
+        phase = current_phase(session, game_id)
+        if power is not None and power not in module.powers(phase.game_state or {}):
+            raise Conflict(f"game {game_id} has no power '{power}'")
+        view = module.view(phase.game_state or {}, power)
+    # The view is a tree either way; JSON is its clearest text form too.
+    emit(view, True)
+
+
+@click.command()
+@click.argument("game_id")
+@click.option("--private", "show_private", is_flag=True, help="Include private moderator acts.")
+@json_option
+@pass_app
+def history(app: App, game_id: str, show_private: bool, as_json: bool) -> None:
+    """Phases, moderator acts and rulings, in order."""
+    ctx = app.context()
+    rows = []
+    with session_scope(ctx.engine) as session:
+        get_game(session, game_id)
+        for p in session.exec(select(Phase).where(Phase.game_id == game_id).order_by(col(Phase.seq))):
+            rows.append({"at": p.opens_at, "what": "phase", "phase": p.phase_id, "state": p.state,
+                         "seq": p.seq})
+        for a in session.exec(select(ModeratorAct).where(ModeratorAct.game_id == game_id)):
+            if a.private and not show_private:
+                continue
+            rows.append({"at": a.at, "what": f"moderator {a.command}", "actor": a.actor,
+                         "args": a.args, "reason": a.reason, "private": a.private})
+    rows.sort(key=lambda r: str(r["at"]))
+    text = "\n".join(f"{r['at']:%Y-%m-%d %H:%M}  {r['what']:<20} "
+                     + (f"{r['phase']} ({r['state']})" if r["what"] == "phase"
+                        else f"by {r['actor']}: {r['args']} {r['reason']}") for r in rows)
+    emit(rows, as_json, text)
+
+
+@click.command()
+@click.argument("game_id")
+@json_option
+@pass_app
+def replay(app: App, game_id: str, as_json: bool) -> None:
+    """Re-run every adjudication from the logged orders and dice; compare with the record."""
+    from gm.service.replay import replay_game
+
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        results = replay_game(session, get_game(session, game_id))
+    data = [{"seq": r.seq, "phase": r.phase_id, "ok": r.ok, "rolls": r.rolls,
+             "differences": r.differences} for r in results]
+    bad = [r for r in results if not r.ok]
+    text = "\n".join(f"{r.phase_id:<36} {'same' if r.ok else 'DIFFERENT'} ({r.rolls} rolls)"
+                     for r in results)
+    emit(data, as_json, text + f"\n{len(results) - len(bad)} of {len(results)} phases replay identically")
+    if bad:
+        raise SystemExit(1)
+
+
+@click.command()
+@click.argument("game_id")
+@click.option("--reason", default="", help="Why (recorded in the history).")
+@click.option("--as-moderator", "actor", default="cli", help="Who closes the phase (recorded).")
+@pass_app
+def adjudicate(app: App, game_id: str, reason: str, actor: str) -> None:
+    """Close the current phase now: defaults for missing orders, adjudicate, send reports."""
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        get_game(session, game_id)
+        phase = current_phase(session, game_id)
+        if phase.state != "open":
+            raise Conflict(f"phase {phase.phase_id} of {game_id} is {phase.state}, not open")
+    result = close_phase(ctx, game_id, phase.seq, by=actor, reason=reason or "gm adjudicate")
+    if not result.closed:
+        raise Conflict(result.problem or f"phase {phase.phase_id} was already being adjudicated")
+    defaults = f"; defaults for {', '.join(result.defaulted)}" if result.defaulted else ""
+    click.echo(f"{game_id}: {result.phase_id} adjudicated{defaults}; now {result.next_phase_id}")
+

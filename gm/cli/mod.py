@@ -1,0 +1,208 @@
+"""``gm mod ...``: moderator acts from the command line, each recorded with who and why."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import click
+
+from gm.cli.app import App, pass_app
+from gm.db.engine import session_scope
+from gm.service import moderator as mod_service
+from gm.service.adjudicate import close_phase
+from gm.service.errors import Conflict
+from gm.service.games import current_phase, get_game
+
+
+def parse_duration(text: str) -> timedelta:
+    """``48h``, ``2d``, ``90m``, ``1d12h`` (the deadline settings' syntax)."""
+    from gm.schedule.deadlines import SettingsError
+    from gm.schedule.deadlines import parse_duration as parse
+
+    try:
+        return parse(text, "amount")
+    except SettingsError as exc:
+        raise click.BadParameter(str(exc)) from exc
+
+
+def parse_when(text: str) -> datetime:
+    """``2026-12-01 20:00`` (UTC unless an offset is given)."""
+    try:
+        dt = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
+    except ValueError as exc:
+        raise click.BadParameter(f"'{text}' is not a time like 2026-12-01 20:00") from exc
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+
+
+def _common(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = click.option("--reason", default="", help="Why (recorded in the history).")(f)
+    f = click.option("--private", is_flag=True, help="Keep this act out of the public history.")(f)
+    f = click.option("--actor", default="moderator (cli)", help="Who acts (recorded).")(f)
+    return f
+
+
+@click.group()
+def mod() -> None:
+    """Moderator acts: each is recorded with who and why, and shown in the history unless --private."""
+
+
+def _run(app: App, game_id: str, act: Callable[..., Any]) -> Any:
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        game = get_game(session, game_id)
+        return act(ctx, session, game)
+
+
+@mod.command()
+@click.argument("game_id")
+@click.argument("amount", required=False)
+@click.option("--to", "to", default=None, help="New deadline, e.g. '2026-12-01 20:00' (UTC).")
+@_common
+@pass_app
+def extend(app: App, game_id: str, amount: str | None, to: str | None, reason: str,
+           private: bool, actor: str) -> None:
+    """Move the current deadline by AMOUNT (48h, 2d) or --to a time."""
+    if not amount and not to:
+        raise click.UsageError("give an amount (48h) or --to TIME")
+    phase = _run(app, game_id, lambda c, s, g: mod_service.extend(
+        c, s, g, actor=actor, by=parse_duration(amount) if amount else None,
+        to=parse_when(to) if to else None, reason=reason, private=private))
+    click.echo(f"{game_id}: {phase.phase_id} deadline now {phase.deadline:%Y-%m-%d %H:%M} UTC")
+
+
+@mod.command()
+@click.argument("game_id")
+@click.argument("text")
+@click.option("--private", is_flag=True, help="Record it but do not publish it.")
+@click.option("--actor", default="moderator (cli)")
+@pass_app
+def ruling(app: App, game_id: str, text: str, private: bool, actor: str) -> None:
+    """Record a ruling; it is published with the next report."""
+    _run(app, game_id, lambda c, s, g: mod_service.ruling(c, s, g, actor=actor, text=text,
+                                                           private=private))
+    click.echo(f"{game_id}: ruling recorded")
+
+
+@mod.command("set")
+@click.argument("game_id")
+@click.argument("path")
+@click.argument("value")
+@_common
+@pass_app
+def set_(app: App, game_id: str, path: str, value: str, reason: str, private: bool, actor: str) -> None:
+    """Override the state at PATH (a dotted key of `gm state --json`) with VALUE (JSON or text)."""
+    new = _run(app, game_id, lambda c, s, g: mod_service.set_path(
+        c, s, g, actor=actor, path=path, value=value, reason=reason, private=private))
+    click.echo(f"{game_id}: {path} = {new!r}")
+
+
+@mod.command()
+@click.argument("game_id")
+@click.argument("phase_id")
+@click.option("--fresh-dice", is_flag=True, help="Re-adjudicate with new dice (a new, logged branch).")
+@_common
+@pass_app
+def rollback(app: App, game_id: str, phase_id: str, fresh_dice: bool, reason: str, private: bool,
+             actor: str) -> None:
+    """Go back to the start of PHASE_ID: later phases undone, its orders kept, everyone told."""
+    phase = _run(app, game_id, lambda c, s, g: mod_service.rollback(
+        c, s, g, actor=actor, phase_id=phase_id, fresh_dice=fresh_dice, reason=reason,
+        private=private))
+    click.echo(f"{game_id}: back at {phase.phase_id}, deadline {phase.deadline:%Y-%m-%d %H:%M} UTC")
+
+
+@mod.command()
+@click.argument("game_id")
+@click.argument("power")
+@click.argument("address")
+@_common
+@pass_app
+def replace(app: App, game_id: str, power: str, address: str, reason: str, private: bool,
+            actor: str) -> None:
+    """Give POWER to a new player at ADDRESS: new password, the current report."""
+    _run(app, game_id, lambda c, s, g: mod_service.replace_power(
+        c, s, g, actor=actor, power=power, address=address, reason=reason, private=private))
+    click.echo(f"{game_id}: {power} now played by {address}; password and report mailed")
+
+
+@mod.command()
+@click.argument("game_id")
+@_common
+@pass_app
+def pause(app: App, game_id: str, reason: str, private: bool, actor: str) -> None:
+    """Stop the game's clock."""
+    _run(app, game_id, lambda c, s, g: mod_service.pause(c, s, g, actor=actor, reason=reason,
+                                                          private=private))
+    click.echo(f"{game_id}: paused")
+
+
+@mod.command()
+@click.argument("game_id")
+@click.option("--deadline", default=None, help="Set this deadline instead of moving it by the pause.")
+@_common
+@pass_app
+def resume(app: App, game_id: str, deadline: str | None, reason: str, private: bool, actor: str) -> None:
+    """Restart the clock; the deadline moves by the length of the pause."""
+    phase = _run(app, game_id, lambda c, s, g: mod_service.resume(
+        c, s, g, actor=actor, deadline=parse_when(deadline) if deadline else None,
+        reason=reason, private=private))
+    click.echo(f"{game_id}: running; deadline {phase.deadline:%Y-%m-%d %H:%M} UTC")
+
+
+@mod.command()
+@click.argument("game_id")
+@click.argument("rolls", nargs=-1, type=int)
+@click.option("--file", "file", type=click.File("r"), help="Read the rolls from a file.")
+@click.option("--then-seed", is_flag=True, help="When the rolls run out, let the seed take over.")
+@_common
+@pass_app
+def dice(app: App, game_id: str, rolls: tuple[int, ...], file, then_seed: bool, reason: str,  # type: ignore[no-untyped-def]
+         private: bool, actor: str) -> None:
+    """Rolls to use, in order, in the next adjudication (from a table or a dice server)."""
+    values = list(rolls) + ([int(x) for x in file.read().split()] if file else [])
+    _run(app, game_id, lambda c, s, g: mod_service.supply_dice(
+        c, s, g, actor=actor, rolls=values, then_seed=then_seed, reason=reason, private=private))
+    click.echo(f"{game_id}: {len(values)} rolls supplied for the next adjudication")
+
+
+@mod.command()
+@click.argument("game_id")
+@click.option("--reason", default="")
+@click.option("--actor", default="moderator (cli)")
+@pass_app
+def release(app: App, game_id: str, reason: str, actor: str) -> None:
+    """Send the held (preview) reports to the players; their deadline starts now."""
+    n = _run(app, game_id, lambda c, s, g: mod_service.release(c, s, g, actor=actor, reason=reason))
+    click.echo(f"{game_id}: {n} reports released")
+
+
+@mod.command()
+@click.argument("game_id")
+@click.option("--reason", default="")
+@click.option("--actor", default="moderator (cli)")
+@pass_app
+def reveal(app: App, game_id: str, reason: str, actor: str) -> None:
+    """Publish the game's dice seed so players can verify every roll."""
+    seed = _run(app, game_id, lambda c, s, g: mod_service.reveal_seed(c, s, g, actor=actor,
+                                                                         reason=reason))
+    click.echo(f"{game_id}: seed {seed}")
+
+
+@mod.command("adjudicate")
+@click.argument("game_id")
+@_common
+@pass_app
+def adjudicate_now(app: App, game_id: str, reason: str, private: bool, actor: str) -> None:
+    """ADJUDICATE NOW: close the current phase (recorded as a moderator act)."""
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        game = get_game(session, game_id)
+        phase = current_phase(session, game_id)
+        mod_service.record_act(ctx, session, game, actor=actor, command="adjudicate",
+                               args={"phase_id": phase.phase_id}, reason=reason, private=private)
+    result = close_phase(ctx, game_id, phase.seq, by=actor, reason=reason)
+    if not result.closed:
+        raise Conflict(result.problem or f"{phase.phase_id} is not open")
+    click.echo(f"{game_id}: {result.phase_id} adjudicated; now {result.next_phase_id}")

@@ -1,0 +1,100 @@
+"""The configuration file (``gm.toml``), written commented by ``gm init``.
+
+Found at ``--config``, else ``$GM_CONFIG``, else ``./gm.toml``; every key has
+a default, so gm runs without one (SQLite ``gm.db``, Maildir in ``./mail``).
+Relative paths are relative to the config file's folder.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclass
+class Config:
+    path: Path | None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def base(self) -> Path:
+        return self.path.parent if self.path else Path.cwd()
+
+    def section(self, name: str) -> dict[str, Any]:
+        value = self.data.get(name, {})
+        if not isinstance(value, dict):
+            raise ConfigError(f"[{name}] in {self.path} must be a table")
+        return value
+
+    def resolve(self, value: str) -> Path:
+        p = Path(value).expanduser()
+        return p if p.is_absolute() else self.base / p
+
+    def database_url(self, override: str | None = None) -> str:
+        from gm.db.engine import sqlite_url
+
+        if override:
+            return override if "://" in override else sqlite_url(self.resolve(override))
+        env = os.environ.get("GM_DATABASE_URL")
+        if env:
+            return env
+        db = self.section("database")
+        if db.get("url"):
+            return str(db["url"])
+        return sqlite_url(self.resolve(str(db.get("path", "gm.db"))))
+
+    def service_settings(self) -> dict[str, Any]:
+        s = self.section("service")
+        return {"address": s.get("address", "gm@localhost"),
+                "moderator_address": s.get("moderator_address", ""),
+                "instance": s.get("instance", "")}
+
+
+def load(path: str | Path | None = None) -> Config:
+    candidate = Path(path) if path else Path(os.environ.get("GM_CONFIG", "gm.toml"))
+    if not candidate.exists():
+        if path:
+            raise ConfigError(f"no config file at {candidate}")
+        return Config(None, {})
+    try:
+        data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{candidate} is not valid TOML: {exc}") from exc
+    return Config(candidate.resolve(), data)
+
+
+DEFAULT_CONFIG = """\
+# gm configuration. Every key is optional; the values shown are the defaults.
+# Full reference with every option: deploy/gm.example.toml
+
+[service]
+# The address players write to; plus-addressing names the game (gm+baltica42@...).
+address = "gm@localhost"
+# Where notices for the moderator go when a game names none.
+moderator_address = ""
+
+[database]
+# SQLite file beside this config (WAL mode). For PostgreSQL use
+# url = "postgresql+psycopg://gm:secret@db.example.org/gm"
+path = "gm.db"
+
+[maildir]
+# The embedded default: mail is read from a local Maildir and sent into another.
+# Put order mails into mail/inbox/new/ (or let your MTA deliver there).
+inbox = "mail/inbox"
+outbox = "mail/outbox"
+
+# [imap]      read mail from an IMAP server instead (see deploy/gm.example.toml)
+# [smtp]      send mail through an SMTP server instead
+
+[scheduler]
+# How often the daemon looks for passed deadlines (seconds).
+sweep_seconds = 30
+"""

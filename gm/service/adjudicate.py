@@ -1,0 +1,167 @@
+"""Closing a phase exactly once (design.md §1, §6).
+
+``close_phase`` claims the open phase row with a conditional UPDATE in its
+own transaction; whoever changes the row from ``open`` to ``adjudicating``
+does the work, everyone else (a second instance, a repeated deadline job, a
+second ``ADJUDICATE NOW``) finds nothing to do. The claim, the defaults for
+missing orders, the engine's outcome, the event log with every roll, the next
+phase and the queued reports commit together, or not at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col, func, select
+
+from gm.db.engine import session_scope
+from gm.db.models import Game, Phase, Seat
+from gm.dice import Dice, DiceExhausted
+from gm.games.base import GameModule, Outcome
+from gm.service.context import ServiceContext
+from gm.service.games import current_orders, get_game, module_of, phase_info, seats
+from gm.service.orders import store_orders
+from gm.service.phases import log_event, open_phase
+
+
+@dataclass(frozen=True)
+class CloseResult:
+    closed: bool
+    game_id: str
+    phase_id: str = ""
+    next_phase_id: str = ""
+    defaulted: tuple[str, ...] = ()
+    problem: str = ""  # why it could not be closed (e.g. supplied dice ran out)
+
+
+def close_phase(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason: str = "") -> CloseResult:
+    """Adjudicate phase ``seq`` of ``game_id`` if it is still open; else do nothing."""
+    try:
+        with session_scope(ctx.engine) as session:
+            return _close(ctx, session, game_id, seq, by=by, reason=reason)
+    except DiceExhausted as exc:
+        return _dice_ran_out(ctx, game_id, seq, exc)
+
+
+def _claim(ctx: ServiceContext, session: Session, game_id: str, seq: int) -> bool:
+    result = session.execute(
+        update(Phase)
+        .where(col(Phase.game_id) == game_id, col(Phase.seq) == seq, col(Phase.state) == "open")
+        .values(state="adjudicating", claimed_by=ctx.instance)
+    )
+    return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+def _close(ctx: ServiceContext, session: Session, game_id: str, seq: int, *, by: str,
+           reason: str) -> CloseResult:
+    if not _claim(ctx, session, game_id, seq):
+        return CloseResult(False, game_id)
+    game = get_game(session, game_id)
+    phase = phase_row(session, game_id, seq)
+    module = module_of(game)
+    orders, defaulted = gather_orders(ctx, session, game, phase, module)
+    dice = dice_for(game, phase)
+    outcome = module.adjudicate(phase.game_state or {}, orders, dice)
+    record_outcome(ctx, session, game, phase, outcome, dice, by=by, reason=reason, defaulted=defaulted)
+    nxt = open_phase(ctx, session, game, module, outcome.state, seq=_next_seq(session, game_id),
+                     dice_branch=0)
+    from gm.service.reports import queue_phase_reports
+
+    queue_phase_reports(ctx, session, game, phase, nxt, defaulted=defaulted)
+    return CloseResult(True, game_id, phase.phase_id, nxt.phase_id, tuple(defaulted))
+
+
+def phase_row(session: Session, game_id: str, seq: int) -> Phase:
+    """Phase ``seq`` as the database has it now (not a stale cached copy)."""
+    q = select(Phase).where(Phase.game_id == game_id, Phase.seq == seq)
+    return session.exec(q.execution_options(populate_existing=True)).one()
+
+
+def _next_seq(session: Session, game_id: str) -> int:
+    return int(session.exec(select(func.max(Phase.seq)).where(Phase.game_id == game_id)).one() or 0) + 1
+
+
+def dice_for(game: Game, phase: Phase) -> Dice:
+    return Dice(seed=game.seed, game_id=game.id, phase_id=phase.phase_id, branch=phase.dice_branch,
+                supplied=tuple(phase.supplied_dice or ()), then_seed=phase.supplied_then_seed)
+
+
+def gather_orders(ctx: ServiceContext, session: Session, game: Game, phase: Phase,
+                  module: GameModule) -> tuple[dict[str, list[Any]], list[str]]:
+    """Every owing power's current orders; the module's defaults for those who sent none.
+
+    Defaults are stored as an order set with source ``default`` so a replay
+    sees exactly what was adjudicated. A set that holds only READY/WAIT flags
+    counts as no orders.
+    """
+    info = phase_info(phase)
+    current = current_orders(session, game.id, phase.seq)
+    state = phase.game_state or {}
+    orders: dict[str, list[Any]] = {}
+    defaulted: list[str] = []
+    by_power: dict[str, Seat] = {s.power: s for s in seats(session, game.id)}
+    for power in dict.fromkeys(list(info.owing) + list(current)):
+        row = current.get(power)
+        if row is not None and (row.orders or row.source != "flags"):
+            orders[power] = [module.order_from_json(o) for o in row.orders or []]
+            _missed(session, by_power.get(power), reset=True)
+            continue
+        if power not in info.owing:
+            continue
+        default = module.default_orders(state, power)
+        store_orders(ctx, session, game, phase, power, source="default",
+                     orders=[module.order_to_json(o) for o in default],
+                     text="\n".join(_echo(o) for o in default))
+        orders[power] = default
+        defaulted.append(power)
+        _missed(session, by_power.get(power), reset=False)
+    return orders, defaulted
+
+
+def _echo(order: Any) -> str:
+    echo = getattr(order, "echo", None)
+    return echo() if callable(echo) else str(order)
+
+
+def _missed(session: Session, seat: Seat | None, *, reset: bool) -> None:
+    if seat is None:
+        return
+    seat.missed_in_row = 0 if reset else seat.missed_in_row + 1
+    session.add(seat)
+
+
+def record_outcome(ctx: ServiceContext, session: Session, game: Game, phase: Phase, outcome: Outcome,
+                   dice: Dice, *, by: str, reason: str, defaulted: list[str]) -> None:
+    """Write every roll and event of the adjudication to the log; close the phase row."""
+    branch = phase.dice_branch
+    log_event(ctx, session, game.id, phase.seq, branch, "phase.adjudicated",
+              {"phase_id": phase.phase_id, "by": by, "reason": reason, "defaulted": defaulted})
+    for roll in dice.rolls:
+        data = {**roll.to_json(), "phase_id": phase.phase_id}
+        log_event(ctx, session, game.id, phase.seq, branch, "roll", data,
+                  sorted(roll.visible_to) if roll.visible_to is not None else None)
+    for event in outcome.events:
+        ev = event.to_json()
+        log_event(ctx, session, game.id, phase.seq, branch, ev["type"], ev["data"], ev["visible_to"])
+    phase.state = "done"
+    phase.adjudicated_at = ctx.clock.now()
+    session.add(phase)
+
+
+def _dice_ran_out(ctx: ServiceContext, game_id: str, seq: int, exc: DiceExhausted) -> CloseResult:
+    """Supplied dice ran out: the phase stays open without a deadline; the moderator is told."""
+    from gm.service.notify import notify_moderator
+
+    with session_scope(ctx.engine) as session:
+        game = get_game(session, game_id)
+        row = phase_row(session, game_id, seq)
+        row.deadline = None
+        session.add(row)
+        log_event(ctx, session, game_id, seq, row.dice_branch, "adjudication.stopped",
+                  {"phase_id": row.phase_id, "reason": str(exc)}, visible_to=[])
+        notify_moderator(ctx, session, game, f"adjudication of {row.phase_id} stopped",
+                         f"{exc}.\nThe phase stays open without a deadline until you act "
+                         "(DICE ... or EXTEND).", key=f"dice-out:{game_id}:{seq}:{len(exc.purpose)}")
+        return CloseResult(False, game_id, row.phase_id, problem=str(exc))

@@ -1,0 +1,39 @@
+"""What every service operation needs: the database, the clock, the settings."""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from gm.clock import Clock, SystemClock
+
+
+def default_instance() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+@dataclass
+class ServiceContext:
+    """The service's handles: one per process (or per test).
+
+    ``settings`` holds the service-wide options of the config file (the
+    service's mail address, its domain for Message-IDs, defaults for new
+    games); per-game options live in ``Game.settings``.
+    """
+
+    engine: Engine
+    clock: Clock = field(default_factory=SystemClock)
+    settings: dict[str, Any] = field(default_factory=dict)
+    instance: str = field(default_factory=default_instance)
+
+    @property
+    def service_address(self) -> str:
+        return str(self.settings.get("address", "gm@localhost"))
+
+    @property
+    def mail_domain(self) -> str:
+        return self.service_address.rpartition("@")[2] or "localhost"

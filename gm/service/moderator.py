@@ -1,0 +1,294 @@
+"""Moderator acts (orders.md §9): every act recorded with who and why.
+
+Each function runs inside the caller's transaction and records a
+:class:`ModeratorAct` plus a ``moderator.<command>`` event, public unless the
+act is private. ``ADJUDICATE NOW`` is not here: it is
+:func:`gm.service.adjudicate.close_phase`, run after the act is committed.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from gm.clock import utc
+from gm.db.models import Game, ModeratorAct, OrderSet, OutboundMail, Phase
+from gm.service.context import ServiceContext
+from gm.service.errors import Conflict, NotFound
+from gm.service.games import current_phase, get_seat, seats
+from gm.service.outbox import queue_mail
+from gm.service.passwords import hash_password, new_password
+from gm.service.phases import log_event
+
+
+def record_act(ctx: ServiceContext, session: Session, game: Game, *, actor: str, command: str,
+               args: dict[str, Any], reason: str = "", private: bool = False) -> ModeratorAct:
+    phase = current_phase(session, game.id)
+    act = ModeratorAct(game_id=game.id, phase_seq=phase.seq, at=ctx.clock.now(), actor=actor,
+                       command=command, args=args, reason=reason, private=private)
+    session.add(act)
+    log_event(ctx, session, game.id, phase.seq, phase.dice_branch, f"moderator.{command}",
+              {"args": args, "reason": reason, "actor": actor}, [] if private else None)
+    return act
+
+
+def _open_phase(session: Session, game: Game) -> Phase:
+    phase = current_phase(session, game.id)
+    if phase.state != "open":
+        raise Conflict(f"game {game.id} has no open phase (it is {phase.state})")
+    return phase
+
+
+def extend(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
+           by: timedelta | None = None, to: datetime | None = None, reason: str = "",
+           private: bool = False) -> Phase:
+    """EXTEND 48h / EXTEND TO time: move the current deadline."""
+    phase = _open_phase(session, game)
+    base = utc(phase.deadline) if phase.deadline else ctx.clock.now()
+    new = utc(to) if to is not None else base + (by or timedelta())
+    phase.deadline = new
+    phase.reminders_sent = [r for r in phase.reminders_sent or [] if r.startswith("nmr")]
+    session.add(phase)
+    record_act(ctx, session, game, actor=actor, command="extend",
+               args={"deadline": new.isoformat(), "phase_id": phase.phase_id},
+               reason=reason, private=private)
+    return phase
+
+
+def ruling(ctx: ServiceContext, session: Session, game: Game, *, actor: str, text: str,
+           private: bool = False) -> ModeratorAct:
+    """RULING text: recorded, and published with the next report unless private."""
+    return record_act(ctx, session, game, actor=actor, command="ruling", args={"text": text},
+                      reason=text, private=private)
+
+
+def set_path(ctx: ServiceContext, session: Session, game: Game, *, actor: str, path: str,
+             value: str, reason: str = "", private: bool = False) -> Any:
+    """SET path = value: override the current phase's state at a dotted path."""
+    phase = _open_phase(session, game)
+    state = json.loads(json.dumps(phase.game_state or {}))
+    parsed = _parse_value(value)
+    old = assign_path(state, path, parsed)
+    phase.game_state = state
+    session.add(phase)
+    record_act(ctx, session, game, actor=actor, command="set",
+               args={"path": path, "old": old, "new": parsed}, reason=reason, private=private)
+    return parsed
+
+
+def _parse_value(value: str) -> Any:
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+def assign_path(state: Any, path: str, value: Any) -> Any:
+    """Set ``state[a][b]...`` for ``path`` "a.b..." (list indexes as numbers)."""
+    keys = [k for k in path.split(".") if k]
+    if not keys:
+        raise NotFound("an empty path")
+    node = state
+    for key in keys[:-1]:
+        node = _child(node, key, path)
+    last = keys[-1]
+    if isinstance(node, list):
+        idx = _index(node, last, path)
+        old, node[idx] = node[idx], value
+        return old
+    if not isinstance(node, dict) or last not in node:
+        raise NotFound(f"the state has no '{path}' (see gm state --json)")
+    old, node[last] = node[last], value
+    return old
+
+
+def _child(node: Any, key: str, path: str) -> Any:
+    if isinstance(node, list):
+        return node[_index(node, key, path)]
+    if isinstance(node, dict) and key in node:
+        return node[key]
+    raise NotFound(f"the state has no '{path}' (see gm state --json)")
+
+
+def _index(node: list[Any], key: str, path: str) -> int:
+    if not key.isdigit() or int(key) >= len(node):
+        raise NotFound(f"the state has no '{path}' (see gm state --json)")
+    return int(key)
+
+
+def pause(ctx: ServiceContext, session: Session, game: Game, *, actor: str, reason: str = "",
+          private: bool = False) -> None:
+    if game.status == "paused":
+        raise Conflict(f"game {game.id} is already paused")
+    game.status = "paused"
+    game.paused_at = ctx.clock.now()
+    session.add(game)
+    record_act(ctx, session, game, actor=actor, command="pause", args={}, reason=reason,
+               private=private)
+
+
+def resume(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
+           deadline: datetime | None = None, reason: str = "", private: bool = False) -> Phase:
+    """RESUME: deadlines move by the length of the pause unless a deadline is given."""
+    if game.status != "paused" or game.paused_at is None:
+        raise Conflict(f"game {game.id} is not paused")
+    paused_for = ctx.clock.now() - utc(game.paused_at)
+    game.status, game.paused_at = "running", None
+    session.add(game)
+    phase = current_phase(session, game.id)
+    if phase.state == "open":
+        if deadline is not None:
+            phase.deadline = utc(deadline)
+        elif phase.deadline is not None:
+            phase.deadline = utc(phase.deadline) + paused_for
+        session.add(phase)
+    record_act(ctx, session, game, actor=actor, command="resume",
+               args={"paused_seconds": int(paused_for.total_seconds()),
+                     "deadline": phase.deadline.isoformat() if phase.deadline else None},
+               reason=reason, private=private)
+    return phase
+
+
+def supply_dice(ctx: ServiceContext, session: Session, game: Game, *, actor: str, rolls: list[int],
+                then_seed: bool = False, reason: str = "", private: bool = False) -> Phase:
+    """DICE 3 1 5 ...: rolls to use, in order, in the next adjudication."""
+    bad = [r for r in rolls if not 1 <= r <= 6]
+    if bad or not rolls:
+        raise Conflict(f"dice must be numbers 1 to 6 (got {' '.join(map(str, rolls)) or 'none'})")
+    phase = _open_phase(session, game)
+    phase.supplied_dice = list(rolls)
+    phase.supplied_then_seed = then_seed
+    session.add(phase)
+    record_act(ctx, session, game, actor=actor, command="dice",
+               args={"count": len(rolls), "then_seed": then_seed, "phase_id": phase.phase_id},
+               reason=reason, private=private)
+    return phase
+
+
+def replace_power(ctx: ServiceContext, session: Session, game: Game, *, actor: str, power: str,
+                  address: str, reason: str = "", private: bool = False) -> str:
+    """REPLACE POWER p WITH addr: new player, new password, the current report."""
+    from gm.service.reports import current_report
+
+    seat = get_seat(session, game.id, power)
+    password = new_password()
+    old = seat.address
+    seat.address, seat.password_hash, seat.missed_in_row, seat.active = (
+        address, hash_password(password), 0, True)
+    session.add(seat)
+    record_act(ctx, session, game, actor=actor, command="replace",
+               args={"power": power, "old_address": old, "new_address": address},
+               reason=reason, private=private)
+    phase = current_phase(session, game.id)
+    welcome = (f"==== gm notice {game.id} ====\nYou now play {power} in game {game.id}.\n"
+               f"Sign on with:  POWER {power} {password}\n"
+               "Keep this password to yourself; change it with PASSWORD newsecret.\n")
+    queue_mail(ctx, session, game_id=game.id, kind="welcome", to=[address],
+               subject=f"[{game.id}] you now play {power}", text=welcome,
+               key=f"welcome:{game.id}:{power}:{ctx.clock.now().isoformat()}")
+    report = current_report(ctx, session, game, phase, power, seat)
+    queue_mail(ctx, session, game_id=game.id, kind="report", to=[address],
+               subject=f"[{game.id}] {phase.phase_id}: report for {power}", text=report,
+               key=f"report-new-player:{game.id}:{phase.seq}:{power}:{address}")
+    return password
+
+
+def rollback(ctx: ServiceContext, session: Session, game: Game, *, actor: str, phase_id: str,
+             fresh_dice: bool = False, reason: str = "", private: bool = False) -> Phase:
+    """ROLLBACK TO phase: later phases undone (kept), that phase's orders kept, same dice.
+
+    The phase reopens as a new row (the history keeps the old ones, marked
+    ``undone``); its dice branch stays the same unless ``fresh_dice``, which
+    takes a new, logged branch so a rollback cannot fish for better dice.
+    """
+    from gm.service.phases import deadline_for
+
+    target = session.exec(select(Phase).where(
+        Phase.game_id == game.id, Phase.phase_id == phase_id, Phase.state != "undone"
+    ).order_by(col(Phase.seq).desc())).first()
+    if target is None:
+        raise NotFound(f"game {game.id} has no phase '{phase_id}' to roll back to")
+    later = list(session.exec(select(Phase).where(
+        Phase.game_id == game.id, Phase.seq >= target.seq, Phase.state != "undone")))
+    for row in later:
+        row.state = "undone"
+        session.add(row)
+    branches = session.exec(select(func.max(Phase.dice_branch)).where(
+        Phase.game_id == game.id, Phase.phase_id == phase_id)).one() or 0
+    seq = int(session.exec(select(func.max(Phase.seq)).where(Phase.game_id == game.id)).one()) + 1
+    now = ctx.clock.now()
+    reopened = Phase(
+        game_id=game.id, seq=seq, phase_id=target.phase_id, kind=target.kind, state="open",
+        opens_at=now, deadline=deadline_for(game, target.kind, now),
+        game_state=target.game_state, info=target.info,
+        dice_branch=branches + 1 if fresh_dice else target.dice_branch,
+        supplied_dice=target.supplied_dice, supplied_then_seed=target.supplied_then_seed,
+        reminders_sent=[],
+    )
+    session.add(reopened)
+    session.flush()
+    _copy_orders(session, game.id, target.seq, seq)
+    if game.status == "ended":
+        game.status = "running"
+        session.add(game)
+    record_act(ctx, session, game, actor=actor, command="rollback",
+               args={"phase_id": phase_id, "fresh_dice": fresh_dice, "undone": [p.seq for p in later]},
+               reason=reason, private=private)
+    _tell_everyone(ctx, session, game, reopened, reason)
+    return reopened
+
+
+def _copy_orders(session: Session, game_id: str, from_seq: int, to_seq: int) -> None:
+    rows = session.exec(select(OrderSet).where(
+        OrderSet.game_id == game_id, OrderSet.phase_seq == from_seq, OrderSet.current == True,  # noqa: E712
+        OrderSet.source != "default"))
+    for row in rows:
+        session.add(OrderSet(game_id=game_id, phase_seq=to_seq, power=row.power, version=1,
+                             current=True, created_at=row.created_at, source=row.source,
+                             inbound_id=row.inbound_id, text=row.text, orders=row.orders,
+                             ready=False, wait=row.wait))
+
+
+def _tell_everyone(ctx: ServiceContext, session: Session, game: Game, phase: Phase, reason: str) -> None:
+    text = (f"==== gm notice {game.id} ====\nThe moderator rolled game {game.id} back to "
+            f"{phase.phase_id}.\nYour orders for it are kept; you may change them until "
+            f"{phase.deadline:%Y-%m-%d %H:%M} UTC.\n" + (f"Reason: {reason}\n" if reason else ""))
+    to = [s.address for s in seats(session, game.id) if s.active and s.address]
+    if to:
+        queue_mail(ctx, session, game_id=game.id, kind="notice", to=to,
+                   subject=f"[{game.id}] rolled back to {phase.phase_id}", text=text,
+                   key=f"rollback:{game.id}:{phase.seq}")
+
+
+def release(ctx: ServiceContext, session: Session, game: Game, *, actor: str, reason: str = "") -> int:
+    """Release held (preview) reports to the players; the phase's clock starts now."""
+    from gm.service.phases import deadline_for
+
+    held = list(session.exec(select(OutboundMail).where(
+        OutboundMail.game_id == game.id, OutboundMail.status == "held")))
+    if not held:
+        raise Conflict(f"game {game.id} has no reports waiting for release")
+    for row in held:
+        row.status = "queued"
+        row.next_attempt_at = ctx.clock.now()
+        session.add(row)
+    phase = current_phase(session, game.id)
+    if not phase.released:
+        phase.released = True
+        if phase.state == "open":
+            phase.deadline = deadline_for(game, phase.kind, ctx.clock.now())
+        session.add(phase)
+    record_act(ctx, session, game, actor=actor, command="release", args={"mails": len(held)},
+               reason=reason)
+    return len(held)
+
+
+def reveal_seed(ctx: ServiceContext, session: Session, game: Game, *, actor: str, reason: str = "") -> str:
+    game.seed_revealed = True
+    session.add(game)
+    record_act(ctx, session, game, actor=actor, command="reveal", args={"seed": game.seed.hex()},
+               reason=reason)
+    return game.seed.hex()

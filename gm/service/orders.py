@@ -1,0 +1,143 @@
+"""Receiving a power's orders: parse, validate, store a new version (orders.md §1-2).
+
+The same path serves mail, ``gm orders submit`` and the moderator acting for
+a power. A mail with orders replaces every earlier order of that power for the
+phase (the last mail received wins) unless it says ``ADD``; ``CHECK`` parses
+and validates but stores nothing. Every version is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, select
+
+from gm.db.models import Game, OrderSet, Phase
+from gm.games.base import Validation, Verdict
+from gm.orders.model import ParsedOrder, ParseResult, SourceLine
+from gm.service.context import ServiceContext
+from gm.service.errors import Conflict
+from gm.service.games import current_orders, current_phase, module_of, phase_info
+
+
+@dataclass
+class Judged:
+    """One parsed order and what validation said of it."""
+
+    parsed: ParsedOrder
+    validation: Validation
+
+
+@dataclass
+class Submission:
+    """What happened to one section's orders; the reply is rendered from it."""
+
+    game_id: str
+    power: str
+    phase: Phase
+    parse: ParseResult
+    judged: list[Judged] = field(default_factory=list)
+    stored: OrderSet | None = None
+    checked_only: bool = False
+    added: bool = False
+
+    @property
+    def refused(self) -> list[Judged]:
+        return [j for j in self.judged if not j.validation.stored]
+
+    @property
+    def accepted(self) -> list[Judged]:
+        return [j for j in self.judged if j.validation.stored]
+
+
+def ensure_may_order(game: Game, phase: Phase, power: str) -> None:
+    """Orders for a phase that is not open for ``power`` are refused, never queued."""
+    info = phase_info(phase)
+    if game.status == "ended" or info.ended:
+        raise Conflict(f"game {game.id} has ended; no more orders are taken")
+    if phase.state != "open":
+        raise Conflict(f"phase {phase.phase_id} is being adjudicated; too late for it")
+    if power not in info.allowed():
+        waiting = ", ".join(info.allowed()) or "nobody"
+        raise Conflict(f"{power} has no orders to give in phase {phase.phase_id} "
+                       f"(waiting for: {waiting})")
+
+
+def submit_orders(
+    ctx: ServiceContext,
+    session: Session,
+    game: Game,
+    power: str,
+    lines: Sequence[SourceLine],
+    *,
+    add: bool = False,
+    check: bool = False,
+    source: str = "mail",
+    inbound_id: int | None = None,
+) -> Submission:
+    """Parse and validate ``lines`` as ``power``'s orders and store them unless ``check``."""
+    phase = current_phase(session, game.id)
+    ensure_may_order(game, phase, power)
+    module = module_of(game)
+    parse = module.parse_orders(phase.game_state or {}, power, lines)
+    orders = [p.order for p in parse.orders]
+    validations = module.validate(phase.game_state or {}, power, orders) if orders else []
+    judged = [Judged(p, v) for p, v in zip(parse.orders, validations, strict=True)]
+    sub = Submission(game.id, power, phase, parse, judged, checked_only=check, added=add)
+    if check or not lines:
+        return sub
+    keep = [j.parsed for j in judged if j.validation.stored]
+    previous = current_orders(session, game.id, phase.seq).get(power)
+    base_orders = list(previous.orders or []) if (add and previous) else []
+    base_text = previous.text.splitlines() if (add and previous and previous.text) else []
+    sub.stored = store_orders(
+        ctx, session, game, phase, power,
+        orders=base_orders + [module.order_to_json(p.order) for p in keep],
+        text="\n".join(base_text + [p.echo for p in keep]),
+        source=source, inbound_id=inbound_id,
+        ready=previous.ready if previous else False, wait=previous.wait if previous else False,
+    )
+    return sub
+
+
+def store_orders(ctx: ServiceContext, session: Session, game: Game, phase: Phase, power: str, *,
+                 orders: list, text: str, source: str, inbound_id: int | None = None,
+                 ready: bool = False, wait: bool = False) -> OrderSet:
+    """Store a new current version of ``power``'s orders for ``phase``."""
+    rows = list(session.exec(select(OrderSet).where(
+        OrderSet.game_id == game.id, OrderSet.phase_seq == phase.seq, OrderSet.power == power)))
+    for row in rows:
+        if row.current:
+            row.current = False
+            session.add(row)
+    new = OrderSet(game_id=game.id, phase_seq=phase.seq, power=power, version=len(rows) + 1,
+                   current=True, created_at=ctx.clock.now(), source=source,
+                   inbound_id=inbound_id, text=text, orders=orders, ready=ready, wait=wait)
+    session.add(new)
+    session.flush()
+    return new
+
+
+def set_flags(ctx: ServiceContext, session: Session, game: Game, power: str, *,
+              ready: bool | None = None, wait: bool | None = None) -> Phase:
+    """READY / NOT READY / WAIT / NO WAIT for ``power`` in the current phase."""
+    phase = current_phase(session, game.id)
+    ensure_may_order(game, phase, power)
+    row = current_orders(session, game.id, phase.seq).get(power)
+    if row is None:
+        row = store_orders(ctx, session, game, phase, power, orders=[], text="", source="flags")
+    if ready is not None:
+        row.ready = ready
+    if wait is not None:
+        row.wait = wait
+    session.add(row)
+    session.flush()
+    return phase
+
+
+def verdict_counts(sub: Submission) -> dict[Verdict, int]:
+    counts: dict[Verdict, int] = {}
+    for j in sub.judged:
+        counts[j.validation.verdict] = counts.get(j.validation.verdict, 0) + 1
+    return counts

@@ -1,0 +1,67 @@
+"""Jinja rendering of replies and reports, per game and per language.
+
+Lookup order for template ``name`` in language ``lang``:
+``templates/<game>/<name>.<lang>.txt.j2``, ``templates/mail/<name>.<lang>.txt.j2``,
+then the same with ``en``. Text templates are not HTML-escaped; HTML
+templates (``.html.j2``) always are.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cache
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from jinja2 import (
+    Environment,
+    FileSystemLoader,
+    StrictUndefined,
+    TemplateNotFound,
+    select_autoescape,
+)
+
+from gm.resources import templates_root
+
+LANGUAGES = ("en", "fr")
+
+
+def fmt_time(dt: datetime | None, tz: str = "UTC") -> str:
+    if dt is None:
+        return "-"
+    try:
+        zone = ZoneInfo(tz)
+    except Exception:  # a bad zone name must not stop a report
+        zone = ZoneInfo("UTC")
+    local = dt.astimezone(zone)
+    return local.strftime("%Y-%m-%d %H:%M ") + (local.tzname() or tz)
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(templates_root())),
+        autoescape=select_autoescape(enabled_extensions=("html.j2",), default=False),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["time"] = fmt_time
+    return env
+
+
+def render(name: str, lang: str = "en", game: str | None = None, **context: Any) -> str:
+    env = environment()
+    candidates = []
+    for language in dict.fromkeys((lang if lang in LANGUAGES else "en", "en")):
+        if game:
+            candidates.append(f"{game}/{name}.{language}.txt.j2")
+        candidates.append(f"mail/{name}.{language}.txt.j2")
+    for candidate in candidates:
+        try:
+            template = env.get_template(candidate)
+        except TemplateNotFound:
+            continue
+        return template.render(**context)
+    raise TemplateNotFound(f"no template for {name} ({', '.join(candidates)})")

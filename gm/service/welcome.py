@@ -1,0 +1,35 @@
+"""The first mails of a game: each player's password, then their first report."""
+
+from __future__ import annotations
+
+from sqlmodel import Session
+
+from gm.service.context import ServiceContext
+from gm.service.games import NewGame, current_phase, get_seat
+from gm.service.outbox import queue_mail
+from gm.service.render import render
+from gm.service.reports import current_report
+
+
+def queue_welcomes(ctx: ServiceContext, session: Session, made: NewGame) -> None:
+    """Mail every seat its sign-on (password) and, separately, its first report.
+
+    The password travels only in the welcome, never in a report.
+    """
+    game = made.game
+    phase = current_phase(session, game.id)
+    for power, password in made.passwords.items():
+        seat = get_seat(session, game.id, power)
+        if not seat.address:
+            continue
+        text = render("welcome", seat.language, game.module, game_id=game.id, power=power,
+                      password=password, address=ctx.service_address, phase=phase.phase_id,
+                      deadline=phase.deadline, timezone=seat.timezone,
+                      commitment=game.commitment)
+        queue_mail(ctx, session, game_id=game.id, kind="welcome", to=[seat.address],
+                   subject=f"[{game.id}] welcome: you play {power}", text=text,
+                   key=f"welcome:{game.id}:{power}")
+        queue_mail(ctx, session, game_id=game.id, kind="report", to=[seat.address],
+                   subject=f"[{game.id}] {phase.phase_id}: report for {power}",
+                   text=current_report(ctx, session, game, phase, power, seat),
+                   key=f"report:{game.id}:start:{power}")

@@ -1,0 +1,54 @@
+"""Shared fixtures: a real database (SQLite file, and PostgreSQL when reachable)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from gm.clock import FakeClock
+from gm.db.engine import make_engine, sqlite_url
+from gm.db.migrate import upgrade
+from gm.service.context import ServiceContext
+
+PG_URL = os.environ.get("GM_TEST_DATABASE_URL", "")
+
+
+def _postgres_database() -> Iterator[str]:
+    """A fresh database inside the server of GM_TEST_DATABASE_URL, dropped afterwards."""
+    name = f"gm_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    base = PG_URL.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """The URL of an empty database: a SQLite file, then PostgreSQL if GM_TEST_DATABASE_URL is set."""
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path / "gm.db")
+    else:
+        if not PG_URL:
+            pytest.skip("GM_TEST_DATABASE_URL is not set (PostgreSQL runs of the storage tests)")
+        yield from _postgres_database()
+
+
+@pytest.fixture
+def ctx(db_url: str) -> Iterator[ServiceContext]:
+    """A service context on a migrated database with a fake clock."""
+    engine = make_engine(db_url)
+    upgrade(engine)
+    yield ServiceContext(engine=engine, clock=FakeClock(),
+                         settings={"address": "gm@example.org", "moderator_address": "mod@example.org"},
+                         instance="test")
+    engine.dispose()
