@@ -1,0 +1,135 @@
+"""The sweep: everything that is due, done once, whichever instance runs it.
+
+``sweep(ctx)`` is the only thing the scheduler's jobs call. It is safe to run
+from any number of instances at once, as often as one likes:
+
+1. heartbeat and outage policy (:mod:`gm.schedule.outage`);
+2. absences (:mod:`gm.schedule.absences`) and reminders (:mod:`gm.schedule.reminders`),
+   each once per deadline, under the phase row's lock;
+3. every due phase (open, released, game running, deadline + grace passed) is
+   handed to ``close_phase``, whose conditional UPDATE decides who adjudicates.
+   Each instance walks the due phases in its own order (a hash of its name)
+   and, on PostgreSQL, first probes the row with ``FOR UPDATE SKIP LOCKED`` so
+   it passes over phases another instance is adjudicating right now instead
+   of queueing behind them;
+4. NMR warnings for the powers that just defaulted (:mod:`gm.schedule.nmr`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from gm.db.engine import session_scope
+from gm.schedule.absences import AbsenceAct, apply_absence, games_with_absences
+from gm.schedule.claims import probe_free
+from gm.schedule.nmr import warn_missed
+from gm.schedule.outage import Outage, OutageAct, beat_and_handle
+from gm.schedule.phases import OpenPhase, open_phases
+from gm.schedule.ready import recheck_early
+from gm.schedule.reminders import ReminderSent, pending, send_reminders
+from gm.service.adjudicate import close_phase
+from gm.service.context import ServiceContext
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Closed:
+    game_id: str
+    seq: int
+    phase_id: str
+    next_phase_id: str
+    defaulted: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A due phase this sweep could not close (it stays open; the next sweep retries)."""
+
+    game_id: str
+    seq: int
+    reason: str
+
+
+@dataclass
+class SweepReport:
+    """What one sweep of one instance did."""
+
+    instance: str
+    closed: list[Closed] = field(default_factory=list)
+    lost: int = 0  # due phases another instance was closing or had closed
+    reminders: list[ReminderSent] = field(default_factory=list)
+    outage: Outage | None = None
+    outage_acts: list[OutageAct] = field(default_factory=list)
+    absence_acts: list[AbsenceAct] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    nmr_warned: list[tuple[str, str]] = field(default_factory=list)
+
+
+def sweep(ctx: ServiceContext, *, game_id: str | None = None) -> SweepReport:
+    """Do everything that is due now (all games, or one); idempotent and concurrency-safe."""
+    report = SweepReport(ctx.instance)
+    report.outage, report.outage_acts = beat_and_handle(ctx)
+    rows = _rows(ctx, game_id)
+    if _absences(ctx, rows, report):
+        rows = _rows(ctx, game_id)
+    now = ctx.clock.now()
+    for row in rows:
+        if not row.due(now) and pending(row, now):
+            sent = send_reminders(ctx, row)
+            if sent is not None:
+                report.reminders.append(sent)
+    for row in order_for(ctx.instance, [r for r in rows if r.due(now)]):
+        _close(ctx, row, report)
+    return report
+
+
+def _rows(ctx: ServiceContext, game_id: str | None) -> list[OpenPhase]:
+    with session_scope(ctx.engine) as session:
+        return open_phases(session, game_id)
+
+
+def _absences(ctx: ServiceContext, rows: list[OpenPhase], report: SweepReport) -> bool:
+    with session_scope(ctx.engine) as session:
+        games = games_with_absences(session, (ctx.clock.now() - timedelta(days=1)).date())
+    for row in rows:
+        if row.game_id in games and (act := apply_absence(ctx, row)) is not None:
+            report.absence_acts.append(act)
+    return bool(report.absence_acts)
+
+
+def order_for(instance: str, rows: list[OpenPhase]) -> list[OpenPhase]:
+    """``rows`` in this instance's own order, so two instances start at different games."""
+    def key(row: OpenPhase) -> bytes:
+        return hashlib.blake2b(f"{instance}|{row.pk}".encode(), digest_size=8).digest()
+
+    return sorted(rows, key=key)
+
+
+def _close(ctx: ServiceContext, row: OpenPhase, report: SweepReport) -> None:
+    if not recheck_early(ctx, row):
+        return
+    with session_scope(ctx.engine) as session:
+        free = probe_free(session, row.pk)
+    if not free:
+        report.lost += 1
+        return
+    try:
+        result = close_phase(ctx, row.game_id, row.seq, by=ctx.instance, reason="deadline")
+    except Exception as exc:  # one broken game must not stop the others
+        log.exception("closing %s phase %s failed", row.game_id, row.seq)
+        report.problems.append(Problem(row.game_id, row.seq, f"{type(exc).__name__}: {exc}"))
+        return
+    if result.problem:
+        report.problems.append(Problem(row.game_id, row.seq, result.problem))
+    elif not result.closed:
+        report.lost += 1
+        return
+    if result.closed:
+        report.closed.append(Closed(row.game_id, row.seq, result.phase_id, result.next_phase_id,
+                                    result.defaulted))
+        for power in warn_missed(ctx, row.game_id, row.seq, result.phase_id, result.defaulted):
+            report.nmr_warned.append((row.game_id, power))

@@ -1,0 +1,79 @@
+"""Helpers for the scheduler tests: toy games, orders, and reading the outbox."""
+
+from __future__ import annotations
+
+import email
+from datetime import timedelta
+from email.message import EmailMessage
+from email.policy import default
+from typing import Any
+
+from sqlmodel import col, select
+
+from gm.db.engine import session_scope
+from gm.db.models import EventLog, OutboundMail, Phase
+from gm.orders.model import SourceLine
+from gm.service.context import ServiceContext
+from gm.service.games import SeatSpec, create_game, current_phase, get_game
+from gm.service.orders import set_flags, submit_orders
+from tests.support import toygame  # noqa: F401  (registers "race")
+
+SEATS = [SeatSpec("north", "n@example.org", password="n-secret"),
+         SeatSpec("south", "s@example.org", password="s-secret", language="fr",
+                  timezone="Europe/Paris")]
+QUIET = {"outage_threshold": "365d"}  # time travel is not an outage, unless a test says so
+
+
+def new_game(ctx: ServiceContext, game_id: str = "race1", **deadlines: Any) -> None:
+    """A two-power race whose only setting is ``deadlines``."""
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id=game_id, module_name="race", scenario="duel", seats=SEATS,
+                    moderator_address="mod@example.org", seed=b"\x02" * 32,
+                    settings={"deadlines": {**QUIET, **deadlines}})
+
+
+def order(ctx: ServiceContext, power: str, steps: int = 2, game_id: str = "race1") -> None:
+    with session_scope(ctx.engine) as s:
+        game = get_game(s, game_id)
+        submit_orders(ctx, s, game, power, [SourceLine(1, f"advance {steps}")])
+
+
+def flags(ctx: ServiceContext, power: str, game_id: str = "race1", **kw: bool) -> None:
+    with session_scope(ctx.engine) as s:
+        set_flags(ctx, s, get_game(s, game_id), power, **kw)
+
+
+def phase(ctx: ServiceContext, game_id: str = "race1") -> Phase:
+    with session_scope(ctx.engine) as s:
+        return current_phase(s, game_id)
+
+
+def phases(ctx: ServiceContext, game_id: str = "race1") -> list[Phase]:
+    with session_scope(ctx.engine) as s:
+        return list(s.exec(select(Phase).where(Phase.game_id == game_id).order_by(col(Phase.seq))))
+
+
+def advance_to(ctx: ServiceContext, when: Any, delta: timedelta = timedelta(0)) -> None:
+    ctx.clock.set(when + delta)  # type: ignore[attr-defined]
+
+
+def outbox(ctx: ServiceContext, kind: str | None = None) -> list[OutboundMail]:
+    with session_scope(ctx.engine) as s:
+        q = select(OutboundMail).order_by(col(OutboundMail.id))
+        if kind:
+            q = q.where(OutboundMail.kind == kind)
+        return list(s.exec(q))
+
+
+def body(mail: OutboundMail) -> str:
+    msg = email.message_from_bytes(mail.raw, policy=default)
+    assert isinstance(msg, EmailMessage)
+    part = msg.get_body(("plain",))
+    assert part is not None
+    return str(part.get_content())  # type: ignore[attr-defined]
+
+
+def events(ctx: ServiceContext, type_: str, game_id: str = "race1") -> list[EventLog]:
+    with session_scope(ctx.engine) as s:
+        return list(s.exec(select(EventLog).where(EventLog.game_id == game_id,
+                                                  EventLog.type == type_)))

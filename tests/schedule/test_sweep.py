@@ -1,0 +1,92 @@
+"""Time travel through deadlines: adjudication at the deadline, grace, pause, preview, NMR."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from gm.db.engine import session_scope
+from gm.schedule.sweep import sweep
+from gm.service.games import get_game
+from tests.schedule.support import body, events, new_game, order, outbox, phase, phases
+
+MIN = timedelta(minutes=1)
+
+
+def test_a_phase_is_adjudicated_at_its_deadline_once_and_the_next_opens(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="72h")
+    first = phase(ctx)
+    assert first.deadline == ctx.clock.now() + timedelta(hours=72)
+    ctx.clock.set(first.deadline - MIN)
+    assert sweep(ctx).closed == []
+    ctx.clock.set(first.deadline)
+    report = sweep(ctx)
+    assert [(c.game_id, c.phase_id, c.next_phase_id) for c in report.closed] == [
+        ("race1", "turn-1", "turn-2")]
+    assert sweep(ctx).closed == [] and sweep(ctx).lost == 0
+    done, nxt = phases(ctx)
+    assert (done.state, nxt.state, nxt.phase_id) == ("done", "open", "turn-2")
+    assert nxt.deadline == first.deadline + timedelta(hours=72)
+    assert len(events(ctx, "phase.adjudicated")) == 1
+    reports = outbox(ctx, "report")
+    assert {tuple(m.recipients or []) for m in reports} >= {("n@example.org",), ("s@example.org",)}
+
+
+def test_daily_deadlines_close_one_phase_per_sweep(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Deadlines are kept one by one: a sweep closes the due phase; the next opens from now."""
+    new_game(ctx, default="24h")
+    for day in range(1, 5):  # the race ends after about six turns
+        ctx.clock.set(phase(ctx).deadline)
+        assert len(sweep(ctx).closed) == 1
+        assert phase(ctx).phase_id == f"turn-{day + 1}"
+    assert len(events(ctx, "phase.adjudicated")) == 4
+
+
+def test_grace_period_keeps_the_phase_open_and_late_orders_count(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="48h", grace="1h")
+    deadline = phase(ctx).deadline
+    ctx.clock.set(deadline + timedelta(minutes=30))
+    assert sweep(ctx).closed == []
+    order(ctx, "north", 3)  # within grace: still applied
+    ctx.clock.set(deadline + timedelta(hours=1))
+    closed = sweep(ctx).closed
+    assert len(closed) == 1 and closed[0].defaulted == ("south",)
+    ran = {e.data["power"]: e.data["steps"] for e in events(ctx, "race.ran")}  # type: ignore[index]
+    assert ran == {"north": 3, "south": 1}
+
+
+def test_paused_game_and_unreleased_preview_are_not_adjudicated(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, "paused")
+    new_game(ctx, "preview")
+    with session_scope(ctx.engine) as s:
+        get_game(s, "paused").status = "paused"
+    with session_scope(ctx.engine) as s:
+        from gm.service.games import current_phase
+        current_phase(s, "preview").released = False
+    ctx.clock.set(phase(ctx, "paused").deadline + timedelta(days=3))
+    assert sweep(ctx).closed == []
+    assert phase(ctx, "paused").state == phase(ctx, "preview").state == "open"
+
+
+def test_missing_orders_default_and_the_report_names_who_defaulted(ctx) -> None:  # type: ignore[no-untyped-def]
+    """NMR: the module's default (advance 1) is applied and every report says who defaulted."""
+    new_game(ctx)
+    order(ctx, "north", 2)
+    ctx.clock.set(phase(ctx).deadline)
+    assert sweep(ctx).closed[0].defaulted == ("south",)
+    texts = {m.recipients[0]: body(m) for m in outbox(ctx, "report")}  # type: ignore[index]
+    assert "No orders received from: south (defaults applied)." in texts["n@example.org"]
+    assert "Pas d'ordres reçus de : south" in texts["s@example.org"]
+
+
+def test_moderator_is_told_after_n_missed_phases_in_a_row(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, nmr_warn_after=2)
+    ctx.clock.set(phase(ctx).deadline)
+    first = sweep(ctx)
+    assert first.nmr_warned == []
+    order(ctx, "north")
+    ctx.clock.set(phase(ctx).deadline)
+    second = sweep(ctx)
+    assert second.nmr_warned == [("race1", "south")]
+    notices = [m for m in outbox(ctx, "notice") if "missed 2 phases in a row" in m.subject]
+    assert len(notices) == 1 and notices[0].recipients == ["mod@example.org"]
+    assert "REPLACE POWER south WITH" in body(notices[0])
