@@ -1,0 +1,122 @@
+"""Adjudication of one Pax Baltica phase: pure, ``(board, state, orders, dice) -> Outcome``.
+
+Decide-then-execute within each rule: rules read the working copy of the state
+and only they change it; the input dict is never touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gm.dice import Dice
+from gm.games.baltica.board import Board
+from gm.games.baltica.conditions import applies, unwrap
+from gm.games.baltica.orders import BattleOrder, HitsPrefer, Regroup, Retreat
+from gm.games.baltica.rules import battle, forage, siege
+from gm.games.baltica.rules.action_phase import run_action_phase
+from gm.games.baltica.rules.actions import action_roll
+from gm.games.baltica.rules.losses import eliminate
+from gm.games.baltica.rules.retreat import BorderCount, carry_out_retreat, retreat_path
+from gm.games.baltica.rules.world import World
+from gm.games.baltica.sequence import acting_power, next_step, phase_id
+from gm.games.baltica.state import GameState, other_power
+from gm.games.base import Outcome, State
+
+
+def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
+               dice: Dice) -> Outcome:
+    """Close the phase ``state`` waits in and return the next state and the events."""
+    gs = GameState.from_json(state)
+    world = World(board, gs, dice)
+    gs.turn.revealed = {}
+    world.prefer = _prefer(world, orders)
+    world.emit("phase", None, phase=phase_id(gs))
+    step = gs.step
+    if step == "action-roll":
+        if action_roll(world):
+            gs.step = "battles"  # 3.1: both events: "proceeds to the Forage Phase"
+            world.emit("straight_to_forage")
+    elif step.startswith("actions-"):
+        power = acting_power(gs)
+        assert power is not None
+        run_action_phase(world, power, orders.get(power, ()))
+    elif step == "battles":
+        battle_phase(world, orders)
+    elif step == "forage":
+        forage.forage_phase(world, gs.turn.first or gs.powers[0])
+    next_step(gs)
+    return Outcome(gs.to_json(), world.events)
+
+
+def _prefer(world: World, orders: Mapping[str, Sequence[Any]]) -> dict[str, list[str]]:
+    """5.5/7.3: each power's ``hits prefer`` list (the last one given wins)."""
+    out: dict[str, list[str]] = {}
+    for power, os in orders.items():
+        for o in os:
+            inner, _ = unwrap(o)
+            if isinstance(inner, HitsPrefer):
+                out[power] = [world.bid_block(n) for n in inner.blocks]
+    return out
+
+
+def battle_order(world: World, orders: Mapping[str, Sequence[Any]]) -> list[str]:
+    """5.1: "The First Player determines the order battles will be fought"; battles he
+    did not list follow in territory-id order (the default)."""
+    pending = battle.battle_territories(world)
+    first = world.state.turn.first or world.state.powers[0]
+    listed: list[str] = []
+    for o in orders.get(first, ()):
+        inner, _ = unwrap(o)
+        if isinstance(inner, BattleOrder):
+            listed = [world.bid_territory(t) for t in inner.territories]
+    return [t for t in listed if t in pending] + [t for t in pending if t not in listed]
+
+
+def battle_phase(world: World, orders: Mapping[str, Sequence[Any]]) -> None:
+    """0.3: battles one at a time in the First Player's order, then every siege (6.0)."""
+    retreats: dict[str, list[tuple[str, Any, str]]] = {}
+    regroups: dict[str, str] = {}
+    for power, os in orders.items():
+        for o in os:
+            inner, cond = unwrap(o)
+            if isinstance(inner, Retreat):
+                b = world.bid_block(inner.block)
+                retreats.setdefault(b, []).append((world.bid_territory(inner.to), cond, power))
+            elif isinstance(inner, Regroup):
+                regroups[world.bid_block(inner.block)] = world.bid_territory(inner.to)
+
+    def wish(block: str, round_: int) -> str | None:
+        for to, cond, power in retreats.get(block, []):
+            if world.power_of(block) != power:
+                continue
+            if applies(world, power, cond, round_):
+                return to
+        return None
+
+    for territory in battle_order(world, orders):
+        if world.occupied_by_both(territory):
+            winner = battle.fight(world, territory, wish, regroups)
+            _siege_after_battle(world, territory, winner)
+    siege.resolve_sieges(world)
+
+
+def _siege_after_battle(world: World, territory: str, winner: str | None) -> None:
+    """6.5: "If the besieging side loses, the besieging blocks must immediately retreat
+    and the siege is not resolved." (They retreat as the battle's losers: forced.)"""
+    for s in list(world.state.turn.sieges):
+        if s.territory == territory and winner is not None and winner != s.power:
+            world.state.turn.sieges.remove(s)
+            world.emit("siege_abandoned", None, territory=world.tname(territory))
+            count = BorderCount()
+            for b in s.blocks:
+                if world.state.blocks[b].location != territory:
+                    continue
+                path = retreat_path(world, b, territory, other_power(s.power), None, count)
+                if path is None:
+                    eliminate(world, b)
+                else:
+                    carry_out_retreat(world, b, territory, path, count)
+                    world.emit("retreated", None, block=world.name(b),
+                               territory=world.tname(territory), to=world.tname(path[-1]),
+                               round=0, forced=True)

@@ -1,0 +1,76 @@
+"""Fog of war: what one player may know of a Pax Baltica position (0.0, 2.1, 3.3.1, 5.1, 6.1).
+
+A player sees their own blocks fully; enemy blocks only as "N blocks of nation X"
+in a territory (and which are fleets at sea), except blocks revealed to them this
+phase (reconnaissance, 3.3.1) and besiegers, which stand face up until their
+siege is resolved (6.1). Nobody sees a replacement pool (8.6). ``power=None`` is
+the moderator's full view.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from gm.games.baltica.board import BlockKind, Board
+from gm.games.baltica.sequence import owing, phase_id
+from gm.games.baltica.state import OFF_MAP, GameState
+
+
+def _block(board: Board, gs: GameState, b: str) -> dict[str, Any]:
+    spec = board.blocks[b]
+    bs = gs.blocks[b]
+    return {"id": b, "name": spec.name, "nation": spec.nation, "kind": spec.kind.value,
+            "location": bs.location, "strength": bs.strength, "max": spec.max_strength,
+            "rating": str(spec.rating), "movement": spec.movement, "pinned": bs.pinned,
+            "moved": bs.moved}
+
+
+def _where(board: Board, location: str) -> str:
+    if location in board.territories:
+        return board.territories[location].name
+    if location in board.seas:
+        return board.seas[location].name
+    return location
+
+
+def view(board: Board, state: dict[str, Any], power: str | None) -> dict[str, Any]:
+    """What ``power`` may know; ``None`` gives the moderator everything."""
+    gs = GameState.from_json(state)
+    side = {n: board.nations[n].side.value for n in board.nations}
+    mine = {b for b in gs.blocks if power is None or side[board.blocks[b].nation] == power}
+    shown = dict(gs.turn.revealed.get(power, {})) if power is not None else {}
+    for s in gs.turn.sieges:
+        if s.power != power:
+            shown.update({b: gs.blocks[b].strength for b in s.blocks})
+    own = [_block(board, gs, b) for b in sorted(mine)
+           if power is None or gs.blocks[b].location not in OFF_MAP]
+    for entry in own:
+        entry["where"] = _where(board, entry["location"])
+    revealed = [{"name": board.blocks[b].name, "nation": board.blocks[b].nation,
+                 "strength": strength, "where": _where(board, gs.blocks[b].location)}
+                for b, strength in sorted(shown.items())
+                if b not in mine and gs.blocks[b].location not in OFF_MAP]
+    hidden: Counter[tuple[str, str, bool]] = Counter()
+    for b, bs in gs.blocks.items():
+        if b in mine or b in shown or bs.location in OFF_MAP:
+            continue
+        fleet = board.blocks[b].kind is BlockKind.FLEET
+        hidden[(bs.location, board.blocks[b].nation, fleet)] += 1
+    enemy = [{"where": _where(board, loc), "location": loc, "nation": nation, "count": n,
+              "fleets": fleet}
+             for (loc, nation, fleet), n in sorted(hidden.items())]
+    out: dict[str, Any] = {
+        "game": "baltica", "power": power, "phase": phase_id(gs), "owing": list(owing(gs)),
+        "year": gs.year, "season": gs.season, "step": gs.step, "ended": gs.ended,
+        "first": gs.turn.first, "rolls": dict(gs.turn.rolls), "actions": dict(gs.turn.actions),
+        "own_blocks": own, "revealed": revealed, "enemy_blocks": enemy,
+        "control": {_where(board, t): n for t, n in sorted(gs.control.items())},
+        "sieges": [{"where": _where(board, s.territory), "power": s.power,
+                    "blocks": [board.blocks[b].name for b in s.blocks]}
+                   for s in gs.turn.sieges],
+        "active": list(gs.active), "rp": dict(gs.rp),
+    }
+    if power is None:
+        out["state"] = state
+    return out

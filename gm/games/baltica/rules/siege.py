@@ -1,0 +1,102 @@
+"""Siege resolution (6.3-6.5), after all battles."""
+
+from __future__ import annotations
+
+from gm.games.baltica.rules.losses import strongest, take_step
+from gm.games.baltica.rules.world import World
+from gm.games.baltica.state import SiegeState
+
+GARRISON_RATING = ("C", 1)  # 6.3: "Garrisons ... are treated as defending C1 blocks"
+RP_LOSS_ON_CAPTURE = 4  # 8.1: "the original territory's owner reduces their RP level by 4"
+
+
+def resolve_sieges(world: World) -> None:
+    """0.3/6.1: "After any battles, all siege attempts are resolved", by territory name."""
+    for siege in sorted(world.state.turn.sieges, key=lambda s: s.territory):
+        resolve(world, siege)
+    world.state.turn.sieges = []
+
+
+def _still_on(world: World, siege: SiegeState) -> list[str]:
+    return [b for b in siege.blocks if world.state.blocks[b].location == siege.territory]
+
+
+def resolve(world: World, siege: SiegeState) -> None:
+    """6.3: "a siege consists of only one combat round ... the attacker must score hits
+    equal to or greater than the strength of the garrison in a single round ... Garrisons
+    fight back ... treated as defending C1 blocks ... Garrisons never retreat or suffer
+    losses." 6.5: a siege is resolved only if the besiegers' side still stands there."""
+    t = world.board.territories[siege.territory]
+    blocks = _still_on(world, siege)
+    if not blocks or t.garrison is None or not world.enemy_controlled(siege.territory,
+                                                                      siege.power):
+        world.emit("siege_abandoned", None, territory=t.name)
+        return
+    if world.enemy_blocks(siege.power, siege.territory):
+        world.emit("siege_abandoned", None, territory=t.name)
+        return
+    value = t.garrison.value
+    world.emit("siege", None, territory=t.name, garrison=t.garrison.name, value=value,
+               blocks=[{"block": world.name(b), "strength": world.state.blocks[b].strength,
+                        "rating": str(world.spec(b).rating)} for b in blocks])
+    hits = 0
+    for letter in "ABCD":
+        if letter == GARRISON_RATING[0]:
+            _garrison_fires(world, siege, value)
+        for b in blocks:
+            spec = world.spec(b)
+            if spec.rating.letter != letter or world.state.blocks[b].location != siege.territory:
+                continue
+            dice = world.dice.roll(world.state.blocks[b].strength,
+                                   f"siege of {t.garrison.name}: {spec.name} fires")
+            got = sum(1 for d in dice if d <= spec.rating.number)
+            hits += got
+            world.emit("fire", None, territory=t.name, round=1, block=spec.name,
+                       rating=str(spec.rating), dice=dice, hits=got)
+    captured = hits >= value
+    world.emit("siege_result", None, territory=t.name, garrison=t.garrison.name, hits=hits,
+               needed=value, captured=captured)
+    if captured:
+        capture(world, siege)
+
+
+def _garrison_fires(world: World, siege: SiegeState, value: int) -> None:
+    t = world.board.territories[siege.territory]
+    dice = world.dice.roll(value, f"siege of {t.name}: the garrison fires")
+    hits = sum(1 for d in dice if d <= GARRISON_RATING[1])
+    world.emit("fire", None, territory=t.name, round=1, block=f"garrison {t.name}",
+               rating="C1", dice=dice, hits=hits)
+    for _ in range(hits):
+        target = strongest(world, _still_on(world, siege))
+        if target is None:
+            return
+        eliminated = take_step(world, target)
+        world.emit("hit", None, territory=t.name, round=1, block=world.name(target),
+                   strength=world.state.blocks[target].strength, eliminated=eliminated)
+
+
+def capture(world: World, siege: SiegeState) -> None:
+    """6.4: "A successful siege against an enemy nation's territory allows you to place a
+    garrison marker ... against an enemy garrison in a friendly nation's territory only
+    removes the enemy garrison marker (Exception: you always place a garrison marker when
+    you successfully siege a territory in Poland.)" 8.1: the original owner loses 4 RP
+    levels, regained on recapture. 6.4/1.3: a captured capital calls a truce (part II:
+    ``truce_due`` is emitted)."""
+    t = world.board.territories[siege.territory]
+    nation = world.spec(siege.blocks[0]).nation
+    owner = t.nation
+    lost_before = siege.territory in world.state.control
+    friendly_land = owner is not None and world.power_of_nation(owner) == siege.power
+    if friendly_land and owner != "poland":
+        world.state.control.pop(siege.territory, None)
+    else:
+        world.state.control[siege.territory] = nation
+    if owner is not None and owner in world.state.rp:
+        if friendly_land and lost_before:
+            world.state.rp[owner] += RP_LOSS_ON_CAPTURE
+        elif not friendly_land:
+            world.state.rp[owner] = max(0, world.state.rp[owner] - RP_LOSS_ON_CAPTURE)
+    world.emit("captured", None, territory=t.name, garrison=t.garrison.name if t.garrison else "",
+               by=nation, control=world.controller(siege.territory))
+    if t.capital and not friendly_land and owner is not None:
+        world.emit("truce_due", nation=owner, reason="capital captured (6.4, 10.2)")
