@@ -1,0 +1,224 @@
+"""Inbound mail from an IMAP mailbox (imapclient).
+
+Mail is fetched with ``BODY.PEEK[]`` so nothing is marked before the caller
+has stored it; ``mark_handled`` then sets the handled flag (a keyword,
+``$GmHandled`` by default) or moves the mail to the processed folder, and must
+be called only after the transaction that stored the mail committed. Each
+:class:`FetchedMail` carries UIDVALIDITY and UID for deduplication. ``wait``
+uses IDLE when the server advertises it and the settings allow it, and sleeps
+(polling) otherwise. When the server goes away, every operation reconnects
+with exponential backoff and tries again, so a Dovecot restart loses nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import ssl
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
+
+from gm.mail.config import ImapSettings, TlsMode
+from gm.mail.types import FetchedMail
+
+T = TypeVar("T")
+
+# What "the server went away" looks like from imapclient: a socket error, an
+# aborted connection (imaplib.abort, e.g. on EOF), or a login refused while the
+# server is still starting.
+_CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    IMAPClientAbortError,
+    socket.timeout,
+    ssl.SSLError,
+)
+
+
+class ImapLoginError(RuntimeError):
+    """The server refused the configured user and password (not retried)."""
+
+
+class ImapSource:
+    """A :class:`~gm.mail.types.MailSource` over one IMAP folder."""
+
+    def __init__(
+        self,
+        settings: ImapSettings,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        logger: logging.Logger | None = None,
+        max_attempts: int | None = None,
+    ) -> None:
+        self.settings = settings
+        self._sleep = sleep
+        self._log = logger or logging.getLogger("gm.mail.imap")
+        self._max_attempts = max_attempts
+        self._client: IMAPClient | None = None
+        self.uidvalidity: int | None = None
+        self.reconnects = 0
+
+    @property
+    def source(self) -> str:
+        return f"imap:{self.settings.folder}"
+
+    # -- connection ---------------------------------------------------------
+
+    def _connect(self) -> IMAPClient:
+        s = self.settings
+        context = ssl.create_default_context(cafile=s.ca_file or None)
+        client = IMAPClient(
+            s.host,
+            port=s.port,
+            ssl=s.tls is TlsMode.TLS,
+            ssl_context=context if s.tls is TlsMode.TLS else None,
+            timeout=s.timeout,
+        )
+        try:
+            if s.tls is TlsMode.STARTTLS:
+                client.starttls(context)
+            try:
+                client.login(s.user, s.password)
+            except IMAPClientError as exc:
+                if isinstance(exc, IMAPClientAbortError) or _temporary(exc):
+                    raise ConnectionError(f"login not possible now: {exc}") from exc
+                raise ImapLoginError(str(exc)) from exc
+            info = client.select_folder(s.folder)
+            self.uidvalidity = int(info[b"UIDVALIDITY"])
+            if s.processed_folder and not client.folder_exists(s.processed_folder):
+                client.create_folder(s.processed_folder)
+        except BaseException:
+            _quietly(client.shutdown)
+            raise
+        self._log.info("imap connected to %s:%s folder %s", s.host, s.port, s.folder)
+        return client
+
+    def _with_client(self, op: Callable[[IMAPClient], T]) -> T:
+        """Run ``op`` on a live connection, reconnecting with backoff on failure."""
+        delay = self.settings.reconnect_initial
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                if self._client is None:
+                    self._client = self._connect()
+                return op(self._client)
+            except _CONNECTION_ERRORS as exc:
+                self._drop()
+                if self._max_attempts is not None and attempt >= self._max_attempts:
+                    raise
+                self.reconnects += 1
+                self._log.warning("imap connection lost (%s); retrying in %.1fs", exc, delay)
+                self._sleep(delay)
+                delay = min(delay * 2, self.settings.reconnect_max)
+
+    def _drop(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            _quietly(client.shutdown)
+
+    def close(self) -> None:
+        """Log out; the next call reconnects."""
+        client, self._client = self._client, None
+        if client is not None:
+            _quietly(client.logout)
+            _quietly(client.shutdown)
+
+    # -- MailSource ----------------------------------------------------------
+
+    def _unhandled_criteria(self) -> list[object]:
+        flag = self.settings.handled_flag
+        if self.settings.processed_folder:
+            return ["ALL"]
+        if flag.lower() == "\\seen":
+            return ["UNSEEN"]
+        return ["UNKEYWORD", flag]
+
+    def fetch_new(self) -> list[FetchedMail]:
+        """Every mail of the folder not yet handled, by ascending UID; marks nothing."""
+        return self._with_client(self._fetch_new)
+
+    def _fetch_new(self, client: IMAPClient) -> list[FetchedMail]:
+        client.noop()  # let the server report new mail and UIDVALIDITY changes
+        uids = sorted(int(u) for u in client.search(self._unhandled_criteria()))
+        out: list[FetchedMail] = []
+        batch = max(1, self.settings.fetch_batch)
+        for start in range(0, len(uids), batch):
+            chunk = uids[start : start + batch]
+            data = client.fetch(chunk, ["BODY.PEEK[]"])
+            for uid in chunk:
+                raw = data.get(uid, {}).get(b"BODY[]")
+                if raw is None:  # expunged between SEARCH and FETCH
+                    continue
+                out.append(FetchedMail(bytes(raw), self.source, self.uidvalidity, uid, str(uid)))
+        return out
+
+    def mark_handled(self, items: list[FetchedMail]) -> None:
+        """Flag (or move) these mails. Call after their transaction has committed.
+
+        Mails from an older UIDVALIDITY are skipped: their UIDs no longer name
+        them; they will be fetched again and dropped as duplicates by Message-ID.
+        """
+        if items:
+            self._with_client(lambda client: self._mark(client, items))
+
+    def _mark(self, client: IMAPClient, items: list[FetchedMail]) -> None:
+        uids = [i.uid for i in items if i.uid is not None and i.uidvalidity == self.uidvalidity]
+        if not uids:
+            return
+        if self.settings.processed_folder:
+            if b"MOVE" in client.capabilities():
+                client.move(uids, self.settings.processed_folder)
+            else:
+                client.copy(uids, self.settings.processed_folder)
+                client.delete_messages(uids)
+                if b"UIDPLUS" in client.capabilities():
+                    client.uid_expunge(uids)
+                else:
+                    client.expunge()
+        else:
+            client.add_flags(uids, [self.settings.handled_flag])
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` s: IDLE if possible, else sleep. True if mail may be new."""
+        if self.settings.idle and self._with_client(lambda c: c.has_capability("IDLE")):
+            return self._with_client(lambda c: _idle(c, timeout))
+        self._sleep(min(timeout, self.settings.poll_interval))
+        return True
+
+    @property
+    def uses_idle(self) -> bool:
+        """Whether ``wait`` will use IDLE (connects if needed)."""
+        return self.settings.idle and self._with_client(lambda c: c.has_capability("IDLE"))
+
+
+def _idle(client: IMAPClient, timeout: float) -> bool:
+    client.idle()
+    try:
+        responses = client.idle_check(timeout=timeout)
+    finally:
+        done = client.idle_done()
+    seen = list(responses) + list(done[1] if done else [])
+    return any(_is_new_mail(r) for r in seen)
+
+
+def _is_new_mail(response: object) -> bool:
+    return (
+        isinstance(response, tuple) and len(response) >= 2 and response[1] in (b"EXISTS", b"RECENT")
+    )
+
+
+def _temporary(exc: Exception) -> bool:
+    """A login refusal that says "try later" (RFC 5530 UNAVAILABLE), e.g. during a restart."""
+    text = str(exc).upper()
+    return "UNAVAILABLE" in text or "TEMPORARY" in text
+
+
+def _quietly(fn: Callable[[], object]) -> None:
+    try:
+        fn()
+    except Exception:  # closing a dead connection: nothing to do
+        pass

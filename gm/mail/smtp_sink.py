@@ -1,0 +1,122 @@
+"""Outbound mail over SMTP (aiosmtplib), one persistent connection reused.
+
+Every outcome is a :class:`SendResult`: 5xx replies are PERMANENT; 4xx
+replies, timeouts, refused or dropped connections, TLS trouble and refused
+logins are TEMPORARY (the outbox retries with backoff; a wrong password is for
+the operator to fix, not a reason to give up on the mail). A connection the
+server closed while idle is re-opened once without counting as a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import ssl
+
+import aiosmtplib
+
+from gm.mail.config import SmtpSettings, TlsMode
+from gm.mail.types import FailureKind, SendResult
+
+
+class SmtpSink:
+    """A :class:`~gm.mail.types.MailSink` for an SMTP submission server."""
+
+    def __init__(self, settings: SmtpSettings, *, logger: logging.Logger | None = None) -> None:
+        self.settings = settings
+        self._client: aiosmtplib.SMTP | None = None
+        self._lock = asyncio.Lock()
+        self._log = logger or logging.getLogger("gm.mail.smtp")
+        self.connections_opened = 0
+
+    def _new_client(self) -> aiosmtplib.SMTP:
+        s = self.settings
+        context = ssl.create_default_context(cafile=s.ca_file or None)
+        return aiosmtplib.SMTP(
+            hostname=s.host,
+            port=s.port,
+            username=s.user or None,
+            password=s.password or None,
+            use_tls=s.tls is TlsMode.TLS,
+            start_tls=True if s.tls is TlsMode.STARTTLS else False,
+            tls_context=context if s.tls is not TlsMode.NONE else None,
+            timeout=s.timeout,
+            local_hostname=s.local_hostname or None,
+        )
+
+    async def _connected(self) -> tuple[aiosmtplib.SMTP, bool]:
+        """The live client and whether it was just opened."""
+        if self._client is not None and self._client.is_connected:
+            return self._client, False
+        await self._drop()
+        client = self._new_client()
+        await client.connect()
+        self._client = client
+        self.connections_opened += 1
+        return client, True
+
+    async def send(self, raw: bytes, sender: str, recipients: list[str]) -> SendResult:
+        """Send ``raw`` from envelope ``sender`` to ``recipients``; never raises."""
+        async with self._lock:
+            for attempt in (1, 2):
+                try:
+                    client, fresh = await self._connected()
+                    errors, _ = await client.sendmail(sender, recipients, raw)
+                    return SendResult.sent({r: e.code for r, e in errors.items()})
+                except aiosmtplib.SMTPServerDisconnected as exc:
+                    await self._drop()
+                    if attempt == 1 and not fresh:
+                        continue  # the server closed an idle connection: reopen once
+                    return SendResult.temporary(FailureKind.DISCONNECTED, None, str(exc))
+                except Exception as exc:  # every failure becomes a result
+                    await self._drop()
+                    result = classify_failure(exc)
+                    self._log.warning("smtp send failed: %s", result.failure)
+                    return result
+            raise AssertionError("unreachable")
+
+    async def _drop(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            try:
+                client.close()
+            except Exception:  # already dead
+                pass
+
+    async def close(self) -> None:
+        """Say QUIT and close the connection."""
+        client, self._client = self._client, None
+        if client is not None and client.is_connected:
+            try:
+                await client.quit()
+            except Exception:
+                client.close()
+
+
+def classify_failure(exc: BaseException) -> SendResult:
+    """Map an aiosmtplib/OS error to TEMPORARY or PERMANENT (RFC 5321 section 4.2.1)."""
+    if isinstance(exc, aiosmtplib.SMTPRecipientsRefused):
+        codes = [r.code for r in exc.recipients]
+        detail = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
+        if codes and all(500 <= c < 600 for c in codes):
+            return SendResult.permanent(FailureKind.RECIPIENTS_REFUSED, codes[0], detail)
+        return SendResult.temporary(
+            FailureKind.RECIPIENTS_REFUSED, codes[0] if codes else None, detail
+        )
+    if isinstance(exc, aiosmtplib.SMTPAuthenticationError):
+        return SendResult.temporary(FailureKind.AUTH, exc.code, exc.message)
+    if isinstance(exc, aiosmtplib.SMTPResponseException):
+        if 500 <= exc.code < 600:
+            return SendResult.permanent(FailureKind.SERVER_PERMANENT, exc.code, exc.message)
+        return SendResult.temporary(FailureKind.SERVER_TEMPORARY, exc.code, exc.message)
+    if isinstance(exc, aiosmtplib.SMTPTimeoutError | asyncio.TimeoutError | TimeoutError):
+        return SendResult.temporary(FailureKind.TIMEOUT, None, str(exc))
+    if isinstance(exc, ssl.SSLError):
+        return SendResult.temporary(FailureKind.TLS, None, str(exc))
+    if isinstance(exc, aiosmtplib.SMTPConnectError | ConnectionRefusedError):
+        return SendResult.temporary(FailureKind.CONNECTION_REFUSED, None, str(exc))
+    if isinstance(exc, aiosmtplib.SMTPServerDisconnected | ConnectionError):
+        return SendResult.temporary(FailureKind.DISCONNECTED, None, str(exc))
+    if isinstance(exc, aiosmtplib.SMTPNotSupported):
+        return SendResult.temporary(FailureKind.TLS, None, str(exc))
+    return SendResult.temporary(FailureKind.IO, None, f"{type(exc).__name__}: {exc}")
