@@ -112,7 +112,7 @@ class RollRecord:
             return cls(str(data["phase_id"]), int(data["branch"]), int(data["index"]),
                        str(data["source"]), str(data.get("purpose", "")), int(data["value"]))
         except (KeyError, TypeError, ValueError) as exc:
-            raise VerifyError(f"a roll in the record is malformed ({exc!r}): {dict(data)}") from exc
+            raise VerifyError(f"a roll in the record is malformed ({exc!r}): {data!r}") from exc
 
 
 @dataclass(frozen=True)
@@ -137,12 +137,17 @@ class DiceRecord:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DiceRecord:
-        if data.get("format") != RECORD_FORMAT:
-            raise VerifyError(f"not a gm dice record (format {data.get('format')!r}, "
+        if not isinstance(data, Mapping) or data.get("format") != RECORD_FORMAT:
+            found = data.get("format") if isinstance(data, Mapping) else type(data).__name__
+            raise VerifyError(f"not a gm dice record (format {found!r}, "
                               f"expected {RECORD_FORMAT!r})")
         seed = data.get("seed")
-        return cls(str(data["game"]), str(data["commitment"]),
-                   tuple(RollRecord.from_json(r) for r in data.get("rolls", ())),
+        try:
+            game_id, published = str(data["game"]), str(data["commitment"])
+        except KeyError as exc:
+            raise VerifyError(f"the dice record has no {exc.args[0]!r}") from exc
+        return cls(game_id, published,
+                   tuple(RollRecord.from_json(r) for r in data.get("rolls") or ()),
                    bool(data.get("complete", False)),
                    parse_seed(seed) if seed else None)
 
@@ -402,9 +407,10 @@ def verify_replay(session: Session, game_id: str) -> list[Mismatch]:
 def _verify_logged_rolls(session: Session, game: Game, seed: bytes) -> list[Mismatch]:
     """Every logged roll against the seed, supplied ones against their phase row's list."""
     phases = {p.seq: p for p in _phases(session, game.id)}
+    phase_ids = {seq: p.phase_id for seq, p in phases.items()}
     found: list[Mismatch] = []
     for row in _roll_events(session, game.id):
-        rec = _record_of(row, {seq: p.phase_id for seq, p in phases.items()})
+        rec = _record_of(row, phase_ids)
         phase = phases.get(row.phase_seq)
         given = {(rec.phase_id, rec.branch): list(phase.supplied_dice or [])} if phase else None
         found += verify_rolls([rec], seed, game.id, given)

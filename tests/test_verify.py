@@ -1,16 +1,17 @@
-"""gm verify: rolls re-derived from the seed, phases re-adjudicated, on a real SQLite game.
+"""gm verify: rolls re-derived from the seed, phases re-adjudicated, on a real stored game.
 
 The games are played through the service (create_game, submit_orders,
 supply_dice, close_phase, rollback, reveal_seed) on the toy game of
-tests/support/toygame.py, in a real SQLite file migrated to head.
+tests/support/toygame.py, in a real SQLite file migrated to head (and a fresh
+PostgreSQL database when GM_TEST_DATABASE_URL is set).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +21,13 @@ from sqlmodel import col, select
 
 from gm.cli.verify import dice as dice_cli
 from gm.cli.verify import verify as verify_cli
-from gm.clock import FakeClock
-from gm.db.engine import make_engine, session_scope, sqlite_url
-from gm.db.migrate import upgrade
+from gm.db.engine import session_scope
 from gm.db.models import EventLog, OrderSet, Phase
 from gm.dice import Dice, derive_d6
 from gm.games.base import Outcome
 from gm.games.registry import register
 from gm.orders.model import SourceLine
-from gm.service import moderator, reports
+from gm.service import moderator
 from gm.service.adjudicate import close_phase
 from gm.service.context import ServiceContext
 from gm.service.games import SeatSpec, create_game, current_phase, get_game
@@ -96,22 +95,17 @@ class Table:
 
 
 @pytest.fixture
-def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Table]:
-    """A weather race between north and south, created with a known seed."""
-    # Report mail is not what is under test here (and is being built alongside):
-    # the adjudication, the log and the phases are the real service's.
-    monkeypatch.setattr(reports, "queue_phase_reports", lambda *a, **k: None)
-    monkeypatch.setattr(moderator, "_tell_everyone", lambda *a, **k: None)
-    url = sqlite_url(tmp_path / "gm.db")
-    engine = make_engine(url)
-    upgrade(engine)
-    ctx = ServiceContext(engine=engine, clock=FakeClock(datetime(2026, 3, 1, tzinfo=UTC)))
-    with session_scope(engine) as s:
+def table(ctx: ServiceContext, db_url: str) -> Table:
+    """A weather race between north and south, created with a known seed.
+
+    ``ctx`` and ``db_url`` (tests/conftest.py) are a migrated SQLite file,
+    then a fresh PostgreSQL database when GM_TEST_DATABASE_URL is set.
+    """
+    with session_scope(ctx.engine) as s:
         create_game(ctx, s, game_id=GAME, module_name="weatherrace", scenario="duel",
                     seats=[SeatSpec("north", "north@example.org"),
                            SeatSpec("south", "south@example.org")], seed=SEED)
-    yield Table(ctx, url)
-    engine.dispose()
+    return Table(ctx, db_url)
 
 
 def _play(table: Table, turns: int = 3) -> None:
@@ -264,7 +258,8 @@ def test_verify_record_from_file_without_database(table: Table, tmp_path: Path) 
     path = tmp_path / "record.json"
     record.dump(path)
     table.ctx.engine.dispose()
-    Path(table.url.removeprefix("sqlite:///")).unlink()  # no database from here on
+    if table.url.startswith("sqlite:///"):
+        Path(table.url.removeprefix("sqlite:///")).unlink()  # no database from here on
     runner = CliRunner()
     ok = runner.invoke(verify_cli, ["--seed", SEED.hex(), "--record", str(path)])
     assert ok.exit_code == 0, ok.output
@@ -333,3 +328,19 @@ def test_cli_dice_derive_and_commitment_print_vectors() -> None:
     assert out.output.split() == ["1", "4", "5", "4", "1"]
     out = runner.invoke(dice_cli, ["commitment", "--seed", SEED.hex(), "--game", "baltica42"])
     assert out.output.strip() == "d19b2797ba6c3cee0af47068b1d8a116688af91fcbf81f2517b879ebc3e92c1b"
+
+
+@pytest.mark.parametrize("content", [
+    "not json", "[]", json.dumps({"format": "other"}),
+    json.dumps({"format": "gm-dice-record-v1", "game": "g"}),
+    json.dumps({"format": "gm-dice-record-v1", "game": "g", "commitment": "c",
+                "rolls": [{"phase_id": "turn-1"}]}),
+])
+def test_cli_refuses_a_malformed_record(tmp_path: Path, content: str) -> None:
+    """A file that is not a dice record is refused with a message, exit 2, no traceback."""
+    path = tmp_path / "record.json"
+    path.write_text(content)
+    result = CliRunner().invoke(verify_cli, ["--seed", SEED.hex(), "--record", str(path)])
+    assert result.exit_code == 2
+    assert "cannot verify" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
