@@ -119,7 +119,8 @@ def plan_group(world: World, power: str, origin: str, group: MoveGroup,
         if why is not None:
             return PathCheck(why=why)
     else:
-        found = shortest_path(world, power, origin, to, len(blocks), limit)
+        found = shortest_path(world, power, origin, to, len(blocks),
+                              rating + FORCE_MARCH_EXTRA)
         if found.why is not None:
             return found
         path = found.path

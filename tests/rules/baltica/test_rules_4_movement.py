@@ -1,0 +1,176 @@
+"""Pax Baltica 4.x movement, rule by rule (GMT 2012 rule book)."""
+
+from __future__ import annotations
+
+from baltica_boards import make_board, make_state, make_world
+
+from gm.games.baltica.orders import Move, MoveGroup
+from gm.games.baltica.rules.action_phase import run_action_phase
+from gm.games.baltica.rules.movement import carry_out_move
+from gm.games.baltica.rules.results import Why
+
+REG = ("sweden", "regiment", 3, "B2", 2, 0)
+
+
+def chain_board(n: int = 6, **extra):  # type: ignore[no-untyped-def]
+    terr = {f"t{i}": ("sweden", 3, 2) for i in range(n)}
+    borders = [(f"t{i}", f"t{i + 1}") for i in range(n - 1)]
+    blocks = {"karl-xii": ("sweden", "army", 4, "A3", 2, 1),
+              "dalregementet": ("sweden", "regiment", 3, "B2", 2, 0)}
+    blocks.update(extra)
+    return make_board(terr, borders, blocks)
+
+
+def test_rule_4_4_force_march_example() -> None:
+    """4.4: "Karl XII and Dalregementet, both at full strength, are in Sandomierz ... they
+    force-march to move the extra two territories ... The roll for Karl is a 5, so no
+    losses; but the Dalregementet's roll is a 2, and it suffers two losses, one for each
+    extra territory it moved. Dalregementet is reduced from 3 strength to 1."""
+    board = chain_board()
+    gs = make_state(board, {"karl-xii": ("t0", 4), "dalregementet": ("t0", 3)})
+    world = make_world(board, gs, [2, 5])  # rolled in id order: Dalregementet, Karl XII
+    move = Move("T0", (MoveGroup(("Karl XII", "Dalregementet"), "T4", force=True),))
+    run_action_phase(world, "sweden", [move])
+    assert gs.blocks["karl-xii"].location == "t4" and gs.blocks["karl-xii"].strength == 4
+    assert gs.blocks["dalregementet"].location == "t4"
+    assert gs.blocks["dalregementet"].strength == 1
+    assert gs.turn.actions["sweden"] == 2
+
+
+def test_rule_4_4_the_engine_never_force_marches_by_itself() -> None:
+    """orders.md §5: "A move whose path is longer than a block's rating must say force"."""
+    board = chain_board()
+    gs = make_state(board, {"karl-xii": ("t0", 4)})
+    world = make_world(board, gs)
+    [(_, why)] = carry_out_move(world, "sweden", Move("T0", (MoveGroup(("Karl XII",), "T3"),)))
+    assert why is Why.FORCE_NEEDED and gs.blocks["karl-xii"].location == "t0"
+
+
+def test_rule_4_4_up_to_two_extra_territories_only() -> None:
+    """4.4: "Any moving group may force-march up to two extra territories"."""
+    board = chain_board()
+    gs = make_state(board, {"karl-xii": ("t0", 4)})
+    world = make_world(board, gs)
+    order = Move("T0", (MoveGroup(("Karl XII",), "T5", force=True),))
+    [(_, why)] = carry_out_move(world, "sweden", order)
+    assert why is Why.NO_PATH or why is Why.TOO_FAR
+
+
+def test_rule_4_1_stop_on_entering_enemy_blocks() -> None:
+    """4.1 example: "One block moves through friendly territory to Smolensk, and the other
+    two blocks move into Ingermanland, where they must stop because there are Swedish
+    blocks there." Blocks must stop and fight on entering enemy blocks."""
+    board = chain_board(**{"repnin": ("russia", "army", 4, "B2", 2, 1)})
+    gs = make_state(board, {"karl-xii": ("t0", 4), "repnin": ("t1", 4)})
+    world = make_world(board, gs)
+    via = Move("T0", (MoveGroup(("Karl XII",), "T2", via=("T1",)),))
+    [(_, why)] = carry_out_move(world, "sweden", via)
+    assert why is Why.MUST_STOP_ENEMY
+    [(_, why)] = carry_out_move(world, "sweden", Move("T0", (MoveGroup(("Karl XII",), "T1"),)))
+    assert why is None and gs.blocks["karl-xii"].location == "t1"
+
+
+def test_rule_4_1_group_may_split() -> None:
+    """4.1: "Blocks in the group are not required to move together to the same territory
+    or zone; they may split up and move to different destinations." One action."""
+    board = chain_board()
+    gs = make_state(board, {"karl-xii": ("t1", 4), "dalregementet": ("t1", 3)})
+    world = make_world(board, gs)
+    order = Move("T1", (MoveGroup(("Karl XII",), "T0"), MoveGroup(("Dalregementet",), "T3")))
+    run_action_phase(world, "sweden", [order])
+    assert (gs.blocks["karl-xii"].location, gs.blocks["dalregementet"].location) == ("t0", "t3")
+    assert gs.turn.actions["sweden"] == 2
+
+
+def test_rule_4_1_move_only_once_per_turn() -> None:
+    """4.1: "Blocks may move only once per game turn"."""
+    board = chain_board()
+    gs = make_state(board, {"karl-xii": ("t0", 4)})
+    world = make_world(board, gs)
+    carry_out_move(world, "sweden", Move("T0", (MoveGroup(("Karl XII",), "T1"),)))
+    [(_, why)] = carry_out_move(world, "sweden", Move("T1", (MoveGroup(("Karl XII",), "T2"),)))
+    assert why is Why.ALREADY_MOVED
+
+
+def test_rule_1_0_lake_peipus_blocks_movement() -> None:
+    """1.0: "Livland and Ingermanland are separated by Lake Peipus; movement between them
+    is prohibited."""
+    board = make_board({"livland": ("sweden", 3, 4), "ingermanland": ("sweden", 2, 2)},
+                       [("livland", "ingermanland", "lake")],
+                       {"karl-xii": ("sweden", "army", 4, "A3", 2, 1)})
+    gs = make_state(board, {"karl-xii": ("livland", 4)})
+    world = make_world(board, gs)
+    order = Move("Livland", (MoveGroup(("Karl XII",), "Ingermanland", via=("Ingermanland",)),))
+    [(_, why)] = carry_out_move(world, "sweden", order)
+    assert why is Why.NO_BORDER
+
+
+def test_rule_4_2_difficult_border_two_blocks_and_stop() -> None:
+    """4.2: "Difficult Terrain border: 2 blocks. Blocks crossing a Difficult Terrain border
+    must stop in the entered territory." Limits are per player per game turn."""
+    blocks = {f"r{i}": REG for i in range(3)}
+    board = make_board({"a": ("sweden", 3, 2), "b": ("sweden", 3, 2), "c": ("sweden", 3, 2)},
+                       [("a", "b", "difficult"), ("b", "c")], blocks)
+    gs = make_state(board, {f"r{i}": ("a", 3) for i in range(3)})
+    world = make_world(board, gs)
+    [(_, why)] = carry_out_move(world, "sweden", Move("A", (MoveGroup(("R0",), "C"),)))
+    assert why is Why.NO_PATH  # must stop in B
+    [(_, why)] = carry_out_move(world, "sweden", Move("A", (MoveGroup(("R0", "R1"), "B"),)))
+    assert why is None
+    [(_, why)] = carry_out_move(world, "sweden", Move("A", (MoveGroup(("R2",), "B"),)))
+    assert why is Why.NO_PATH or why is Why.BORDER_FULL
+    assert gs.blocks["r2"].location == "a"
+
+
+def test_rule_4_2_normal_border_six_blocks() -> None:
+    """4.2: "Normal border: 6 blocks." (per player, per game turn)."""
+    blocks = {f"r{i}": REG for i in range(7)}
+    board = make_board({"a": ("sweden", 3, 2), "b": ("sweden", 3, 2)}, [("a", "b")], blocks)
+    gs = make_state(board, {f"r{i}": ("a", 3) for i in range(7)})
+    world = make_world(board, gs)
+    names = tuple(f"R{i}" for i in range(7))
+    [(_, why)] = carry_out_move(world, "sweden", Move("A", (MoveGroup(names, "B"),)))
+    assert why is Why.NO_PATH or why is Why.BORDER_FULL
+    [(_, why)] = carry_out_move(world, "sweden", Move("A", (MoveGroup(names[:6], "B"),)))
+    assert why is None
+
+
+def test_rule_4_3_pinning_example() -> None:
+    """4.3: "Two Saxon blocks attack five Swedish blocks. As soon as the Saxons move into
+    their territory, two Swedish blocks are pinned (owner's choice). The other three
+    Swedish blocks may move or attack elsewhere." Unpinned blocks "cannot move across any
+    border used by pinning blocks"."""
+    blocks = {f"s{i}": REG for i in range(5)}
+    blocks |= {"x1": ("saxony", "regiment", 3, "B2", 2, 0),
+               "x2": ("saxony", "regiment", 3, "B2", 2, 0)}
+    board = make_board({"lausitz": ("saxony", 3, 2), "pommern": ("sweden", 3, 2),
+                        "mark": ("sweden", 3, 2)},
+                       [("lausitz", "pommern"), ("pommern", "mark")], blocks)
+    gs = make_state(board, {**{f"s{i}": ("pommern", 3) for i in range(5)},
+                            "x1": ("lausitz", 3), "x2": ("lausitz", 3)})
+    world = make_world(board, gs)
+    carry_out_move(world, "coalition", Move("Lausitz", (MoveGroup(("X1", "X2"), "Pommern"),)))
+    pinned = [b for b in gs.blocks if gs.blocks[b].pinned]
+    assert len(pinned) == 2 and all(b.startswith("s") for b in pinned)
+    free = sorted(f"S{i}" for i in range(5) if f"s{i}" not in pinned)
+    [(_, why)] = carry_out_move(world, "sweden", Move("Pommern", (MoveGroup((free[0],), "Mark"),)))
+    assert why is None
+    [(_, why)] = carry_out_move(world, "sweden",
+                                Move("Pommern", (MoveGroup((free[1],), "Lausitz"),)))
+    assert why is Why.PINNERS_BORDER
+    pinned_name = pinned[0].upper()
+    [(_, why)] = carry_out_move(world, "sweden",
+                                Move("Pommern", (MoveGroup((pinned_name,), "Mark"),)))
+    assert why is Why.PINNED
+
+
+def test_rule_4_5_inactive_nations_territory_is_prohibited() -> None:
+    """4.5: "Territories belonging to inactive nations ... may not be entered"."""
+    board = chain_board()
+    board = make_board({"a": ("sweden", 3, 2), "b": ("poland", 3, 2), "c": ("denmark", 3, 2)},
+                       [("a", "c")], {"karl-xii": ("sweden", "army", 4, "A3", 2, 1)})
+    gs = make_state(board, {"karl-xii": ("a", 4)})
+    gs.active = ["sweden", "russia"]
+    world = make_world(board, gs)
+    [(_, why)] = carry_out_move(world, "sweden", Move("A", (MoveGroup(("Karl XII",), "C"),)))
+    assert why is Why.NO_PATH
