@@ -25,8 +25,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 SEED_BYTES = 32
 _ACCEPT_BELOW = 252  # 252 = 42 * 6: bytes 0..251 map evenly onto 1..6
@@ -162,3 +163,39 @@ class Dice:
 def derive_rolls(seed: bytes, game_id: str, phase_id: str, branch: int, count: int) -> list[int]:
     """The first ``count`` seed rolls of a phase on a branch (test vectors, ``gm dice``)."""
     return [derive_d6(seed, game_id, phase_id, branch, i) for i in range(count)]
+
+
+@dataclass(frozen=True)
+class RollGroup:
+    """Consecutive rolls for one purpose from one source, as a report lists them.
+
+    "round 2, Karl XII fires: 3 1 5 (dice 14-16)": ``purpose``, ``values``,
+    and the numbers ``first``..``last`` that let a player re-derive them after
+    the reveal (docs/dice.md §6). The template chooses the words.
+    """
+
+    purpose: str
+    source: str
+    values: tuple[int, ...]
+    first: int
+    last: int
+
+    @property
+    def numbers(self) -> str:
+        """``"14-16"`` or ``"3"``."""
+        return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
+
+
+def group_rolls(rolls: Iterable[Roll | Mapping[str, Any]]) -> list[RollGroup]:
+    """Group consecutive rolls of the same purpose and source, keeping their order."""
+    groups: list[RollGroup] = []
+    for item in rolls:
+        r = item if isinstance(item, Roll) else Roll.from_json(dict(item))
+        prev = groups[-1] if groups else None
+        if (prev is not None and prev.purpose == r.purpose and prev.source == r.source
+                and prev.last + 1 == r.index):
+            groups[-1] = RollGroup(prev.purpose, prev.source, (*prev.values, r.value),
+                                   prev.first, r.index)
+        else:
+            groups.append(RollGroup(r.purpose, r.source, (r.value,), r.index, r.index))
+    return groups

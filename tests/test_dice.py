@@ -18,6 +18,7 @@ from gm.dice import (
     commitment,
     derive_d6,
     derive_rolls,
+    group_rolls,
     new_seed,
 )
 
@@ -205,3 +206,22 @@ def test_roll_json_round_trip() -> None:
     assert Roll.from_json(roll.to_json()) == roll
     public = Roll(2, "event", "supplied", 0)
     assert Roll.from_json(public.to_json()) == public
+
+
+def test_group_rolls_for_reports() -> None:
+    """Three dice for one volley make one report line: round 2, Karl XII fires: 3 1 5 (dice 0-2)."""
+    dice = Dice(seed=SEED, game_id=GAME, phase_id="1701-summer-battle-narva", supplied=(4,),
+                then_seed=True)
+    dice.d6("forage Livland")
+    dice.roll(3, "round 2, Karl XII fires")
+    dice.roll(2, "round 2, Peter fires")
+    groups = group_rolls([r.to_json() for r in dice.rolls])
+    seed_rolls = VECTORS[("1701-summer-battle-narva", 0)]
+    assert [(g.purpose, g.source, g.values, g.numbers) for g in groups] == [
+        ("forage Livland", "supplied", (4,), "0"),
+        ("round 2, Karl XII fires", "seed", tuple(seed_rolls[:3]), "0-2"),
+        ("round 2, Peter fires", "seed", tuple(seed_rolls[3:5]), "3-4"),
+    ]
+    # a gap (a roll this reader may not see) splits a group
+    visible = [r for r in dice.rolls if r.index != 1 or r.source == "supplied"]
+    assert [g.numbers for g in group_rolls(visible)] == ["0", "0", "2", "3-4"]
