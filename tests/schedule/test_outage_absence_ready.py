@@ -1,0 +1,149 @@
+"""Restarts across a passed deadline, absences, and early adjudication on READY."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from gm.db.engine import make_engine, session_scope
+from gm.schedule.absences import record_absence
+from gm.schedule.deadlines import OutagePolicy
+from gm.schedule.ready import maybe_adjudicate_early
+from gm.schedule.sweep import sweep
+from gm.service.context import ServiceContext
+from tests.schedule.support import body, events, flags, new_game, order, outbox, phase
+
+H = timedelta(hours=1)
+
+
+def restarted(ctx: ServiceContext) -> ServiceContext:
+    """A new service process on the same database and clock."""
+    return ServiceContext(engine=make_engine(str(ctx.engine.url.render_as_string(False))),
+                          clock=ctx.clock, settings=ctx.settings, instance="after-restart")
+
+
+def test_restart_after_a_passed_deadline_adjudicates_it_once_and_tells_the_moderator(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="48h", on_outage="adjudicate", outage_threshold="15m")
+    deadline = phase(ctx).deadline
+    ctx.clock.set(deadline - 3 * H)
+    sweep(ctx)  # alive three hours before the deadline, then down for a day
+    ctx.clock.set(deadline + 21 * H)
+    again = restarted(ctx)
+    report = sweep(again)
+    assert [a.policy for a in report.outage_acts] == [OutagePolicy.ADJUDICATE]
+    assert [c.phase_id for c in report.closed] == ["turn-1"]
+    assert sweep(again).closed == [] and sweep(ctx).closed == []
+    assert len(events(ctx, "phase.adjudicated")) == 1
+    told = [m for m in outbox(ctx, "notice") if "outage" in m.subject]
+    assert len(told) == 1 and "adjudicated now, once" in body(told[0])
+    again.engine.dispose()
+
+
+def test_restart_with_extend_policy_moves_the_deadline_by_the_outage(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="48h", on_outage="extend", outage_threshold="15m")
+    deadline = phase(ctx).deadline
+    ctx.clock.set(deadline - 3 * H)
+    sweep(ctx)
+    ctx.clock.set(deadline + 21 * H)  # down for 24 hours
+    report = sweep(restarted(ctx))
+    assert report.closed == []
+    assert phase(ctx).deadline == deadline + 24 * H
+    told = [m for m in outbox(ctx, "notice") if "outage" in m.subject]
+    assert len(told) == 1 and "moves by the length of the outage" in body(told[0])
+    assert sweep(ctx).outage_acts == []  # the same outage is not applied twice
+    assert phase(ctx).deadline == deadline + 24 * H
+    while ctx.clock.now() < deadline + 24 * H:  # the service is up now: sweeps every 10 minutes
+        assert sweep(ctx).closed == []
+        ctx.clock.advance(timedelta(minutes=10))
+    closed = sweep(ctx).closed
+    assert [c.phase_id for c in closed] == ["turn-1"]
+
+
+def test_a_short_gap_is_not_an_outage(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="48h", on_outage="extend", outage_threshold="15m")
+    deadline = phase(ctx).deadline
+    ctx.clock.set(deadline - 5 * timedelta(minutes=1))
+    sweep(ctx)
+    ctx.clock.set(deadline + 5 * timedelta(minutes=1))
+    assert len(sweep(ctx).closed) == 1
+
+
+def _absent(ctx: ServiceContext, power: str, start: date, end: date) -> None:
+    with session_scope(ctx.engine) as s:
+        record_absence(s, "race1", power, start, end, at=ctx.clock.now())
+
+
+def test_absence_with_extend_policy_gives_the_phase_length_after_return(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="48h", absence="extend")  # opens 2026-01-05 12:00 UTC
+    deadline = phase(ctx).deadline
+    _absent(ctx, "south", date(2026, 1, 6), date(2026, 1, 10))
+    order(ctx, "north")
+    ctx.clock.set(deadline)
+    report = sweep(ctx)
+    assert report.closed == [] and report.absence_acts[0].powers == ("south",)
+    new = phase(ctx).deadline
+    assert new is not None and new.isoformat() == "2026-01-13T00:00:00+00:00"
+    assert any("away until 2026-01-10" in body(m) for m in outbox(ctx, "notice"))
+    ctx.clock.set(new)
+    assert len(sweep(ctx).closed) == 1
+
+
+def test_absence_of_a_power_that_sent_orders_changes_nothing(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="48h", absence="extend")
+    _absent(ctx, "south", date(2026, 1, 6), date(2026, 1, 10))
+    order(ctx, "south")
+    ctx.clock.set(phase(ctx).deadline)
+    assert len(sweep(ctx).closed) == 1
+
+
+def test_absence_with_ask_policy_tells_the_moderator_once_then_defaults(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="48h", absence="ask")
+    deadline = phase(ctx).deadline
+    _absent(ctx, "south", date(2026, 1, 6), date(2026, 1, 10))
+    ctx.clock.set(deadline - 23 * H)
+    assert len(sweep(ctx).absence_acts) == 1
+    assert sweep(ctx).absence_acts == []
+    asked = [m for m in outbox(ctx, "notice") if "absent" in m.subject]
+    assert len(asked) == 1 and "Decide: EXTEND" in body(asked[0])
+    ctx.clock.set(deadline)
+    assert sweep(ctx).closed[0].defaulted == ("north", "south")
+
+
+def test_everyone_ready_adjudicates_at_once_when_the_game_allows_it(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, early=True)
+    order(ctx, "north")
+    flags(ctx, "north", ready=True)
+    assert maybe_adjudicate_early(ctx, "race1") is False  # south is not READY
+    flags(ctx, "south", ready=True)  # READY without orders: accepts the default
+    assert maybe_adjudicate_early(ctx, "race1") is True
+    assert phase(ctx).phase_id == "turn-2"
+    assert maybe_adjudicate_early(ctx, "race1") is False
+
+
+def test_ready_does_nothing_when_the_game_does_not_allow_it_or_someone_waits(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, "plain")
+    new_game(ctx, "waiting", early=True)
+    for game in ("plain", "waiting"):
+        flags(ctx, "north", game, ready=True)
+        flags(ctx, "south", game, ready=True)
+    flags(ctx, "south", "waiting", wait=True)
+    assert not maybe_adjudicate_early(ctx, "plain")
+    assert not maybe_adjudicate_early(ctx, "waiting")
+    assert phase(ctx, "plain").phase_id == phase(ctx, "waiting").phase_id == "turn-1"
+
+
+def test_early_delay_brings_the_deadline_forward_and_not_ready_puts_it_back(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, early=True, early_delay="10m", grace="1h")
+    deadline = phase(ctx).deadline
+    flags(ctx, "north", ready=True)
+    flags(ctx, "south", ready=True)
+    assert maybe_adjudicate_early(ctx, "race1") is True
+    early = ctx.clock.now() + timedelta(minutes=10)
+    assert phase(ctx).deadline == early
+    flags(ctx, "south", ready=False)
+    ctx.clock.set(early)
+    assert sweep(ctx).closed == []
+    assert phase(ctx).deadline == deadline
+    flags(ctx, "south", ready=True)
+    assert maybe_adjudicate_early(ctx, "race1") is True
+    ctx.clock.advance(timedelta(minutes=10))  # no grace after an early deadline
+    assert len(sweep(ctx).closed) == 1

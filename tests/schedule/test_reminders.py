@@ -1,0 +1,77 @@
+"""Reminders before the deadline: only to powers that owe orders, each once."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from gm.schedule.sweep import sweep
+from tests.schedule.support import body, flags, new_game, order, outbox, phase
+
+H = timedelta(hours=1)
+
+
+def test_reminders_go_to_missing_powers_only_once_each_with_a_summary(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="72h", reminders=["24h", "2h"])
+    deadline = phase(ctx).deadline
+    order(ctx, "north")
+    ctx.clock.set(deadline - 25 * H)
+    assert sweep(ctx).reminders == []
+    ctx.clock.set(deadline - 24 * H)
+    sent = sweep(ctx).reminders
+    assert [(r.label, r.powers) for r in sent] == [("1d", ("south",))]
+    assert sweep(ctx).reminders == []  # once
+    mails = outbox(ctx, "reminder")
+    assert [m.recipients for m in mails] == [["s@example.org"]]
+    text = body(mails[0])
+    assert text.startswith("==== gm reminder race1 turn-1 ====")
+    assert "south n'a pas d'ordres pour turn-1" in text  # the seat's language
+    summary = [m for m in outbox(ctx, "notice") if "missing" in m.subject]
+    assert len(summary) == 1 and summary[0].recipients == ["mod@example.org"]
+    assert "- south: no orders (s@example.org)" in body(summary[0])
+    ctx.clock.set(deadline - 2 * H)
+    assert [r.label for r in sweep(ctx).reminders] == ["2h"]
+    assert len(outbox(ctx, "reminder")) == 2
+
+
+def test_nobody_missing_means_no_reminder_mail(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, reminders=["24h"])
+    order(ctx, "north")
+    order(ctx, "south")
+    ctx.clock.set(phase(ctx).deadline - 2 * H)
+    assert [r.powers for r in sweep(ctx).reminders] == [()]
+    assert outbox(ctx, "reminder") == []
+    assert sweep(ctx).reminders == []
+
+
+def test_after_a_gap_only_the_latest_due_reminder_goes_out(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="72h", reminders=["24h", "2h"])
+    ctx.clock.set(phase(ctx).deadline - H)
+    assert [r.label for r in sweep(ctx).reminders] == ["2h"]
+    assert sorted(m.recipients[0] for m in outbox(ctx, "reminder")) == [  # type: ignore[index]
+        "n@example.org", "s@example.org"]
+    assert sweep(ctx).reminders == []
+
+
+def test_not_ready_policy_also_reminds_powers_whose_orders_are_not_ready(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, reminders=["2h"], remind="not_ready")
+    order(ctx, "north")
+    order(ctx, "south")
+    flags(ctx, "south", ready=True)
+    ctx.clock.set(phase(ctx).deadline - H)
+    assert [r.powers for r in sweep(ctx).reminders] == [("north",)]
+    assert "orders not marked READY" in body(outbox(ctx, "reminder")[0])
+
+
+def test_a_moved_deadline_gets_fresh_reminders(ctx) -> None:  # type: ignore[no-untyped-def]
+    from gm.db.engine import session_scope
+    from gm.service.games import current_phase
+
+    new_game(ctx, reminders=["2h"])
+    deadline = phase(ctx).deadline
+    ctx.clock.set(deadline - H)
+    assert len(sweep(ctx).reminders) == 1
+    with session_scope(ctx.engine) as s:  # the moderator's EXTEND 48h
+        current_phase(s, "race1").deadline = deadline + 48 * H
+    ctx.clock.set(deadline + 47 * H)
+    assert len(sweep(ctx).reminders) == 1
+    assert len(outbox(ctx, "reminder")) == 4
