@@ -226,6 +226,6 @@ def _check_setup(d: BritanniaData) -> list[str]:
                 out.append(f"setup {sid}: bad unit {p} {kind} {strength}")
             if loc != "home" and loc not in d.areas:
                 out.append(f"setup {sid}: unit in unknown area {loc}")
-        for p, zs in s["merchants"].items():
+        for zs in s["merchants"].values():
             out += [f"setup {sid}: merchant in unknown sea {z}" for z in zs if z not in d.seas]
     return out

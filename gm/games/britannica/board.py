@@ -1,0 +1,154 @@
+"""Read-only questions about a Pax Britannica state: markers, links, paths.
+
+The state is a JSON tree (see docs/britannica.md); these helpers never write it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from gm.games.britannica.data import BritanniaData
+from gm.games.britannica.orders import CONTROL_KINDS, MARKER_KINDS
+
+State = dict[str, Any]
+
+
+def markers(state: State, area: str) -> list[dict[str, Any]]:
+    return list(state["markers"].get(area, []))
+
+
+def marker_of(state: State, area: str, power: str) -> dict[str, Any] | None:
+    for m in state["markers"].get(area, []):
+        if m["power"] == power:
+            return m  # type: ignore[no-any-return]
+    return None
+
+
+def rank(kind: str) -> int:
+    return MARKER_KINDS.index(kind)
+
+
+def controls(state: State, area: str, power: str, established: bool = True) -> bool:
+    """True if ``power`` has a control marker in ``area`` (seed, Game Terms: Control)."""
+    m = marker_of(state, area, power)
+    return bool(m and m["kind"] in CONTROL_KINDS and (m["established"] or not established))
+
+
+def controlled_areas(state: State, power: str) -> list[str]:
+    return sorted(a for a in state["markers"] if controls(state, a, power))
+
+
+def others_established(state: State, area: str, power: str) -> list[dict[str, Any]]:
+    return [m for m in state["markers"].get(area, []) if m["power"] != power and m["established"]]
+
+
+def _sea_links(d: BritanniaData, state: State) -> dict[str, set[str]]:
+    links = {s: set(z.adjacent) for s, z in d.seas.items()}
+    for pid in state.get("canals", []):
+        a, b = d.passages[pid].seas
+        links[a].add(b)
+        links[b].add(a)
+    return links
+
+
+def traversable(d: BritanniaData, state: State, power: str, merchants: Iterable[str]) -> set[str]:
+    """Nodes a communication link may pass through (seed, Game Terms: Communication Link)."""
+    nodes = {d.home(power), *merchants}
+    nodes |= {a for a in controlled_areas(state, power) if a not in state.get("unrest", [])}
+    return nodes
+
+
+def _neighbours(d: BritanniaData, sea_links: Mapping[str, set[str]], node: str) -> set[str]:
+    if node in d.seas:
+        return set(sea_links[node]) | {a.id for a in d.areas.values() if node in a.seas}
+    return d.neighbours(node) | set(d.areas[node].seas)
+
+
+def linked(d: BritanniaData, state: State, power: str, merchants: Iterable[str] | None = None
+           ) -> set[str]:
+    """Areas ``power`` has a communication link to: adjacent to a node reached from home."""
+    ms = list(merchants if merchants is not None else state["merchants"].get(power, []))
+    through = traversable(d, state, power, ms)
+    sea_links = _sea_links(d, state)
+    home = d.home(power)
+    seen, queue, out = {home}, deque([home]), {home}
+    while queue:
+        node = queue.popleft()
+        for nb in _neighbours(d, sea_links, node):
+            if nb in d.areas:
+                out.add(nb)
+            if nb in through and nb not in seen:
+                seen.add(nb)
+                queue.append(nb)
+    return out
+
+
+def army_path(d: BritanniaData, state: State, power: str, origin: str, dest: str,
+              merchants: Iterable[str], via: tuple[str, ...] = ()) -> list[str] | None:
+    """A legal army path (seed, Movement: Army Units), or None.
+
+    Through: own merchant seas, own established control areas not in unrest,
+    home. End: home, own control area (established or not), or an area in
+    unrest with no control marker of another power.
+    """
+    home = d.home(power)
+    start = home if origin == "home" else origin
+    end = home if dest == "home" else dest
+    through = traversable(d, state, power, merchants)
+    if not _may_end(d, state, power, end):
+        return None
+    sea_links = _sea_links(d, state)
+    waypoints = [start, *via, end]
+    path = [start]
+    for a, b in zip(waypoints, waypoints[1:], strict=False):
+        leg = _bfs(d, sea_links, a, b, through)
+        if leg is None:
+            return None
+        path += leg[1:]
+    return path
+
+
+def _may_end(d: BritanniaData, state: State, power: str, area: str) -> bool:
+    if area == d.home(power):
+        return True
+    if area not in d.areas or d.areas[area].type == "home":
+        return False
+    if controls(state, area, power, established=False):
+        return True
+    if area in state.get("unrest", []):
+        return not any(m["kind"] in CONTROL_KINDS and m["power"] != power
+                       for m in state["markers"].get(area, []))
+    return False
+
+
+def _bfs(d: BritanniaData, sea_links: Mapping[str, set[str]], a: str, b: str,
+         through: set[str]) -> list[str] | None:
+    prev: dict[str, str | None] = {a: None}
+    queue = deque([a])
+    while queue:
+        node = queue.popleft()
+        if node == b:
+            out = [b]
+            while prev[out[-1]] is not None:
+                out.append(prev[out[-1]])  # type: ignore[arg-type]
+            return out[::-1]
+        if node != a and node not in through:
+            continue
+        for nb in sorted(_neighbours(d, sea_links, node)):
+            if nb not in prev and (nb in through or nb == b):
+                prev[nb] = node
+                queue.append(nb)
+    return None
+
+
+def fleet_may_reach(d: BritanniaData, state: State, power: str, dest: str) -> bool:
+    """Naval units move to home or a coastal area with an own established control marker."""
+    if dest in ("home", d.home(power)):
+        return True
+    return bool(d.areas.get(dest) and d.areas[dest].seas and controls(state, dest, power))
+
+
+def units_at(state: State, power: str, where: str) -> list[dict[str, Any]]:
+    return [u for u in state["units"] if u["power"] == power and u["at"] == where]

@@ -1,0 +1,336 @@
+"""The Movement / Status Change phase (seed, Movement / Status Change).
+
+Decide, then merge: each acting power's orders are carried out top to bottom
+on its own copy of the start-of-phase board (others' markers as they stood at
+the start), then each power's own parts are merged back. Nothing a power does
+in this phase can change what another power's order finds, so the result never
+depends on the order in which powers are looked at (orders.md §4).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from gm.games.base import Event
+from gm.games.britannica import board as b
+from gm.games.britannica import orders as o
+from gm.games.britannica.conditions import holds
+from gm.games.britannica.data import BritanniaData
+
+State = dict[str, Any]
+
+
+class Refusal(Enum):
+    """Why an order was not carried out (a closed vocabulary)."""
+
+    CONDITION = "its condition was not met"
+    FUNDS = "not enough money"
+    FUNDS_EXHAUSTED = "skipped: money ran out on an earlier order"
+    NO_LINK = "no communication link to the area"
+    ILLEGAL_PLACEMENT = "the status rules forbid this marker there"
+    HOME_COUNTRY = "no marker or unit may enter another power's home country"
+    NO_COUNTER = "no such piece left in the counter mix"
+    NO_MARKER = "no marker of yours there to alter"
+    NOT_HIGHER = "an upgrade must be to a higher status"
+    NO_DOWNGRADE = "only Interest and Influence markers may be downgraded"
+    NO_UNIT = "no such unit there"
+    NO_PATH = "no legal path"
+    MERCHANT_TAKEN = "already a merchant fleet of yours in that sea zone"
+    NO_NEW_MERCHANT = "no new merchant fleet is due to you this turn"
+    NO_CANAL_RIGHT = "a canal needs an established Influence or Control marker there"
+    CANAL_BUILT = "that canal is already built"
+    TRANSFER_FORBIDDEN = "only Germany may transfer money, and only to Austria-Hungary"
+    NOT_YOUR_POWER = "your seat does not control that power"
+    WRONG_PHASE = "not an order of this phase"
+    NOT_IMPLEMENTED = "not yet implemented"
+    ALREADY_THERE = "you already have a marker there; use upgrade"
+
+
+class Unaffordable(Exception):
+    pass
+
+
+class Refused(Exception):
+    def __init__(self, why: Refusal) -> None:
+        super().__init__(why.value)
+        self.why = why
+
+
+@dataclass
+class Ctx:
+    """One power's working copy while its orders are carried out."""
+
+    d: BritanniaData
+    start: State
+    mine: State
+    actor: str
+    submitted: Mapping[str, Sequence[o.AnyOrder]]
+    eti: int = 0
+    canal_built: list[str] | None = None
+    transfers: list[tuple[str, int]] | None = None
+
+    @property
+    def funds(self) -> int:
+        return int(self.mine["treasury"][self.actor])
+
+    def pay(self, amount: int) -> None:
+        if amount > self.funds:
+            raise Unaffordable()
+        self.mine["treasury"][self.actor] -= amount
+
+
+def _cost(d: BritanniaData, kind: str) -> int:
+    return int(d.rules["costs"][kind])
+
+
+def _in_use(state: State, power: str, kind: str) -> int:
+    return sum(1 for ms in state["markers"].values() for m in ms
+               if m["power"] == power and m["kind"] == kind)
+
+
+def _check_counter(c: Ctx, kind: str) -> None:
+    limit = c.d.rules["counter_mix"][c.actor]["markers"].get(kind, 0)
+    if _in_use(c.mine, c.actor, kind) >= limit:
+        raise Refused(Refusal.NO_COUNTER)
+
+
+def _legal_placement(c: Ctx, area: str, kind: str) -> None:
+    """Status Change placement rules (seed, Status Change)."""
+    a = c.d.areas[area]
+    if a.type == "home":
+        raise Refused(Refusal.HOME_COUNTRY)
+    if area not in b.linked(c.d, c.mine, c.actor):
+        raise Refused(Refusal.NO_LINK)
+    others = {f"{m['kind']}_established" for m in b.others_established(c.start, area, c.actor)}
+    group = "control" if kind in o.CONTROL_KINDS else kind
+    for rule in c.d.charts["placement_effects"]:
+        if rule["placed"] == group and rule["effect"] == "illegal" and others & set(rule["existing"]):
+            raise Refused(Refusal.ILLEGAL_PLACEMENT)
+    if kind in ("protectorate", "possession"):
+        unrest = area in c.start.get("unrest", [])
+        if a.type not in ("unorganized", "chinese_vassal") and not unrest:
+            raise Refused(Refusal.ILLEGAL_PLACEMENT)
+    if kind == "dominion":
+        raise Refused(Refusal.ILLEGAL_PLACEMENT)
+
+
+def do_place(c: Ctx, order: o.Place) -> dict[str, Any]:
+    if b.marker_of(c.mine, order.area, c.actor):
+        raise Refused(Refusal.ALREADY_THERE)
+    _legal_placement(c, order.area, order.kind)
+    _check_counter(c, order.kind)
+    c.pay(_cost(c.d, order.kind))
+    c.mine["markers"].setdefault(order.area, []).append(
+        {"power": c.actor, "kind": order.kind, "established": False, "new": True})
+    return {"area": order.area, "kind": order.kind}
+
+
+def do_upgrade(c: Ctx, order: o.Upgrade) -> dict[str, Any]:
+    """Upgrading Status: pay the difference; Protectorate to Possession/top needs no combat."""
+    m = b.marker_of(c.mine, order.area, c.actor)
+    if m is None:
+        raise Refused(Refusal.NO_MARKER)
+    if b.rank(order.kind) <= b.rank(m["kind"]):
+        raise Refused(Refusal.NOT_HIGHER)
+    top = c.d.rules["powers"][c.actor].get("top_areas", [])
+    if order.kind == "dominion":
+        if order.area not in top or m["kind"] != "possession" or not m["established"]:
+            raise Refused(Refusal.ILLEGAL_PLACEMENT)
+    elif m["kind"] not in o.CONTROL_KINDS:
+        _legal_placement(c, order.area, order.kind)
+    _check_counter(c, order.kind)
+    c.pay(_cost(c.d, order.kind) - _cost(c.d, m["kind"]))
+    no_combat = m["kind"] in o.CONTROL_KINDS and m["established"]
+    m.update(kind=order.kind, established=no_combat, new=True, was=m["kind"])
+    return {"area": order.area, "kind": order.kind}
+
+
+def do_downgrade(c: Ctx, order: o.Downgrade) -> dict[str, Any]:
+    """Downgrading Status: only Interest and Influence, no refund."""
+    m = b.marker_of(c.mine, order.area, c.actor)
+    if m is None:
+        raise Refused(Refusal.NO_MARKER)
+    if m["kind"] not in ("interest", "influence") or b.rank(m["kind"]) <= (
+            -1 if order.kind == "none" else b.rank(order.kind)):
+        if m["kind"] not in ("interest", "influence"):
+            raise Refused(Refusal.NO_DOWNGRADE)
+    if order.kind == "none":
+        c.mine["markers"][order.area].remove(m)
+    else:
+        m["kind"] = "interest"
+    return {"area": order.area, "kind": order.kind}
+
+
+def do_buy(c: Ctx, order: o.Buy) -> dict[str, Any]:
+    limit = c.d.rules["counter_mix"][c.actor][order.unit][str(order.strength)]
+    have = sum(1 for u in c.mine["units"] if u["power"] == c.actor and u["type"] == order.unit
+               and u["strength"] == order.strength)
+    if have >= limit:
+        raise Refused(Refusal.NO_COUNTER)
+    c.pay(int(c.d.rules["costs"][order.unit][str(order.strength)]))
+    c.mine["next_unit"] += 1
+    c.mine["units"].append({"id": c.mine["next_unit"], "power": c.actor, "type": order.unit,
+                            "strength": order.strength, "at": "home"})
+    if order.unit == "fleet" and c.d.rules["powers"][c.actor]["navy_eti"]:
+        eti = c.d.charts["eti"]
+        c.eti += eti["navy_10_built"] if order.strength == 10 else eti["navy_small_built"]
+    return {"unit": order.unit, "strength": order.strength}
+
+
+def _find_unit(c: Ctx, unit: str, strength: int, origin: str) -> dict[str, Any]:
+    for u in c.mine["units"]:
+        if (u["power"], u["type"], u["strength"], u["at"]) == (c.actor, unit, strength, origin):
+            return u  # type: ignore[no-any-return]
+    raise Refused(Refusal.NO_UNIT)
+
+
+def do_move(c: Ctx, order: o.Move) -> dict[str, Any]:
+    """Movement: armies along a legal path, fleets to own established coastal control."""
+    u = _find_unit(c, order.unit, order.strength, order.origin)
+    if order.dest != "home" and c.d.areas[order.dest].type == "home":
+        raise Refused(Refusal.HOME_COUNTRY)
+    if order.unit == "fleet":
+        if not b.fleet_may_reach(c.d, c.mine, c.actor, order.dest):
+            raise Refused(Refusal.NO_PATH)
+        path: list[str] = [order.origin, order.dest]
+    else:
+        found = b.army_path(c.d, c.mine, c.actor, order.origin, order.dest,
+                            c.mine["merchants"].get(c.actor, []), order.via)
+        if found is None:
+            raise Refused(Refusal.NO_PATH)
+        path = found
+    u["at"] = order.dest
+    return {"unit": order.unit, "strength": order.strength, "from": order.origin,
+            "to": order.dest, "path": path}
+
+
+def do_garrison(c: Ctx, order: o.Garrison) -> dict[str, Any]:
+    return do_move(c, o.Move(c.actor, "army", order.strength, "home", order.area))
+
+
+def do_merchant(c: Ctx, order: o.Merchant) -> dict[str, Any]:
+    """Merchant fleets: any distance, at most one per sea zone per power."""
+    fleets = c.mine["merchants"].setdefault(c.actor, [])
+    if order.dest in fleets:
+        raise Refused(Refusal.MERCHANT_TAKEN)
+    if order.origin is None:
+        due = c.mine.get("merchants_due", {}).get(c.actor, 0)
+        if due <= 0:
+            raise Refused(Refusal.NO_NEW_MERCHANT)
+        c.mine["merchants_due"][c.actor] = due - 1
+    else:
+        if order.origin not in fleets:
+            raise Refused(Refusal.NO_UNIT)
+        fleets.remove(order.origin)
+    fleets.append(order.dest)
+    return {"from": order.origin, "to": order.dest}
+
+
+def do_canal(c: Ctx, order: o.Canal) -> dict[str, Any]:
+    """Building a Caribbean - South Pacific canal (seed, Canals and Straits): £30."""
+    pid = next((p.id for p in c.d.passages.values()
+                if p.area == order.area and p.kind == "canal"), None)
+    if pid is None:
+        raise Refused(Refusal.NO_CANAL_RIGHT)
+    if pid in c.start.get("canals", []):
+        raise Refused(Refusal.CANAL_BUILT)
+    m = b.marker_of(c.start, order.area, c.actor)
+    if not m or not m["established"] or m["kind"] == "interest":
+        raise Refused(Refusal.NO_CANAL_RIGHT)
+    c.pay(c.d.passages[pid].cost)
+    assert c.canal_built is not None
+    c.canal_built.append(pid)
+    return {"canal": pid}
+
+
+def do_transfer(c: Ctx, order: o.Transfer) -> dict[str, Any]:
+    """Germany may give £ to Austria-Hungary, never the reverse (seed, Austria-Hungary)."""
+    if (c.actor, order.to) != ("germany", "austria-hungary"):
+        raise Refused(Refusal.TRANSFER_FORBIDDEN)
+    c.pay(order.amount)
+    assert c.transfers is not None
+    c.transfers.append((order.to, order.amount))
+    return {"to": order.to, "amount": order.amount}
+
+
+_DO = {o.Place: do_place, o.Upgrade: do_upgrade, o.Downgrade: do_downgrade, o.Buy: do_buy,
+       o.Move: do_move, o.Garrison: do_garrison, o.Merchant: do_merchant, o.Canal: do_canal,
+       o.Transfer: do_transfer}
+
+
+def run_power(d: BritanniaData, start: State, actor: str, seat: str,
+              own: Sequence[o.AnyOrder], submitted: Mapping[str, Sequence[o.AnyOrder]]
+              ) -> tuple[Ctx, list[Event]]:
+    """Carry out one acting power's orders top to bottom on its own copy of the board."""
+    c = Ctx(d, start, copy.deepcopy(start), actor, submitted, canal_built=[], transfers=[])
+    events: list[Event] = []
+    exhausted_at: int | None = None
+    for i, order in enumerate(own, 1):
+        base = o.base(order)
+        if isinstance(base, o.SwitchPower):
+            continue
+        if exhausted_at is not None:
+            events.append(_refused(seat, actor, i, order, Refusal.FUNDS_EXHAUSTED))
+            continue
+        if not holds(order, submitted, c.funds):
+            events.append(_refused(seat, actor, i, order, Refusal.CONDITION))
+            continue
+        fn = _DO.get(type(base))
+        if fn is None:
+            why = Refusal.NOT_IMPLEMENTED if isinstance(base, o.NotYet) else Refusal.WRONG_PHASE
+            events.append(_refused(seat, actor, i, order, why))
+            continue
+        try:
+            data = fn(c, base)  # type: ignore[operator]
+        except Unaffordable:
+            exhausted_at = i
+            events.append(_refused(seat, actor, i, order, Refusal.FUNDS))
+        except Refused as exc:
+            events.append(_refused(seat, actor, i, order, exc.why))
+        else:
+            events.append(Event(f"{type(base).__name__.lower()}_done",
+                                {"power": actor, **data}))
+    return c, events
+
+
+def _refused(seat: str, actor: str, i: int, order: o.AnyOrder, why: Refusal) -> Event:
+    from gm.games.britannica.parser import echo
+
+    return Event("order_not_carried_out",
+                 {"power": actor, "number": i, "order": echo(order), "reason": why.name,
+                  "why": why.value}, frozenset({seat}))
+
+
+def merge(d: BritanniaData, new: State, c: Ctx) -> None:
+    """Copy one power's own parts of its working board into the shared new state."""
+    p = c.actor
+    new["treasury"][p] = c.mine["treasury"][p]
+    new["units"] = [u for u in new["units"] if u["power"] != p] + [
+        u for u in c.mine["units"] if u["power"] == p]
+    new["merchants"][p] = list(c.mine["merchants"].get(p, []))
+    new.setdefault("merchants_due", {})[p] = c.mine.get("merchants_due", {}).get(p, 0)
+    for area in set(new["markers"]) | set(c.mine["markers"]):
+        keep = [m for m in new["markers"].get(area, []) if m["power"] != p]
+        mine = [m for m in c.mine["markers"].get(area, []) if m["power"] == p]
+        merged = sorted(keep + mine, key=lambda m: m["power"])
+        if merged:
+            new["markers"][area] = merged
+        else:
+            new["markers"].pop(area, None)
+    new["eti"] += c.eti
+    for to, amount in c.transfers or []:
+        new["treasury"][to] += amount
+    new["next_unit"] = max(new["next_unit"], c.mine["next_unit"])
+
+
+def renumber_new_units(new: State, before: int) -> None:
+    """Give units bought this phase ids in a fixed order (power, type, strength)."""
+    fresh = sorted((u for u in new["units"] if u["id"] > before),
+                   key=lambda u: (u["power"], u["type"], u["strength"], u["at"]))
+    for i, u in enumerate(fresh, before + 1):
+        u["id"] = i
+    new["next_unit"] = before + len(fresh)

@@ -1,0 +1,27 @@
+"""Fog: what each power may know (seed, Deadlines and Adjudication reports; Treaties).
+
+Public: the map (markers, units, merchant fleets, unrest), the indices, VP and
+treasuries (the GM publishes them). Private: secret treaties (parties only) and
+treaty drafts not yet ratified. The moderator (``None``) sees everything.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from gm.games.britannica.data import load
+
+
+def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
+    """The state as ``power`` (a seat) may know it."""
+    out = copy.deepcopy(state)
+    if power is None:
+        return out
+    d = load()
+    mine = {p for p in d.great_powers if d.seat_of(p) == power}
+    out["treaties"] = [t for t in state["treaties"]
+                       if (t["public"] and t["ratified"]) or mine & set(t["parties"])]
+    out["me"] = power
+    out["my_powers"] = sorted(mine)
+    return out
