@@ -104,6 +104,7 @@ class Garrison:
     value: int
     port: bool = False
     harbor: bool = False
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ class Nation:
     aliases: tuple[str, ...] = ()
     active_at_start: bool = True
     rp_level: int | None = None
+    pool: str | None = None
     activation: Mapping[str, Any] = field(default_factory=dict)
     sources: Sources = field(default_factory=dict)
 
@@ -148,6 +150,7 @@ class Territory:
     box: bool = False
     regions: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
+    upgrade: Garrison | None = None
     sources: Sources = field(default_factory=dict)
 
     @property
@@ -236,10 +239,19 @@ class Placement:
 
 @dataclass(frozen=True)
 class VictoryLevel:
-    """One row of a scenario's victory table (3CG 12.x)."""
+    """One row of a scenario's victory table (3CG 12.x), checked top-down at game end.
+
+    A row holds when the Swedish RP level lies in [rp_min, rp_max] (None = open),
+    Sweden occupies every territory in ``occupied``, and, if ``karl_xii_lost``,
+    the Karl XII block is out of the game.
+    """
 
     result: str
     condition: str
+    rp_min: int | None = None
+    rp_max: int | None = None
+    occupied: tuple[str, ...] = ()
+    karl_xii_lost: bool = False
 
 
 @dataclass(frozen=True)
@@ -260,8 +272,13 @@ class Scenario:
     special: Mapping[str, Any] = field(default_factory=dict)
     victory: tuple[VictoryLevel, ...] = ()
     out_of_play: tuple[str, ...] = ()
+    allegiance: Mapping[str, str] = field(default_factory=dict)
     notes: str = ""
     sources: Sources = field(default_factory=dict)
+
+    def placed(self) -> tuple[str, ...]:
+        """Every block the set-up puts on the map."""
+        return tuple(p.block for p in self.placements)
 
     def source(self, fieldname: str) -> str:
         """The citation for one field."""
@@ -329,6 +346,40 @@ class Board:
         except KeyError:
             raise UnknownScenario(f"no Pax Baltica scenario {scenario_id!r}") from None
 
+    def star_partner(self, block: str) -> str | None:
+        """The other block of a Russian hollow/black star pair (2.1, 11.2), if any."""
+        return self.blocks[block].star_pair
+
+    def initial_pools(self, scenario_id: str) -> dict[str, tuple[str, ...]]:
+        """Replacement pools at the start of a scenario, keyed by the pool's nation.
+
+        3CG 12, applies to all scenarios: the blocks of the nations at war that
+        the set-up does not place form their pools (Polish blocks join the
+        Saxon pool, 11.5; Holstein-Gottorp the Swedish, 11.10). Nations not yet
+        at war form theirs on entry (:meth:`entry_pool`). Blocks listed
+        out_of_play and nations that never use a pool (Britain, Hannover,
+        Prussia, Ukraine) are left out.
+        """
+        scenario = self.scenario(scenario_id)
+        pools: dict[str, tuple[str, ...]] = {}
+        for nation in scenario.active:
+            owner = self.nations[nation].pool
+            if owner is None or owner not in scenario.active:
+                continue
+            if owner == "sweden" and scenario.special.get("sweden_pool_setup_only"):
+                pools.setdefault(owner, ())
+                continue
+            pools[owner] = pools.get(owner, ()) + self._unplaced(scenario, nation)
+        return pools
+
+    def entry_pool(self, scenario_id: str, nation: str) -> tuple[str, ...]:
+        """The blocks that form ``nation``'s pool when it enters the war (3CG 12)."""
+        return self._unplaced(self.scenario(scenario_id), nation)
+
+    def _unplaced(self, scenario: Scenario, nation: str) -> tuple[str, ...]:
+        skip = set(scenario.placed()) | set(scenario.out_of_play)
+        return tuple(b.id for b in self.blocks.values() if b.nation == nation and b.id not in skip)
+
     # -- names -------------------------------------------------------------
     def names(self, kind: str) -> dict[str, list[str]]:
         """Names for the order parser: canonical id -> every accepted spelling.
@@ -357,9 +408,12 @@ class Board:
 
 def _spellings(entry: Any) -> list[str]:
     out: list[str] = [entry.name, *entry.aliases]
-    garrison = getattr(entry, "garrison", None)
-    if garrison is not None and garrison.name not in out:
-        out.append(garrison.name)
+    for garrison in (getattr(entry, "garrison", None), getattr(entry, "upgrade", None)):
+        if garrison is None:
+            continue
+        for name in (garrison.name, *garrison.aliases):
+            if name not in out:
+                out.append(name)
     for name in list(out):
         folded = fold(name)
         if folded not in (s.lower() for s in out):
@@ -434,24 +488,35 @@ def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(mapping))
 
 
+def _sources(v: Mapping[str, Any]) -> Sources:
+    """An entry's ``source``: a string cites every field, a table cites field by field."""
+    source = v.get("source", {})
+    return _frozen({"default": source} if isinstance(source, str) else source)
+
+
 def _build(ruleset: str, raw: Mapping[str, Mapping[str, Any]]) -> Board:
-    nations = raw.get("nations.toml", {}).get("nation", {})
     mapdata = raw.get("map.toml", {})
+    territories = {k: _territory(k, v) for k, v in mapdata.get("territory", {}).items()}
+    nations = {
+        k: _nation(k, v, tuple(t.id for t in territories.values() if t.nation == k))
+        for k, v in raw.get("nations.toml", {}).get("nation", {}).items()
+    }
+    blocks = {k: _block(k, v) for k, v in raw.get("blocks.toml", {}).get("block", {}).items()}
+    scenarios = raw.get("scenarios.toml", {}).get("scenario", {})
     return Board(
         ruleset=ruleset,
-        nations=_frozen({k: _nation(k, v) for k, v in nations.items()}),
-        territories=_frozen({k: _territory(k, v) for k, v in mapdata.get("territory", {}).items()}),
+        nations=_frozen(nations),
+        territories=_frozen(territories),
         seas=_frozen({k: _sea(k, v) for k, v in mapdata.get("sea", {}).items()}),
         borders=tuple(_border(v) for v in mapdata.get("border", [])),
-        blocks=_frozen({k: _block(k, v) for k, v in raw.get("blocks.toml", {}).get("block", {}).items()}),
-        scenarios=_frozen(
-            {k: _scenario(k, v) for k, v in raw.get("scenarios.toml", {}).get("scenario", {}).items()}
-        ),
+        blocks=_frozen(blocks),
+        scenarios=_frozen({k: _scenario(k, v, blocks) for k, v in scenarios.items()}),
         tables=_frozen(raw.get("tables.toml", {})),
     )
 
 
-def _nation(key: str, v: Mapping[str, Any]) -> Nation:
+def _nation(key: str, v: Mapping[str, Any], territories: tuple[str, ...]) -> Nation:
+    activation = v.get("activation", {})
     return Nation(
         id=key,
         name=v["name"],
@@ -459,34 +524,40 @@ def _nation(key: str, v: Mapping[str, Any]) -> Nation:
         major=v.get("major", False),
         colour=v["colour"],
         capital=v.get("capital"),
-        territories=tuple(v.get("territories", ())),
+        territories=territories,
         proper=tuple(v.get("proper", ())),
         aliases=tuple(v.get("aliases", ())),
-        active_at_start=v.get("active_at_start", True),
+        active_at_start=activation.get("active_at_start", True),
         rp_level=v.get("rp_level"),
-        activation=_frozen(v.get("activation", {})),
-        sources=_frozen(v.get("source", {})),
+        pool=v.get("pool") or None,
+        activation=_frozen(activation),
+        sources=_sources(v),
+    )
+
+
+def _garrison(g: Mapping[str, Any] | None) -> Garrison | None:
+    if not g:
+        return None
+    return Garrison(
+        g["name"], g["value"], g.get("port", False), g.get("harbor", False), tuple(g.get("aliases", ()))
     )
 
 
 def _territory(key: str, v: Mapping[str, Any]) -> Territory:
-    g = v.get("garrison")
-    garrison = (
-        Garrison(g["name"], g["value"], g.get("port", False), g.get("harbor", False)) if g else None
-    )
     return Territory(
         id=key,
         name=v["name"],
         nation=v.get("nation"),
         forage=v.get("forage"),
-        garrison=garrison,
+        garrison=_garrison(v.get("garrison")),
         capital=v.get("capital", False),
         sea=v.get("sea"),
         transit=v.get("transit", False),
         box=v.get("box", False),
         regions=tuple(v.get("regions", ())),
         aliases=tuple(v.get("aliases", ())),
-        sources=_frozen(v.get("source", {})),
+        upgrade=_garrison(v.get("upgrade")),
+        sources=_sources(v),
     )
 
 
@@ -496,7 +567,7 @@ def _sea(key: str, v: Mapping[str, Any]) -> SeaZone:
         name=v["name"],
         adjacent=tuple(v.get("adjacent", ())),
         aliases=tuple(v.get("aliases", ())),
-        sources=_frozen(v.get("source", {})),
+        sources=_sources(v),
     )
 
 
@@ -507,7 +578,7 @@ def _border(v: Mapping[str, Any]) -> Border:
         terrain=Terrain(v.get("terrain", "normal")),
         blocked=v.get("blocked", False),
         lake=v.get("lake"),
-        sources=_frozen(v.get("source", {})),
+        sources=_sources(v),
     )
 
 
@@ -527,15 +598,28 @@ def _block(key: str, v: Mapping[str, Any]) -> BlockType:
         star_pair=v.get("star_pair"),
         galley=v.get("galley", False),
         aliases=tuple(v.get("aliases", ())),
-        sources=_frozen(v.get("source", {})),
+        sources=_sources(v),
     )
 
 
-def _scenario(key: str, v: Mapping[str, Any]) -> Scenario:
+def _victory(r: Mapping[str, Any]) -> VictoryLevel:
+    return VictoryLevel(
+        result=r["result"],
+        condition=r["condition"],
+        rp_min=r.get("rp_min"),
+        rp_max=r.get("rp_max"),
+        occupied=tuple(r.get("occupied", ())),
+        karl_xii_lost=r.get("karl_xii_lost", False),
+    )
+
+
+def _scenario(key: str, v: Mapping[str, Any], blocks: Mapping[str, BlockType]) -> Scenario:
+    """A scenario; blocks are set up at full strength unless ``reduced`` says (3CG 12.0)."""
+    reduced: Mapping[str, int] = v.get("reduced", {})
     placements = tuple(
-        Placement(block, location, strength)
-        for location, blocks in v.get("setup", {}).items()
-        for block, strength in blocks.items()
+        Placement(block, location, reduced.get(block, blocks[block].max_strength))
+        for location, placed in v.get("setup", {}).items()
+        for block in placed
     )
     return Scenario(
         id=key,
@@ -550,8 +634,9 @@ def _scenario(key: str, v: Mapping[str, Any]) -> Scenario:
         active=tuple(v.get("active", ())),
         first_turn_actions=_frozen(v.get("first_turn_actions", {})),
         special=_frozen(v.get("special", {})),
-        victory=tuple(VictoryLevel(r["result"], r["condition"]) for r in v.get("victory", ())),
+        victory=tuple(_victory(r) for r in v.get("victory", ())),
         out_of_play=tuple(v.get("out_of_play", ())),
+        allegiance=_frozen(v.get("allegiance", {})),
         notes=v.get("notes", ""),
-        sources=_frozen(v.get("source", {})),
+        sources=_sources(v),
     )

@@ -54,6 +54,13 @@ class _Entry:
         where = f"{self.filename}: {self.label}"
         self.problems.append(f"{where}: {fieldname}: {message}" if fieldname else f"{where}: {message}")
 
+    def only(self, allowed: Iterable[str]) -> None:
+        """Flag fields the schema does not know (usually a typo or a misplaced table)."""
+        known = set(allowed) | {"source"}
+        for fieldname in self.data:
+            if fieldname not in known:
+                self.bad(fieldname, "unknown field")
+
     def require(self, fieldname: str, kind: type | tuple[type, ...]) -> Any:
         if fieldname not in self.data:
             self.bad(fieldname, "missing")
@@ -93,6 +100,8 @@ class _Entry:
     def sources(self, fields: Iterable[str]) -> None:
         """Every value cites a source: a `source` table with "default" or one key per field."""
         source = self.data.get("source")
+        if isinstance(source, str) and source.strip():
+            return
         if not isinstance(source, Mapping):
             self.bad("source", "missing (every entry cites its source, see docs/baltica-data.md)")
             return
@@ -134,6 +143,7 @@ def _check_nations(raw: Raw, problems: Problems) -> None:
     territories = _ids(raw, "map.toml", "territory")
     for key, data in _table(raw, "nations.toml", "nation", problems).items():
         e = _Entry(problems, "nations.toml", f"nation {key}", data)
+        e.only(("name", "aliases", "side", "major", "colour", "capital", "proper", "rp_level", "pool", "activation"))
         e.require("name", str)
         e.choice("side", SIDES)
         e.require("colour", str)
@@ -142,7 +152,16 @@ def _check_nations(raw: Raw, problems: Problems) -> None:
         for fieldname in ("territories", "proper"):
             for item in e.optional(fieldname, list) or ():
                 e.ref(fieldname, territories, "territory", item)
-        e.number("rp_level", 0, 30, required=False)
+        e.number("rp_level", 1, 60, required=False)
+        pool = e.optional("pool", str)
+        if pool:
+            e.ref("pool", _ids(raw, "nations.toml", "nation"), "nation")
+        activation = e.optional("activation", Mapping) or {}
+        for flag in ("rolled_by", "defects_to"):
+            if flag in activation:
+                e.ref("activation", ("sweden", "coalition"), "side", activation[flag])
+        if "needs" in activation and activation["needs"] not in range(1, 7):
+            e.bad("activation", f"needs {activation['needs']!r} is not a die roll 1-6")
         e.sources(data.keys() if isinstance(data, Mapping) else ())
 
 
@@ -151,20 +170,26 @@ def _check_territories(raw: Raw, problems: Problems) -> None:
     seas = _ids(raw, "map.toml", "sea")
     for key, data in _table(raw, "map.toml", "territory", problems).items():
         e = _Entry(problems, "map.toml", f"territory {key}", data)
+        e.only(("name", "aliases", "nation", "forage", "garrison", "upgrade", "capital", "sea",
+                "transit", "box", "regions"))
         e.require("name", str)
         e.ref("nation", nations, "nation")
         e.number("forage", 1, 4, required=False)
-        garrison = e.optional("garrison", Mapping)
-        if garrison is not None:
-            g = _Entry(problems, "map.toml", f"territory {key}", garrison)
-            g.label = f"territory {key} garrison"
+        coastal = False
+        for fieldname in ("garrison", "upgrade"):
+            garrison = e.optional(fieldname, Mapping)
+            if garrison is None:
+                continue
+            g = _Entry(problems, "map.toml", f"territory {key} {fieldname}", garrison)
             g.require("name", str)
             g.number("value", 1, 4)
             g.optional("port", bool)
             g.optional("harbor", bool)
-            if (garrison.get("port") or garrison.get("harbor")) and "sea" not in data:
-                e.bad("sea", "a port or harbor must name the one sea zone it touches (1.6)")
-        if "sea" in data and not (garrison or {}).get("port") and not (garrison or {}).get("harbor"):
+            g.optional("aliases", list)
+            coastal = coastal or bool(garrison.get("port") or garrison.get("harbor"))
+        if coastal and "sea" not in data:
+            e.bad("sea", "a port or harbor must name the one sea zone it touches (1.6)")
+        if "sea" in data and not coastal:
             e.bad("sea", "only ports and harbors touch a sea zone (1.6)")
         e.ref("sea", seas, "sea zone")
         for fieldname in ("transit", "capital", "box"):
@@ -178,6 +203,7 @@ def _check_seas(raw: Raw, problems: Problems) -> None:
     seas = _table(raw, "map.toml", "sea", problems)
     for key, data in seas.items():
         e = _Entry(problems, "map.toml", f"sea {key}", data)
+        e.only(("name", "aliases", "adjacent"))
         e.require("name", str)
         for other in e.require("adjacent", list) or ():
             e.ref("adjacent", seas, "sea zone", other)
@@ -193,6 +219,7 @@ def _check_borders(raw: Raw, problems: Problems) -> None:
     for data in borders:
         label = f"border {data.get('a')}|{data.get('b')}" if isinstance(data, Mapping) else "border"
         e = _Entry(problems, "map.toml", label, data)
+        e.only(("a", "b", "terrain", "blocked", "lake"))
         a, b = e.require("a", str), e.require("b", str)
         e.ref("a", territories, "territory")
         e.ref("b", territories, "territory")
@@ -213,6 +240,8 @@ def _check_blocks(raw: Raw, problems: Problems) -> None:
     blocks = _table(raw, "blocks.toml", "block", problems)
     for key, data in blocks.items():
         e = _Entry(problems, "blocks.toml", f"block {key}", data)
+        e.only(("name", "aliases", "nation", "kind", "max_strength", "rating", "movement", "trains",
+                "royal", "red_dot", "star", "star_pair", "galley"))
         e.require("name", str)
         e.ref("nation", nations, "nation")
         e.require("nation", str)
@@ -240,44 +269,52 @@ def _check_blocks(raw: Raw, problems: Problems) -> None:
 
 
 def _check_unique_names(raw: Raw, problems: Problems) -> None:
-    """No spelling may stand for two entries of the same kind (the parser must resolve it)."""
+    """No spelling may stand for two entries of one kind, so the order parser can resolve it.
+
+    The one exception is a Russian star pair (2.1): both blocks carry the
+    general's name, and only one of them is ever in play (11.2).
+    """
     from gm.games.baltica.board import fold
 
-    kinds = (
-        ("map.toml", "territory", _place_names),
-        ("map.toml", "sea", _place_names),
-        ("blocks.toml", "block", _place_names),
-        ("nations.toml", "nation", _place_names),
-    )
-    for filename, section, spell in kinds:
+    for filename, section in (
+        ("map.toml", "territory"),
+        ("map.toml", "sea"),
+        ("blocks.toml", "block"),
+        ("nations.toml", "nation"),
+    ):
         owner: dict[str, str] = {}
-        for key, data in raw.get(filename, {}).get(section, {}).items():
+        entries = raw.get(filename, {}).get(section, {})
+        for key, data in entries.items():
             if not isinstance(data, Mapping):
                 continue
-            for name in {fold(n) for n in spell(data)}:
-                if name in owner and owner[name] != key:
+            for name in sorted({fold(n) for n in _spellings(data)}):
+                other = owner.get(name)
+                if other is not None and other != key and data.get("star_pair") != other:
                     problems.append(
                         f"{filename}: {section} {key}: name: {name!r} is also a name of "
-                        f"{section} {owner[name]}"
+                        f"{section} {other}"
                     )
                 owner.setdefault(name, key)
 
 
-def _place_names(data: Mapping[str, Any]) -> list[str]:
+def _spellings(data: Mapping[str, Any]) -> list[str]:
     names = [data.get("name", ""), *data.get("aliases", ())]
-    garrison = data.get("garrison")
-    if isinstance(garrison, Mapping) and garrison.get("name"):
-        names.append(garrison["name"])
+    for fieldname in ("garrison", "upgrade"):
+        garrison = data.get(fieldname)
+        if isinstance(garrison, Mapping):
+            names += [garrison.get("name", ""), *garrison.get("aliases", ())]
     return [n for n in names if isinstance(n, str) and n]
 
 
 def _check_scenarios(raw: Raw, problems: Problems) -> None:
-    places = _places(raw)
-    territories = _ids(raw, "map.toml", "territory")
+    territories = raw.get("map.toml", {}).get("territory", {})
+    seas = _ids(raw, "map.toml", "sea")
     blocks = raw.get("blocks.toml", {}).get("block", {})
     nations = _ids(raw, "nations.toml", "nation")
     for key, data in _table(raw, "scenarios.toml", "scenario", problems).items():
         e = _Entry(problems, "scenarios.toml", f"scenario {key}", data)
+        e.only(("title", "start", "end", "setup", "reduced", "controlled", "allegiance", "active",
+                "rp_levels", "first_turn_actions", "special", "victory", "out_of_play", "notes"))
         e.require("title", str)
         for edge in ("start", "end"):
             when = e.require(edge, Mapping)
@@ -285,35 +322,71 @@ def _check_scenarios(raw: Raw, problems: Problems) -> None:
                 w = _Entry(problems, "scenarios.toml", f"scenario {key} {edge}", when)
                 w.number("year", 1700, 1721)
                 w.choice("season", SEASONS)
-        placed: dict[str, str] = {}
-        for location, entries in (e.optional("setup", Mapping) or {}).items():
-            e.ref("setup", places, "territory or sea zone", location)
-            for block, strength in entries.items():
-                where = f"setup.{location}.{block}"
-                if block not in blocks:
-                    e.bad(where, f"unknown block {block!r}")
-                elif not isinstance(strength, int) or not 1 <= strength <= blocks[block].get(
-                    "max_strength", 4
-                ):
-                    e.bad(where, f"strength {strength!r} is not 1-{blocks[block].get('max_strength')}")
-                if block in placed:
-                    e.bad(where, f"block also placed in {placed[block]}")
-                placed[block] = location
+        placed = _check_setup(e, territories, seas, blocks)
+        for block, steps in (e.optional("reduced", Mapping) or {}).items():
+            top = blocks.get(block, {}).get("max_strength", 4)
+            if block not in placed:
+                e.bad(f"reduced.{block}", "block is not in the set-up")
+            elif not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= top:
+                e.bad(f"reduced.{block}", f"strength {steps!r} is not 1-{top}")
         for territory, nation in (e.optional("controlled", Mapping) or {}).items():
             e.ref("controlled", territories, "territory", territory)
             e.ref("controlled", nations, "nation", nation)
-        for nation in (e.optional("rp_levels", Mapping) or {}):
+        for nation, side in (e.optional("allegiance", Mapping) or {}).items():
+            e.ref("allegiance", nations, "nation", nation)
+            e.ref("allegiance", SIDES, "side", side)
+        for nation in e.optional("rp_levels", Mapping) or {}:
             e.ref("rp_levels", nations, "nation", nation)
         for nation in e.optional("active", list) or ():
             e.ref("active", nations, "nation", nation)
-        for side in (e.optional("first_turn_actions", Mapping) or {}):
+        for side in e.optional("first_turn_actions", Mapping) or {}:
             e.ref("first_turn_actions", ("sweden", "coalition"), "side", side)
         for block in e.optional("out_of_play", list) or ():
             e.ref("out_of_play", blocks, "block", block)
+            if block in placed:
+                e.bad("out_of_play", f"{block!r} is also in the set-up")
+        e.optional("special", Mapping)
         for row in e.optional("victory", list) or ():
             if not isinstance(row, Mapping) or not {"result", "condition"} <= set(row):
                 e.bad("victory", "each row needs a result and a condition")
+                continue
+            for territory in row.get("occupied", ()):
+                e.ref("victory", territories, "territory", territory)
         e.sources(data.keys() if isinstance(data, Mapping) else ())
+
+
+def _check_setup(
+    e: _Entry, territories: Mapping[str, Any], seas: set[str], blocks: Mapping[str, Any]
+) -> dict[str, str]:
+    """Every placed block exists, once, on a place it may stand (fleets at sea or in harbor, 1.6)."""
+    placed: dict[str, str] = {}
+    upgraded = bool((e.data.get("special") or {}).get("sankt_peterburg_built"))
+    for location, entries in (e.optional("setup", Mapping) or {}).items():
+        if location not in territories and location not in seas:
+            e.bad(f"setup.{location}", f"unknown territory or sea zone {location!r}")
+            continue
+        if not isinstance(entries, list):
+            e.bad(f"setup.{location}", "expected a list of block ids")
+            continue
+        for block in entries:
+            where = f"setup.{location}.{block}"
+            if block not in blocks:
+                e.bad(where, f"unknown block {block!r}")
+                continue
+            if block in placed:
+                e.bad(where, f"block also placed in {placed[block]}")
+            placed[block] = location
+            fleet = blocks[block].get("kind") == "fleet"
+            if fleet and location not in seas and not _harbor(territories[location], upgraded):
+                e.bad(where, "a fleet sets up at sea or in a harbor (1.6, 9.1)")
+            if not fleet and location in seas:
+                e.bad(where, "army and regiment blocks set up on land")
+    return placed
+
+
+def _harbor(territory: Mapping[str, Any], upgraded: bool) -> bool:
+    garrison = territory.get("upgrade") if upgraded and territory.get("upgrade") else territory.get("garrison")
+    return isinstance(garrison, Mapping) and bool(garrison.get("harbor"))
 
 
 def _check_graph(raw: Raw, problems: Problems) -> None:
