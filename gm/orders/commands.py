@@ -1,0 +1,203 @@
+"""The typed envelope and command lines of an order mail (orders.md §1, §9).
+
+Parsed here (:mod:`gm.orders.envelope`), carried out by the parts of the
+service that own them. Power names are kept as written, lowercased (the
+service resolves them against the game with a NameIndex); passwords, press
+text, reasons and ruling text exactly as written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+# §1: the envelope
+
+
+@dataclass(frozen=True)
+class Game:
+    game: str
+
+
+@dataclass(frozen=True)
+class PowerSignOn:
+    """``POWER name password`` (alias SIGNON); no password: the moderator acting as it."""
+
+    power: str
+    password: str | None
+
+
+@dataclass(frozen=True)
+class ModeratorSignOn:
+    password: str
+
+
+@dataclass(frozen=True)
+class Phase:
+    """The stale-order guard: the phase the player believes is open."""
+
+    phase: str
+
+
+@dataclass(frozen=True)
+class For:
+    """Switch the power the following orders are for."""
+
+    power: str
+
+
+# §1: commands that are not orders
+
+
+@dataclass(frozen=True)
+class Check:
+    """Validate and echo everything, store nothing."""
+
+
+@dataclass(frozen=True)
+class Add:
+    """Append these orders instead of replacing the earlier ones."""
+
+
+@dataclass(frozen=True)
+class Status:
+    pass
+
+
+@dataclass(frozen=True)
+class Ready:
+    ready: bool = True
+
+
+@dataclass(frozen=True)
+class Wait:
+    wait: bool = True
+
+
+ALL_POWERS = "all"
+
+
+@dataclass(frozen=True)
+class Press:
+    """``PRESS TO a, b`` ... ``ENDPRESS``; ``to == ("all",)`` broadcasts."""
+
+    to: tuple[str, ...]
+    text: str
+
+    @property
+    def broadcast(self) -> bool:
+        return self.to == (ALL_POWERS,)
+
+
+@dataclass(frozen=True)
+class History:
+    phase: str | None = None
+
+
+@dataclass(frozen=True)
+class Absent:
+    start: date
+    end: date
+
+
+@dataclass(frozen=True)
+class Password:
+    new: str
+
+
+@dataclass(frozen=True)
+class SetLanguage:
+    language: str
+
+
+@dataclass(frozen=True)
+class SetTimezone:
+    timezone: str
+
+
+@dataclass(frozen=True)
+class SetAddress:
+    address: str
+
+
+@dataclass(frozen=True)
+class Help:
+    topic: str | None = None
+
+
+# §9: moderator commands; each carries ``reason`` (after the first colon) and
+# ``private`` (PRIVATE: kept out of the public history).
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModeratorCommand:
+    reason: str | None = None
+    private: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Extend(ModeratorCommand):
+    """``EXTEND 48h`` (``by``) or ``EXTEND TO 2026-12-01 20:00`` (``to``, naive: UTC
+    unless the service applies the moderator's time zone)."""
+
+    by: timedelta | None = None
+    to: datetime | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdjudicateNow(ModeratorCommand):
+    pass
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ruling(ModeratorCommand):
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReplacePower(ModeratorCommand):
+    power: str
+    address: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rollback(ModeratorCommand):
+    phase: str
+    fresh_dice: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetState(ModeratorCommand):
+    """``SET path = value``; ``value`` as written (the service decodes it)."""
+
+    path: str
+    value: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Pause(ModeratorCommand):
+    pass
+
+
+@dataclass(frozen=True, kw_only=True)
+class Resume(ModeratorCommand):
+    deadline: datetime | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiceRolls(ModeratorCommand):
+    rolls: tuple[int, ...]
+    then_seed: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Release(ModeratorCommand):
+    pass
+
+
+SignOn = PowerSignOn | ModeratorSignOn
+Command = (
+    Game | PowerSignOn | ModeratorSignOn | Phase | For | Check | Add | Status | Ready | Wait
+    | Press | History | Absent | Password | SetLanguage | SetTimezone | SetAddress | Help
+    | ModeratorCommand
+)

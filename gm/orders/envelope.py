@@ -1,0 +1,463 @@
+"""Sections, sign-on and commands of an order mail (orders.md §1, §8, §9).
+
+:func:`parse_envelope` takes the cleaned lines (:func:`gm.orders.text.clean_body`)
+and returns an :class:`Envelope`: text before the first envelope line
+(``GAME``, ``POWER``/``SIGNON``, ``MODERATOR``, ``HELP``) is ignored; each
+``GAME`` line starts a section and resets the sign-on, each ``POWER`` or
+``MODERATOR`` line starts a section in the same game. In a section, command
+lines become typed commands (:mod:`gm.orders.commands`) and the other lines
+are kept as :class:`OrderLine` for the game's grammar, tagged with the power
+they are for (``FOR`` switches). Envelope problems are typed
+:class:`EnvelopeError` values on the section; those marked ``fatal`` reject
+the section. Which game, which password and which phase are right is the
+service's to decide (it has the database).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from enum import Enum
+from functools import cache
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedInput, VisitError
+
+from gm.orders import commands as c
+from gm.orders.model import SourceLine
+from gm.orders.names import strip_accents
+from gm.resources import grammar_root
+
+ENVELOPE_WORDS = frozenset({"game", "partie", "power", "signon", "puissance", "moderator",
+                            "moderateur", "help", "aide"})
+"""The words that open an envelope line (orders.md §1)."""
+
+COMMAND_WORDS = frozenset(
+    {"phase", "for", "pour", "check", "verifier", "add", "ajouter", "status", "etat", "ready",
+     "pret", "not", "pas", "wait", "attendre", "no", "ne", "press", "presse", "endpress",
+     "finpresse", "history", "historique", "absent", "password", "motdepasse", "set", "definir",
+     "extend", "prolonger", "adjudicate", "arbitrer", "ruling", "decision", "replace",
+     "remplacer", "rollback", "retour", "pause", "resume", "reprendre", "dice", "des",
+     "release", "liberer"}
+)
+"""The first words of command lines; a line so starting is parsed as a command."""
+
+_NEEDS_SECOND = {"replace": {"power"}, "remplacer": {"puissance"}, "not": {"ready"},
+                 "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}}
+"""Words that open an order too (``replace Karl XII``): a command only with this second word."""
+
+
+class Problem(Enum):
+    """What can be wrong with the envelope of a section."""
+
+    NO_SIGNON = "orders without a sign-on (POWER name password)"
+    NO_PASSWORD = "POWER needs a password"
+    BAD_COMMAND = "command not understood"
+    MODERATOR_ONLY = "only the moderator may use this command"
+    UNCLOSED_PRESS = "PRESS without ENDPRESS: the message was not sent"
+    STRAY_ENDPRESS = "ENDPRESS without PRESS"
+    BAD_DATE = "not a valid date (write 2026-12-20)"
+
+    @property
+    def fatal(self) -> bool:
+        """Whether the problem rejects the whole section."""
+        return self in (Problem.NO_SIGNON, Problem.NO_PASSWORD)
+
+
+@dataclass(frozen=True)
+class EnvelopeError:
+    line: SourceLine | None
+    problem: Problem
+    detail: str = ""
+
+    @property
+    def fatal(self) -> bool:
+        return self.problem.fatal
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    line: SourceLine
+    command: Any  # one of gm.orders.commands.Command
+
+
+@dataclass(frozen=True)
+class OrderLine:
+    """A line for the game's grammar; ``power`` is who it is for (after FOR)."""
+
+    line: SourceLine
+    power: str | None
+
+
+@dataclass
+class Section:
+    """One sign-on's worth of a mail."""
+
+    game: str | None = None
+    signon: c.SignOn | None = None
+    start: SourceLine | None = None
+    items: list[CommandLine | OrderLine] = field(default_factory=list)
+    errors: list[EnvelopeError] = field(default_factory=list)
+
+    @property
+    def commands(self) -> list[Any]:
+        return [i.command for i in self.items if isinstance(i, CommandLine)]
+
+    @property
+    def orders(self) -> list[OrderLine]:
+        return [i for i in self.items if isinstance(i, OrderLine)]
+
+    def orders_for(self, power: str) -> list[SourceLine]:
+        """The order lines meant for ``power``, in order."""
+        return [o.line for o in self.orders if o.power == power]
+
+    @property
+    def phase(self) -> str | None:
+        """The ``PHASE`` guard, if given (the last one)."""
+        found = [x.phase for x in self.commands if isinstance(x, c.Phase)]
+        return found[-1] if found else None
+
+    @property
+    def check_only(self) -> bool:
+        return any(isinstance(x, c.Check) for x in self.commands)
+
+    @property
+    def add(self) -> bool:
+        return any(isinstance(x, c.Add) for x in self.commands)
+
+    @property
+    def moderator(self) -> bool:
+        return isinstance(self.signon, c.ModeratorSignOn)
+
+    @property
+    def rejected(self) -> bool:
+        return any(e.fatal for e in self.errors)
+
+
+@dataclass
+class Envelope:
+    ignored: list[SourceLine] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+
+
+@cache
+def _parser() -> Lark:
+    return Lark.open(
+        str(grammar_root() / "envelope.lark"), parser="lalr", lexer="contextual",
+        propagate_positions=True,
+    )
+
+
+def is_command_line(text: str) -> bool:
+    """Whether ``text`` opens with a command word (and is not an order that shares it)."""
+    words = strip_accents(text).lower().split(maxsplit=2)
+    if not words or words[0] not in (COMMAND_WORDS | ENVELOPE_WORDS):
+        return False
+    need = _NEEDS_SECOND.get(words[0])
+    return need is None or (len(words) > 1 and words[1] in need)
+
+
+def parse_command(text: str) -> Any:
+    """One command line to a typed command; raises ValueError when not understood."""
+    try:
+        tree = _parser().parse(strip_accents(text))
+        return _Commands(text).transform(tree)
+    except UnexpectedInput as e:
+        raise ValueError(f"not understood at column {e.column}") from None
+    except VisitError as e:
+        raise ValueError(str(e.orig_exc)) from None
+
+
+class _Commands(Transformer):
+    """Tree to command; values are cut from the original line (accents, case kept)."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.src = source
+
+    def _v(self, tok: Token) -> str:
+        return self.src[tok.start_pos : tok.end_pos]
+
+    def _mod(self, kids: list[Any]) -> tuple[list[Token], dict[str, Any]]:
+        toks = [k for k in kids if isinstance(k, Token)]
+        flags = [k for k in kids if not isinstance(k, Token)]
+        reasons = [k[1] for k in flags if isinstance(k, tuple) and k[0] == "reason"]
+        opts = {"private": "private" in flags, "reason": reasons[0] if reasons else None}
+        return toks, opts
+
+    def start(self, k: list[Any]) -> Any:
+        return k[0]
+
+    def private(self, k: list[Any]) -> str:
+        return "private"
+
+    def fresh(self, k: list[Any]) -> str:
+        return "fresh"
+
+    def then_seed(self, k: list[Any]) -> str:
+        return "then_seed"
+
+    def reason(self, k: list[Token]) -> tuple[str, str | None]:
+        return ("reason", self._v(k[0]).strip() if k else None)
+
+    def game(self, k: list[Token]) -> c.Game:
+        return c.Game(self._v(k[0]).lower())
+
+    def power(self, k: list[Token]) -> c.PowerSignOn:
+        return c.PowerSignOn(self._v(k[0]).lower(), self._v(k[1]) if len(k) > 1 else None)
+
+    def moderator(self, k: list[Token]) -> c.ModeratorSignOn:
+        return c.ModeratorSignOn(self._v(k[0]))
+
+    def phase(self, k: list[Token]) -> c.Phase:
+        return c.Phase(self._v(k[0]).lower())
+
+    def for_(self, k: list[Token]) -> c.For:
+        return c.For(self._v(k[0]).lower())
+
+    def check(self, k: list[Any]) -> c.Check:
+        return c.Check()
+
+    def add(self, k: list[Any]) -> c.Add:
+        return c.Add()
+
+    def status(self, k: list[Any]) -> c.Status:
+        return c.Status()
+
+    def ready(self, k: list[Any]) -> c.Ready:
+        return c.Ready(True)
+
+    def not_ready(self, k: list[Any]) -> c.Ready:
+        return c.Ready(False)
+
+    def wait(self, k: list[Any]) -> c.Wait:
+        return c.Wait(True)
+
+    def no_wait(self, k: list[Any]) -> c.Wait:
+        return c.Wait(False)
+
+    def press(self, k: list[Token]) -> c.Press:
+        to = tuple(self._v(t).lower() for t in k)
+        if c.ALL_POWERS in to or "tous" in to:
+            to = (c.ALL_POWERS,)
+        return c.Press(to, "")
+
+    def endpress(self, k: list[Any]) -> str:
+        return "endpress"
+
+    def history(self, k: list[Token]) -> c.History:
+        return c.History(self._v(k[0]).lower() if k else None)
+
+    def absent(self, k: list[Token]) -> c.Absent:
+        try:
+            return c.Absent(date.fromisoformat(k[0]), date.fromisoformat(k[1]))
+        except ValueError:
+            raise ValueError(f"not a valid date: {k[0]} or {k[1]}") from None
+
+    def password(self, k: list[Token]) -> c.Password:
+        return c.Password(self._v(k[0]))
+
+    def set_language(self, k: list[Token]) -> c.SetLanguage:
+        return c.SetLanguage(self._v(k[0]).lower())
+
+    def set_timezone(self, k: list[Token]) -> c.SetTimezone:
+        return c.SetTimezone(self._v(k[0]))
+
+    def set_address(self, k: list[Token]) -> c.SetAddress:
+        return c.SetAddress(self._v(k[0]))
+
+    def help(self, k: list[Token]) -> c.Help:
+        return c.Help(self._v(k[0]).strip().lower() if k else None)
+
+    def extend(self, k: list[Any]) -> c.Extend:
+        toks, opts = self._mod(k)
+        if toks[0].type == "DURATION":
+            return c.Extend(by=_duration(toks[0]), **opts)
+        return c.Extend(to=_when(toks), **opts)
+
+    def adjudicate(self, k: list[Any]) -> c.AdjudicateNow:
+        return c.AdjudicateNow(**self._mod(k)[1])
+
+    def ruling(self, k: list[Token]) -> c.Ruling:
+        text = self._v(k[0]).strip()
+        first, _, rest = text.partition(" ")
+        private = strip_accents(first).lower() in ("private", "prive")
+        return c.Ruling(text=rest.strip() if private else text, private=private)
+
+    def replace(self, k: list[Any]) -> c.ReplacePower:
+        toks, opts = self._mod(k)
+        return c.ReplacePower(power=self._v(toks[0]).lower(), address=self._v(toks[1]), **opts)
+
+    def rollback(self, k: list[Any]) -> c.Rollback:
+        toks, opts = self._mod(k)
+        return c.Rollback(phase=self._v(toks[0]).lower(), fresh_dice="fresh" in k, **opts)
+
+    def set_state(self, k: list[Any]) -> c.SetState:
+        toks, opts = self._mod(k)
+        return c.SetState(path=self._v(toks[0]), value=self._v(toks[1]).strip(), **opts)
+
+    def pause(self, k: list[Any]) -> c.Pause:
+        return c.Pause(**self._mod(k)[1])
+
+    def resume(self, k: list[Any]) -> c.Resume:
+        toks, opts = self._mod(k)
+        return c.Resume(deadline=_when(toks) if toks else None, **opts)
+
+    def dice(self, k: list[Any]) -> c.DiceRolls:
+        toks, opts = self._mod(k)
+        return c.DiceRolls(rolls=tuple(int(t) for t in toks), then_seed="then_seed" in k, **opts)
+
+    def release(self, k: list[Any]) -> c.Release:
+        return c.Release(**self._mod(k)[1])
+
+
+def _duration(tok: Token) -> timedelta:
+    number = int("".join(ch for ch in tok if ch.isdigit()))
+    unit = tok.lstrip("0123456789 ").lower()
+    return timedelta(days=number) if unit[0] in "dj" else timedelta(hours=number)
+
+
+def _when(toks: Sequence[Token]) -> datetime:
+    day = date.fromisoformat(toks[0])
+    at = time.fromisoformat(toks[1].zfill(5)) if len(toks) > 1 else time(0, 0)
+    return datetime.combine(day, at)
+
+
+def parse_envelope(lines: Sequence[SourceLine]) -> Envelope:
+    """Split cleaned lines into sections of typed commands and order lines (§1)."""
+    env = Envelope()
+    builder = _Builder(env)
+    for line in lines:
+        builder.feed(line)
+    builder.finish()
+    return env
+
+
+@dataclass
+class _Press:
+    line: SourceLine
+    press: c.Press
+    text: list[str] = field(default_factory=list)
+
+
+class _Builder:
+    def __init__(self, env: Envelope) -> None:
+        self.env = env
+        self.section: Section | None = None
+        self.power: str | None = None
+        self.press: _Press | None = None
+
+    def feed(self, line: SourceLine) -> None:
+        if self.press is not None:
+            self._feed_press(line)
+        elif self.section is None and not _opens_envelope(line.text):
+            self.env.ignored.append(line)
+        elif is_command_line(line.text):
+            self._command(line)
+        else:
+            self._order(line)
+
+    def finish(self) -> None:
+        if self.press is not None and self.section is not None:
+            self.section.errors.append(EnvelopeError(self.press.line, Problem.UNCLOSED_PRESS))
+
+    def _feed_press(self, line: SourceLine) -> None:
+        assert self.press is not None and self.section is not None
+        if is_command_line(line.text) and parse_command_safe(line.text) == "endpress":
+            press = c.Press(self.press.press.to, "\n".join(self.press.text).strip("\n"))
+            self.section.items.append(CommandLine(self.press.line, press))
+            self.press = None
+        else:
+            self.press.text.append(line.text)
+
+    def _command(self, line: SourceLine) -> None:
+        try:
+            cmd = parse_command(line.text)
+        except ValueError as e:
+            self._error(line, Problem.BAD_DATE if "date" in str(e) else Problem.BAD_COMMAND, str(e))
+            return
+        if isinstance(cmd, c.Game):
+            self._new_section(line, game=cmd.game)
+        elif isinstance(cmd, c.PowerSignOn):
+            self._power(line, cmd)
+        elif isinstance(cmd, c.ModeratorSignOn):
+            self._new_section(line, signon=cmd)
+        elif isinstance(cmd, c.Help) and self.section is None:
+            self._new_section(line)
+            self._add(line, cmd)
+        elif cmd == "endpress":
+            self._error(line, Problem.STRAY_ENDPRESS)
+        elif isinstance(cmd, c.Press):
+            self._ensure_section(line)
+            self.press = _Press(line, cmd)
+        elif isinstance(cmd, c.ModeratorCommand) and not self._moderator():
+            self._error(line, Problem.MODERATOR_ONLY)
+        else:
+            if isinstance(cmd, c.For):
+                self.power = cmd.power
+            self._add(line, cmd)
+
+    def _power(self, line: SourceLine, cmd: c.PowerSignOn) -> None:
+        if self._moderator() and cmd.password is None:
+            self.power = cmd.power  # the moderator acts as this power (§9)
+            self._add(line, cmd)
+            return
+        self._new_section(line, signon=cmd)
+        self.power = cmd.power
+        if cmd.password is None:
+            self._error(line, Problem.NO_PASSWORD)
+
+    def _order(self, line: SourceLine) -> None:
+        self._ensure_section(line)
+        assert self.section is not None
+        if self.section.signon is None and not any(
+            e.problem is Problem.NO_SIGNON for e in self.section.errors
+        ):
+            self._error(line, Problem.NO_SIGNON)
+        self.section.items.append(OrderLine(line, self.power))
+
+    def _new_section(self, line: SourceLine, game: str | None = None,
+                     signon: c.SignOn | None = None) -> None:
+        current = self.section
+        if game is None and current is not None and current.signon is None and not (
+            current.items or current.errors
+        ):  # GAME then POWER: one section
+            current.signon = signon
+            self.power = None
+            return
+        keep_game = current.game if current and game is None else game
+        self.section = Section(game=keep_game, signon=signon, start=line)
+        self.power = None
+        self.env.sections.append(self.section)
+
+    def _ensure_section(self, line: SourceLine) -> None:
+        if self.section is None:
+            self._new_section(line)
+
+    def _moderator(self) -> bool:
+        return self.section is not None and self.section.moderator
+
+    def _add(self, line: SourceLine, cmd: Any) -> None:
+        self._ensure_section(line)
+        assert self.section is not None
+        self.section.items.append(CommandLine(line, cmd))
+
+    def _error(self, line: SourceLine, problem: Problem, detail: str = "") -> None:
+        self._ensure_section(line)
+        assert self.section is not None
+        self.section.errors.append(EnvelopeError(line, problem, detail))
+
+
+def parse_command_safe(text: str) -> Any:
+    """:func:`parse_command`, or ``None`` when the line is not a command."""
+    try:
+        return parse_command(text)
+    except ValueError:
+        return None
+
+
+def _opens_envelope(text: str) -> bool:
+    words = strip_accents(text).lower().split(maxsplit=1)
+    return bool(words) and words[0] in ENVELOPE_WORDS and parse_command_safe(text) is not None
