@@ -462,7 +462,10 @@ def _apply_overlay(raw: dict[str, dict[str, Any]], overlay: dict[str, Any]) -> N
         for section, entries in sections.items():
             table = target.setdefault(section, {})
             for key, fields in entries.items():
-                table.setdefault(key, {}).update(fields)
+                if isinstance(fields, dict) and isinstance(table.get(key), dict):
+                    table[key].update(fields)
+                else:
+                    table[key] = fields
 
 
 @cache

@@ -410,6 +410,24 @@ def _check_graph(raw: Raw, problems: Problems) -> None:
         problems.append(f"map.toml: territory {key}: border: cannot be reached by land from {start}")
 
 
+def _check_tables(raw: Raw, problems: Problems) -> None:
+    """Die-roll tables hold one row per face 1-6 and cite their source."""
+    tables = raw.get("tables.toml")
+    if tables is None:
+        problems.append("tables.toml: missing file")
+        return
+    for name in ("action_table", "event_table", "epidemic_regions"):
+        if name not in tables:
+            problems.append(f"tables.toml: {name}: missing table")
+    for name, table in tables.items():
+        e = _Entry(problems, "tables.toml", name, table)
+        if "1" in table:
+            for face in "123456":
+                if not isinstance(table.get(face), Mapping):
+                    e.bad(face, "missing row for this die face")
+        e.sources(())
+
+
 _CHECKS: tuple[Callable[[Raw, Problems], None], ...] = (
     _check_nations,
     _check_territories,
@@ -419,4 +437,5 @@ _CHECKS: tuple[Callable[[Raw, Problems], None], ...] = (
     _check_unique_names,
     _check_scenarios,
     _check_graph,
+    _check_tables,
 )
