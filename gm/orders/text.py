@@ -82,10 +82,17 @@ def clean_body(text: str) -> list[SourceLine]:
 
 
 def _continues(line: str) -> bool:
-    """A line beginning with unless/and/or/then/via/with/force/; continues the one before."""
+    """A line beginning with unless/and/or/then/via/with/force/; continues the one before.
+
+    So does a line beginning with ``if`` that has no ``then`` (docs/orders.md):
+    a condition wrapped onto its own line must never leave its order behind.
+    """
     if line.startswith(";"):
         return True
-    first = strip_accents(line.split(" ", 1)[0]).lower().rstrip(",:")
+    words = strip_accents(line).lower().split()
+    first = words[0].rstrip(",:")
+    if first in ("if", "si"):  # an extension: "if COND" without "then" is a wrapped condition
+        return not ({"then", "alors"} & set(words))
     return first in CONTINUATION_WORDS
 
 

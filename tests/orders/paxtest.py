@@ -91,7 +91,59 @@ class Buys(OrderPredicate):
         return f"{self.power} buys {self.unit}"
 
 
+@dataclass(frozen=True)
+class Retreat:
+    block: str
+    to: str
+
+    def echo(self) -> str:
+        return f"retreat {self.block} to {self.to}"
+
+
+@dataclass(frozen=True)
+class Move:
+    origin: str
+    blocks: tuple[str, ...]
+    to: str
+
+    def echo(self) -> str:
+        return f"move from {self.origin}: {', '.join(self.blocks)} to {self.to}"
+
+
+@dataclass(frozen=True)
+class Siege:
+    area: str
+
+    def echo(self) -> str:
+        return f"siege {self.area}"
+
+
+@dataclass(frozen=True)
+class MovesInto(OrderPredicate):
+    power: str
+    area: str
+    negated: bool = False
+
+    def matches(self, order: Any) -> bool:
+        return isinstance(order, Move) and order.to == self.area
+
+    def echo(self) -> str:
+        return f"{self.power} moves into {self.area}"
+
+
 class PaxTransformer(OrderTransformer):
+    def retreat(self, c: list[Any]) -> Retreat:
+        return Retreat(c[0], c[1])
+
+    def move(self, c: list[Any]) -> Move:
+        return Move(c[0], tuple(c[1:-1]), c[-1])
+
+    def siege(self, c: list[Any]) -> Siege:
+        return Siege(c[0])
+
+    def moves_into(self, c: list[Any]) -> MovesInto:
+        return MovesInto(c[0], c[1])
+
     def place(self, c: list[Any]) -> Place:
         return Place(c[0], c[1])
 
@@ -137,8 +189,25 @@ GRAMMAR = GameGrammar(
 )
 
 POWERS = NameIndex.of(["britain", "france", "germany", "italy", "russia", "austria-hungary"], "power")
-AREAS = NameIndex.of(["Tunis", "Egypt", "Morocco", "Serbia", "Kongo", "Tripoli"], "area")
+AREAS = NameIndex(
+    {
+        "Tunis": [],
+        "Egypt": [],
+        "Morocco": [],
+        "Serbia": [],
+        "Kongo": [],
+        "Tripoli": [],
+        "Livland": [],
+        "Estland": [],
+        "Ingermanland": [],
+        "Skåne": [],
+        "Småland": [],
+        "Trakai": ["Grodno"],
+    },
+    "area",
+)
+BLOCKS = NameIndex({"Karl XII": [], "Vellinck": [], "Dalregementet": [], "Pyotr I": ["Pjotr I"]}, "block")
 
 
 def context(power: str = "britain") -> ParseContext:
-    return ParseContext(names={"power": POWERS, "area": AREAS}, power=power)
+    return ParseContext(names={"power": POWERS, "area": AREAS, "block": BLOCKS}, power=power)
