@@ -92,10 +92,22 @@ def test_continuation_lines_join_the_line_before() -> None:
         "move from Novgorod: Repnin to Smolensk\n; Pyotr I to Ingermanland\n"
     )
     lines = clean_body(body)
-    assert [line.number for line in lines] == [1, 2, 4, 7]
-    assert lines[3].text == "move from Novgorod: Repnin to Smolensk ; Pyotr I to Ingermanland"
-    assert lines[2].text == "move from Sandomierz: Karl XII to Livland via Mazowsze, Lietuva force"
-    assert "and italy places no influence" in lines[1].text
+    assert [line.number for line in lines] == [1, 4, 7]
+    assert lines[2].text == "move from Novgorod: Repnin to Smolensk ; Pyotr I to Ingermanland"
+    assert lines[1].text == "move from Sandomierz: Karl XII to Livland via Mazowsze, Lietuva force"
+    assert lines[0].text == (
+        "place protectorate in Tunis if italy places no control in Tunis"
+        " and italy places no influence in Tunis"
+    )
+
+
+def test_if_then_line_starts_an_order_but_a_bare_if_continues() -> None:
+    body = "buy army 3\nif round >= 2 then buy fleet 10\nbuy army 1\nif funds >= 3\n"
+    assert texts(body) == [
+        "buy army 3",
+        "if round >= 2 then buy fleet 10",
+        "buy army 1 if funds >= 3",
+    ]
 
 
 def test_press_text_is_kept_verbatim() -> None:
