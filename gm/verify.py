@@ -379,13 +379,14 @@ def _replay_phase(game: Game, module: Any, phase: Phase, orders: Mapping[str, li
 
 
 def verify_replay(session: Session, game_id: str) -> list[Mismatch]:
-    """Re-adjudicate every done phase and compare with the next phase and the log.
+    """Re-adjudicate every adjudicated phase and compare with the next phase and the log.
 
-    For each phase in state ``done`` (in ``seq`` order), the module adjudicates
-    the phase's stored ``game_state`` with its current orders and dice
-    rebuilt from the seed, the phase's branch and its supplied rolls. The
-    result must equal the ``game_state`` of the next phase that was not
-    undone, and the rolls must equal the logged ones.
+    Each phase row that was adjudicated (state ``done``, or ``undone`` by a
+    later rollback), in ``seq`` order, is adjudicated again by the module from
+    the row's ``game_state``, its current orders and its dice rebuilt from the
+    seed, the row's branch and its supplied rolls. The result must equal the
+    ``game_state`` of the next row by ``seq`` (the service opens it from that
+    outcome), and the rolls must equal the rolls logged under the row.
     """
     from gm.games import registry
 
@@ -394,14 +395,23 @@ def verify_replay(session: Session, game_id: str) -> list[Mismatch]:
     phases = _phases(session, game_id)
     found: list[Mismatch] = []
     for i, phase in enumerate(phases):
-        if phase.state != "done":
+        if not _adjudicated(phase):
             continue
-        following = next((p for p in phases[i + 1:] if p.state != "undone"), None)
+        following = phases[i + 1] if i + 1 < len(phases) else None
         orders = _orders(session, module, phase)
         logged = _roll_events(session, game_id, phase.seq, phase.dice_branch)
         found += _replay_phase(game, module, phase, orders, logged,
                                following.game_state if following is not None else None)
     return found
+
+
+def _adjudicated(phase: Phase) -> bool:
+    return phase.state == "done" or (phase.state == "undone" and phase.adjudicated_at is not None)
+
+
+def adjudicated_phases(session: Session, game_id: str) -> list[Phase]:
+    """The phase rows :func:`verify_replay` re-adjudicates, in ``seq`` order."""
+    return [p for p in _phases(session, game_id) if _adjudicated(p)]
 
 
 def _verify_logged_rolls(session: Session, game: Game, seed: bytes) -> list[Mismatch]:

@@ -134,7 +134,7 @@ def test_honest_game_passes(table: Table) -> None:
     result = CliRunner().invoke(verify_cli, [GAME, "--db", table.url])
     assert result.exit_code == 0, result.output
     assert "OK" in result.output and "9 seed roll(s)" in result.output
-    assert "3 finished phase(s) replayed" in result.output
+    assert "3 adjudicated phase(s) replayed" in result.output
 
 
 def test_single_altered_roll_is_caught(table: Table) -> None:
@@ -344,3 +344,31 @@ def test_cli_refuses_a_malformed_record(tmp_path: Path, content: str) -> None:
     assert result.exit_code == 2
     assert "cannot verify" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_rolled_back_adjudication_is_checked_too(table: Table) -> None:
+    """A roll changed in an adjudication that was later rolled back is still found."""
+    _play(table, 2)
+    with table.session() as s:
+        moderator.rollback(table.ctx, s, get_game(s, GAME), actor="mod", phase_id="turn-1")
+    table.close()
+    assert table.check() == []
+    first = table.rolls("turn-1")[0]  # the weather die of the undone adjudication
+    with table.session() as s:
+        row = s.get(EventLog, first.id)
+        assert row is not None
+        row.data = {**(row.data or {}), "value": (row.data or {})["value"] % 6 + 1}
+        s.add(row)
+    found = table.check()
+    assert sorted(m.kind.name for m in found) == ["ROLL", "ROLL_LOG"]
+    assert {(m.phase_id, m.index, m.where) for m in found} == {("turn-1", 0, "weather")}
+
+
+def test_gm_command_passes_its_database_to_verify(table: Table) -> None:
+    """`gm --db URL verify GAME` (the main command's --db) checks that database."""
+    from gm.cli.main import cli
+
+    _play(table, 1)
+    result = CliRunner().invoke(cli, ["--db", table.url, "verify", GAME])
+    assert result.exit_code == 0, result.output
+    assert "1 adjudicated phase(s) replayed" in result.output

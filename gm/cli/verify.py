@@ -24,6 +24,7 @@ from gm.verify import (
     DiceRecord,
     Mismatch,
     VerifyError,
+    adjudicated_phases,
     parse_seed,
     roll_records,
     verify_game,
@@ -56,11 +57,24 @@ def _counts(rolls: Sequence[object]) -> str:
 
 
 def _open_session(db_url: str | None):  # type: ignore[no-untyped-def]
+    """A read-only use of the database: ``--db``, else ``gm --db``/the config, else the default.
+
+    No migration is run: verifying an archived copy must not change it.
+    """
     from sqlmodel import Session
 
     from gm.db.engine import make_engine, resolve_url
 
+    if not db_url:
+        app = click.get_current_context().find_object(_app_type())
+        db_url = app.url if app is not None else None
     return Session(make_engine(resolve_url(db_url)))
+
+
+def _app_type() -> type:
+    from gm.cli.app import App
+
+    return App
 
 
 def _verify_record(game: str | None, record_path: str, seed: bytes | None) -> None:
@@ -74,16 +88,11 @@ def _verify_record(game: str | None, record_path: str, seed: bytes | None) -> No
 
 
 def _verify_db(game: str, db_url: str | None, seed: bytes | None) -> None:
-    from sqlmodel import select
-
-    from gm.db.models import Phase
-
     with _open_session(db_url) as session:
         found = verify_game(session, game, seed)
         rolls = roll_records(session, game)
-        done = session.exec(select(Phase).where(Phase.game_id == game,
-                                                Phase.state == "done")).all()
-    _report(found, f"game {game}: {_counts(rolls)}, {len(done)} finished phase(s) replayed")
+        replayed = len(adjudicated_phases(session, game))
+    _report(found, f"game {game}: {_counts(rolls)}, {replayed} adjudicated phase(s) replayed")
 
 
 @click.command("verify")
