@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gm.games.baltica.rules.world import World
+from gm.games.baltica.state import POWERS
 from gm.orders.conditions import Conditional, Predicate, Quantity
 
 
@@ -73,7 +74,11 @@ class BalticaFacts:
         """``X moves into T``: X's blocks entered T this game turn."""
         if isinstance(p, MovesInto):
             t = self.world.bid_territory(p.territory)
-            return any(e[0] == p.power for e in self.world.state.turn.entries.get(t, []))
+            who = p.power.lower()
+            if who not in POWERS:
+                nation = self.world.bid_nation(p.power)
+                who = self.world.power_of_nation(nation) if nation else who
+            return any(e[0] == who for e in self.world.state.turn.entries.get(t, []))
         return False
 
 

@@ -201,10 +201,9 @@ def fight(world: World, territory: str, wish: RetreatWish,
             if world.state.blocks[block].location != territory:
                 continue
             to = wish(block, round_)
-            if to is not None and retreat_block(world, battle, block, to, count, round_,
-                                                forced=False):
-                continue
-            fire(world, battle, block, round_)
+            if to is None or not retreat_block(world, battle, block, to, count, round_,
+                                               forced=False):
+                fire(world, battle, block, round_)
             if over(world, battle, round_):
                 break
         world.emit("round_end", None, territory=world.tname(territory), round=round_)

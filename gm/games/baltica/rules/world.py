@@ -55,6 +55,11 @@ class World:
                 return key
         return _lookup(self.board.seas, name)
 
+    def bid_nation(self, name: str) -> str | None:
+        """The id of a nation given its id or display name (None if unknown)."""
+        found = _lookup(self.board.nations, name)
+        return found if found in self.board.nations else None
+
     # -- blocks ----------------------------------------------------------------
     def spec(self, block: str) -> BlockType:
         """The printed data of a block (2.1)."""

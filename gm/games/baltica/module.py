@@ -1,0 +1,196 @@
+"""Pax Baltica as a gm game module (gm.games.base.GameModule).
+
+Documented defaults (docs/baltica.md): a power that sends no actions passes;
+no main attack given: the border first used to attack; no battle order: the
+battles in territory-id order; tied hits and forage losses: the owner's
+``hits prefer`` list, else a regiment before an army, a non-royal block before
+a royal one; pinned blocks: those that already moved, then the weakest; no
+retreat; no regroup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from typing import Any, ClassVar
+
+from gm.dice import Dice
+from gm.games.baltica import fog, parsing
+from gm.games.baltica.board import Board, load_board
+from gm.games.baltica.conditions import unwrap
+from gm.games.baltica.engine import adjudicate
+from gm.games.baltica.orders import (
+    ACTION_TYPES,
+    NOT_YET_IMPLEMENTED,
+    BattleOrder,
+    HitsPrefer,
+    MainAttack,
+    Move,
+    Recon,
+    Regroup,
+    Replace,
+    Retreat,
+    Siege,
+    order_from_json,
+    order_to_json,
+)
+from gm.games.baltica.rules import actions, movement
+from gm.games.baltica.rules.results import Why
+from gm.games.baltica.rules.world import World
+from gm.games.baltica.sequence import acting_power, owing, phase_id, step_row
+from gm.games.baltica.state import POOL, REMOVED, BlockState, GameState, Turn
+from gm.games.base import (
+    GameModule,
+    Outcome,
+    PhaseInfo,
+    Scenario,
+    State,
+    UnknownScenario,
+    Validation,
+    Verdict,
+)
+from gm.orders.conditions import Conditional
+from gm.orders.model import ParsedOrder, ParseResult, SourceLine
+
+PHASE_ORDERS: Mapping[str, tuple[type, ...]] = {
+    "actions": ACTION_TYPES + (MainAttack, HitsPrefer),
+    "battle": (BattleOrder, HitsPrefer, Retreat, Regroup),
+    "forage": (HitsPrefer,),
+}
+"""Which orders each kind of phase takes (orders.md §5); others are refused."""
+
+
+class BalticaModule(GameModule):
+    """Pax Baltica (GMT 2012 rules, 3CG scenarios)."""
+
+    name: ClassVar[str] = "baltica"
+    title: ClassVar[str] = "Pax Baltica"
+
+    def __init__(self, board: Board | None = None) -> None:
+        self._board = board
+
+    @cached_property
+    def board(self) -> Board:
+        """The board data (loaded on first use unless given)."""
+        return self._board or load_board()
+
+    # -- games -----------------------------------------------------------------
+    def scenarios(self) -> list[Scenario]:
+        """The 3CG scenarios 12.1-12.5 found in the data."""
+        return [Scenario(s.id, s.title, ("sweden", "coalition"), s.notes)
+                for s in self.board.scenarios.values()]
+
+    def setup(self, scenario: str, options: Mapping[str, Any]) -> State:
+        """The set-up of ``scenario``: placements, garrison markers, RP levels, actives."""
+        if scenario not in self.board.scenarios:
+            raise UnknownScenario(f"no Pax Baltica scenario {scenario!r}")
+        sc = self.board.scenarios[scenario]
+        blocks = {b: BlockState(POOL, 0) for b in self.board.blocks}
+        for b in sc.out_of_play:
+            blocks[b] = BlockState(REMOVED, 0)
+        for p in sc.placements:
+            blocks[p.block] = BlockState(p.location, p.strength)
+        active = list(sc.active) or [n for n, v in self.board.nations.items()
+                                     if v.active_at_start]
+        rp = {n: v.rp_level for n, v in self.board.nations.items() if v.rp_level is not None}
+        rp.update(sc.rp_levels)
+        gs = GameState(scenario=scenario, ruleset=self.board.ruleset, year=sc.start_year,
+                       season=sc.start_season.value, step="action-roll",
+                       end_year=sc.end_year, end_season=sc.end_season.value, blocks=blocks,
+                       control=dict(sc.controlled), active=active, rp=rp, turn=Turn(),
+                       first_turn_actions=dict(sc.first_turn_actions))
+        return gs.to_json()
+
+    def phase(self, state: State) -> PhaseInfo:
+        """The phase ``state`` waits in (ids in docs/baltica.md)."""
+        gs = GameState.from_json(state)
+        return PhaseInfo(phase_id(gs), step_row(gs.step).kind, owing(gs),
+                         simultaneous=gs.step in ("battles", "forage"), ended=gs.ended)
+
+    # -- orders ----------------------------------------------------------------
+    def parse_orders(self, state: State, power: str, lines: Sequence[SourceLine]) -> ParseResult:
+        """Parse one section (English or French), names within ``power``'s knowledge."""
+        return parsing.parse_lines(self.board, state, power, lines)
+
+    def validate(self, state: State, power: str, orders: Sequence[Any]) -> list[Validation]:
+        """Refuse what ``power``'s own position forbids now; the rest is accepted or
+        "to be checked at adjudication" (conditions, sieges, anything others' moves or
+        dice may change). More actions than rolled: a warning."""
+        gs = GameState.from_json(state)
+        world = World(self.board, gs, Dice.scripted([]))
+        kind = step_row(gs.step).kind
+        out: list[Validation] = []
+        n_actions = 0
+        for o in orders:
+            inner, cond = unwrap(_plain(o))
+            v = self._judge(world, gs, power, kind, inner)
+            if v.verdict is not Verdict.REFUSED and isinstance(inner, ACTION_TYPES):
+                n_actions += 1
+                if n_actions > gs.turn.actions.get(power, 0) and not isinstance(
+                        inner, Siege):
+                    v = Validation(Verdict.WARNING, "more actions than this turn's roll")
+            if v.verdict is Verdict.ACCEPTED and cond is not None:
+                v = Validation(Verdict.TO_CHECK, "condition checked when carried out")
+            out.append(v)
+        return out
+
+    def _judge(self, world: World, gs: GameState, power: str, kind: str,
+               order: Any) -> Validation:
+        if isinstance(order, NOT_YET_IMPLEMENTED):
+            return Validation(Verdict.REFUSED, Why.NOT_YET_IMPLEMENTED.value)
+        if kind not in PHASE_ORDERS or not isinstance(order, PHASE_ORDERS[kind]):
+            return Validation(Verdict.REFUSED, "not allowed in this phase")
+        if kind == "actions" and acting_power(gs) != power:
+            return Validation(Verdict.REFUSED, "not your action phase")
+        why: Why | None = None
+        if isinstance(order, Move):
+            origin = world.bid_territory(order.origin)
+            for g in order.groups:
+                why = why or movement.group_problem(
+                    world, power, origin, [world.bid_block(b) for b in g.blocks])
+        elif isinstance(order, Recon):
+            why = actions.recon_problem(world, power, world.bid_territory(order.territory))
+        elif isinstance(order, Replace):
+            b = world.bid_block(order.block)
+            if gs.blocks[b].strength >= world.spec(b).max_strength:
+                why = Why.FULL_STRENGTH
+            elif not actions.line_of_communications(world, b):
+                why = Why.NO_LINE
+        elif isinstance(order, (Retreat, Regroup, Siege)):
+            return Validation(Verdict.TO_CHECK)
+        if why is not None:
+            return Validation(Verdict.REFUSED, why.value)
+        return Validation(Verdict.ACCEPTED)
+
+    def default_orders(self, state: State, power: str) -> list[Any]:
+        """No orders: the power passes its actions and takes every standing default."""
+        return []
+
+    # -- adjudication and views ------------------------------------------------
+    def adjudicate(self, state: State, orders: Mapping[str, Sequence[Any]], dice: Dice) -> Outcome:
+        """Close the current phase (pure)."""
+        plain = {p: [_plain(o) for o in os] for p, os in orders.items()}
+        return adjudicate(self.board, state, plain, dice)
+
+    def view(self, state: State, power: str | None) -> dict[str, Any]:
+        """What ``power`` may know (None: the moderator's full view)."""
+        return fog.view(self.board, state, power)
+
+    def order_to_json(self, order: Any) -> dict[str, Any]:
+        """Plain orders by field; conditional ones by their canonical text too."""
+        order = _plain(order)
+        if isinstance(order, Conditional):
+            return {"type": "conditional", "text": order.echo(),
+                    "order": order_to_json(order.order)}
+        return order_to_json(order)
+
+    def order_from_json(self, data: Mapping[str, Any]) -> Any:
+        """Rebuild a stored order (a conditional one by re-parsing its text)."""
+        if data.get("type") == "conditional":
+            return parsing.reparse(data["text"])
+        return order_from_json(data)
+
+
+def _plain(order: Any) -> Any:
+    """The order inside a ParsedOrder (the service may pass either)."""
+    return order.order if isinstance(order, ParsedOrder) else order

@@ -1,0 +1,180 @@
+"""Reading Pax Baltica order lines (orders.md §5, §8) into typed orders.
+
+The grammar is ``orders_grammar/baltica.lark``; names are looked up only among
+the things that fit their slot (orders.md §3): the power's own on-map blocks
+where it moves, sieges, replaces or retreats blocks, every territory, sea zone
+and nation by their data names and aliases (a garrison's name stands for its
+territory). A condition on a block the power cannot see cannot name it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from gm.games.baltica.board import Board
+from gm.games.baltica.conditions import MovesInto
+from gm.games.baltica.orders import (
+    BattleOrder,
+    Build,
+    Cede,
+    Embark,
+    HitsPrefer,
+    Land,
+    MainAttack,
+    Move,
+    MoveGroup,
+    Politics,
+    Recon,
+    Reform,
+    Regroup,
+    Replace,
+    Retreat,
+    Sail,
+    Siege,
+    WinterCampaign,
+)
+from gm.games.baltica.state import OFF_MAP, GameState
+from gm.orders.grammar import (
+    GameGrammar,
+    OrderTransformer,
+    ParseContext,
+    parse_order_lines,
+)
+from gm.orders.model import ParseResult, SourceLine
+from gm.orders.names import NameIndex
+
+
+class _Via(tuple):  # type: ignore[type-arg]
+    """Marks the ``via`` territories of a group."""
+
+
+class BalticaTransformer(OrderTransformer):
+    """Parse tree -> :mod:`gm.games.baltica.orders` dataclasses."""
+
+    def territory(self, c: list[str]) -> str:
+        return self.resolve("territory", c[0])
+
+    def sea(self, c: list[str]) -> str:
+        return self.resolve("sea", c[0])
+
+    def nation(self, c: list[str]) -> str:
+        return self.resolve("nation", c[0])
+
+    def blocks(self, c: list[str]) -> tuple[str, ...]:
+        return tuple(c)
+
+    def territories(self, c: list[str]) -> tuple[str, ...]:
+        return tuple(c)
+
+    def recon(self, c: list[Any]) -> Recon:
+        return Recon(c[0])
+
+    def via(self, c: list[Any]) -> _Via:
+        return _Via(c[0])
+
+    def force(self, c: list[Any]) -> bool:
+        return True
+
+    def group(self, c: list[Any]) -> MoveGroup:
+        via = next((x for x in c[2:] if isinstance(x, _Via)), ())
+        return MoveGroup(c[0], c[1], tuple(via), any(x is True for x in c[2:]))
+
+    def move(self, c: list[Any]) -> Move:
+        return Move(c[0], tuple(c[1:]))
+
+    def main_attack(self, c: list[Any]) -> MainAttack:
+        return MainAttack(c[0], c[1])
+
+    def siege(self, c: list[Any]) -> Siege:
+        return Siege(c[0], c[1])
+
+    def politics(self, c: list[Any]) -> Politics:
+        return Politics(c[0])
+
+    def replace(self, c: list[Any]) -> Replace:
+        return Replace(c[0])
+
+    def embark(self, c: list[Any]) -> Embark:
+        return Embark(c[0], c[1], c[2])
+
+    def sail(self, c: list[Any]) -> Sail:
+        return Sail(c[0], c[1], c[2])
+
+    def land(self, c: list[Any]) -> Land:
+        return Land(c[0], c[1], c[2])
+
+    def battle_order(self, c: list[Any]) -> BattleOrder:
+        return BattleOrder(c[0])
+
+    def hits_prefer(self, c: list[Any]) -> HitsPrefer:
+        return HitsPrefer(c[0])
+
+    def retreat(self, c: list[Any]) -> Retreat:
+        return Retreat(c[0], c[1])
+
+    def regroup(self, c: list[Any]) -> Regroup:
+        return Regroup(c[0], c[1])
+
+    def deploy(self, c: list[Any]) -> tuple[str, ...]:
+        return tuple(c[0])
+
+    def build(self, c: list[Any]) -> Build:
+        return Build(c[0], int(c[1]), c[2] if len(c) > 2 else ())
+
+    def reform(self, c: list[Any]) -> Reform:
+        return Reform(c[0])
+
+    def cede(self, c: list[Any]) -> Cede:
+        return Cede(c[0], c[1])
+
+    def winter_campaign(self, c: list[Any]) -> WinterCampaign:
+        return WinterCampaign(c[0])
+
+    def moves_into(self, c: list[Any]) -> MovesInto:
+        return MovesInto(c[0], c[1])
+
+
+GRAMMAR = GameGrammar(
+    "baltica",
+    BalticaTransformer,
+    error_examples={
+        "a move needs 'from TERRITORY:' then 'BLOCKS to TERRITORY'": [
+            "move Karl XII to Livland", "move from Skane Karl XII to Livland"],
+        "a siege needs 'with' and the besieging blocks": ["siege Estland"],
+    },
+)
+
+
+def _index(entries: dict[str, list[str]], slot: str) -> NameIndex:
+    return NameIndex({spellings[0]: spellings[1:] for spellings in entries.values()}, slot)
+
+
+def context_for(board: Board, state: dict[str, Any], power: str, language: str = "en") -> ParseContext:
+    """The name slots ``power`` may use now (own on-map blocks only)."""
+    gs = GameState.from_json(state)
+    side = {n: board.nations[n].side.value for n in board.nations}
+    block_names = board.names("block")
+    own = {b: block_names[b] for b, bs in gs.blocks.items()
+           if side[board.blocks[b].nation] == power and bs.location not in OFF_MAP}
+    territories = _index(board.names("territory"), "territory")
+    powers = {n: [n.title()] for n in ("sweden", "coalition")}
+    nations = {**board.names("nation"), **{k: v for k, v in powers.items()
+                                          if k not in board.nations}}
+    return ParseContext(
+        names={"territory": territories, "area": territories,
+               "sea": _index(board.names("sea"), "sea"),
+               "nation": _index(nations, "nation"),
+               "block": _index(own, "block")},
+        power=power, language=language)
+
+
+def parse_lines(board: Board, state: dict[str, Any], power: str,
+                lines: Sequence[SourceLine], language: str = "en") -> ParseResult:
+    """One result per line (orders.md §2), names resolved within ``power``'s knowledge."""
+    return parse_order_lines(GRAMMAR, lines, context_for(board, state, power, language))
+
+
+def reparse(text: str) -> Any:
+    """The order an echo stands for, names taken as written (stored orders)."""
+    return GRAMMAR.parse_line(text, ParseContext())
