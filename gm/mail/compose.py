@@ -21,6 +21,7 @@ from email.policy import SMTP
 from email.utils import format_datetime, formataddr, parseaddr
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _HEADER_NAME = re.compile(r"^[!-9;-~]+$")  # RFC 5322 ftext
 _RESERVED = frozenset(
     h.lower()
@@ -106,6 +107,9 @@ def _address_header(value: str) -> str:
     """Format one address; refuse anything that could smuggle a header or a recipient."""
     if _CONTROL.search(value):
         raise UnsafeHeaderError(f"control character in address {value!r}")
+    unquoted = _QUOTED.sub("", value)
+    if any(c in unquoted for c in ",;") or unquoted.count("<") > 1 or unquoted.count(">") > 1:
+        raise UnsafeHeaderError(f"not a single address: {value!r}")
     name, addr = parseaddr(value)
     if not addr or "@" not in addr or any(c in addr for c in '<>,;" '):
         raise UnsafeHeaderError(f"not a single address: {value!r}")

@@ -17,6 +17,7 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import Message
+from email.policy import Compat32
 from email.utils import parsedate_to_datetime
 
 from gm.mail.classify import Classification, MailClass, classify, classify_with_reason
@@ -37,6 +38,15 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
 ]
 
+class _RawHeaderPolicy(Compat32):
+    """compat32, but header values come back as parsed (raw 8-bit bytes kept as
+    surrogate escapes) instead of being replaced with U+FFFD; headers.py decodes them."""
+
+    def header_fetch_parse(self, name: str, value: str) -> str:  # type: ignore[override]
+        return value
+
+
+_RAW = _RawHeaderPolicy()
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024  # spec section 2: "Mails up to 10 MB are read"
 SYNTHETIC_DOMAIN = "synthetic.gm.invalid"
 
@@ -128,7 +138,7 @@ def plus_tag(address: str, service_address: str) -> str | None:
 def decode(raw: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> DecodedMail:
     """Decode ``raw`` (RFC 5322 bytes); never raises on malformed mail."""
     too_large = len(raw) > max_bytes
-    msg = email.message_from_bytes(_header_block(raw) if too_large else raw)
+    msg = email.message_from_bytes(_header_block(raw) if too_large else raw, policy=_RAW)
     headers = tuple((str(k), decode_header_value(v)) for k, v in msg.items())
     text, kind, attachments = ("", BodyKind.NONE, ()) if too_large else _body(msg)
     return DecodedMail(
@@ -206,7 +216,7 @@ def _body(msg: Message) -> tuple[str, BodyKind, tuple[Attachment, ...]]:
     attachments: list[Attachment] = []
     _collect(msg, plain, html, attachments)
     if any(p.strip() for p in plain):
-        return "\n".join(plain).strip("\n"), BodyKind.PLAIN, tuple(attachments)
+        return "\n".join(p.rstrip("\n") for p in plain).strip("\n"), BodyKind.PLAIN, tuple(attachments)
     if html:
         return html_to_text("\n".join(html)), BodyKind.HTML, tuple(attachments)
     return "", BodyKind.NONE, tuple(attachments)

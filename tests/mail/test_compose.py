@@ -1,0 +1,81 @@
+"""build_message / make_message_id: what a receiving mail client and our own loop check see."""
+
+from __future__ import annotations
+
+import pytest
+
+from gm.mail.classify import MailClass
+from gm.mail.compose import UnsafeHeaderError, build_message, make_message_id
+from gm.mail.mime import decode
+
+
+def _build(**kw):
+    args = dict(
+        from_addr="Baltica GM <gm@pbem.example>",
+        to=["Anna Svensson <anna@example.se>"],
+        subject="Re: orders",
+        text="==== gm reply baltica42 1701-summer ====\nmove from Skåne: accepted\n",
+        message_id=make_message_id("reply:17", "pbem.example"),
+        in_reply_to="<abc@example.se>",
+        references=["<root@example.se>", "<abc@example.se>"],
+        game_id="baltica42",
+    )
+    args.update(kw)
+    return build_message(**args)
+
+
+def test_message_id_is_stable_for_a_key_and_differs_between_keys():
+    assert make_message_id("reply:17", "pbem.example") == make_message_id("reply:17", "pbem.example")
+    assert make_message_id("reply:17", "pbem.example") != make_message_id("reply:18", "pbem.example")
+    assert make_message_id("reply:17", "pbem.example").endswith("@pbem.example>")
+
+
+def test_round_trip_through_our_own_decoder():
+    mail = decode(_build())
+    assert mail.message_id == make_message_id("reply:17", "pbem.example")
+    assert mail.in_reply_to == "<abc@example.se>"
+    assert mail.references == ("<root@example.se>", "<abc@example.se>")
+    assert "move from Skåne: accepted" in mail.text
+    assert mail.header("Auto-Submitted") == "auto-generated"
+    assert mail.header("X-GM-Game") == "baltica42"
+    assert mail.to == ("anna@example.se",)
+
+
+def test_our_own_mail_coming_back_is_a_loop():
+    assert decode(_build()).header("X-GM-Game") == "baltica42"
+    from gm.mail.classify import classify
+
+    assert classify(decode(_build())) is MailClass.LOOP
+    assert classify(decode(_build(game_id=None))) is MailClass.LOOP  # Auto-Submitted alone
+
+
+def test_header_injection_through_the_subject_is_folded():
+    raw = _build(subject="Re: hi\r\nBcc: victim@example.org\r\n\r\nfake body")
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    assert b"\r\nBcc:" not in head
+    assert decode(raw).subject == "Re: hi Bcc: victim@example.org fake body"
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["anna@example.se\r\nBcc: victim@example.org", "a@x.org, b@y.org", "<a@x.org>>", "nobody"],
+)
+def test_unsafe_addresses_are_refused(address):
+    with pytest.raises(UnsafeHeaderError):
+        _build(to=[address])
+
+
+def test_extra_headers_cannot_override_ours():
+    with pytest.raises(UnsafeHeaderError):
+        _build(headers={"Auto-Submitted": "no"})
+    with pytest.raises(UnsafeHeaderError):
+        _build(headers={"X-Evil\r\nBcc": "x"})
+    assert decode(_build(headers={"X-GM-Kind": "reply\nBcc: x"})).header("X-GM-Kind") == "reply Bcc: x"
+
+
+def test_html_alternative_and_utf8_names():
+    mail = decode(_build(html="<p>Skåne</p>", to=["Åsa Öberg <asa@example.se>"]))
+    assert mail.body_kind.value == "plain"
+    assert "Skåne" in mail.text
+    raw = _build(to=["Åsa Öberg <asa@example.se>"])
+    assert raw.isascii()  # 7-bit on the wire: encoded words and quoted-printable

@@ -1,0 +1,61 @@
+"""MailSettings.from_dict: the [mail]/[imap]/[smtp]/[maildir] tables of gm.toml."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from gm.mail.config import InboundKind, MailConfigError, MailSettings, TlsMode
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "deploy" / "gm.example.toml"
+
+
+def test_defaults_are_the_embedded_maildir_setup():
+    settings = MailSettings.from_dict({})
+    assert settings.inbound is InboundKind.MAILDIR
+    assert settings.max_bytes == 10 * 1024 * 1024
+
+
+def test_tables_are_read():
+    settings = MailSettings.from_dict(
+        {
+            "mail": {"address": "gm@pbem.example", "inbound": "imap", "outbound": "smtp"},
+            "imap": {"host": "imap.pbem.example", "port": 143, "tls": "STARTTLS", "idle": False},
+            "smtp": {"port": 465, "tls": "tls", "timeout": 30},
+        }
+    )
+    assert settings.imap.tls is TlsMode.STARTTLS and settings.imap.port == 143
+    assert settings.imap.idle is False
+    assert settings.smtp.timeout == 30.0
+    assert settings.message_id_domain == "pbem.example"
+
+
+def test_password_file(tmp_path):
+    secret = tmp_path / "imap.pw"
+    secret.write_text("hunter2\n")
+    settings = MailSettings.from_dict({"imap": {"password_file": str(secret)}})
+    assert settings.imap.password == "hunter2"
+    assert "hunter2" not in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("doc", "option"),
+    [
+        ({"imap": {"prot": 1}}, "imap.prot"),
+        ({"imap": {"port": "143"}}, "imap.port"),
+        ({"smtp": {"tls": "ssl"}}, "smtp.tls"),
+        ({"imap": {"idle": "yes"}}, "imap.idle"),
+        ({"mail": {"address": "nobody"}}, "mail.address"),
+    ],
+)
+def test_bad_values_name_the_option(doc, option):
+    with pytest.raises(MailConfigError) as err:
+        MailSettings.from_dict(doc)
+    assert err.value.option == option
+
+
+def test_the_deploy_example_loads():
+    settings = MailSettings.from_dict(tomllib.loads(EXAMPLE.read_text()))
+    assert settings.inbound is InboundKind.IMAP
