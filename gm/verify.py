@@ -258,11 +258,19 @@ def _is_public(row: EventLog) -> bool:
     return row.visible_to is None and (row.data or {}).get("visible_to") is None
 
 
+def _int(value: Any, missing: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return missing
+
+
 def _record_of(row: EventLog, phase_ids: Mapping[int, str]) -> RollRecord:
+    """A logged roll as a record; a damaged one keeps what it has (0 is not a d6 value)."""
     data = row.data or {}
     return RollRecord(str(data.get("phase_id") or phase_ids.get(row.phase_seq, "")),
-                      row.branch, int(data["index"]), str(data["source"]),
-                      str(data.get("purpose", "")), int(data["value"]))
+                      row.branch, _int(data.get("index"), -1), str(data.get("source", "")),
+                      str(data.get("purpose", "")), _int(data.get("value"), 0))
 
 
 def roll_records(session: Session, game_id: str, *, public_only: bool = False) -> list[RollRecord]:

@@ -372,3 +372,16 @@ def test_gm_command_passes_its_database_to_verify(table: Table) -> None:
     result = CliRunner().invoke(cli, ["--db", table.url, "verify", GAME])
     assert result.exit_code == 0, result.output
     assert "1 adjudicated phase(s) replayed" in result.output
+
+
+def test_damaged_roll_event_is_a_finding_not_a_crash(table: Table) -> None:
+    """A roll event whose value was removed from the log is reported as not a d6 value."""
+    _play(table, 1)
+    with table.session() as s:
+        row = s.exec(select(EventLog).where(EventLog.game_id == GAME,
+                                            EventLog.type == "roll")).first()
+        assert row is not None
+        row.data = {k: v for k, v in (row.data or {}).items() if k != "value"}
+        s.add(row)
+    kinds = {m.kind for m in table.check()}
+    assert kinds == {MismatchKind.NOT_A_D6, MismatchKind.ROLL_LOG}
