@@ -1,0 +1,128 @@
+"""The schema check (gm data check) on the shipped data and on broken copies of it."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from gm.games.baltica.board import RULESETS, build_board, read_raw
+from gm.games.baltica.datacheck import check_data, check_raw
+from gm.games.base import DataError
+
+
+@pytest.fixture
+def raw() -> dict[str, Any]:
+    """A private, mutable copy of the shipped gmt-2012 data."""
+    return copy.deepcopy(read_raw("gmt-2012"))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_shipped_data_checks_clean(ruleset: str) -> None:
+    assert check_data(ruleset) == []
+
+
+def test_unknown_ruleset_is_a_data_error() -> None:
+    with pytest.raises(DataError, match="unknown Pax Baltica ruleset"):
+        check_data("avalon-hill-1980")
+
+
+def test_unknown_territory_in_a_border_is_named(raw: dict[str, Any]) -> None:
+    raw["map.toml"]["border"].append({"a": "livland", "b": "pskov", "source": "typo"})
+    assert "map.toml: border livland|pskov: b: unknown territory 'pskov'" in check_raw(raw)
+
+
+def test_bad_combat_rating_is_named(raw: dict[str, Any]) -> None:
+    raw["blocks.toml"]["block"]["karl-xii"]["rating"] = "E3"
+    problems = check_raw(raw)
+    assert any(p.startswith("blocks.toml: block karl-xii: rating:") for p in problems), problems
+
+
+def test_duplicate_name_is_named(raw: dict[str, Any]) -> None:
+    raw["map.toml"]["territory"]["estland"]["aliases"] = ["Livland"]
+    problems = check_raw(raw)
+    assert any("'livland' is also a name of territory" in p for p in problems), problems
+
+
+def test_duplicate_garrison_name_is_caught(raw: dict[str, Any]) -> None:
+    raw["map.toml"]["territory"]["lietuva"]["garrison"]["name"] = "Grodno"
+    assert any("'grodno' is also a name" in p for p in check_raw(raw))
+
+
+def test_missing_source_is_named(raw: dict[str, Any]) -> None:
+    del raw["blocks.toml"]["block"]["repnin"]["source"]
+    assert any(
+        p.startswith("blocks.toml: block repnin: source: missing") for p in check_raw(raw)
+    )
+
+
+def test_source_table_without_default_must_cite_every_field(raw: dict[str, Any]) -> None:
+    raw["map.toml"]["territory"]["trakai"]["source"] = {"garrison": "1.2 example"}
+    problems = check_raw(raw)
+    assert "map.toml: territory trakai: forage: no source given (and no source.default)" in problems
+
+
+def test_unknown_block_in_a_set_up_is_named(raw: dict[str, Any]) -> None:
+    raw["scenarios.toml"]["scenario"]["12.1"]["setup"]["skane"].append("karl-xiii")
+    assert (
+        "scenarios.toml: scenario 12.1: setup.skane.karl-xiii: unknown block 'karl-xiii'"
+        in check_raw(raw)
+    )
+
+
+def test_block_placed_twice_is_caught(raw: dict[str, Any]) -> None:
+    raw["scenarios.toml"]["scenario"]["12.1"]["setup"]["novgorod"].append("pyotr-i")
+    assert any("setup.novgorod.pyotr-i: block also placed in" in p for p in check_raw(raw))
+
+
+def test_fleet_set_up_on_land_without_harbor_is_caught(raw: dict[str, Any]) -> None:
+    raw["scenarios.toml"]["scenario"]["12.1"]["setup"]["estland"].append("wattrang")
+    del raw["scenarios.toml"]["scenario"]["12.1"]["setup"]["southern-baltic"]
+    assert any("setup.estland.wattrang: a fleet sets up at sea" in p for p in check_raw(raw))
+
+
+def test_port_must_touch_a_real_sea_zone(raw: dict[str, Any]) -> None:
+    raw["map.toml"]["territory"]["pomorze"]["sea"] = "vistula-lagoon"
+    assert "map.toml: territory pomorze: sea: unknown sea zone 'vistula-lagoon'" in check_raw(raw)
+
+
+def test_non_port_may_not_touch_a_sea(raw: dict[str, Any]) -> None:
+    raw["map.toml"]["territory"]["kurland"]["sea"] = "gulf-of-riga"
+    assert any(p.startswith("map.toml: territory kurland: sea: only ports") for p in check_raw(raw))
+
+
+def test_garrison_value_outside_1_to_4_is_caught(raw: dict[str, Any]) -> None:
+    raw["map.toml"]["territory"]["trakai"]["garrison"]["value"] = 5
+    assert "map.toml: territory trakai garrison: value: 5 is outside 1-4" in check_raw(raw)
+
+
+def test_regiment_with_four_steps_is_caught(raw: dict[str, Any]) -> None:
+    raw["blocks.toml"]["block"]["dalregementet"]["max_strength"] = 4
+    assert any("block dalregementet: max_strength: regiments" in p for p in check_raw(raw))
+
+
+def test_misspelt_field_is_caught(raw: dict[str, Any]) -> None:
+    raw["map.toml"]["territory"]["livland"]["forrage"] = 3
+    assert "map.toml: territory livland: forrage: unknown field" in check_raw(raw)
+
+
+def test_cutting_a_territory_off_breaks_connectivity(raw: dict[str, Any]) -> None:
+    raw["map.toml"]["border"] = [
+        b for b in raw["map.toml"]["border"] if "osterbotten" not in (b["a"], b["b"])
+    ]
+    assert any("territory osterbotten: border: cannot be reached" in p for p in check_raw(raw))
+
+
+def test_sea_adjacency_must_be_symmetric(raw: dict[str, Any]) -> None:
+    raw["map.toml"]["sea"]["gulf-of-riga"]["adjacent"].append("kattegat")
+    assert any("sea gulf-of-riga: adjacent: 'kattegat' does not list" in p for p in check_raw(raw))
+
+
+def test_build_board_refuses_broken_data_with_every_problem(raw: dict[str, Any]) -> None:
+    raw["blocks.toml"]["block"]["karl-xii"]["rating"] = "A9"
+    raw["map.toml"]["territory"]["livland"]["forage"] = 0
+    with pytest.raises(DataError) as err:
+        build_board("gmt-2012", raw)
+    assert "block karl-xii: rating" in str(err.value)
+    assert "territory livland: forage: 0 is outside 1-4" in str(err.value)
