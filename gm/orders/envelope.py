@@ -143,7 +143,8 @@ class Envelope:
 
 
 @cache
-def _parser() -> Lark:
+def envelope_parser() -> Lark:
+    """The cached LALR parser of envelope.lark."""
     return Lark.open(
         str(grammar_root() / "envelope.lark"), parser="lalr", lexer="contextual",
         propagate_positions=True,
@@ -162,7 +163,7 @@ def is_command_line(text: str) -> bool:
 def parse_command(text: str) -> Any:
     """One command line to a typed command; raises ValueError when not understood."""
     try:
-        tree = _parser().parse(strip_accents(text))
+        tree = envelope_parser().parse(strip_accents(text))
         return _Commands(text).transform(tree)
     except UnexpectedInput as e:
         raise ValueError(f"not understood at column {e.column}") from None

@@ -1,0 +1,171 @@
+"""HELP text generated from the grammars and the per-command docs (orders.md §1, §8).
+
+The syntax of each command is read from the compiled grammar (so it cannot
+go stale); the one-line explanation comes from ``<grammar>.help.toml`` next
+to the grammar (``[rule] en = "..." fr = "..."``; ``[_syntax.en]`` and
+``[_syntax.fr]`` say how a placeholder is shown). :func:`missing_docs`
+lists the commands of a grammar without docs in a language (a test keeps it
+empty). French syntax: grammars write ``("english"i | "french"i)``; the
+English form is the first alternative, the French one the alternative that
+shares the fewest keywords with it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from lark import Lark
+
+from gm.orders.envelope import envelope_parser
+from gm.orders.grammar import GameGrammar
+from gm.resources import grammar_root
+
+LANGUAGES = ("en", "fr")
+Docs = Mapping[str, Mapping[str, str]]
+
+
+@dataclass(frozen=True)
+class CommandHelp:
+    name: str
+    syntax: str
+    doc: str
+
+
+@cache
+def load_docs(path: Path) -> Docs:
+    """The docs of a grammar (``x.lark`` -> ``x.help.toml``); empty when none."""
+    doc_path = path.with_suffix(".help.toml")
+    if not doc_path.exists():
+        return {}
+    with doc_path.open("rb") as f:
+        return tomllib.load(f)
+
+
+def _short(name: str) -> str:
+    return name.rsplit("__", 1)[-1] if not name.startswith("__") else name
+
+
+class _Renderer:
+    def __init__(self, parser: Lark, upper: bool, shown: Mapping[str, str]) -> None:
+        self.upper = upper
+        self.shown = shown
+        self.literals = {t.name: t.pattern.value for t in parser.terminals}
+        self.is_str = {t.name for t in parser.terminals if t.pattern.type == "str"}
+        self.rules: dict[str, list[list[str]]] = {}
+        for r in parser.rules:
+            self.rules.setdefault(r.origin.name, []).append([s.name for s in r.expansion])
+
+    def keywords(self, expansion: Sequence[str]) -> set[str]:
+        return {s for s in expansion if s in self.is_str}
+
+    def pick(self, rule: str, language: str) -> list[str]:
+        options = self.rules[rule]
+        first = options[0]
+        if language == "en" or len(options) == 1:
+            return first
+        english = self.keywords(first)
+        scored = [
+            (len(self.keywords(o) & english), -len(o), -i, o) for i, o in enumerate(options)
+        ]
+        return min(scored)[3]
+
+    def render(self, expansion: Sequence[str], language: str, depth: int = 0) -> str:
+        out: list[str] = []
+        for sym in expansion:
+            if sym in self.literals:
+                out.append(self._terminal(sym))
+            elif sym.startswith("__") and depth < 3:  # a repetition: [, <block> ...]
+                base = min(self.rules[sym], key=len)
+                out.append(f"[{self.render(base, language, depth + 1)} ...]")
+            elif _short(sym).startswith("_") and depth < 3:
+                out.append(self.render(self.pick(sym, language), language, depth + 1))
+            else:
+                out.append(self._placeholder(_short(sym).strip("_")))
+        return " ".join(out).replace(" :", ":").replace(" ,", ",")
+
+    def _terminal(self, sym: str) -> str:
+        if sym in self.is_str:
+            word = self.literals[sym]
+            return word.upper() if self.upper else word
+        return self._placeholder(_short(sym).lower())
+
+    def _placeholder(self, name: str) -> str:
+        return self.shown.get(name, f"<{name}>")
+
+
+def commands_of(parser: Lark, rule: str) -> list[str]:
+    """The command rules listed as alternatives of ``rule`` (``order``, ``_command``)."""
+    names: list[str] = []
+    for r in parser.rules:
+        if _short(r.origin.name) == rule and len(r.expansion) == 1 and not r.expansion[0].is_term:
+            name = r.expansion[0].name
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def command_help(
+    parser: Lark, rule: str, docs: Docs, language: str = "en", upper: bool = False
+) -> list[CommandHelp]:
+    """Syntax and doc of every command of ``rule``, in grammar order."""
+    renderer = _Renderer(parser, upper, docs.get("_syntax", {}).get(language, {}))
+    out = []
+    for name in commands_of(parser, rule):
+        syntax = renderer.render(renderer.pick(name, language), language)
+        doc = docs.get(name, {}).get(language) or docs.get(name, {}).get("en", "")
+        out.append(CommandHelp(name, syntax, doc))
+    return out
+
+
+def missing_docs(parser: Lark, rule: str, docs: Docs) -> list[str]:
+    """``rule:language`` for every command without a doc (should be empty)."""
+    return [
+        f"{name}:{lang}"
+        for name in commands_of(parser, rule)
+        for lang in LANGUAGES
+        if not docs.get(name, {}).get(lang)
+    ]
+
+
+HEADINGS = {
+    "en": ("Commands (one per line, any case):", "Orders for this game:"),
+    "fr": ("Commandes (une par ligne, majuscules ou non) :", "Ordres de ce jeu :"),
+}
+
+
+def help_text(
+    game: GameGrammar | None = None, language: str = "en", topic: str | None = None
+) -> str:
+    """The HELP reply body: the envelope commands and, with a game, its orders.
+
+    With ``topic``, only the commands whose name or syntax starts with it.
+    """
+    language = language if language in LANGUAGES else "en"
+    env_path = grammar_root() / "envelope.lark"
+    parts = [
+        (HEADINGS[language][0], command_help(envelope_parser(), "_command", load_docs(env_path),
+                                             language, upper=True))
+    ]
+    if game is not None:
+        orders = command_help(game.parser(), "order", load_docs(game.grammar_path), language)
+        parts.append((HEADINGS[language][1], orders))
+    lines: list[str] = []
+    for heading, entries in parts:
+        chosen = [e for e in entries if _matches(e, topic)]
+        if not chosen:
+            continue
+        lines.append(heading)
+        lines.extend(f"  {e.syntax}\n      {e.doc}" for e in chosen)
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _matches(entry: CommandHelp, topic: str | None) -> bool:
+    if not topic:
+        return True
+    t = topic.lower()
+    return entry.name.startswith(t) or entry.syntax.lower().startswith(t)

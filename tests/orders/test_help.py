@@ -1,0 +1,45 @@
+"""HELP is generated from the grammars and the command docs, so it cannot go stale."""
+
+from __future__ import annotations
+
+from gm.orders.envelope import envelope_parser, parse_command
+from gm.orders.help import commands_of, help_text, load_docs, missing_docs
+from gm.resources import grammar_root
+
+from .paxtest import GRAMMAR
+
+
+def test_every_envelope_command_has_docs_in_english_and_french() -> None:
+    docs = load_docs(grammar_root() / "envelope.lark")
+    assert missing_docs(envelope_parser(), "_command", docs) == []
+    assert set(docs) - {"_syntax"} == set(commands_of(envelope_parser(), "_command"))
+
+
+def test_every_order_of_the_test_grammar_has_docs() -> None:
+    assert missing_docs(GRAMMAR.parser(), "order", load_docs(GRAMMAR.grammar_path)) == []
+
+
+def test_english_help_lists_commands_and_orders_with_their_syntax() -> None:
+    text = help_text(GRAMMAR, "en")
+    assert "ABSENT <date> TO <date>" in text
+    assert "EXTEND [PRIVATE] <48h|2d> [: reason]" in text
+    assert "move from <area>: <block> [, <block> ...] to <area>" in text
+    assert "buy and place a status marker" in text
+
+
+def test_french_help_uses_french_keywords() -> None:
+    text = help_text(GRAMMAR, "fr")
+    assert "DEFINIR LANGUE <nom>" in text
+    assert "deplacer de <area>: <block> [, <block> ...] vers <area>" in text
+    assert "Ordres de ce jeu" in text
+
+
+def test_help_topic_narrows_the_list() -> None:
+    text = help_text(GRAMMAR, "en", topic="move")
+    assert "move from" in text and "ABSENT" not in text
+
+
+def test_the_syntax_shown_parses() -> None:
+    """What HELP shows for a command is what the parser accepts (filled in)."""
+    for example in ("ABSENT 2026-12-20 TO 2027-01-03", "DEFINIR LANGUE fr", "EXTEND PRIVATE 2d: x"):
+        parse_command(example)
