@@ -135,3 +135,20 @@ def test_fog_no_hidden_enemy_block_leaks_to_sweden(rolls: list[int], targets: li
         for w in HIDDEN_WORDS:
             if w in text:
                 assert any(b.startswith(w) for b in public_battle), (e, public_battle)
+
+
+def test_reports_render_in_both_languages_without_hidden_names() -> None:
+    """The Swedish report of the first actions lists its own blocks and only counts of
+    Russian ones; the French template renders the same view."""
+    from gm.games.baltica.report import render_report
+
+    m, state = game()
+    out = m.adjudicate(state, {}, Dice.scripted([5, 2]))
+    sw = orders(m, out.state, "sweden", "move from Livland: Dalregementet to Estland")
+    out = m.adjudicate(out.state, {"sweden": sw}, Dice.scripted([]))
+    for lang in ("en", "fr"):
+        text = render_report(m.view(out.state, "sweden"), out.events, "sweden", lang)
+        assert "Karl XII" in text and "Dalregementet" in text
+        assert not any(w in text for w in HIDDEN_WORDS), text
+    mod = render_report(m.view(out.state, None), out.events, None)
+    assert "Pyotr I" in mod
