@@ -305,22 +305,37 @@ class Board:
     blocks: Mapping[str, BlockType]
     scenarios: Mapping[str, Scenario]
     tables: Mapping[str, Any] = field(default_factory=dict)
+    _by_pair: dict[frozenset[str], Border] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+    _open: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False, default_factory=dict)
+    _folded: dict[str, dict[str, str]] = field(init=False, repr=False, compare=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        """Index borders and folded names once; the board never changes afterwards."""
+        for border in self.borders:
+            self._by_pair[frozenset((border.a, border.b))] = border
+        for territory in self.territories:
+            self._open[territory] = tuple(
+                b.other(territory) for b in self._borders_of(territory) if not b.blocked
+            )
+        for kind in ("territory", "sea", "block", "nation"):
+            index: dict[str, str] = {}
+            for key, spellings in self.names(kind).items():
+                for name in (key, *spellings):
+                    index.setdefault(fold(name), key)
+            self._folded[kind] = index
 
     # -- graph -------------------------------------------------------------
     def border(self, a: str, b: str) -> Border | None:
         """The border between two territories, or None if they do not touch."""
-        for border in self._borders_of(a):
-            if border.other(a) == b:
-                return border
-        return None
+        return self._by_pair.get(frozenset((a, b)))
 
     def neighbours(self, territory: str, *, include_blocked: bool = False) -> tuple[str, ...]:
         """Territories a block can move to from ``territory`` (4.1); lakes block (1.0)."""
-        return tuple(
-            b.other(territory)
-            for b in self._borders_of(territory)
-            if include_blocked or not b.blocked
-        )
+        if include_blocked:
+            return tuple(b.other(territory) for b in self._borders_of(territory))
+        return self._open.get(territory, ())
 
     def _borders_of(self, territory: str) -> Iterator[Border]:
         return (b for b in self.borders if territory in (b.a, b.b))
@@ -398,12 +413,12 @@ class Board:
         return {key: _spellings(entry) for key, entry in entries.items()}
 
     def resolve(self, kind: str, text: str) -> str | None:
-        """The canonical id a name (any spelling, any case) stands for, or None."""
-        wanted = fold(text.strip())
-        for key, spellings in self.names(kind).items():
-            if any(fold(s) == wanted for s in spellings) or fold(key) == wanted:
-                return key
-        return None
+        """The canonical id a name (any spelling, any case, accents optional) stands for.
+
+        Returns None for an unknown name. Of a Russian star pair (shared name)
+        the hollow-star block is returned; see :meth:`star_partner`.
+        """
+        return self._folded[kind].get(fold(" ".join(text.split())))
 
 
 def _spellings(entry: Any) -> list[str]:
