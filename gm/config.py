@@ -52,9 +52,26 @@ class Config:
 
     def service_settings(self) -> dict[str, Any]:
         s = self.section("service")
-        return {"address": s.get("address", "gm@localhost"),
+        mail = self.section("mail")
+        return {"address": mail.get("address", "gm@localhost"),
                 "moderator_address": s.get("moderator_address", ""),
-                "instance": s.get("instance", "")}
+                "instance": s.get("instance", ""),
+                "sweep_seconds": float(self.section("scheduler").get("sweep_seconds", 30))}
+
+    def mail_settings(self) -> Any:
+        """The [mail]/[imap]/[smtp]/[maildir] tables, Maildir paths made absolute."""
+        from dataclasses import replace
+
+        from gm.mail.config import MailConfigError, MailSettings
+
+        try:
+            settings = MailSettings.from_dict(self.data)
+        except MailConfigError as exc:
+            raise ConfigError(f"{self.path}: {exc}") from exc
+        md = settings.maildir
+        fixed = replace(md, inbox=str(self.resolve(md.inbox)), outbox=str(self.resolve(md.outbox)),
+                        processed=str(self.resolve(md.processed)) if md.processed else "")
+        return replace(settings, maildir=fixed)
 
 
 def load(path: str | Path | None = None) -> Config:
@@ -74,9 +91,15 @@ DEFAULT_CONFIG = """\
 # gm configuration. Every key is optional; the values shown are the defaults.
 # Full reference with every option: deploy/gm.example.toml
 
-[service]
+[mail]
 # The address players write to; plus-addressing names the game (gm+baltica42@...).
 address = "gm@localhost"
+# Where mail comes from and goes to: "maildir" (the embedded default) or
+# inbound = "imap" / outbound = "smtp" with the [imap] and [smtp] tables.
+inbound = "maildir"
+outbound = "maildir"
+
+[service]
 # Where notices for the moderator go when a game names none.
 moderator_address = ""
 
@@ -87,7 +110,8 @@ path = "gm.db"
 
 [maildir]
 # The embedded default: mail is read from a local Maildir and sent into another.
-# Put order mails into mail/inbox/new/ (or let your MTA deliver there).
+# Put order mails into mail/inbox/new/ (or let your MTA deliver there);
+# every reply and report appears in mail/outbox/new/.
 inbox = "mail/inbox"
 outbox = "mail/outbox"
 

@@ -50,18 +50,10 @@ def _register() -> None:
     for command in (db.init, db.db, db.data, games.game, games.state, games.history,
                     games.replay, games.adjudicate, orders.orders, mod.mod):
         cli.add_command(command)
-    try:
-        from gm.cli.serve import serve
-        cli.add_command(serve)
-    except ImportError:  # the daemon's mail parts not installed
-        pass
-    try:
-        from gm.cli import verify
-        cli.add_command(verify.verify)
-        if hasattr(verify, "dice"):
-            cli.add_command(verify.dice)
-    except ImportError:
-        pass
+    from gm.cli import serve, verify
+
+    for command in (serve.serve, serve.demo, verify.verify, verify.dice):
+        cli.add_command(command)
 
 
 _register()

@@ -1,0 +1,75 @@
+"""``gm serve`` and ``gm demo``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+
+import click
+
+from gm.cli.app import App, pass_app
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return json.dumps({"time": self.formatTime(record), "level": record.levelname,
+                           "logger": record.name, "message": record.getMessage()})
+
+
+@click.command()
+@click.option("--json-logs", is_flag=True, help="Log one JSON object per line.")
+@click.option("--once", is_flag=True, help="Do one round (mail, deadlines, outbox) and exit.")
+@click.option("-v", "--verbose", is_flag=True, help="Log more.")
+@pass_app
+def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
+    """Run the daemon: read order mail, adjudicate at deadlines, send replies and reports."""
+    from gm.daemon import Daemon
+    from gm.mail.factory import open_sink, open_source
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter() if json_logs else
+                         logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=[handler])
+    ctx = app.context()
+    mail = app.config.mail_settings()
+    daemon = Daemon(ctx, open_source(mail), open_sink(mail),
+                    sweep_seconds=float(ctx.settings.get("sweep_seconds", 30)))
+    if once:
+        asyncio.run(daemon.step())
+        return
+    click.echo(f"gm serving {mail.address}: database {app.url}", err=True)
+    if mail.inbound.value == "maildir":
+        click.echo(f"  put order mails into {mail.maildir.inbox}/new; replies go to "
+                   f"{mail.maildir.outbox}/new", err=True)
+    asyncio.run(daemon.run())
+
+
+@click.command()
+@click.option("--game", "game_id", default="demo", help="The demo game's id.")
+@pass_app
+def demo(app: App, game_id: str) -> None:
+    """Create a two-player demo game (if there is no game yet) and say how to play it."""
+    from sqlmodel import select
+
+    from gm.db.engine import session_scope
+    from gm.db.models import Game
+    from gm.games import registry
+    from gm.service.games import SeatSpec, create_game
+
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        if session.exec(select(Game)).first() is not None:
+            click.echo("games exist already; no demo game created (see `gm game list`)")
+            return
+        module = registry.get("baltica")
+        scenario = module.scenarios()[0]
+        seats = [SeatSpec(p, f"{p}@localhost") for p in scenario.powers]
+        made = create_game(ctx, session, game_id=game_id, module_name=module.name,
+                           scenario=scenario.id, seats=seats, moderator_address="moderator@localhost")
+    click.echo(f"demo game '{game_id}' created: {module.title}, {scenario.title}")
+    for power, pw in made.passwords.items():
+        click.echo(f"  {power}: sign on with  POWER {power} {pw}")
+    click.echo(f"  moderator: MODERATOR {made.moderator_password}")
+    click.echo(f"  read a player's view: gm state {game_id} --as {scenario.powers[0]}")

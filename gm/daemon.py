@@ -1,0 +1,88 @@
+"""``gm serve``: read mail, run deadlines, drain the outbox, until told to stop.
+
+One loop, three duties, each safe to interrupt anywhere:
+
+1. inbound: fetch (nothing marked yet) -> store raw -> handle in one
+   transaction (orders, reply queued, mail marked handled in the database) ->
+   only then flag the mail in its mailbox;
+2. deadlines: a sweep claims due phases row by row (exactly once, however
+   many instances run) and closes them;
+3. outbound: the outbox is drained, with retries.
+
+SIGTERM/SIGINT finish the mail in hand and stop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import time
+from dataclasses import dataclass, field
+
+from gm.mail.types import FetchedMail, MailSink, MailSource
+from gm.pipeline.dispatch import drain
+from gm.pipeline.handle import handle_inbound
+from gm.pipeline.ingest import store_inbound
+from gm.service.context import ServiceContext
+
+log = logging.getLogger("gm.daemon")
+
+
+def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail) -> None:
+    """Store, handle and mark one mail; a crash anywhere leaves it to be done again, once."""
+    stored = store_inbound(ctx, fetched)
+    handle_inbound(ctx, stored.inbound_id)
+    source.mark_handled([fetched])
+    log.info("mail %s from %s handled", stored.inbound_id, fetched.source)
+
+
+def sweep_once(ctx: ServiceContext) -> None:
+    from gm.schedule.sweep import sweep
+
+    report = sweep(ctx)
+    if getattr(report, "closed", None):
+        log.info("deadlines: %s", report)
+
+
+@dataclass
+class Daemon:
+    ctx: ServiceContext
+    source: MailSource
+    sink: MailSink
+    sweep_seconds: float = 30.0
+    wait_seconds: float = 5.0
+    stopping: bool = False
+    _last_sweep: float = field(default=0.0)
+
+    def stop(self) -> None:
+        log.info("stopping after the mail in hand")
+        self.stopping = True
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                loop.add_signal_handler(sig, self.stop)
+            except (NotImplementedError, RuntimeError):  # not the main thread
+                pass
+        log.info("gm serving as %s", self.ctx.instance)
+        try:
+            while not self.stopping:
+                await self.step()
+                if not self.stopping:
+                    await asyncio.to_thread(self.source.wait, self.wait_seconds)
+        finally:
+            await self.sink.close()
+            self.source.close()
+
+    async def step(self) -> None:
+        """One round of the three duties (tests call this directly)."""
+        for fetched in await asyncio.to_thread(self.source.fetch_new):
+            if self.stopping:
+                break
+            await asyncio.to_thread(process_one, self.ctx, self.source, fetched)
+        if time.monotonic() - self._last_sweep >= self.sweep_seconds:
+            await asyncio.to_thread(sweep_once, self.ctx)
+            self._last_sweep = time.monotonic()
+        await drain(self.ctx, self.sink)

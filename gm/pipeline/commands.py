@@ -1,0 +1,244 @@
+"""The non-order commands of a mail (orders.md §1, §9), carried out by their owners.
+
+One method per command, dispatched by the command's type; each writes one
+line into the section's reply. Moderator commands require the moderator's
+sign-on (the envelope already refuses them otherwise).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlmodel import col, select
+
+from gm.db.models import Game, Report, Seat
+from gm.orders import commands as c
+from gm.orders.model import SourceLine
+from gm.pipeline.reply import SectionReply
+from gm.service import moderator as mod
+from gm.service.errors import ServiceError
+from gm.service.games import current_phase, seat_for_power
+from gm.service.orders import set_flags
+from gm.service.outbox import queue_mail
+from gm.service.passwords import hash_password
+from gm.service.render import LANGUAGES
+
+if TYPE_CHECKING:
+    from gm.pipeline.section import SectionContext
+
+
+class CommandRunner:
+    def __init__(self, sc: SectionContext, game: Game, seat: Seat | None, reply: SectionReply) -> None:
+        self.sc, self.game, self.seat, self.reply = sc, game, seat, reply
+        self.actor = f"moderator <{sc.mail.from_addr}>"
+
+    def run(self, line: SourceLine, cmd: Any, acting: str | None) -> None:
+        method = getattr(self, f"do_{type(cmd).__name__.lower()}", None)
+        if method is None:
+            return  # envelope-only lines (Game, Phase, Check, Add) need no action here
+        try:
+            method(line, cmd, acting)
+        except ServiceError as exc:
+            self.reply.error(line, str(exc))
+        except ValueError as exc:  # bad values inside a command (dates, zones)
+            self.reply.error(line, str(exc))
+
+    # -- player commands -------------------------------------------------
+
+    def do_powersignon(self, line: SourceLine, cmd: c.PowerSignOn, acting: str | None) -> None:
+        self.reply.done(line, f"acting as {cmd.power}")
+
+    def do_for(self, line: SourceLine, cmd: c.For, acting: str | None) -> None:
+        self.reply.done(line, f"the following orders are for {cmd.power}")
+
+    def _power(self, acting: str | None) -> str:
+        power = acting or (self.seat.power if self.seat else None)
+        if power is None:
+            raise ServiceError("say POWER <name> first")
+        return power
+
+    def do_ready(self, line: SourceLine, cmd: c.Ready, acting: str | None) -> None:
+        set_flags(self.sc.ctx, self.sc.session, self.game, self._power(acting), ready=cmd.ready)
+        self.reply.done(line, "your orders are final" if cmd.ready else "not ready any more")
+        if cmd.ready:
+            self.sc.after.ready_check.add(self.game.id)
+
+    def do_wait(self, line: SourceLine, cmd: c.Wait, acting: str | None) -> None:
+        set_flags(self.sc.ctx, self.sc.session, self.game, self._power(acting), wait=cmd.wait)
+        self.reply.done(line, "the game waits for the deadline" if cmd.wait else "no longer waiting")
+
+    def do_status(self, line: SourceLine, cmd: c.Status, acting: str | None) -> None:
+        from gm.service.reports import current_report
+
+        power = self._power(acting) if self.seat else acting
+        phase = current_phase(self.sc.session, self.game.id)
+        seat = seat_for_power(self.sc.session, self.game.id, power) if power else None
+        text = current_report(self.sc.ctx, self.sc.session, self.game, phase, power, seat)
+        self._send_to_self(f"{phase.phase_id}: status for {power or 'the moderator'}", text,
+                           f"status:{self.sc.inbound_id}:{power}")
+        self.reply.done(line, "your current report is on its way in a separate mail")
+
+    def do_history(self, line: SourceLine, cmd: c.History, acting: str | None) -> None:
+        power = self._power(acting) if self.seat else ""
+        q = select(Report).where(Report.game_id == self.game.id, Report.power == (power or ""))
+        if cmd.phase:
+            q = q.where(Report.phase_id == cmd.phase.lower())
+        rows = list(self.sc.session.exec(q.order_by(col(Report.phase_seq))))
+        if not rows:
+            raise ServiceError(f"no report of {cmd.phase or 'any phase'} for you yet")
+        text = "\n\n".join(r.text for r in (rows if cmd.phase else rows[-1:]))
+        self._send_to_self(f"history {cmd.phase or rows[-1].phase_id}", text,
+                           f"history:{self.sc.inbound_id}:{power}:{cmd.phase}")
+        self.reply.done(line, "the report(s) are on their way in a separate mail")
+
+    def do_absent(self, line: SourceLine, cmd: c.Absent, acting: str | None) -> None:
+        from gm.schedule.absences import record_absence
+
+        record_absence(self.sc.session, self.game.id, self._power(acting), cmd.start, cmd.end,
+                       at=self.sc.ctx.clock.now(), inbound_id=self.sc.inbound_id)
+        self.reply.done(line, f"absence from {cmd.start} to {cmd.end} recorded; "
+                              "the game's policy and the moderator decide what it changes")
+
+    def do_password(self, line: SourceLine, cmd: c.Password, acting: str | None) -> None:
+        seat = self._own_seat()
+        seat.password_hash = hash_password(cmd.new)
+        self.sc.session.add(seat)
+        self.reply.entries.append(_masked(line, "password changed"))
+        if seat.address:
+            queue_mail(self.sc.ctx, self.sc.session, game_id=self.game.id, kind="notice",
+                       to=[seat.address], subject=f"[{self.game.id}] password changed for {seat.power}",
+                       text=f"==== gm notice {self.game.id} ====\nThe password of {seat.power} "
+                            f"was changed by a mail from {self.sc.mail.from_addr}.\n",
+                       key=f"password:{self.sc.inbound_id}")
+
+    def do_setlanguage(self, line: SourceLine, cmd: c.SetLanguage, acting: str | None) -> None:
+        lang = cmd.language.lower()[:2]
+        if lang not in LANGUAGES:
+            raise ServiceError(f"language '{cmd.language}' is not offered (choose {', '.join(LANGUAGES)})")
+        seat = self._own_seat()
+        seat.language = lang
+        self.sc.session.add(seat)
+        self.reply.done(line, f"replies and reports now in '{lang}'")
+
+    def do_settimezone(self, line: SourceLine, cmd: c.SetTimezone, acting: str | None) -> None:
+        try:
+            ZoneInfo(cmd.timezone)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ServiceError(f"'{cmd.timezone}' is not a time zone (e.g. Europe/Paris)") from exc
+        seat = self._own_seat()
+        seat.timezone = cmd.timezone
+        self.sc.session.add(seat)
+        self.reply.timezone = cmd.timezone
+        self.reply.done(line, f"times now shown in {cmd.timezone} as well as UTC")
+
+    def do_setaddress(self, line: SourceLine, cmd: c.SetAddress, acting: str | None) -> None:
+        seat = self._own_seat()
+        old, seat.address = seat.address, cmd.address
+        self.sc.session.add(seat)
+        text = (f"==== gm notice {self.game.id} ====\nFrom now on, mail for {seat.power} in game "
+                f"{self.game.id} goes to {cmd.address} (it went to {old}).\n")
+        queue_mail(self.sc.ctx, self.sc.session, game_id=self.game.id, kind="notice",
+                   to=[cmd.address, old], subject=f"[{self.game.id}] new address for {seat.power}",
+                   text=text, key=f"address:{self.sc.inbound_id}")
+        self.reply.done(line, f"mail now goes to {cmd.address}; both addresses were told")
+
+    def do_press(self, line: SourceLine, cmd: c.Press, acting: str | None) -> None:
+        from gm.pipeline.press import forward_press
+
+        sent_to = forward_press(self.sc.ctx, self.sc.session, self.game, acting or "moderator",
+                                cmd, key=f"press:{self.sc.inbound_id}:{line.number}",
+                                moderator=self.seat is None)
+        self.reply.done(line, f"press sent to {', '.join(sent_to)}")
+
+    def do_help(self, line: SourceLine, cmd: c.Help, acting: str | None) -> None:
+        self.game_help(self.reply, self.game, cmd.topic)
+
+    @staticmethod
+    def game_help(reply: SectionReply, game: Game, topic: str | None = None) -> None:
+        from gm.orders.help import help_text
+
+        reply.note(help_text(game.module, topic))
+
+    @staticmethod
+    def general_help(reply: SectionReply) -> None:
+        from gm.orders.help import help_text
+
+        reply.note(help_text(None, None))
+
+    # -- moderator commands (§9) ----------------------------------------
+
+    def _mod(self, cmd: Any) -> dict[str, Any]:
+        return {"actor": self.actor, "reason": cmd.reason or "", "private": cmd.private}
+
+    def do_extend(self, line: SourceLine, cmd: c.Extend, acting: str | None) -> None:
+        phase = mod.extend(self.sc.ctx, self.sc.session, self.game, by=cmd.by, to=cmd.to, **self._mod(cmd))
+        self.reply.deadline = phase.deadline
+        self.reply.done(line, f"deadline now {phase.deadline:%Y-%m-%d %H:%M} UTC")
+
+    def do_adjudicatenow(self, line: SourceLine, cmd: c.AdjudicateNow, acting: str | None) -> None:
+        phase = current_phase(self.sc.session, self.game.id)
+        mod.record_act(self.sc.ctx, self.sc.session, self.game, command="adjudicate",
+                       args={"phase_id": phase.phase_id}, **self._mod(cmd))
+        self.sc.after.close.append((self.game.id, phase.seq, self.actor))
+        self.reply.done(line, f"{phase.phase_id} will be adjudicated as soon as this mail is stored")
+
+    def do_ruling(self, line: SourceLine, cmd: c.Ruling, acting: str | None) -> None:
+        mod.ruling(self.sc.ctx, self.sc.session, self.game, actor=self.actor, text=cmd.text,
+                   private=cmd.private)
+        self.reply.done(line, "ruling recorded; it is published with the next report"
+                        if not cmd.private else "private ruling recorded")
+
+    def do_replacepower(self, line: SourceLine, cmd: c.ReplacePower, acting: str | None) -> None:
+        mod.replace_power(self.sc.ctx, self.sc.session, self.game, power=cmd.power,
+                          address=cmd.address, **self._mod(cmd))
+        self.reply.done(line, f"{cmd.power} now played by {cmd.address}; password and report mailed")
+
+    def do_rollback(self, line: SourceLine, cmd: c.Rollback, acting: str | None) -> None:
+        phase = mod.rollback(self.sc.ctx, self.sc.session, self.game, phase_id=cmd.phase.lower(),
+                             fresh_dice=cmd.fresh_dice, **self._mod(cmd))
+        self.reply.phase, self.reply.deadline = phase.phase_id, phase.deadline
+        self.reply.done(line, f"back at {phase.phase_id}; everyone was told")
+
+    def do_setstate(self, line: SourceLine, cmd: c.SetState, acting: str | None) -> None:
+        value = mod.set_path(self.sc.ctx, self.sc.session, self.game, path=cmd.path,
+                             value=cmd.value, **self._mod(cmd))
+        self.reply.done(line, f"{cmd.path} = {value!r}")
+
+    def do_pause(self, line: SourceLine, cmd: c.Pause, acting: str | None) -> None:
+        mod.pause(self.sc.ctx, self.sc.session, self.game, **self._mod(cmd))
+        self.reply.done(line, "the game is paused")
+
+    def do_resume(self, line: SourceLine, cmd: c.Resume, acting: str | None) -> None:
+        phase = mod.resume(self.sc.ctx, self.sc.session, self.game, deadline=cmd.deadline, **self._mod(cmd))
+        self.reply.deadline = phase.deadline
+        self.reply.done(line, "the game runs again")
+
+    def do_dicerolls(self, line: SourceLine, cmd: c.DiceRolls, acting: str | None) -> None:
+        mod.supply_dice(self.sc.ctx, self.sc.session, self.game, rolls=list(cmd.rolls),
+                        then_seed=cmd.then_seed, **self._mod(cmd))
+        self.reply.done(line, f"{len(cmd.rolls)} rolls will be used first in the next adjudication")
+
+    def do_release(self, line: SourceLine, cmd: c.Release, acting: str | None) -> None:
+        n = mod.release(self.sc.ctx, self.sc.session, self.game, actor=self.actor, reason=cmd.reason or "")
+        self.reply.done(line, f"{n} held reports released")
+
+    # -- helpers ---------------------------------------------------------
+
+    def _own_seat(self) -> Seat:
+        if self.seat is None:
+            raise ServiceError("only a player can change their own settings")
+        return self.seat
+
+    def _send_to_self(self, subject: str, text: str, key: str) -> None:
+        to = self.seat.address if self.seat and self.seat.address else self.sc.mail.reply_address
+        queue_mail(self.sc.ctx, self.sc.session, game_id=self.game.id, kind="report", to=[to],
+                   subject=f"[{self.game.id}] {subject}", text=text, key=key)
+
+
+def _masked(line: SourceLine, text: str) -> Any:
+    """A reply entry for a PASSWORD line that never shows the password."""
+    from gm.pipeline.reply import Entry
+
+    return Entry("done", "PASSWORD ********", line.number, reason=text)
+

@@ -1,0 +1,81 @@
+"""Draining the outbox: send what is due, retry with backoff, record failures.
+
+A mail is marked sent only after the sink accepted it; a crash in between can
+re-send the same bytes with the same Message-ID, which clients collapse. A
+permanent failure (5xx, refused recipient) is recorded and shown to the
+moderator; temporary ones (4xx, timeouts, disk full) are retried with
+exponential backoff up to ``MAX_ATTEMPTS``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlmodel import col, select
+
+from gm.db.engine import session_scope
+from gm.db.models import Game, OutboundMail
+from gm.mail.types import MailSink, SendResult
+from gm.service.context import ServiceContext
+from gm.service.notify import notify_moderator
+
+MAX_ATTEMPTS = 12
+FIRST_RETRY = timedelta(seconds=30)
+LONGEST_RETRY = timedelta(hours=2)
+
+
+def backoff(attempts: int) -> timedelta:
+    return min(FIRST_RETRY * (2 ** max(attempts - 1, 0)), LONGEST_RETRY)
+
+
+def due(ctx: ServiceContext, limit: int = 200) -> list[int]:
+    with session_scope(ctx.engine) as session:
+        rows = session.exec(select(OutboundMail.id).where(
+            OutboundMail.status == "queued",
+            (col(OutboundMail.next_attempt_at) == None)  # noqa: E711
+            | (col(OutboundMail.next_attempt_at) <= ctx.clock.now())
+        ).order_by(col(OutboundMail.id)).limit(limit))
+        return [int(r) for r in rows if r is not None]
+
+
+async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
+    """Send every due mail once; return how many were sent."""
+    sent = 0
+    for mail_id in due(ctx, limit):
+        with session_scope(ctx.engine) as session:
+            row = session.get(OutboundMail, mail_id)
+            if row is None or row.status != "queued":
+                continue
+            raw, recipients = row.raw, list(row.recipients or [])
+        result = await sink.send(raw, ctx.service_address, recipients) if recipients else SendResult.sent()
+        record(ctx, mail_id, result)
+        sent += result.ok
+    return sent
+
+
+def record(ctx: ServiceContext, mail_id: int, result: SendResult) -> None:
+    """Write the outcome of one send; tell the moderator of a mail that will never go."""
+    with session_scope(ctx.engine) as session:
+        row = session.get(OutboundMail, mail_id)
+        assert row is not None
+        row.attempts += 1
+        now = ctx.clock.now()
+        if result.ok:
+            row.status, row.sent_at, row.last_error = "sent", now, ""
+            if result.refused:
+                row.last_error = f"refused recipients: {result.refused}"
+        else:
+            failure = result.failure
+            row.last_error = f"{failure.kind.value} {failure.code or ''} {failure.detail}".strip() if failure else "?"
+            permanent = not result.status.name == "TEMPORARY" or row.attempts >= MAX_ATTEMPTS
+            if permanent:
+                row.status = "failed"
+                game = session.get(Game, row.game_id) if row.game_id else None
+                if game is not None and row.kind != "notice":
+                    notify_moderator(ctx, session, game, "a mail could not be delivered",
+                                     f"To {', '.join(row.recipients or [])}: {row.subject}\n"
+                                     f"Error: {row.last_error}\nAttempts: {row.attempts}",
+                                     key=f"undeliverable:{row.id}")
+            else:
+                row.next_attempt_at = now + backoff(row.attempts)
+        session.add(row)

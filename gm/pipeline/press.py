@@ -1,0 +1,58 @@
+"""Press: messages between powers (orders.md §1), under the game's press rule.
+
+``Game.settings["press"]``: ``allowed`` (default; signed with the sending
+power's name), ``anonymous`` (signed "anonymous"), ``moderator-only`` (only
+to and from the moderator), ``none``. A sender's address is never shown.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session
+
+from gm.db.models import Game
+from gm.orders import commands as c
+from gm.orders.names import fold
+from gm.service.context import ServiceContext
+from gm.service.errors import Forbidden, NotFound
+from gm.service.games import seats
+from gm.service.notify import moderator_address
+from gm.service.outbox import queue_mail
+
+RULES = ("allowed", "anonymous", "moderator-only", "none")
+
+
+def forward_press(ctx: ServiceContext, session: Session, game: Game, sender: str, cmd: c.Press,
+                  *, key: str, moderator: bool = False) -> list[str]:
+    """Queue the press to each named power; return their names."""
+    rule = str((game.settings or {}).get("press", "allowed"))
+    if rule == "none" and not moderator:
+        raise Forbidden(f"game {game.id} allows no press")
+    table = {fold(s.power): s for s in seats(session, game.id) if s.active}
+    wanted = [p for p in table.values() if p.power != sender] if cmd.broadcast else []
+    for name in () if cmd.broadcast else cmd.to:
+        if fold(name) == "moderator":
+            continue
+        seat = table.get(fold(name))
+        if seat is None:
+            raise NotFound(f"press to '{name}': no such power in {game.id}")
+        wanted.append(seat)
+    to_moderator = any(fold(n) == "moderator" for n in cmd.to) or rule == "moderator-only"
+    if rule == "moderator-only" and not moderator:
+        wanted = []
+    signature = "anonymous" if rule == "anonymous" and not moderator else sender
+    body = (f"==== gm press {game.id} ====\nPress from {signature} to "
+            f"{'all' if cmd.broadcast else ', '.join(s.power for s in wanted) or 'the moderator'}:\n\n"
+            f"{cmd.text}\n")
+    names = []
+    for seat in wanted:
+        if seat.address:
+            queue_mail(ctx, session, game_id=game.id, kind="press", to=[seat.address],
+                       subject=f"[{game.id}] press from {signature}", text=body,
+                       key=f"{key}:{seat.power}")
+        names.append(seat.power)
+    mod = moderator_address(ctx, game)
+    if to_moderator and mod:
+        queue_mail(ctx, session, game_id=game.id, kind="press", to=[mod],
+                   subject=f"[{game.id}] press from {sender}", text=body, key=f"{key}:moderator")
+        names.append("moderator")
+    return names

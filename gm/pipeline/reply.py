@@ -1,0 +1,89 @@
+"""The reply to one mail, as data first, then rendered (orders.md §2).
+
+Every section of the mail becomes a :class:`SectionReply` whose entries say,
+line by line, what was understood, refused, not understood or ignored. The
+reply goes to the sender; a section signed on from an address other than the
+seat's registered one is also copied, alone, to that address.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from gm.orders.model import Ignored, LineError, ParsedOrder, SourceLine
+from gm.service.orders import Submission
+from gm.service.render import render
+
+
+@dataclass
+class Entry:
+    """One line of a section's reply."""
+
+    kind: str  # order, refused, error, ignored, note, done
+    text: str  # the original line, or a message
+    line: int | None = None
+    echo: str = ""
+    reason: str = ""
+    suggestions: tuple[str, ...] = ()
+
+
+@dataclass
+class SectionReply:
+    game_id: str | None = None
+    power: str | None = None
+    phase: str | None = None
+    deadline: datetime | None = None
+    timezone: str = "UTC"
+    rejected: str = ""  # why the whole section was refused
+    entries: list[Entry] = field(default_factory=list)
+    copy_to: str | None = None  # the registered address, when the sender was another
+
+    def note(self, text: str) -> None:
+        self.entries.append(Entry("note", text))
+
+    def done(self, line: SourceLine, text: str) -> None:
+        self.entries.append(Entry("done", line.text, line.number, reason=text))
+
+    def error(self, line: SourceLine | None, reason: str, suggestions: tuple[str, ...] = ()) -> None:
+        self.entries.append(Entry("error", line.text if line else "", line.number if line else None,
+                                  reason=reason, suggestions=suggestions))
+
+    def add_submission(self, sub: Submission) -> None:
+        judged = {id(j.parsed): j for j in sub.judged}
+        for r in sub.parse.lines:
+            if isinstance(r, ParsedOrder):
+                j = judged[id(r)]
+                kind = "order" if j.validation.stored else "refused"
+                self.entries.append(Entry(kind, r.line.text, r.line.number, echo=r.echo,
+                                          reason=_verdict(j.validation)))
+            elif isinstance(r, LineError):
+                self.entries.append(Entry("error", r.line.text, r.line.number,
+                                          reason=r.reason, suggestions=r.suggestions))
+            elif isinstance(r, Ignored):
+                self.entries.append(Entry("ignored", r.line.text, r.line.number, reason=r.reason))
+        self.entries.sort(key=lambda e: (e.line is None, e.line or 0))
+
+
+def _verdict(v: Any) -> str:
+    label = v.verdict.value if v.verdict.name != "ACCEPTED" else ""
+    return ": ".join(x for x in (label, v.reason) if x)
+
+
+@dataclass
+class MailReply:
+    to: str
+    subject: str
+    language: str = "en"
+    notes: list[str] = field(default_factory=list)
+    ignored: list[SourceLine] = field(default_factory=list)
+    sections: list[SectionReply] = field(default_factory=list)
+
+    def render(self, sections: list[SectionReply] | None = None, sender: str = "") -> str:
+        """The text of the reply (or of the copy holding only ``sections``)."""
+        chosen = self.sections if sections is None else sections
+        first = chosen[0] if chosen else SectionReply()
+        return render("reply", self.language, None, reply=self, sections=chosen, sender=sender,
+                      game_id=first.game_id or "", phase=first.phase or "",
+                      copy=sections is not None)

@@ -1,0 +1,161 @@
+"""Carrying out one section of an order mail: sign-on, guard, commands, orders.
+
+Runs inside the mail's transaction. What must happen after the commit
+(closing a phase for ``ADJUDICATE NOW`` or an all-READY game) is returned as
+:class:`AfterCommit` work for the caller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlmodel import Session
+
+from gm.db.models import Game, Seat
+from gm.mail.mime import DecodedMail
+from gm.orders import commands as c
+from gm.orders.envelope import CommandLine, OrderLine, Section
+from gm.pipeline.commands import CommandRunner
+from gm.pipeline.reply import SectionReply
+from gm.pipeline.signon import check_signon, choose_game
+from gm.schedule.deadlines import Lateness, lateness
+from gm.service.context import ServiceContext
+from gm.service.errors import ServiceError
+from gm.service.games import current_phase, seat_for_power
+from gm.service.orders import submit_orders
+
+
+@dataclass
+class AfterCommit:
+    close: list[tuple[str, int, str]] = field(default_factory=list)  # game, seq, by
+    ready_check: set[str] = field(default_factory=set)  # games to test for early adjudication
+
+
+@dataclass
+class SectionContext:
+    ctx: ServiceContext
+    session: Session
+    mail: DecodedMail
+    inbound_id: int
+    after: AfterCommit
+
+
+def handle_section(sc: SectionContext, section: Section) -> SectionReply:
+    """Everything one sign-on asked for; a rejected section changes nothing."""
+    reply = SectionReply()
+    for err in section.errors:
+        if not err.fatal:
+            reply.error(err.line, err.problem.value + (f" ({err.detail})" if err.detail else ""))
+    choice = choose_game(sc.session, section, sc.mail.plus_tag(sc.ctx.service_address),
+                         sc.mail.from_addr)
+    help_only = section.signon is None and any(isinstance(x, c.Help) for x in section.commands)
+    if choice.game is None:
+        if help_only:
+            CommandRunner.general_help(reply)
+            return reply
+        reply.rejected = choice.problem
+        return reply
+    game = choice.game
+    reply.game_id = game.id
+    phase = current_phase(sc.session, game.id)
+    reply.phase, reply.deadline = phase.phase_id, phase.deadline
+    if help_only:
+        CommandRunner.game_help(reply, game)
+        return reply
+    fatal = [e for e in section.errors if e.fatal]
+    if fatal:
+        reply.rejected = fatal[0].problem.value
+        return reply
+    signon = check_signon(sc.ctx, sc.session, game, section, sc.mail.from_addr, sc.inbound_id)
+    if not signon.ok:
+        reply.rejected = signon.problem
+        return reply
+    seat = signon.seat
+    if seat is not None:
+        reply.power, reply.timezone = seat.power, seat.timezone
+        if seat.address and seat.address.lower() != sc.mail.reply_address.lower():
+            reply.copy_to = seat.address
+    else:
+        reply.power = "moderator"
+    if section.phase and section.phase.lower() != phase.phase_id:
+        reply.rejected = (f"your PHASE line says {section.phase} but the phase now open is "
+                          f"{phase.phase_id}; nothing in this section was carried out")
+        return reply
+    if phase.state == "open" and lateness(game.settings, phase.deadline, sc.ctx.clock.now()) is Lateness.TOO_LATE:
+        reply.rejected = f"too late for {phase.phase_id}: its deadline has passed"
+        return reply
+    _carry_out(sc, game, seat, section, reply)
+    return reply
+
+
+def _carry_out(sc: SectionContext, game: Game, seat: Seat | None, section: Section,
+               reply: SectionReply) -> None:
+    runner = CommandRunner(sc, game, seat, reply)
+    acting = seat.power if seat else None
+    pending: dict[str, list] = {}  # power -> order lines, in order
+    for item in section.items:
+        if isinstance(item, OrderLine):
+            pending.setdefault(item.power or acting or "", []).append(item.line)
+        elif isinstance(item, CommandLine):
+            cmd = item.command
+            if isinstance(cmd, c.PowerSignOn | c.For):
+                acting = cmd.power
+            runner.run(item.line, cmd, acting)
+    for power, lines in pending.items():
+        _submit(sc, game, seat, power, lines, section, reply)
+
+
+def _submit(sc: SectionContext, game: Game, seat: Seat | None, written: str, lines: list,
+            section: Section, reply: SectionReply) -> None:
+    power = _own_power(sc, game, seat, written)
+    if power is None:
+        for line in lines:
+            reply.error(line, f"you may not give orders for '{written or '?'}'"
+                        + ("" if seat else ": the moderator must say POWER <name> first"))
+        return
+    try:
+        sub = submit_orders(sc.ctx, sc.session, game, power, lines, add=section.add,
+                            check=section.check_only, source="mail" if seat else "moderator",
+                            inbound_id=sc.inbound_id)
+    except ServiceError as exc:
+        for line in lines:
+            reply.error(line, str(exc))
+        return
+    if power != reply.power:
+        reply.note(f"orders for {power}:")
+    reply.add_submission(sub)
+    if section.check_only:
+        reply.note("CHECK: nothing was stored")
+    elif sub.stored is not None:
+        reply.note(f"{power}: {len(sub.accepted)} order(s) stored"
+                   + (" (added to the earlier ones)" if section.add else
+                      " (they replace any earlier orders for this phase)"))
+        if seat is None:
+            _tell_power(sc, game, power)
+
+
+def _own_power(sc: SectionContext, game: Game, seat: Seat | None, written: str) -> str | None:
+    """The power ``written`` if this sign-on may order for it."""
+    from gm.pipeline.signon import resolve_power
+
+    target = resolve_power(sc.session, game, written) if written else None
+    name = target.power if target else written.lower()
+    if seat is None:  # the moderator may act as any power
+        return name if target is not None else None
+    if name == seat.power or name in (seat.controls or []):
+        return name
+    holder = seat_for_power(sc.session, game.id, name)
+    return name if holder is not None and holder.id == seat.id else None
+
+
+def _tell_power(sc: SectionContext, game: Game, power: str) -> None:
+    from gm.service.outbox import queue_mail
+
+    owner = seat_for_power(sc.session, game.id, power)
+    if owner is None or not owner.address:
+        return
+    queue_mail(sc.ctx, sc.session, game_id=game.id, kind="notice", to=[owner.address],
+               subject=f"[{game.id}] the moderator gave orders for {power}",
+               text=f"==== gm notice {game.id} ====\nThe moderator gave orders for {power} in "
+                    f"game {game.id}. Send STATUS to see the position.\n",
+               key=f"moderator-orders:{sc.inbound_id}:{power}")

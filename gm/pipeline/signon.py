@@ -1,0 +1,125 @@
+"""Which game a section means, and whether its sign-on holds (orders.md §1).
+
+The password authenticates; the sender's address never does on its own.
+Failed sign-ons are recorded and rate-limited per address and per power, and
+the seat's owner is warned (from which address, never the attempted orders).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlmodel import Session, col, func, select
+
+from gm.db.models import Game, Seat, SignonFailure
+from gm.orders import commands as c
+from gm.orders.envelope import Section
+from gm.orders.names import fold
+from gm.service.context import ServiceContext
+from gm.service.games import seats
+from gm.service.outbox import queue_mail
+from gm.service.passwords import check_password
+
+FAILURE_WINDOW = timedelta(hours=1)
+MAX_FAILURES = 5  # per address, and per power, within the window
+
+
+@dataclass(frozen=True)
+class GameChoice:
+    game: Game | None
+    problem: str = ""
+
+
+def choose_game(session: Session, section: Section, plus_tag: str | None, sender: str) -> GameChoice:
+    """GAME line, else plus-addressing, else the sender's only seat in a running game."""
+    named = section.game.lower() if section.game else None
+    tag = plus_tag.lower() if plus_tag else None
+    if named and tag and named != tag:
+        return GameChoice(None, f"the GAME line says {named} but the mail was sent to the "
+                                f"address of game {tag}; which did you mean?")
+    game_id = named or tag
+    if game_id is None:
+        held = session.exec(select(Seat.game_id).join(Game, col(Game.id) == Seat.game_id).where(
+            func.lower(Seat.address) == sender.lower(), Game.status != "ended")).all()
+        if len(set(held)) == 1:
+            game_id = held[0]
+        else:
+            return GameChoice(None, "which game? Add a line GAME <game>")
+    game = session.get(Game, game_id)
+    if game is None:
+        return GameChoice(None, f"there is no game '{game_id}'")
+    return GameChoice(game)
+
+
+def resolve_power(session: Session, game: Game, written: str) -> Seat | None:
+    """The seat of the power written in a sign-on (case and accents ignored)."""
+    want = fold(written)
+    for seat in seats(session, game.id):
+        if fold(seat.power) == want:
+            return seat
+    return None
+
+
+def too_many_failures(ctx: ServiceContext, session: Session, game: Game, power: str, sender: str) -> bool:
+    since = ctx.clock.now() - FAILURE_WINDOW
+    by_address = session.exec(select(func.count()).select_from(SignonFailure).where(
+        func.lower(SignonFailure.address) == sender.lower(), SignonFailure.at >= since)).one()
+    by_power = session.exec(select(func.count()).select_from(SignonFailure).where(
+        SignonFailure.game_id == game.id, SignonFailure.power == power,
+        SignonFailure.at >= since)).one()
+    return by_address >= MAX_FAILURES or by_power >= MAX_FAILURES
+
+
+def record_failure(ctx: ServiceContext, session: Session, game: Game, seat: Seat | None,
+                   power: str, sender: str, inbound_id: int) -> None:
+    """Count the failure and warn the seat's owner (once per mail)."""
+    session.add(SignonFailure(game_id=game.id, power=power, address=sender[:320], at=ctx.clock.now()))
+    if seat is None or not seat.address:
+        return
+    text = (f"==== gm notice {game.id} ====\nSomeone tried to sign on as {power} in game "
+            f"{game.id} from {sender} with a wrong password. Their orders were not accepted.\n"
+            "If it was you, check your password; if not, you may want to change it "
+            "(PASSWORD newsecret) and tell the moderator.\n")
+    queue_mail(ctx, session, game_id=game.id, kind="warning", to=[seat.address],
+               subject=f"[{game.id}] failed sign-on as {power}", text=text,
+               key=f"signon-warning:{inbound_id}:{power}")
+
+
+@dataclass(frozen=True)
+class SignOn:
+    """Who a section speaks as: a seat (player) or the moderator."""
+
+    seat: Seat | None
+    moderator: bool
+    problem: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problem
+
+
+def check_signon(ctx: ServiceContext, session: Session, game: Game, section: Section, sender: str,
+                 inbound_id: int) -> SignOn:
+    so = section.signon
+    if isinstance(so, c.ModeratorSignOn):
+        if too_many_failures(ctx, session, game, "moderator", sender):
+            return SignOn(None, True, "too many failed sign-ons from you; try again in an hour")
+        if game.moderator_password_hash and check_password(so.password, game.moderator_password_hash):
+            return SignOn(None, True)
+        record_failure(ctx, session, game, None, "moderator", sender, inbound_id)
+        return SignOn(None, True, "moderator sign-on failed: wrong password")
+    if not isinstance(so, c.PowerSignOn):
+        return SignOn(None, False, "no sign-on: add a line POWER <power> <password>")
+    seat = resolve_power(session, game, so.power)
+    power = seat.power if seat else so.power
+    if too_many_failures(ctx, session, game, power, sender):
+        return SignOn(None, False, "too many failed sign-ons; try again in an hour")
+    if seat is None:
+        record_failure(ctx, session, game, None, power, sender, inbound_id)
+        names = ", ".join(s.power for s in seats(session, game.id))
+        return SignOn(None, False, f"game {game.id} has no power '{so.power}' (powers: {names})")
+    if so.password is None or not check_password(so.password, seat.password_hash):
+        record_failure(ctx, session, game, seat, power, sender, inbound_id)
+        return SignOn(None, False, f"sign-on as {power} failed: wrong password")
+    return SignOn(seat, False)
