@@ -60,6 +60,8 @@ def strip_accents(text: str) -> str:
     positions in ``text`` (used to make grammar keywords accent-optional,
     orders.md §8).
     """
+    if text.isascii():
+        return text
     out = []
     for ch in text:
         base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
@@ -89,6 +91,8 @@ def _key_from_ascii(text: str) -> str:
 
 def _ascii_spellings(text: str) -> list[str]:
     """Every ASCII spelling of ``text`` (lowercase), the primary one first."""
+    if text.isascii():
+        return [text.lower()]
     pieces: list[tuple[str, ...]] = []
     for ch in text.lower():
         if ch in _VARIANTS:
