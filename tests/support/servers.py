@@ -47,6 +47,7 @@ last_valid_uid = {uid}
 first_valid_gid = {gid}
 last_valid_gid = {gid}
 mail_plugins =
+mail_fsync = never
 passdb {{
   driver = passwd-file
   args = scheme=PLAIN username_format=%u {root}/users/%u
