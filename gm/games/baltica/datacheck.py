@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from gm.games.baltica.board import DEFAULT_RULESET, read_raw
+from gm.games.baltica.board import DEFAULT_RULESET, RULESETS, read_raw
 
 Raw = Mapping[str, Mapping[str, Any]]
 Problems = list[str]
@@ -26,6 +26,11 @@ RATING_LETTERS = "ABCD"
 def check_data(ruleset: str = DEFAULT_RULESET) -> list[str]:
     """Every problem in the shipped data of ``ruleset``, or [] if it checks."""
     return check_raw(read_raw(ruleset))
+
+
+def check_all() -> list[str]:
+    """Problems of every shipped ruleset, each prefixed with its ruleset (for GameModule.data_check)."""
+    return [f"{ruleset}: {problem}" for ruleset in RULESETS for problem in check_data(ruleset)]
 
 
 def check_raw(raw: Raw) -> list[str]:

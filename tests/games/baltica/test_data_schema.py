@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gm.games.baltica.board import RULESETS, build_board, read_raw
-from gm.games.baltica.datacheck import check_data, check_raw
+from gm.games.baltica.datacheck import check_all, check_data, check_raw
 from gm.games.base import DataError
 
 
@@ -21,6 +21,10 @@ def raw() -> dict[str, Any]:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_shipped_data_checks_clean(ruleset: str) -> None:
     assert check_data(ruleset) == []
+
+
+def test_check_all_covers_every_ruleset() -> None:
+    assert check_all() == []
 
 
 def test_unknown_ruleset_is_a_data_error() -> None:
