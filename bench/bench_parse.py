@@ -56,8 +56,7 @@ place protectorate in Tunsi
 upgrade Morocco to influence
 transfer 5 to germany
 Thanks, see you next turn!
--- 
-Boris
+-- \nBoris
 """
 
 LINE = re.compile(r"^\s*(?:\d+[.)]|[-*•])?\s*(\w+)\b(.*)$")
@@ -93,7 +92,7 @@ def rate(fn, arg, seconds: float = 1.0) -> tuple[float, int]:
 
 
 def main() -> None:
-    lines = [l for l in MAIL.splitlines() if l.strip()]
+    lines = [x for x in MAIL.splitlines() if x.strip()]
     order_lines = [line.text for s in parse_envelope(clean_body(MAIL)).sections for line in
                    (o.line for o in s.orders)]
     lalr = GRAMMAR.parser()
