@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from gm.mail.config import InboundKind, MailConfigError, MailSettings, TlsMode
+from gm.mail.config import (
+    ImapSettings,
+    InboundKind,
+    MailConfigError,
+    MaildirSettings,
+    MailSettings,
+    SmtpSettings,
+    TlsMode,
+)
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "deploy" / "gm.example.toml"
 
@@ -56,6 +65,14 @@ def test_bad_values_name_the_option(doc, option):
     assert err.value.option == option
 
 
-def test_the_deploy_example_loads():
-    settings = MailSettings.from_dict(tomllib.loads(EXAMPLE.read_text()))
+def test_the_deploy_example_loads_and_documents_every_option(tmp_path):
+    for name in ("imap-password", "smtp-password"):
+        (tmp_path / name).write_text(f"{name}-value\n")
+    text = EXAMPLE.read_text().replace("/etc/gm/secrets", str(tmp_path))
+    settings = MailSettings.from_dict(tomllib.loads(text))
     assert settings.inbound is InboundKind.IMAP
+    assert settings.imap.password == "imap-password-value"
+    for table, cls in (("imap", ImapSettings), ("smtp", SmtpSettings), ("maildir", MaildirSettings)):
+        for f in dataclasses.fields(cls):
+            if f.name != "password":
+                assert f"\n{f.name} = " in text.split(f"\n[{table}]\n")[1].split("\n[")[0], f"{table}.{f.name}"
