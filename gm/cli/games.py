@@ -59,6 +59,9 @@ def game_new(app: App, game_id: str, module_name: str, scenario: str, seat_specs
         data = {"game": game_id, "phase": phase.phase_id, "deadline": phase.deadline,
                 "passwords": made.passwords, "moderator_password": made.moderator_password,
                 "commitment": made.game.commitment}
+    from gm.service.adjudicate import settle
+
+    settle(ctx, game_id, by="gm")
     text = [f"game {game_id} created; first phase {phase.phase_id}, deadline {phase.deadline:%Y-%m-%d %H:%M} UTC"]
     text += [f"  {p}: password {pw}" for p, pw in made.passwords.items()]
     text.append(f"  moderator password: {made.moderator_password}")
@@ -173,19 +176,24 @@ def history(app: App, game_id: str, show_private: bool, as_json: bool) -> None:
 @json_option
 @pass_app
 def replay(app: App, game_id: str, as_json: bool) -> None:
-    """Re-run every adjudication from the logged orders and dice; compare with the record."""
-    from gm.service.replay import replay_game
+    """Re-run every adjudication from the logged orders and dice; compare with the record.
+
+    (`gm verify` does this too, and also re-derives every roll from the seed.)
+    """
+    from gm.verify import adjudicated_phases, verify_replay
 
     ctx = app.context()
     with session_scope(ctx.engine) as session:
-        results = replay_game(session, get_game(session, game_id))
-    data = [{"seq": r.seq, "phase": r.phase_id, "ok": r.ok, "rolls": r.rolls,
-             "differences": r.differences} for r in results]
-    bad = [r for r in results if not r.ok]
-    text = "\n".join(f"{r.phase_id:<36} {'same' if r.ok else 'DIFFERENT'} ({r.rolls} rolls)"
-                     for r in results)
-    emit(data, as_json, text + f"\n{len(results) - len(bad)} of {len(results)} phases replay identically")
-    if bad:
+        get_game(session, game_id)
+        phases = adjudicated_phases(session, game_id)
+        found = verify_replay(session, game_id)
+    rows = [{"kind": m.kind.name, "phase": m.phase_id, "where": m.where, "expected": m.expected,
+             "found": m.found} for m in found]
+    text = "\n".join(f"DIFFERENT {m.describe()}" for m in found)
+    emit({"phases": len(phases), "differences": rows}, as_json,
+         (text + "\n" if text else "") + f"{len(phases)} adjudicated phases replayed, "
+         f"{len(found)} difference(s)")
+    if found:
         raise SystemExit(1)
 
 

@@ -191,6 +191,16 @@ class GameModule(ABC):
 
         return templates_root() / self.name
 
+    def order_grammar(self) -> Any:
+        """The game's :class:`gm.orders.grammar.GameGrammar`, if it uses the shared machinery."""
+        return None
+
+    def help(self, language: str = "en", topic: str | None = None) -> str:
+        """HELP: the envelope commands and this game's orders, generated from the grammars."""
+        from gm.orders.help import help_text
+
+        return help_text(self.order_grammar(), language, topic)
+
     def data_check(self) -> list[str]:
         """Schema problems in this game's data files (empty when all is well)."""
         return []

@@ -152,19 +152,23 @@ class CommandRunner:
         self.reply.done(line, f"press sent to {', '.join(sent_to)}")
 
     def do_help(self, line: SourceLine, cmd: c.Help, acting: str | None) -> None:
-        self.game_help(self.reply, self.game, cmd.topic)
+        self.game_help(self.reply, self.game, cmd.topic, self.seat.language if self.seat else "en")
 
     @staticmethod
-    def game_help(reply: SectionReply, game: Game, topic: str | None = None) -> None:
-        from gm.orders.help import help_text
+    def game_help(reply: SectionReply, game: Game, topic: str | None = None,
+                  language: str = "en") -> None:
+        from gm.service.games import module_of
 
-        reply.note(help_text(game.module, topic))
+        reply.note(module_of(game).help(language, topic))
 
     @staticmethod
-    def general_help(reply: SectionReply) -> None:
+    def general_help(reply: SectionReply, games: list[str]) -> None:
         from gm.orders.help import help_text
 
-        reply.note(help_text(None, None))
+        listing = ", ".join(games) or "none yet"
+        reply.note(f"Games running here: {listing}. To join one, write to its moderator; "
+                   "to order, start your mail with GAME <game> and POWER <power> <password>.")
+        reply.note(help_text(None, "en", None))
 
     # -- moderator commands (§9) ----------------------------------------
 

@@ -51,7 +51,7 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     help_only = section.signon is None and any(isinstance(x, c.Help) for x in section.commands)
     if choice.game is None:
         if help_only:
-            CommandRunner.general_help(reply)
+            CommandRunner.general_help(reply, running_games(sc.session))
             return reply
         reply.rejected = choice.problem
         return reply
@@ -86,6 +86,12 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
         return reply
     _carry_out(sc, game, seat, section, reply)
     return reply
+
+
+def running_games(session: Session) -> list[str]:
+    from sqlmodel import col, select
+
+    return list(session.exec(select(Game.id).where(Game.status != "ended").order_by(col(Game.id))))
 
 
 def _carry_out(sc: SectionContext, game: Game, seat: Seat | None, section: Section,

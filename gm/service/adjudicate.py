@@ -10,7 +10,7 @@ phase and the queued reports commit together, or not at all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import update
@@ -34,10 +34,43 @@ class CloseResult:
     next_phase_id: str = ""
     defaulted: tuple[str, ...] = ()
     problem: str = ""  # why it could not be closed (e.g. supplied dice ran out)
+    next_seq: int | None = None
+    next_owes_nothing: bool = False  # e.g. an action-roll phase: close it at once
 
 
 def close_phase(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason: str = "") -> CloseResult:
-    """Adjudicate phase ``seq`` of ``game_id`` if it is still open; else do nothing."""
+    """Adjudicate phase ``seq`` of ``game_id`` if it is still open; else do nothing.
+
+    A phase that follows and owes nobody's orders (a die-rolling step such as
+    Pax Baltica's action roll) is closed straight after, each in its own
+    transaction; the returned result is the last one.
+    """
+    first = _close_once(ctx, game_id, seq, by=by, reason=reason)
+    last = first
+    while last.closed and last.next_owes_nothing and last.next_seq is not None:
+        step = _close_once(ctx, game_id, last.next_seq, by=by, reason="owes no orders")
+        if not step.closed:
+            break
+        last = step
+    if last is first:
+        return first
+    return replace(first, next_phase_id=last.next_phase_id, next_seq=last.next_seq,
+                   next_owes_nothing=False)
+
+
+def settle(ctx: ServiceContext, game_id: str, *, by: str) -> CloseResult | None:
+    """Close the current phase at once if it owes nobody's orders (a new game's die roll)."""
+    from gm.service.games import current_phase
+
+    with session_scope(ctx.engine) as session:
+        phase = current_phase(session, game_id)
+        owes = phase_info(phase).owing
+        if phase.state != "open" or owes:
+            return None
+    return close_phase(ctx, game_id, phase.seq, by=by, reason="owes no orders")
+
+
+def _close_once(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason: str) -> CloseResult:
     try:
         with session_scope(ctx.engine) as session:
             return _close(ctx, session, game_id, seq, by=by, reason=reason)
@@ -70,7 +103,9 @@ def _close(ctx: ServiceContext, session: Session, game_id: str, seq: int, *, by:
     from gm.service.reports import queue_phase_reports
 
     queue_phase_reports(ctx, session, game, phase, nxt, defaulted=defaulted)
-    return CloseResult(True, game_id, phase.phase_id, nxt.phase_id, tuple(defaulted))
+    info = phase_info(nxt)
+    return CloseResult(True, game_id, phase.phase_id, nxt.phase_id, tuple(defaulted),
+                       next_seq=nxt.seq, next_owes_nothing=not info.owing and not info.ended)
 
 
 def phase_row(session: Session, game_id: str, seq: int) -> Phase:

@@ -25,6 +25,11 @@ def deadline_for(game: Game, kind: str, opens_at: datetime) -> datetime:
     return result if result is not None else opens_at + timedelta(hours=DEFAULT_HOURS)
 
 
+def _deadline(game: Game, info: PhaseInfo, now: datetime) -> datetime:
+    """A phase that owes nobody's orders (a die roll) is due at once."""
+    return now if not info.owing else deadline_for(game, info.kind, now)
+
+
 def info_json(info: PhaseInfo) -> dict[str, Any]:
     return {"owing": list(info.owing), "may_order": list(info.allowed()),
             "simultaneous": info.simultaneous, "ended": info.ended}
@@ -50,7 +55,7 @@ def open_phase(
     phase = Phase(
         game_id=game.id, seq=seq, phase_id=info.id, kind=info.kind,
         state="ended" if info.ended else "open", opens_at=now,
-        deadline=None if info.ended else (deadline or deadline_for(game, info.kind, now)),
+        deadline=None if info.ended else (deadline or _deadline(game, info, now)),
         game_state=state, info=info_json(info), dice_branch=dice_branch, reminders_sent=[],
     )
     session.add(phase)

@@ -51,13 +51,16 @@ def environment() -> Environment:
     return env
 
 
-def render(name: str, lang: str = "en", game: str | None = None, **context: Any) -> str:
+def render(name: str, lang: str = "en", game: str | None = None, *, game_only: bool = False,
+           **context: Any) -> str:
+    """Render ``name``; ``game_only`` looks only among the game's own templates."""
     env = environment()
     candidates = []
     for language in dict.fromkeys((lang if lang in LANGUAGES else "en", "en")):
         if game:
             candidates.append(f"{game}/{name}.{language}.txt.j2")
-        candidates.append(f"mail/{name}.{language}.txt.j2")
+        if not game_only:
+            candidates.append(f"mail/{name}.{language}.txt.j2")
     for candidate in candidates:
         try:
             template = env.get_template(candidate)

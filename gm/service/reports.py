@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from jinja2 import TemplateNotFound
 from sqlmodel import Session, select
 
 from gm.db.models import EventLog, Game, ModeratorAct, Phase, Report, Seat
+from gm.dice import group_rolls
 from gm.games.base import GameModule
 from gm.service.context import ServiceContext
 from gm.service.games import module_of, seats
@@ -36,7 +38,7 @@ class ReportContext:
     deadline: Any
     view: dict[str, Any]
     events: list[dict[str, Any]] = field(default_factory=list)
-    rolls: list[dict[str, Any]] = field(default_factory=list)
+    rolls: list[Any] = field(default_factory=list)  # gm.dice.RollGroup
     rulings: list[str] = field(default_factory=list)
     defaulted: list[str] = field(default_factory=list)
     commitment: str = ""
@@ -59,16 +61,26 @@ def build_context(game: Game, module: GameModule, closed: Phase | None, current:
         language=seat.language if seat else "en", timezone=seat.timezone if seat else "UTC",
         closed_phase=closed.phase_id if closed else "", phase=current.phase_id,
         deadline=current.deadline, view=module.view(current.game_state or {}, power),
-        events=[{"type": r.type, **(r.data or {})} for r in shown if r.type != "roll"
+        events=[{"type": r.type, "data": r.data or {}} for r in shown if r.type != "roll"
                 and not r.type.startswith(("phase.", "adjudication."))],
-        rolls=[dict(r.data or {}) for r in shown if r.type == "roll"],
+        rolls=group_rolls(r.data or {} for r in shown if r.type == "roll"),
         rulings=rulings, defaulted=defaulted, commitment=game.commitment,
         ended=current.state == "ended",
     )
 
 
 def render_report(game: Game, ctx: ReportContext) -> str:
-    return render("report", ctx.language, game.module, **ctx.as_dict())
+    """The mail's frame (marker, deadline, rulings, dice) around the game's own body.
+
+    The body is ``templates/<game>/report.<lang>.txt.j2`` when the game has
+    one (given only ``view``, ``events`` and ``power``), else a generic listing.
+    """
+    try:
+        body = render("report", ctx.language, game.module, game_only=True, view=ctx.view,
+                      events=ctx.events, power=ctx.power)
+    except TemplateNotFound:
+        body = None
+    return render("report", ctx.language, None, body=body, **ctx.as_dict())
 
 
 def pending_rulings(session: Session, game_id: str) -> list[ModeratorAct]:

@@ -75,6 +75,17 @@ class BalticaModule(GameModule):
         return self._board or load_board()
 
     # -- games -----------------------------------------------------------------
+    def data_check(self) -> list[str]:
+        """Schema problems in the shipped data, for every ruleset (``gm data check``)."""
+        from gm.games.baltica.datacheck import check_all
+
+        return check_all()
+
+    def order_grammar(self) -> Any:
+        from gm.games.baltica.parsing import GRAMMAR
+
+        return GRAMMAR
+
     def scenarios(self) -> list[Scenario]:
         """The 3CG scenarios 12.1-12.5 found in the data."""
         return [Scenario(s.id, s.title, ("sweden", "coalition"), s.notes)
