@@ -32,6 +32,7 @@ def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
     handler.setFormatter(JsonFormatter() if json_logs else
                          logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=[handler])
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     ctx = app.context()
     mail = app.config.mail_settings()
     daemon = Daemon(ctx, open_source(mail), open_sink(mail),
