@@ -1,0 +1,138 @@
+"""One Pax Baltica season of the 12.1 Grand Campaign played by mail through the real pipeline.
+
+Each mail goes through ``store_inbound`` + ``handle_inbound`` (what the daemon does),
+phases close through ``gm.service.adjudicate``, and every assertion reads the mails
+the players would receive, decoded from the outbox (issue 4: a full season by mail,
+and the fog of war in the reports).
+"""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import select
+
+from gm.db.engine import session_scope
+from gm.db.models import OrderSet
+from gm.games.baltica.module import BalticaModule
+from gm.service.adjudicate import close_phase, settle
+from gm.service.games import SeatSpec, create_game, current_phase
+from tests.pipeline.conftest import deliver, mail, outbox
+
+SWEDEN, COALITION, MOD = "karl@example.org", "pyotr@example.org", "mod@example.org"
+SEATS = [SeatSpec("sweden", SWEDEN, password="sw-secret"),
+         SeatSpec("coalition", COALITION, password="co-secret", language="fr",
+                  timezone="Europe/Paris")]
+# Coalition blocks that Sweden never reconnoitres nor fights this season (12.1 set-up).
+UNSEEN_BY_SWEDEN = ("Repnin", "August II", "Flemming")
+# Swedish blocks the Coalition never reconnoitres nor fights this season.
+UNSEEN_BY_COALITION = ("Karl XII", "Dalregementet", "Södra Skånska", "Wachtmeister", "Wattrang",
+                       "Östgöta", "Pommerska", "Elfsborg", "Kronoberg")
+
+
+def scenario_id() -> str:
+    ids = [s.id for s in BalticaModule().scenarios()]
+    assert "12.1" in ids
+    return "12.1"
+
+
+@pytest.fixture
+def pb(ctx):  # type: ignore[no-untyped-def]
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="pb1", module_name="baltica", scenario=scenario_id(),
+                    seats=SEATS, moderator_address=MOD, moderator_password="mod-secret",
+                    seed=b"\x03" * 32)
+    return ctx
+
+
+def phase_now(ctx) -> tuple[str, int]:  # type: ignore[no-untyped-def]
+    with session_scope(ctx.engine) as s:
+        p = current_phase(s, "pb1")
+        return p.phase_id, p.seq
+
+
+def orders_of(ctx, power: str) -> list[str]:  # type: ignore[no-untyped-def]
+    with session_scope(ctx.engine) as s:
+        rows = s.exec(select(OrderSet).where(OrderSet.game_id == "pb1", OrderSet.power == power,
+                                             OrderSet.current == True)).all()  # noqa: E712
+        return [r.text for r in rows]
+
+
+def last_reply(ctx, to: str) -> str:  # type: ignore[no-untyped-def]
+    return outbox(ctx, kind="reply", to=to)[-1][1]
+
+
+def reports(ctx, to: str) -> list[str]:  # type: ignore[no-untyped-def]
+    return [t for _, t in outbox(ctx, kind="report", to=to)]
+
+
+def test_a_season_of_the_grand_campaign_by_mail(pb) -> None:  # type: ignore[no-untyped-def]
+    """Action roll, Sweden's actions, the Coalition's, battles and forage (0.3), all by mail."""
+    # The moderator supplies the action roll (3.1): Sweden 5, Coalition 2 -> Sweden first.
+    deliver(pb, mail("GAME pb1\nMODERATOR mod-secret\nDICE 5 2\n", sender=MOD))
+    assert "OK" in last_reply(pb, MOD)
+    settle(pb, "pb1", by="test")
+    assert phase_now(pb)[0] == "1700-autumn-actions-sweden"
+
+    assert "Action rolls: Sweden 5, Coalition 2" in reports(pb, SWEDEN)[-1]
+
+    # The Coalition may not order in Sweden's action phase; the reply names the open phase.
+    deliver(pb, mail("GAME pb1\nPOWER coalition co-secret\nreconnaitre Estland\n", sender=COALITION))
+    assert "1700-autumn-actions-sweden" in last_reply(pb, COALITION)
+    assert orders_of(pb, "coalition") == []
+
+    # A misspelt territory is answered with "did you mean" and stores nothing.
+    deliver(pb, mail("GAME pb1\nPOWER sweden sw-secret\nrecon Ingremanland\n", sender=SWEDEN))
+    assert "did you mean Ingermanland?" in last_reply(pb, SWEDEN)
+    assert orders_of(pb, "sweden") == [""]  # an empty set: "0 order(s) stored"
+
+    deliver(pb, mail("Orders for autumn.\n\nGAME pb1\nPOWER sweden sw-secret\n"
+                     "recon Ingermanland\n"
+                     "move from Estland: Vellinck, Estländska to Ingermanland\n"
+                     "-- \nKarl\n", sender=SWEDEN))
+    assert "OK  move from Estland: Vellinck, Estländska to Ingermanland" in last_reply(pb, SWEDEN)
+    assert orders_of(pb, "sweden") == [
+        "recon Ingermanland\nmove from Estland: Vellinck, Estländska to Ingermanland"]
+    assert close_phase(pb, "pb1", phase_now(pb)[1], by="test").closed
+    assert phase_now(pb)[0] == "1700-autumn-actions-coalition"
+
+    # Reconnaissance (3.3.1) shows Sweden the blocks in Ingermanland with their strengths;
+    # the Coalition only learns that two Swedish blocks moved.
+    sw = reports(pb, SWEDEN)[-1]
+    assert "Reconnaissance of Ingermanland:" in sw and "Pyotr I (russia, 4)" in sw
+    assert "Ingermanland: Vellinck B2 4/4" in sw and "Skåne: Karl XII A3 4/4" in sw
+    co = reports(pb, COALITION)[-1]
+    assert "Vellinck" not in co and "Estländska" not in co
+    assert "Ingermanland : 2 sweden bloc(s)" in co
+
+    # The Coalition orders in French; the reply echoes them in the canonical form.
+    deliver(pb, mail("GAME pb1\nPOWER coalition co-secret\n"
+                     "deplacer de Livland: August II vers Estland\n"
+                     "pertes d'abord Kazanski\n", sender=COALITION))
+    reply = last_reply(pb, COALITION)
+    assert "OK  move from Livland: August II to Estland" in reply
+    assert "OK  hits prefer Kazanski" in reply and "vous avez écrit" in reply
+    assert close_phase(pb, "pb1", phase_now(pb)[1], by="test").closed
+    assert phase_now(pb)[0] == "1700-autumn-battles"
+
+    # The moderator closes the battles by mail; battle blocks are revealed to both (5.1).
+    deliver(pb, mail("GAME pb1\nMODERATOR mod-secret\nADJUDICATE NOW: season test\n", sender=MOD))
+    assert phase_now(pb)[0] == "1700-autumn-forage"
+    for text in (reports(pb, SWEDEN)[-1], reports(pb, COALITION)[-1]):
+        assert "Ingermanland" in text and "Pyotr I" in text and "Vellinck" in text
+    assert "Battle of Ingermanland over after" in reports(pb, SWEDEN)[-1]
+
+    # Forage (7.x) ends the season; the next action roll owes nothing and is rolled at once.
+    assert close_phase(pb, "pb1", phase_now(pb)[1], by="test").closed
+    assert phase_now(pb)[0] == "1700-winter-actions-coalition"
+    assert "Livland : Flemming B2 4/4" in reports(pb, COALITION)[-1]
+    assert "Novgorod: 1 russia block(s)" in reports(pb, SWEDEN)[-1]
+
+    # Fog: no mail to either player ever names an enemy block it neither reconnoitred
+    # nor fought this season.
+    to_sweden = [t for _, t in outbox(pb, to=SWEDEN)]
+    to_coalition = [t for _, t in outbox(pb, to=COALITION)]
+    assert len(reports(pb, SWEDEN)) >= 6
+    for name in UNSEEN_BY_SWEDEN:
+        assert not [t for t in to_sweden if name in t], name
+    for name in UNSEEN_BY_COALITION:
+        assert not [t for t in to_coalition if name in t], name
