@@ -132,7 +132,9 @@ def _submit(sc: SectionContext, game: Game, seat: Seat | None, written: str, lin
     reply.add_submission(sub)
     if section.check_only:
         reply.note("CHECK: nothing was stored")
-    elif sub.stored is not None:
+    elif sub.stored is None:
+        reply.note(f"{power}: no order was accepted, so your earlier orders stand")
+    else:
         reply.note(f"{power}: {len(sub.accepted)} order(s) stored"
                    + (" (added to the earlier ones)" if section.add else
                       " (they replace any earlier orders for this phase)"))

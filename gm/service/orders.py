@@ -85,9 +85,9 @@ def submit_orders(
     validations = module.validate(phase.game_state or {}, power, orders) if orders else []
     judged = [Judged(p, v) for p, v in zip(parse.orders, validations, strict=True)]
     sub = Submission(game.id, power, phase, parse, judged, checked_only=check, added=add)
-    if check or not lines:
-        return sub
     keep = [j.parsed for j in judged if j.validation.stored]
+    if check or not keep:
+        return sub  # a mail whose every order failed leaves the earlier orders standing
     previous = current_orders(session, game.id, phase.seq).get(power)
     base_orders = list(previous.orders or []) if (add and previous) else []
     base_text = previous.text.splitlines() if (add and previous and previous.text) else []

@@ -62,7 +62,7 @@ def build_context(game: Game, module: GameModule, closed: Phase | None, current:
         closed_phase=closed.phase_id if closed else "", phase=current.phase_id,
         deadline=current.deadline, view=module.view(current.game_state or {}, power),
         events=[{"type": r.type, "data": r.data or {}} for r in shown if r.type != "roll"
-                and not r.type.startswith(("phase.", "adjudication."))],
+                and not r.type.startswith(("phase.", "adjudication.", "moderator."))],
         rolls=group_rolls(r.data or {} for r in shown if r.type == "roll"),
         rulings=rulings, defaulted=defaulted, commitment=game.commitment,
         ended=current.state == "ended",

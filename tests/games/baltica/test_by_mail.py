@@ -83,7 +83,8 @@ def test_a_season_of_the_grand_campaign_by_mail(pb) -> None:  # type: ignore[no-
     # A misspelt territory is answered with "did you mean" and stores nothing.
     deliver(pb, mail("GAME pb1\nPOWER sweden sw-secret\nrecon Ingremanland\n", sender=SWEDEN))
     assert "did you mean Ingermanland?" in last_reply(pb, SWEDEN)
-    assert orders_of(pb, "sweden") == [""]  # an empty set: "0 order(s) stored"
+    assert orders_of(pb, "sweden") == []  # nothing accepted: nothing replaced
+    assert "earlier orders stand" in last_reply(pb, SWEDEN)
 
     deliver(pb, mail("Orders for autumn.\n\nGAME pb1\nPOWER sweden sw-secret\n"
                      "recon Ingermanland\n"
