@@ -81,7 +81,7 @@ def ingest(ctx: ServiceContext, settings: ImapSettings) -> tuple[int, float, dic
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=500)
-    parser.add_argument("--db", default="", help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--db", default="", help="URL of an empty database it may fill (default: a fresh SQLite file)")
     args = parser.parse_args()
     server = DovecotServer()
     server.start()
