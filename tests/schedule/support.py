@@ -77,3 +77,27 @@ def events(ctx: ServiceContext, type_: str, game_id: str = "race1") -> list[Even
     with session_scope(ctx.engine) as s:
         return list(s.exec(select(EventLog).where(EventLog.game_id == game_id,
                                                   EventLog.type == type_)))
+
+
+def clone_games(ctx: ServiceContext, template: str, ids: list[str]) -> None:
+    """Copy game ``template`` (its seats and open phase) to each of ``ids``, in one transaction.
+
+    Creating thousands of games through ``create_game`` would spend its time in
+    scrypt password hashing; a copy keeps the hashes and everything the
+    adjudication reads (seed, settings, state, owing powers, deadline).
+    """
+    from gm.db.models import Game, Seat
+    from gm.dice import commitment
+
+    with session_scope(ctx.engine) as s:
+        game = get_game(s, template)
+        seats = list(s.exec(select(Seat).where(Seat.game_id == template)))
+        open_ = current_phase(s, template)
+        for gid in ids:
+            s.add(Game(**{**game.model_dump(), "id": gid,
+                          "commitment": commitment(game.seed, gid)}))
+            s.flush()
+            for seat in seats:
+                s.add(Seat(**{**seat.model_dump(exclude={"id"}), "game_id": gid}))
+            s.add(Phase(**{**open_.model_dump(exclude={"id"}), "game_id": gid}))
+        s.flush()
