@@ -273,6 +273,6 @@ def lateness(settings: Mapping[str, Any] | None, deadline: datetime | None,
 
 def reminder_times(settings: Mapping[str, Any] | None,
                    deadline: datetime) -> list[tuple[str, datetime]]:
-    """Each reminder's label and when it falls, earliest first (``("24h", ...)``)."""
+    """Each reminder's label and when it falls, earliest first (``("1d", ...), ("2h", ...)``)."""
     pol = policy(settings)
     return [(format_duration(off), utc(deadline) - off) for off in pol.reminders]

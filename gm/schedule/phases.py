@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -28,7 +29,7 @@ class OpenPhase:
     marks: frozenset[str]
     settings: dict[str, Any] = field(hash=False, compare=False)
 
-    @property
+    @cached_property
     def policy(self) -> DeadlinePolicy:
         return policy(self.settings)
 

@@ -22,7 +22,7 @@ from gm.clock import utc
 from gm.db.engine import session_scope
 from gm.db.models import Game, Phase
 from gm.schedule.claims import lock_open_phase, marker
-from gm.schedule.deadlines import RemindWho, reminder_times
+from gm.schedule.deadlines import RemindWho, format_duration
 from gm.schedule.phases import OpenPhase, Owed, owed
 from gm.service.context import ServiceContext
 from gm.service.games import get_game, seat_for_power
@@ -45,8 +45,8 @@ def pending(row: OpenPhase, now: datetime) -> list[str]:
     """Markers of the reminders of ``row`` that are due and not yet sent, earliest first."""
     if utc(now) >= row.deadline:
         return []
-    due = [marker(label, row.deadline) for label, at in reminder_times(row.settings, row.deadline)
-           if at <= utc(now)]
+    times = [(format_duration(off), row.deadline - off) for off in row.policy.reminders]
+    due = [marker(label, row.deadline) for label, at in times if at <= utc(now)]
     return [m for m in due if m not in row.marks]
 
 
