@@ -90,3 +90,23 @@ def test_moderator_is_told_after_n_missed_phases_in_a_row(ctx) -> None:  # type:
     notices = [m for m in outbox(ctx, "notice") if "missed 2 phases in a row" in m.subject]
     assert len(notices) == 1 and notices[0].recipients == ["mod@example.org"]
     assert "REPLACE POWER south WITH" in body(notices[0])
+
+
+def test_sunday_evening_deadlines_stay_at_20_00_stockholm_across_dst(ctx) -> None:  # type: ignore[no-untyped-def]
+    """"Sundays 20:00 Europe/Stockholm", driven phase by phase over the March DST change."""
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    ctx.clock.set(datetime(2026, 3, 17, 9, 0, tzinfo=UTC))
+    new_game(ctx, default="72h", at="20:00", weekdays=["sun"], timezone="Europe/Stockholm",
+             reminders=["2h"])
+    seen = []
+    for _ in range(3):
+        deadline = phase(ctx).deadline
+        seen.append(deadline.astimezone(ZoneInfo("Europe/Stockholm")))
+        ctx.clock.set(deadline - timedelta(hours=2))
+        assert len(sweep(ctx).reminders) == 1
+        ctx.clock.set(deadline)
+        assert len(sweep(ctx).closed) == 1
+    assert [(d.date().isoformat(), d.strftime("%H:%M %Z")) for d in seen] == [
+        ("2026-03-22", "20:00 CET"), ("2026-03-29", "20:00 CEST"), ("2026-04-05", "20:00 CEST")]
