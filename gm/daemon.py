@@ -5,8 +5,10 @@ One loop, three duties, each safe to interrupt anywhere:
 1. inbound: fetch (nothing marked yet) -> store raw -> handle in one
    transaction (orders, reply queued, mail marked handled in the database) ->
    only then flag the mail in its mailbox;
-2. deadlines: a sweep claims due phases row by row (exactly once, however
-   many instances run) and closes them;
+2. deadlines: the scheduler runner (APScheduler as a wake-up clock, see
+   docs/scheduling.md) runs a sweep at every deadline and reminder and
+   periodically; the sweep claims due phases row by row (exactly once,
+   however many instances run) and closes them;
 3. outbound: the outbox is drained, with retries.
 
 SIGTERM/SIGINT finish the mail in hand and stop.
@@ -19,6 +21,7 @@ import logging
 import signal
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline.dispatch import drain
@@ -53,6 +56,7 @@ class Daemon:
     sweep_seconds: float = 30.0
     wait_seconds: float = 5.0
     stopping: bool = False
+    runner: Any = None  # gm.schedule.runner.Runner while run() runs
     _last_sweep: float = field(default=0.0)
 
     def stop(self) -> None:
@@ -67,12 +71,17 @@ class Daemon:
             except (NotImplementedError, RuntimeError):  # not the main thread
                 pass
         log.info("gm serving as %s", self.ctx.instance)
+        from gm.schedule.runner import Runner
+
+        self.runner = Runner(self.ctx, sweep_seconds=self.sweep_seconds)
+        self.runner.start()
         try:
             while not self.stopping:
                 await self.step()
                 if not self.stopping:
                     await asyncio.to_thread(self.source.wait, self.wait_seconds)
         finally:
+            self.runner.stop()
             await self.sink.close()
             self.source.close()
 
@@ -82,7 +91,9 @@ class Daemon:
             if self.stopping:
                 break
             await asyncio.to_thread(process_one, self.ctx, self.source, fetched)
-        if time.monotonic() - self._last_sweep >= self.sweep_seconds:
+        if self.runner is not None:
+            self.runner.resync()  # new phases (from mail) get their wake-up jobs
+        elif time.monotonic() - self._last_sweep >= self.sweep_seconds:
             await asyncio.to_thread(sweep_once, self.ctx)
             self._last_sweep = time.monotonic()
         await drain(self.ctx, self.sink)

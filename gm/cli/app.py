@@ -47,3 +47,8 @@ def emit(data: Any, as_json: bool, text: str | None = None) -> None:
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+
+
+def when(dt: Any) -> str:
+    """A deadline as people read it (UTC), or "no deadline"."""
+    return f"{dt:%Y-%m-%d %H:%M} UTC" if dt is not None else "no deadline"

@@ -7,7 +7,7 @@ import json
 import click
 from sqlmodel import col, select
 
-from gm.cli.app import App, emit, json_option, pass_app
+from gm.cli.app import App, emit, json_option, pass_app, when
 from gm.db.engine import session_scope
 from gm.db.models import Game, ModeratorAct, Phase
 from gm.service.adjudicate import close_phase
@@ -62,7 +62,7 @@ def game_new(app: App, game_id: str, module_name: str, scenario: str, seat_specs
     from gm.service.adjudicate import settle
 
     settle(ctx, game_id, by="gm")
-    text = [f"game {game_id} created; first phase {phase.phase_id}, deadline {phase.deadline:%Y-%m-%d %H:%M} UTC"]
+    text = [f"game {game_id} created; first phase {phase.phase_id}, deadline {when(phase.deadline)}"]
     text += [f"  {p}: password {pw}" for p, pw in made.passwords.items()]
     text.append(f"  moderator password: {made.moderator_password}")
     text.append("(shown once; each player was mailed theirs)")

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from gm.cli.app import App, pass_app
+from gm.cli.app import App, pass_app, when
 from gm.db.engine import session_scope
 from gm.service import moderator as mod_service
 from gm.service.adjudicate import close_phase
@@ -69,7 +69,7 @@ def extend(app: App, game_id: str, amount: str | None, to: str | None, reason: s
     phase = _run(app, game_id, lambda c, s, g: mod_service.extend(
         c, s, g, actor=actor, by=parse_duration(amount) if amount else None,
         to=parse_when(to) if to else None, reason=reason, private=private))
-    click.echo(f"{game_id}: {phase.phase_id} deadline now {phase.deadline:%Y-%m-%d %H:%M} UTC")
+    click.echo(f"{game_id}: {phase.phase_id} deadline now {when(phase.deadline)}")
 
 
 @mod.command()
@@ -110,7 +110,7 @@ def rollback(app: App, game_id: str, phase_id: str, fresh_dice: bool, reason: st
     phase = _run(app, game_id, lambda c, s, g: mod_service.rollback(
         c, s, g, actor=actor, phase_id=phase_id, fresh_dice=fresh_dice, reason=reason,
         private=private))
-    click.echo(f"{game_id}: back at {phase.phase_id}, deadline {phase.deadline:%Y-%m-%d %H:%M} UTC")
+    click.echo(f"{game_id}: back at {phase.phase_id}, deadline {when(phase.deadline)}")
 
 
 @mod.command()
@@ -148,7 +148,7 @@ def resume(app: App, game_id: str, deadline: str | None, reason: str, private: b
     phase = _run(app, game_id, lambda c, s, g: mod_service.resume(
         c, s, g, actor=actor, deadline=parse_when(deadline) if deadline else None,
         reason=reason, private=private))
-    click.echo(f"{game_id}: running; deadline {phase.deadline:%Y-%m-%d %H:%M} UTC")
+    click.echo(f"{game_id}: running; deadline {when(phase.deadline)}")
 
 
 @mod.command()

@@ -178,7 +178,8 @@ class CommandRunner:
     def do_extend(self, line: SourceLine, cmd: c.Extend, acting: str | None) -> None:
         phase = mod.extend(self.sc.ctx, self.sc.session, self.game, by=cmd.by, to=cmd.to, **self._mod(cmd))
         self.reply.deadline = phase.deadline
-        self.reply.done(line, f"deadline now {phase.deadline:%Y-%m-%d %H:%M} UTC")
+        self.reply.done(line, f"deadline now {phase.deadline:%Y-%m-%d %H:%M} UTC" if phase.deadline
+                        else "no deadline")
 
     def do_adjudicatenow(self, line: SourceLine, cmd: c.AdjudicateNow, acting: str | None) -> None:
         phase = current_phase(self.sc.session, self.game.id)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import socket
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,7 +12,11 @@ from gm.clock import Clock, SystemClock
 
 
 def default_instance() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """The host name: stable across restarts (the scheduler keeps a job table per instance).
+
+    Two daemons on one host must be given names (``[service] instance``).
+    """
+    return socket.gethostname()
 
 
 @dataclass

@@ -253,9 +253,11 @@ def _copy_orders(session: Session, game_id: str, from_seq: int, to_seq: int) -> 
 
 
 def _tell_everyone(ctx: ServiceContext, session: Session, game: Game, phase: Phase, reason: str) -> None:
+    until = (f"you may change them until {phase.deadline:%Y-%m-%d %H:%M} UTC" if phase.deadline
+             else "the moderator will set the deadline")
     text = (f"==== gm notice {game.id} ====\nThe moderator rolled game {game.id} back to "
-            f"{phase.phase_id}.\nYour orders for it are kept; you may change them until "
-            f"{phase.deadline:%Y-%m-%d %H:%M} UTC.\n" + (f"Reason: {reason}\n" if reason else ""))
+            f"{phase.phase_id}.\nYour orders for it are kept; {until}.\n"
+            + (f"Reason: {reason}\n" if reason else ""))
     to = [s.address for s in seats(session, game.id) if s.active and s.address]
     if to:
         queue_mail(ctx, session, game_id=game.id, kind="notice", to=to,

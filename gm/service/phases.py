@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -11,21 +11,19 @@ from gm.db.models import EventLog, Game, Phase
 from gm.games.base import GameModule, PhaseInfo, State
 from gm.service.context import ServiceContext
 
-DEFAULT_HOURS = 48
+
+def deadline_for(game: Game, kind: str, opens_at: datetime) -> datetime | None:
+    """The deadline of a phase of ``kind`` opening at ``opens_at`` (docs/scheduling.md).
+
+    ``None`` when the game's settings give that kind no deadline (the
+    moderator closes it).
+    """
+    from gm.schedule.deadlines import deadline_for as policy_deadline
+
+    return policy_deadline(game.settings or {}, kind, opens_at)
 
 
-def deadline_for(game: Game, kind: str, opens_at: datetime) -> datetime:
-    """The deadline of a phase of ``kind`` opening at ``opens_at`` (docs/scheduling.md)."""
-    try:
-        from gm.schedule.deadlines import deadline_for as policy_deadline
-    except ImportError:  # pragma: no cover - scheduler not installed
-        hours = (game.settings or {}).get("deadline_hours", DEFAULT_HOURS)
-        return opens_at + timedelta(hours=float(hours))
-    result = policy_deadline(game.settings or {}, kind, opens_at)
-    return result if result is not None else opens_at + timedelta(hours=DEFAULT_HOURS)
-
-
-def _deadline(game: Game, info: PhaseInfo, now: datetime) -> datetime:
+def _deadline(game: Game, info: PhaseInfo, now: datetime) -> datetime | None:
     """A phase that owes nobody's orders (a die roll) is due at once."""
     return now if not info.owing else deadline_for(game, info.kind, now)
 
