@@ -66,9 +66,17 @@ def open_phase(
 
 def log_event(ctx: ServiceContext, session: Session, game_id: str, phase_seq: int, branch: int,
               type_: str, data: dict[str, Any], visible_to: list[str] | None = None) -> EventLog:
-    """Append one event to the game's log (the log is never edited)."""
-    last = session.exec(select(func.max(EventLog.seq)).where(EventLog.game_id == game_id)).one()
-    row = EventLog(game_id=game_id, phase_seq=phase_seq, branch=branch, seq=(last or 0) + 1,
+    """Append one event to the game's log (the log is never edited).
+
+    The last sequence number is read once per transaction and counted on
+    from there (an adjudication writes hundreds of events).
+    """
+    counters: dict[str, int] = session.info.setdefault("gm_event_seq", {})
+    if game_id not in counters:
+        last = session.exec(select(func.max(EventLog.seq)).where(EventLog.game_id == game_id)).one()
+        counters[game_id] = last or 0
+    counters[game_id] += 1
+    row = EventLog(game_id=game_id, phase_seq=phase_seq, branch=branch, seq=counters[game_id],
                    at=ctx.clock.now(), type=type_, data=data, visible_to=visible_to)
     session.add(row)
     session.flush()
