@@ -132,3 +132,23 @@ def test_orders_for_a_power_not_in_the_phase_are_refused(ctx) -> None:  # type: 
     new_race(ctx)
     with session_scope(ctx.engine) as s, pytest.raises(Conflict):
         submit_orders(ctx, s, get_game(s, "race1"), "east", lines("advance 1"))
+
+
+def test_preview_holds_player_reports_until_the_moderator_releases_them(ctx) -> None:  # type: ignore[no-untyped-def]
+    from gm.service.moderator import release
+
+    new_race(ctx, preview=True)
+    assert close_phase(ctx, "race1", 0, by="test").closed
+    with session_scope(ctx.engine) as s:
+        turn2 = s.exec(select(OutboundMail).where(
+            OutboundMail.subject.contains("turn-2"))).all()  # type: ignore[attr-defined]
+        held = {m.recipients[0] for m in turn2 if m.status == "held"}
+        queued = {m.recipients[0] for m in turn2 if m.status == "queued"}
+        assert held == {"n@example.org", "s@example.org"} and queued == {"mod@example.org"}
+        assert not current_phase(s, "race1").released
+    with session_scope(ctx.engine) as s:
+        assert release(ctx, s, get_game(s, "race1"), actor="mod") == 2
+    with session_scope(ctx.engine) as s:
+        statuses = {m.status for m in s.exec(select(OutboundMail).where(
+            OutboundMail.subject.contains("turn-2"))).all()}  # type: ignore[attr-defined]
+        assert statuses == {"queued"} and current_phase(s, "race1").released
