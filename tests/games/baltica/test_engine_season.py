@@ -140,7 +140,13 @@ def test_fog_no_hidden_enemy_block_leaks_to_sweden(rolls: list[int], targets: li
 def test_reports_render_in_both_languages_without_hidden_names() -> None:
     """The Swedish report of the first actions lists its own blocks and only counts of
     Russian ones; the French template renders the same view."""
-    from gm.games.baltica.report import render_report
+    from gm.service.render import render
+
+    def render_report(view, events, power, lang="en"):  # type: ignore[no-untyped-def]
+        """The report body exactly as the service renders it: view and visible events only."""
+        shown = [{"type": e.type, "data": e.data} for e in events if e.visible(power)]
+        return render("report", lang, "baltica", game_only=True, view=view, events=shown,
+                      power=power)
 
     m, state = game()
     out = m.adjudicate(state, {}, Dice.scripted([5, 2]))
