@@ -20,6 +20,7 @@ import os
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
@@ -38,7 +39,7 @@ log_path = {root}/dovecot.log
 info_log_path = {root}/dovecot.log
 protocols = imap
 listen = 127.0.0.1
-ssl = no
+{ssl}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 mail_location = maildir:{root}/mail/%u
@@ -48,6 +49,10 @@ first_valid_gid = {gid}
 last_valid_gid = {gid}
 mail_plugins =
 mail_fsync = never
+# IDLE is woken by inotify; when the machine runs out of inotify instances
+# (Chromium and many Dovecots at once) Dovecot falls back to polling, by
+# default every 30 s, longer than a test waits. Poll every second instead.
+mailbox_idle_check_interval = 1 secs
 passdb {{
   driver = passwd-file
   args = scheme=PLAIN username_format=%u {root}/users/%u
@@ -62,7 +67,8 @@ service imap-login {{
     port = {port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {tls_port}
   }}
 }}
 protocol imap {{
@@ -103,6 +109,8 @@ class DovecotServer:
     port: int = field(default_factory=free_port)
     host: str = "127.0.0.1"
     process: subprocess.Popen[bytes] | None = None
+    tls: tuple[Path, Path] | None = None  # (certificate chain, key): STARTTLS on port, TLS on tls_port
+    tls_port: int = 0
 
     def __post_init__(self) -> None:
         self.root.chmod(0o755)
@@ -111,7 +119,12 @@ class DovecotServer:
         for sub in ("mail", "home"):
             os.chown(self.root / sub, MAIL_UID, MAIL_GID)
         (self.root / "users").mkdir(exist_ok=True)
-        config = _CONFIG.format(root=self.root, port=self.port, uid=MAIL_UID, gid=MAIL_GID)
+        ssl = "ssl = no"
+        if self.tls is not None:
+            self.tls_port = self.tls_port or free_port()
+            ssl = f"ssl = yes\nssl_cert = <{self.tls[0]}\nssl_key = <{self.tls[1]}"
+        config = _CONFIG.format(root=self.root, port=self.port, uid=MAIL_UID, gid=MAIL_GID,
+                                ssl=ssl, tls_port=self.tls_port)
         (self.root / "dovecot.conf").write_text(config)
 
     def start(self) -> None:
@@ -246,13 +259,20 @@ class SmtpTestServer:
     hang_seconds: float = 30.0
     received: list[ReceivedMail] = field(default_factory=list)
     auth: dict[str, str] | None = None
+    tls_context: ssl.SSLContext | None = None  # offered by STARTTLS, or from the first byte:
+    implicit_tls: bool = False
 
     def start(self) -> None:
         from aiosmtpd.controller import Controller
 
         kwargs: dict[str, object] = {}
+        if self.tls_context is not None:
+            key = "ssl_context" if self.implicit_tls else "tls_context"
+            kwargs[key] = self.tls_context
+            if not self.implicit_tls:
+                kwargs["require_starttls"] = True
         if self.auth is not None:
-            kwargs = {
+            kwargs |= {
                 "authenticator": self._authenticate,
                 "auth_require_tls": False,
                 "auth_exclude_mechanism": ["LOGIN"],
