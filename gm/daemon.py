@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gm.mail.types import FetchedMail, MailSink, MailSource
+from gm.pipeline.checkpoint import checkpoint
 from gm.pipeline.dispatch import drain
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import store_inbound
@@ -34,10 +35,29 @@ log = logging.getLogger("gm.daemon")
 
 def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail) -> None:
     """Store, handle and mark one mail; a crash anywhere leaves it to be done again, once."""
+    checkpoint("receive")
     stored = store_inbound(ctx, fetched)
+    checkpoint("store")
     handle_inbound(ctx, stored.inbound_id)
+    checkpoint("handle")
     source.mark_handled([fetched])
+    checkpoint("flag")
     log.info("mail %s from %s handled", stored.inbound_id, fetched.source)
+
+
+def recover(ctx: ServiceContext) -> None:
+    """Close every open phase whose powers are all READY (the close a crash may have cut off)."""
+    from sqlmodel import select
+
+    from gm.db.engine import session_scope
+    from gm.db.models import Phase
+    from gm.schedule.ready import maybe_adjudicate_early
+
+    with session_scope(ctx.engine) as session:
+        games = sorted(set(session.exec(select(Phase.game_id).where(Phase.state == "open"))))
+    for game_id in games:
+        if maybe_adjudicate_early(ctx, game_id):
+            log.info("recovered: %s closed, every power was READY", game_id)
 
 
 def sweep_once(ctx: ServiceContext) -> None:
@@ -73,6 +93,9 @@ class Daemon:
         log.info("gm serving as %s", self.ctx.instance)
         from gm.schedule.runner import Runner
 
+        # Whatever a crash interrupted after a commit (a phase everyone is READY
+        # for, left open) is finished before any new mail is read.
+        await asyncio.to_thread(recover, self.ctx)
         self.runner = Runner(self.ctx, sweep_seconds=self.sweep_seconds)
         self.runner.start()
         try:

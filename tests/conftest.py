@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import create_engine, text
 
 from gm.clock import FakeClock
@@ -15,6 +16,13 @@ from gm.db.migrate import upgrade
 from gm.service.context import ServiceContext
 
 PG_URL = os.environ.get("GM_TEST_DATABASE_URL", "")
+
+# Property tests draw the same examples on every run of the suite, so CI never
+# fails on a draw it could not repeat; the random, longer search is a separate
+# run: HYPOTHESIS_PROFILE=explore ./scripts/test (docs/robustness.md).
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("explore", max_examples=2000, deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def _postgres_database() -> Iterator[str]:

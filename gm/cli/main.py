@@ -50,9 +50,9 @@ def _register() -> None:
     for command in (db.init, db.db, db.data, games.game, games.state, games.history,
                     games.replay, games.adjudicate, orders.orders, mod.mod):
         cli.add_command(command)
-    from gm.cli import serve, verify
+    from gm.cli import archive, serve, verify
 
-    for command in (serve.serve, serve.demo, verify.verify, verify.dice):
+    for command in (serve.serve, serve.demo, verify.verify, verify.dice, archive.archive):
         cli.add_command(command)
 
 

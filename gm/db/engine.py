@@ -32,10 +32,15 @@ def resolve_url(url: str | None = None, db_path: str | Path | None = None) -> st
     return sqlite_url("gm.db")
 
 
+# Parameters hold raw player mail, passwords included: hide_parameters keeps
+# them out of error messages (which the daemon logs) and out of SQL logging.
+
+
 def make_engine(url: str) -> Engine:
     """An engine with the pragmas and pool settings gm relies on."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                               hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
@@ -47,7 +52,7 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, hide_parameters=True)
 
 
 @contextmanager

@@ -27,6 +27,9 @@ from typing import Any, ClassVar
 from gm.dice import Dice
 from gm.orders.model import ParseResult, SourceLine
 
+SPECTATOR = "spectator"
+"""The power name :meth:`GameModule.public_view` asks ``view`` about: a seat of nobody."""
+
 State = dict[str, Any]
 """A game's whole state, JSON-compatible; the module owns its shape.
 
@@ -208,3 +211,35 @@ class GameModule(ABC):
     def powers(self, state: State) -> tuple[str, ...]:
         """The powers of a game in this state, in seating order."""
         return tuple(state.get("powers", ()))
+
+    # -- presentation (docs/reports.md); every hook has a default ----------------
+
+    def public_view(self, state: State) -> dict[str, Any]:
+        """What anyone watching may know (the game archive, HISTORY).
+
+        The default is ``view(state, SPECTATOR)``: a view function that treats a
+        power it does not know as an outsider gives exactly the public picture.
+        Override it when ``view`` cannot take an unknown power.
+        """
+        return self.view(state, SPECTATOR)
+
+    def map_layout(self) -> Path | None:
+        """The report map's layout (gm/maps/layout.py); None: the game has no map.
+
+        Default: ``data/map_layout.toml`` beside the module's code, if present.
+        """
+        import inspect
+
+        path = Path(inspect.getfile(type(self))).resolve().parent / "data" / "map_layout.toml"
+        return path if path.exists() else None
+
+    def map_scene(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+                  words: Mapping[str, str]) -> Any:
+        """What the report map shows (a :class:`gm.maps.scene.Scene`), built from ``view``
+        and the events the power may see, never from the full state; None: no map.
+
+        The default knows the games shipped with gm (gm/maps/<game>.py).
+        """
+        from gm.maps.games import builtin_scene
+
+        return builtin_scene(self, view, events, words)

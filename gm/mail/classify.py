@@ -55,8 +55,12 @@ def _our_game_header(m: DecodedMail) -> Classification | None:
 
 
 def _delivery_report(m: DecodedMail) -> Classification | None:
-    if m.content_type == "multipart/report" and m.report_type in ("delivery-status", ""):
-        return Classification(MailClass.BOUNCE, "Content-Type", m.content_type)
+    if m.content_type == "multipart/report":  # RFC 6522: always machine-generated
+        if m.report_type in ("delivery-status", ""):
+            return Classification(MailClass.BOUNCE, "Content-Type", m.content_type)
+        # a read receipt (disposition-notification, RFC 8098) or any other report
+        return Classification(MailClass.AUTO_REPLY, "Content-Type",
+                              f"{m.content_type}; report-type={m.report_type}")
     if _DAEMON.match(m.from_addr):
         return Classification(MailClass.BOUNCE, "From", m.from_addr)
     return None

@@ -7,13 +7,21 @@ back is recognised as a loop. The Message-ID is chosen by the caller, usually
 crash carries the same id. Header values are single-line: CR/LF in a subject or
 name from player text is folded to a space; an address containing control
 characters or angle brackets is refused with :class:`UnsafeHeaderError`.
+
+With an HTML alternative the mail is ``multipart/alternative`` (text first, so
+a client that cannot show HTML, and a reply quoting it, gets the text); images
+the HTML shows (``cid:``) sit beside it in ``multipart/related``; other
+attachments (a calendar file, the map's SVG) make the whole a
+``multipart/mixed``. The MIME boundaries are derived from the Message-ID, so
+building the same mail twice gives the same bytes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -48,6 +56,22 @@ class UnsafeHeaderError(ValueError):
     """An address or header name that cannot be put in a header safely."""
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a mail; with a ``cid`` it is shown inside the HTML part."""
+
+    data: bytes | str
+    content_type: str  # "image/png", "text/calendar"...
+    filename: str
+    cid: str | None = None  # "map.1234@example.org": the HTML refers to it as cid:...
+    params: Mapping[str, str] = field(default_factory=dict)  # e.g. {"method": "PUBLISH"}
+    render_from: str | None = None  # drawn later from the attachment of that file name
+
+
+RENDER_HEADER = "X-GM-Render-From"
+"""Marks a part left empty at queue time, to be drawn from another part before sending."""
+
+
 def make_message_id(key: str, domain: str) -> str:
     """A Message-ID that depends only on ``key`` and ``domain`` (stable across re-sends)."""
     digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
@@ -72,6 +96,7 @@ def build_message(
     game_id: str | None = None,
     headers: Mapping[str, str] | None = None,
     date: datetime | None = None,
+    attachments: Sequence[Attachment] = (),
 ) -> bytes:
     """Return the RFC 5322 bytes (CRLF, UTF-8 bodies, encoded headers) of a mail."""
     msg = EmailMessage(policy=SMTP)
@@ -92,11 +117,43 @@ def build_message(
         _check_extra_name(name)
         msg[name] = safe_header_text(value)
     msg.set_content(_crlf_free(text), charset="utf-8", cte="quoted-printable")
+    inline = [a for a in attachments if a.cid]
     if html is not None:
         msg.add_alternative(
             _crlf_free(html), subtype="html", charset="utf-8", cte="quoted-printable"
         )
+        html_part = msg.get_payload()[1]
+        for a in inline:
+            _add(html_part.add_related, a, disposition="inline", cid=_msgid(f"<{a.cid}>"))
+    for a in attachments:
+        if not a.cid or html is None:
+            _add(msg.add_attachment, a, disposition="attachment")
+    _stable_boundaries(msg, message_id)
     return msg.as_bytes(policy=SMTP)
+
+
+def _add(method: object, a: Attachment, **kw: object) -> None:
+    maintype, _, subtype = a.content_type.partition("/")
+    name = safe_header_text(a.filename)
+    if a.render_from:
+        kw["headers"] = [f"{RENDER_HEADER}: {safe_header_text(a.render_from)}"]
+        method(b"", maintype, subtype, filename=name, params=dict(a.params), **kw)  # type: ignore[operator]
+    elif isinstance(a.data, str) and maintype == "text":
+        method(_crlf_free(a.data), subtype=subtype, charset="utf-8", filename=name,  # type: ignore[operator]
+               params=dict(a.params), **kw)
+    else:
+        data = a.data.encode("utf-8") if isinstance(a.data, str) else a.data
+        method(data, maintype, subtype, filename=name, params=dict(a.params), **kw)  # type: ignore[operator]
+
+
+def _stable_boundaries(msg: EmailMessage, message_id: str) -> None:
+    """Boundaries from the Message-ID and the part's place: the same mail, the same bytes."""
+    seed = hashlib.sha256(message_id.encode("utf-8")).hexdigest()[:24]
+    for n, part in enumerate(msg.walk()):
+        if part is not msg:
+            del part["MIME-Version"]  # only the top needs it
+        if part.is_multipart():
+            part.set_boundary(f"=_gm_{seed}_{n}")
 
 
 def _crlf_free(text: str) -> str:

@@ -13,6 +13,9 @@ from email.utils import getaddresses
 
 _WS = re.compile(r"\s+")
 _MSGID = re.compile(r"<[^<>\s]+>")
+_NOT_IN_ADDRESS = re.compile(r"[\s\x00-\x1f\x7f]")
+_ENCODED_WORD = re.compile(r"=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=")
+_HIDDEN = re.compile(r"GMENCODEDWORD(\d+)X")
 
 
 def decode_bytes(data: bytes, charset: str | None) -> str:
@@ -22,7 +25,7 @@ def decode_bytes(data: bytes, charset: str | None) -> str:
         label = "utf-8"
     try:
         codecs.lookup(label)
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a NUL byte in the label
         label = "utf-8"
     try:
         return data.decode(label)
@@ -64,12 +67,29 @@ def decode_header_value(value: object) -> str:
 
 
 def parse_addresses(values: list[str]) -> list[tuple[str, str]]:
-    """Parse address headers into (display name, addr-spec) pairs; bad ones skipped."""
+    """Parse address headers into (display name, addr-spec) pairs; bad ones skipped.
+
+    The header is split into addresses before any encoded word is decoded: an
+    encoded word may only ever be a display name (RFC 2047 §5), so one that
+    decodes to ``CR LF Bcc: x@y`` or to a second address stays a name, never
+    becomes a recipient.
+    """
+    words: list[str] = []
+
+    def hide(m: re.Match[str]) -> str:  # an encoded word may hold ':' ',' '<' '@'
+        words.append(m.group(0))
+        return f"GMENCODEDWORD{len(words) - 1}X"
+
+    def show(text: str) -> str:
+        return _HIDDEN.sub(lambda m: words[int(m.group(1))], text)
+
     try:
-        pairs = getaddresses([decode_header_value(v) for v in values])
+        pairs = getaddresses([_ENCODED_WORD.sub(hide, _WS.sub(" ", _unsurrogate(str(v))))
+                              for v in values])
     except Exception:
         return []
-    return [(name, addr.strip()) for name, addr in pairs if "@" in addr]
+    return [(decode_header_value(show(name)), addr.strip()) for name, addr in pairs
+            if "@" in addr and not _NOT_IN_ADDRESS.search(addr.strip()) and not _HIDDEN.search(addr)]
 
 
 def message_ids(value: str) -> tuple[str, ...]:

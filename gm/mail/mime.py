@@ -233,6 +233,11 @@ def _collect(part: Message, plain: list[str], html: list[str], atts: list[Attach
                 _collect(sub, plain, html, atts)
         return
     ctype = _safe(part.get_content_type, "text/plain")
+    main, _, sub = ctype.partition("/")
+    if not main or not sub or main == "multipart":
+        # A broken label ("text/", a multipart with no boundary) is read as text
+        # (RFC 2045 §5.2), never dropped as an attachment with the orders in it.
+        ctype = "text/plain"
     if _is_attachment(part) or ctype not in ("text/plain", "text/html"):
         atts.append(_attachment(part))
         return

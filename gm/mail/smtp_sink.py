@@ -111,7 +111,9 @@ def classify_failure(exc: BaseException) -> SendResult:
         return SendResult.temporary(FailureKind.SERVER_TEMPORARY, exc.code, exc.message)
     if isinstance(exc, aiosmtplib.SMTPTimeoutError | asyncio.TimeoutError | TimeoutError):
         return SendResult.temporary(FailureKind.TIMEOUT, None, str(exc))
-    if isinstance(exc, ssl.SSLError):
+    if isinstance(exc, ssl.SSLError) or isinstance(exc.__cause__, ssl.SSLError):
+        # aiosmtplib reports a failed implicit-TLS handshake (a certificate it
+        # cannot verify) as SMTPConnectError caused by the SSLError
         return SendResult.temporary(FailureKind.TLS, None, str(exc))
     if isinstance(exc, aiosmtplib.SMTPConnectError | ConnectionRefusedError):
         return SendResult.temporary(FailureKind.CONNECTION_REFUSED, None, str(exc))

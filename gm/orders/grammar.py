@@ -23,6 +23,7 @@ from typing import Any
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
+from gm.i18n import msg
 from gm.orders.conditions import (
     Comparison,
     Conditional,
@@ -299,11 +300,11 @@ def _syntax_error(
         if not near and looks_like_prose(line.text, after_prose):
             return Ignored(line)
         hint = ", ".join(commands)
-        reason = f"unknown command {first!r}; commands now: {hint}"
+        reason = msg("unknown command {word!r}; commands now: {commands}", word=first, commands=hint)
         return LineError(line, ErrorKind.INVALID, reason, near or tuple(commands))
     label = _named(grammar, error)
     where = _where(error)
-    reason = f"{label} ({where})" if label else f"not understood {where}"
+    reason = msg("{label} ({where})", label=label, where=where) if label else msg("not understood {where}", where=where)
     return LineError(line, ErrorKind.INVALID, reason)
 
 
@@ -329,11 +330,11 @@ def _named(grammar: GameGrammar, error: UnexpectedInput) -> str | None:
 def _where(error: UnexpectedInput) -> str:
     if isinstance(error, UnexpectedToken):
         if error.token.type == "$END":
-            return "at the end of the line: it stops too early"
-        return f"at {str(error.token)!r}, column {error.column}"
+            return msg("at the end of the line: it stops too early")
+        return msg("at {text!r}, column {column}", text=str(error.token), column=error.column)
     if isinstance(error, UnexpectedCharacters):
-        return f"at {error.char!r}, column {error.column}"
-    return "at the end of the line"
+        return msg("at {text!r}, column {column}", text=error.char, column=error.column)
+    return msg("at the end of the line")
 
 
 def _nearest(word: str, commands: Sequence[str]) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import product
 
+from gm.i18n import msg
 from gm.orders.model import ErrorKind, LineError, SourceLine
 
 MIN_PREFIX = 3
@@ -144,10 +145,12 @@ class NameFailure:
     def reason(self) -> str:
         what = self.slot or "name"
         if self.kind is ErrorKind.AMBIGUOUS:
-            return f"{what} {self.text!r} is ambiguous: it matches {', '.join(self.candidates)}"
+            return msg("{slot} {text!r} is ambiguous: it matches {names}", slot=msg(what),
+                       text=self.text, names=", ".join(self.candidates))
         if self.candidates:
-            return f"unknown {what} {self.text!r}: did you mean {' or '.join(self.candidates)}?"
-        return f"unknown {what} {self.text!r}"
+            return msg("unknown {slot} {text!r}: did you mean {names}?", slot=msg(what),
+                       text=self.text, names=" or ".join(self.candidates))
+        return msg("unknown {slot} {text!r}", slot=msg(what), text=self.text)
 
     def to_error(self, line: SourceLine) -> LineError:
         """The line error a parser reports for this failure."""

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlmodel import col, select
 
 from gm.db.models import Game, Report, Seat
+from gm.i18n import Text, msg
 from gm.orders import commands as c
 from gm.orders.model import SourceLine
 from gm.pipeline.reply import SectionReply
@@ -37,47 +38,59 @@ class CommandRunner:
         method = getattr(self, f"do_{type(cmd).__name__.lower()}", None)
         if method is None:
             return  # envelope-only lines (Game, Phase, Check, Add) need no action here
+        if not self._may_act(acting) and not isinstance(cmd, c.PowerSignOn):
+            self.reply.error(line, msg("you may not act for {power}", power=acting))
+            return
         try:
             method(line, cmd, acting)
         except ServiceError as exc:
-            self.reply.error(line, str(exc))
+            self.reply.error(line, exc.message)
         except ValueError as exc:  # bad values inside a command (dates, zones)
             self.reply.error(line, str(exc))
+
+    def _may_act(self, acting: str | None) -> bool:
+        """A player acts only as its own power or one it controls; the moderator as anyone."""
+        from gm.pipeline.signon import may_act_for
+
+        if self.seat is None or acting is None:
+            return True
+        return may_act_for(self.sc.session, self.game, self.seat, acting) is not None
 
     # -- player commands -------------------------------------------------
 
     def do_powersignon(self, line: SourceLine, cmd: c.PowerSignOn, acting: str | None) -> None:
-        self.reply.done(line, f"acting as {cmd.power}")
+        self.reply.done(line, msg("acting as {power}", power=cmd.power))
 
     def do_for(self, line: SourceLine, cmd: c.For, acting: str | None) -> None:
-        self.reply.done(line, f"the following orders are for {cmd.power}")
+        self.reply.done(line, msg("the following orders are for {power}", power=cmd.power))
 
     def _power(self, acting: str | None) -> str:
         power = acting or (self.seat.power if self.seat else None)
         if power is None:
-            raise ServiceError("say POWER <name> first")
+            raise ServiceError(msg("say POWER <name> first"))
         return power
 
     def do_ready(self, line: SourceLine, cmd: c.Ready, acting: str | None) -> None:
         set_flags(self.sc.ctx, self.sc.session, self.game, self._power(acting), ready=cmd.ready)
-        self.reply.done(line, "your orders are final" if cmd.ready else "not ready any more")
+        self.reply.done(line, msg("your orders are final") if cmd.ready else msg("not ready any more"))
         if cmd.ready:
             self.sc.after.ready_check.add(self.game.id)
 
     def do_wait(self, line: SourceLine, cmd: c.Wait, acting: str | None) -> None:
         set_flags(self.sc.ctx, self.sc.session, self.game, self._power(acting), wait=cmd.wait)
-        self.reply.done(line, "the game waits for the deadline" if cmd.wait else "no longer waiting")
+        self.reply.done(line, msg("the game waits for the deadline") if cmd.wait else msg("no longer waiting"))
 
     def do_status(self, line: SourceLine, cmd: c.Status, acting: str | None) -> None:
-        from gm.service.reports import current_report
+        from gm.service.reports import queue_current_report
 
         power = self._power(acting) if self.seat else acting
         phase = current_phase(self.sc.session, self.game.id)
         seat = seat_for_power(self.sc.session, self.game.id, power) if power else None
-        text = current_report(self.sc.ctx, self.sc.session, self.game, phase, power, seat)
-        self._send_to_self(f"{phase.phase_id}: status for {power or 'the moderator'}", text,
-                           f"status:{self.sc.inbound_id}:{power}")
-        self.reply.done(line, "your current report is on its way in a separate mail")
+        queue_current_report(self.sc.ctx, self.sc.session, self.game, phase, power, seat,
+                             to=[self._own_address()],
+                             subject=f"[{self.game.id}] {phase.phase_id}: status for {power or 'the moderator'}",
+                             key=f"status:{self.sc.inbound_id}:{power}")
+        self.reply.done(line, msg("your current report is on its way in a separate mail"))
 
     def do_history(self, line: SourceLine, cmd: c.History, acting: str | None) -> None:
         power = self._power(acting) if self.seat else ""
@@ -86,25 +99,30 @@ class CommandRunner:
             q = q.where(Report.phase_id == cmd.phase.lower())
         rows = list(self.sc.session.exec(q.order_by(col(Report.phase_seq))))
         if not rows:
-            raise ServiceError(f"no report of {cmd.phase or 'any phase'} for you yet")
-        text = "\n\n".join(r.text for r in (rows if cmd.phase else rows[-1:]))
-        self._send_to_self(f"history {cmd.phase or rows[-1].phase_id}", text,
-                           f"history:{self.sc.inbound_id}:{power}:{cmd.phase}")
-        self.reply.done(line, "the report(s) are on their way in a separate mail")
+            raise ServiceError(msg("no report of {phase} for you yet", phase=cmd.phase) if cmd.phase
+                               else msg("no report for you yet"))
+        from gm.present.archive import queue_history
+
+        queue_history(self.sc.ctx, self.sc.session, self.game, to=self._own_address(),
+                      language=self.seat.language if self.seat else "en",
+                      reports=rows if cmd.phase else rows[-1:],
+                      subject=f"[{self.game.id}] history {cmd.phase or rows[-1].phase_id}",
+                      key=f"history:{self.sc.inbound_id}:{power}:{cmd.phase}")
+        self.reply.done(line, msg("the report(s) are on their way in a separate mail"))
 
     def do_absent(self, line: SourceLine, cmd: c.Absent, acting: str | None) -> None:
         from gm.schedule.absences import record_absence
 
         record_absence(self.sc.session, self.game.id, self._power(acting), cmd.start, cmd.end,
                        at=self.sc.ctx.clock.now(), inbound_id=self.sc.inbound_id)
-        self.reply.done(line, f"absence from {cmd.start} to {cmd.end} recorded; "
-                              "the game's policy and the moderator decide what it changes")
+        self.reply.done(line, msg("absence from {start} to {end} recorded; the game's policy and the moderator "
+                                  "decide what it changes", start=cmd.start, end=cmd.end))
 
     def do_password(self, line: SourceLine, cmd: c.Password, acting: str | None) -> None:
         seat = self._own_seat()
         seat.password_hash = hash_password(cmd.new)
         self.sc.session.add(seat)
-        self.reply.entries.append(_masked(line, "password changed"))
+        self.reply.entries.append(_masked(line, msg("password changed")))
         if seat.address:
             queue_mail(self.sc.ctx, self.sc.session, game_id=self.game.id, kind="notice",
                        to=[seat.address], subject=f"[{self.game.id}] password changed for {seat.power}",
@@ -115,22 +133,23 @@ class CommandRunner:
     def do_setlanguage(self, line: SourceLine, cmd: c.SetLanguage, acting: str | None) -> None:
         lang = cmd.language.lower()[:2]
         if lang not in LANGUAGES:
-            raise ServiceError(f"language '{cmd.language}' is not offered (choose {', '.join(LANGUAGES)})")
+            raise ServiceError(msg("language {language!r} is not offered (choose {choices})",
+                                   language=cmd.language, choices=", ".join(LANGUAGES)))
         seat = self._own_seat()
         seat.language = lang
         self.sc.session.add(seat)
-        self.reply.done(line, f"replies and reports now in '{lang}'")
+        self.reply.done(line, msg("replies and reports now in {language!r}", language=lang))
 
     def do_settimezone(self, line: SourceLine, cmd: c.SetTimezone, acting: str | None) -> None:
         try:
             ZoneInfo(cmd.timezone)
         except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise ServiceError(f"'{cmd.timezone}' is not a time zone (e.g. Europe/Paris)") from exc
+            raise ServiceError(msg("{zone!r} is not a time zone (e.g. Europe/Paris)", zone=cmd.timezone)) from exc
         seat = self._own_seat()
         seat.timezone = cmd.timezone
         self.sc.session.add(seat)
         self.reply.timezone = cmd.timezone
-        self.reply.done(line, f"times now shown in {cmd.timezone} as well as UTC")
+        self.reply.done(line, msg("times now shown in {zone} as well as UTC", zone=cmd.timezone))
 
     def do_setaddress(self, line: SourceLine, cmd: c.SetAddress, acting: str | None) -> None:
         seat = self._own_seat()
@@ -141,7 +160,7 @@ class CommandRunner:
         queue_mail(self.sc.ctx, self.sc.session, game_id=self.game.id, kind="notice",
                    to=[cmd.address, old], subject=f"[{self.game.id}] new address for {seat.power}",
                    text=text, key=f"address:{self.sc.inbound_id}")
-        self.reply.done(line, f"mail now goes to {cmd.address}; both addresses were told")
+        self.reply.done(line, msg("mail now goes to {address}; both addresses were told", address=cmd.address))
 
     def do_press(self, line: SourceLine, cmd: c.Press, acting: str | None) -> None:
         from gm.pipeline.press import forward_press
@@ -149,7 +168,7 @@ class CommandRunner:
         sent_to = forward_press(self.sc.ctx, self.sc.session, self.game, acting or "moderator",
                                 cmd, key=f"press:{self.sc.inbound_id}:{line.number}",
                                 moderator=self.seat is None)
-        self.reply.done(line, f"press sent to {', '.join(sent_to)}")
+        self.reply.done(line, msg("press sent to {powers}", powers=", ".join(sent_to)))
 
     def do_help(self, line: SourceLine, cmd: c.Help, acting: str | None) -> None:
         self.game_help(self.reply, self.game, cmd.topic, self.seat.language if self.seat else "en")
@@ -232,16 +251,15 @@ class CommandRunner:
 
     def _own_seat(self) -> Seat:
         if self.seat is None:
-            raise ServiceError("only a player can change their own settings")
+            raise ServiceError(msg("only a player can change their own settings"))
         return self.seat
 
-    def _send_to_self(self, subject: str, text: str, key: str) -> None:
-        to = self.seat.address if self.seat and self.seat.address else self.sc.mail.reply_address
-        queue_mail(self.sc.ctx, self.sc.session, game_id=self.game.id, kind="report", to=[to],
-                   subject=f"[{self.game.id}] {subject}", text=text, key=key)
+    def _own_address(self) -> str:
+        return self.seat.address if self.seat and self.seat.address else self.sc.mail.reply_address
 
 
-def _masked(line: SourceLine, text: str) -> Any:
+
+def _masked(line: SourceLine, text: Text) -> Any:
     """A reply entry for a PASSWORD line that never shows the password."""
     from gm.pipeline.reply import Entry
 

@@ -16,8 +16,10 @@ from sqlmodel import col, select
 from gm.db.engine import session_scope
 from gm.db.models import Game, OutboundMail
 from gm.mail.types import MailSink, SendResult
+from gm.pipeline.checkpoint import checkpoint
 from gm.service.context import ServiceContext
 from gm.service.notify import notify_moderator
+from gm.service.outbox import finish_pending_parts
 
 MAX_ATTEMPTS = 12
 FIRST_RETRY = timedelta(seconds=30)
@@ -46,8 +48,12 @@ async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
             row = session.get(OutboundMail, mail_id)
             if row is None or row.status != "queued":
                 continue
+            if finish_pending_parts(row):  # drawn once, stored before the first attempt
+                session.add(row)
             raw, recipients = row.raw, list(row.recipients or [])
+        checkpoint("send")
         result = await sink.send(raw, ctx.service_address, recipients) if recipients else SendResult.sent()
+        checkpoint("sent")
         record(ctx, mail_id, result)
         sent += result.ok
     return sent

@@ -3,6 +3,7 @@
 The flow, as a table::
 
     stored raw ──► decode ──► classify ──┬─ auto-reply/bounce/list/loop ─► ignored (no reply)
+                                         ├─ no sender address ─► ignored (nobody to answer)
                                          └─ ordinary ─► too large? ─► reply "too large"
                                                         └─► clean body ─► envelope ─► sections ─► reply
 
@@ -20,10 +21,12 @@ from sqlmodel import Session, select
 
 from gm.db.engine import session_scope
 from gm.db.models import InboundMail
+from gm.i18n import msg
 from gm.mail.classify import classify_with_reason
 from gm.mail.mime import DecodedMail, decode
 from gm.orders.envelope import parse_envelope
 from gm.orders.text import clean_body
+from gm.pipeline.checkpoint import checkpoint
 from gm.pipeline.reply import MailReply, SectionReply
 from gm.pipeline.section import AfterCommit, SectionContext, handle_section
 from gm.service.context import ServiceContext
@@ -41,9 +44,13 @@ def handle_inbound(ctx: ServiceContext, inbound_id: int) -> AfterCommit:
         if row is None or row.status != "new":
             return after
         mail = decode(row.raw)
+        checkpoint("parse")
         verdict = classify_with_reason(mail)
         if not verdict.kind.answered:
             row.status, row.note = "ignored", f"{verdict.kind.value} ({verdict.header}: {verdict.value})"
+        elif not mail.reply_address:
+            # Nobody to answer: acting on it would change the game without a word to anyone.
+            row.status, row.note = "ignored", "no sender address (no usable From or Reply-To)"
         else:
             reply = build_reply(ctx, session, mail, row, after)
             send_reply(ctx, session, mail, row, reply)
@@ -69,13 +76,13 @@ def build_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: I
     reply = MailReply(to=mail.reply_address,
                       subject=subject if subject.lower().startswith("re:") else f"Re: {subject}")
     if mail.too_large:
-        reply.notes.append(f"Your mail is {mail.size // 1_000_000} MB; mails over "
-                           f"{ctx.settings.get('max_mb', 10)} MB are not read. Send the orders "
-                           "as plain text without attachments.")
+        reply.notes.append(msg("Your mail is {size} MB; mails over {limit} MB are not read. "
+                               "Send the orders as plain text without attachments.",
+                               size=mail.size // 1_000_000, limit=ctx.settings.get("max_mb", 10)))
         return reply
     if mail.attachments:
         names = ", ".join(a.filename or "(unnamed)" for a in mail.attachments)
-        reply.notes.append(f"Attachments are not read ({names}); put orders in the text.")
+        reply.notes.append(msg("Attachments are not read ({names}); put orders in the text.", names=names))
     envelope = parse_envelope(clean_body(mail.text))
     sc = SectionContext(ctx, session, mail, int(row.id or 0), after)
     for section in envelope.sections:
@@ -87,7 +94,7 @@ def build_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: I
 def _language(session: Session, sections: list[SectionReply]) -> str:
     """The reply's language: that of the first seat signed on."""
     for s in sections:
-        if s.game_id and s.power and s.power != "moderator" and not s.rejected:
+        if s.game_id and s.power and s.power != "moderator":  # signed on, even if then refused
             return get_seat(session, s.game_id, s.power).language
     return "en"
 
@@ -98,13 +105,15 @@ def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: In
     refs = tuple(mail.references) + ((mail.message_id,) if mail.message_id else ())
     game_id = next((s.game_id for s in reply.sections if s.game_id), None)
     queue_mail(ctx, session, game_id=game_id, kind="reply", to=[reply.to], subject=reply.subject,
-               text=reply.render(), key=f"reply:{row.id}", in_reply_to=mail.message_id,
+               text=reply.render(), html=reply.render_html(), key=f"reply:{row.id}",
+               in_reply_to=mail.message_id,
                references=refs)
     for s in reply.sections:
         if s.copy_to and not s.rejected:
             queue_mail(ctx, session, game_id=s.game_id, kind="reply-copy", to=[s.copy_to],
                        subject=f"[{s.game_id}] orders for {s.power} from {mail.from_addr}",
                        text=reply.render([s], sender=mail.from_addr),
+                       html=reply.render_html([s], sender=mail.from_addr),
                        key=f"reply-copy:{row.id}:{s.power}")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from gm.db.models import Game
+from gm.i18n import msg
 from gm.orders import commands as c
 from gm.orders.names import fold
 from gm.service.context import ServiceContext
@@ -26,7 +27,7 @@ def forward_press(ctx: ServiceContext, session: Session, game: Game, sender: str
     """Queue the press to each named power; return their names."""
     rule = str((game.settings or {}).get("press", "allowed"))
     if rule == "none" and not moderator:
-        raise Forbidden(f"game {game.id} allows no press")
+        raise Forbidden(msg("game {game} allows no press", game=game.id))
     table = {fold(s.power): s for s in seats(session, game.id) if s.active}
     wanted = [p for p in table.values() if p.power != sender] if cmd.broadcast else []
     for name in () if cmd.broadcast else cmd.to:
@@ -34,7 +35,7 @@ def forward_press(ctx: ServiceContext, session: Session, game: Game, sender: str
             continue
         seat = table.get(fold(name))
         if seat is None:
-            raise NotFound(f"press to '{name}': no such power in {game.id}")
+            raise NotFound(msg("press to {name!r}: no such power in {game}", name=name, game=game.id))
         wanted.append(seat)
     to_moderator = any(fold(n) == "moderator" for n in cmd.to) or rule == "moderator-only"
     if rule == "moderator-only" and not moderator:

@@ -8,13 +8,14 @@ seat's registered one is also copied, alone, to that address.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from gm.i18n import msg, translate
 from gm.orders.model import Ignored, LineError, ParsedOrder, SourceLine
 from gm.service.orders import Submission
-from gm.service.render import render
+from gm.service.render import render, render_html
 
 
 @dataclass
@@ -67,8 +68,10 @@ class SectionReply:
 
 
 def _verdict(v: Any) -> str:
-    label = v.verdict.value if v.verdict.name != "ACCEPTED" else ""
-    return ": ".join(x for x in (label, v.reason) if x)
+    label = msg(v.verdict.value) if v.verdict.name != "ACCEPTED" else ""
+    if label and v.reason:
+        return msg("{verdict}: {reason}", verdict=label, reason=v.reason)
+    return label or v.reason
 
 
 @dataclass
@@ -82,8 +85,23 @@ class MailReply:
 
     def render(self, sections: list[SectionReply] | None = None, sender: str = "") -> str:
         """The text of the reply (or of the copy holding only ``sections``)."""
-        chosen = self.sections if sections is None else sections
+        return render("reply", self.language, None, **self._context(sections, sender))
+
+    def render_html(self, sections: list[SectionReply] | None = None, sender: str = "") -> str:
+        """The HTML part of the reply: the same lines as :meth:`render`, as a table."""
+        return render_html("reply", self.language, None, **self._context(sections, sender))
+
+    def _context(self, sections: list[SectionReply] | None, sender: str) -> dict[str, Any]:
+        chosen = [self._translated(s) for s in (self.sections if sections is None else sections)]
         first = chosen[0] if chosen else SectionReply()
-        return render("reply", self.language, None, reply=self, sections=chosen, sender=sender,
-                      game_id=first.game_id or "", phase=first.phase or "",
-                      copy=sections is not None)
+        said = replace(self, notes=[translate(n, self.language) for n in self.notes])
+        return {"reply": said, "sections": chosen, "sender": sender, "game_id": first.game_id or "",
+                "phase": first.phase or "", "copy": sections is not None}
+
+    def _translated(self, section: SectionReply) -> SectionReply:
+        """``section`` with every message built in code said in the reply's language."""
+        lang = self.language
+        return replace(section, rejected=translate(section.rejected, lang),
+                       entries=[replace(e, reason=translate(e.reason, lang),
+                                        text=translate(e.text, lang) if e.kind == "note" else e.text)
+                                for e in section.entries])

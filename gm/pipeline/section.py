@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from sqlmodel import Session
 
 from gm.db.models import Game, Seat
+from gm.i18n import msg
 from gm.mail.mime import DecodedMail
 from gm.orders import commands as c
 from gm.orders.envelope import CommandLine, OrderLine, Section
@@ -45,7 +46,8 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     reply = SectionReply()
     for err in section.errors:
         if not err.fatal:
-            reply.error(err.line, err.problem.value + (f" ({err.detail})" if err.detail else ""))
+            reply.error(err.line, msg("{problem} ({detail})", problem=msg(err.problem.value), detail=err.detail)
+                        if err.detail else msg(err.problem.value))
     choice = choose_game(sc.session, section, sc.mail.plus_tag(sc.ctx.service_address),
                          sc.mail.from_addr)
     help_only = section.signon is None and any(isinstance(x, c.Help) for x in section.commands)
@@ -64,7 +66,7 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
         return reply
     fatal = [e for e in section.errors if e.fatal]
     if fatal:
-        reply.rejected = fatal[0].problem.value
+        reply.rejected = msg(fatal[0].problem.value)
         return reply
     signon = check_signon(sc.ctx, sc.session, game, section, sc.mail.from_addr, sc.inbound_id)
     if not signon.ok:
@@ -78,11 +80,12 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     else:
         reply.power = "moderator"
     if section.phase and section.phase.lower() != phase.phase_id:
-        reply.rejected = (f"your PHASE line says {section.phase} but the phase now open is "
-                          f"{phase.phase_id}; nothing in this section was carried out")
+        reply.rejected = msg("your PHASE line says {written} but the phase now open is {phase}; "
+                             "nothing in this section was carried out", written=section.phase,
+                             phase=phase.phase_id)
         return reply
     if phase.state == "open" and lateness(game.settings, phase.deadline, sc.ctx.clock.now()) is Lateness.TOO_LATE:
-        reply.rejected = f"too late for {phase.phase_id}: its deadline has passed"
+        reply.rejected = msg("too late for {phase}: its deadline has passed", phase=phase.phase_id)
         return reply
     _carry_out(sc, game, seat, section, reply)
     return reply
@@ -116,8 +119,9 @@ def _submit(sc: SectionContext, game: Game, seat: Seat | None, written: str, lin
     power = _own_power(sc, game, seat, written)
     if power is None:
         for line in lines:
-            reply.error(line, f"you may not give orders for '{written or '?'}'"
-                        + ("" if seat else ": the moderator must say POWER <name> first"))
+            reply.error(line, msg("you may not give orders for {power!r}", power=written or "?") if seat
+                        else msg("you may not give orders for {power!r}: the moderator must say "
+                                 "POWER <name> first", power=written or "?"))
         return
     try:
         sub = submit_orders(sc.ctx, sc.session, game, power, lines, add=section.add,
@@ -125,35 +129,29 @@ def _submit(sc: SectionContext, game: Game, seat: Seat | None, written: str, lin
                             inbound_id=sc.inbound_id)
     except ServiceError as exc:
         for line in lines:
-            reply.error(line, str(exc))
+            reply.error(line, exc.message)
         return
     if power != reply.power:
-        reply.note(f"orders for {power}:")
+        reply.note(msg("orders for {power}:", power=power))
     reply.add_submission(sub)
     if section.check_only:
-        reply.note("CHECK: nothing was stored")
+        reply.note(msg("CHECK: nothing was stored"))
     elif sub.stored is None:
-        reply.note(f"{power}: no order was accepted, so your earlier orders stand")
+        reply.note(msg("{power}: no order was accepted, so your earlier orders stand", power=power))
     else:
-        reply.note(f"{power}: {len(sub.accepted)} order(s) stored"
-                   + (" (added to the earlier ones)" if section.add else
-                      " (they replace any earlier orders for this phase)"))
+        reply.note(msg("{power}: {count} order(s) stored (added to the earlier ones)",
+                       power=power, count=len(sub.accepted)) if section.add
+                   else msg("{power}: {count} order(s) stored (they replace any earlier orders "
+                            "for this phase)", power=power, count=len(sub.accepted)))
         if seat is None:
             _tell_power(sc, game, power)
 
 
 def _own_power(sc: SectionContext, game: Game, seat: Seat | None, written: str) -> str | None:
     """The power ``written`` if this sign-on may order for it."""
-    from gm.pipeline.signon import resolve_power
+    from gm.pipeline.signon import may_act_for
 
-    target = resolve_power(sc.session, game, written) if written else None
-    name = target.power if target else written.lower()
-    if seat is None:  # the moderator may act as any power
-        return name if target is not None else None
-    if name == seat.power or name in (seat.controls or []):
-        return name
-    holder = seat_for_power(sc.session, game.id, name)
-    return name if holder is not None and holder.id == seat.id else None
+    return may_act_for(sc.session, game, seat, written)
 
 
 def _tell_power(sc: SectionContext, game: Game, power: str) -> None:

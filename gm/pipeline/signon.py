@@ -13,11 +13,12 @@ from datetime import timedelta
 from sqlmodel import Session, col, func, select
 
 from gm.db.models import Game, Seat, SignonFailure
+from gm.i18n import msg
 from gm.orders import commands as c
 from gm.orders.envelope import Section
 from gm.orders.names import fold
 from gm.service.context import ServiceContext
-from gm.service.games import seats
+from gm.service.games import seat_for_power, seats
 from gm.service.outbox import queue_mail
 from gm.service.passwords import check_password
 
@@ -36,8 +37,8 @@ def choose_game(session: Session, section: Section, plus_tag: str | None, sender
     named = section.game.lower() if section.game else None
     tag = plus_tag.lower() if plus_tag else None
     if named and tag and named != tag:
-        return GameChoice(None, f"the GAME line says {named} but the mail was sent to the "
-                                f"address of game {tag}; which did you mean?")
+        return GameChoice(None, msg("the GAME line says {named} but the mail was sent to the address "
+                                    "of game {tag}; which did you mean?", named=named, tag=tag))
     game_id = named or tag
     if game_id is None:
         held = session.exec(select(Seat.game_id).join(Game, col(Game.id) == Seat.game_id).where(
@@ -45,10 +46,10 @@ def choose_game(session: Session, section: Section, plus_tag: str | None, sender
         if len(set(held)) == 1:
             game_id = held[0]
         else:
-            return GameChoice(None, "which game? Add a line GAME <game>")
+            return GameChoice(None, msg("which game? Add a line GAME <game>"))
     game = session.get(Game, game_id)
     if game is None:
-        return GameChoice(None, f"there is no game '{game_id}'")
+        return GameChoice(None, msg("there is no game {game!r}", game=game_id))
     return GameChoice(game)
 
 
@@ -59,6 +60,19 @@ def resolve_power(session: Session, game: Game, written: str) -> Seat | None:
         if fold(seat.power) == want:
             return seat
     return None
+
+
+def may_act_for(session: Session, game: Game, seat: Seat | None, written: str) -> str | None:
+    """The power ``written`` if this sign-on may act for it: its own, one it controls or
+    holds; the moderator (``seat`` None) any power of the game. None: it may not."""
+    target = resolve_power(session, game, written) if written else None
+    name = target.power if target else written.lower()
+    if seat is None:
+        return name if target is not None else None
+    if name == seat.power or name in (seat.controls or []):
+        return name
+    holder = seat_for_power(session, game.id, name)
+    return name if holder is not None and holder.id == seat.id else None
 
 
 def too_many_failures(ctx: ServiceContext, session: Session, game: Game, power: str, sender: str) -> bool:
@@ -73,8 +87,11 @@ def too_many_failures(ctx: ServiceContext, session: Session, game: Game, power: 
 
 def record_failure(ctx: ServiceContext, session: Session, game: Game, seat: Seat | None,
                    power: str, sender: str, inbound_id: int) -> None:
-    """Count the failure and warn the seat's owner (once per mail)."""
+    """Count the failure, warn the seat's owner (once per mail), tell the moderator at the limit."""
     session.add(SignonFailure(game_id=game.id, power=power, address=sender[:320], at=ctx.clock.now()))
+    session.flush()
+    if too_many_failures(ctx, session, game, power, sender):
+        _report_limit(ctx, session, game, power, sender, inbound_id)
     if seat is None or not seat.address:
         return
     text = (f"==== gm notice {game.id} ====\nSomeone tried to sign on as {power} in game "
@@ -84,6 +101,23 @@ def record_failure(ctx: ServiceContext, session: Session, game: Game, seat: Seat
     queue_mail(ctx, session, game_id=game.id, kind="warning", to=[seat.address],
                subject=f"[{game.id}] failed sign-on as {power}", text=text,
                key=f"signon-warning:{inbound_id}:{power}")
+
+
+def _report_limit(ctx: ServiceContext, session: Session, game: Game, power: str, sender: str,
+                  inbound_id: int) -> None:
+    """Tell the moderator once when sign-ons as ``power`` (or from ``sender``) hit the limit.
+
+    Only the failure that reaches the limit reports; later mails are refused
+    before any password is checked, so they are neither counted nor reported.
+    """
+    from gm.service.notify import notify_moderator
+
+    notify_moderator(
+        ctx, session, game, f"sign-ons as {power} blocked for an hour",
+        f"{MAX_FAILURES} failed sign-ons within an hour (the last as {power}, from {sender}).\n"
+        f"Further sign-ons as {power} or from that address are refused for an hour, even "
+        "with the right password. If this is not the player, consider a new password "
+        "for the seat.", key=f"signon-limit:{inbound_id}:{power}")
 
 
 @dataclass(frozen=True)
@@ -104,22 +138,23 @@ def check_signon(ctx: ServiceContext, session: Session, game: Game, section: Sec
     so = section.signon
     if isinstance(so, c.ModeratorSignOn):
         if too_many_failures(ctx, session, game, "moderator", sender):
-            return SignOn(None, True, "too many failed sign-ons from you; try again in an hour")
+            return SignOn(None, True, msg("too many failed sign-ons from you; try again in an hour"))
         if game.moderator_password_hash and check_password(so.password, game.moderator_password_hash):
             return SignOn(None, True)
         record_failure(ctx, session, game, None, "moderator", sender, inbound_id)
-        return SignOn(None, True, "moderator sign-on failed: wrong password")
+        return SignOn(None, True, msg("moderator sign-on failed: wrong password"))
     if not isinstance(so, c.PowerSignOn):
-        return SignOn(None, False, "no sign-on: add a line POWER <power> <password>")
+        return SignOn(None, False, msg("no sign-on: add a line POWER <power> <password>"))
     seat = resolve_power(session, game, so.power)
     power = seat.power if seat else so.power
     if too_many_failures(ctx, session, game, power, sender):
-        return SignOn(None, False, "too many failed sign-ons; try again in an hour")
+        return SignOn(None, False, msg("too many failed sign-ons; try again in an hour"))
     if seat is None:
         record_failure(ctx, session, game, None, power, sender, inbound_id)
         names = ", ".join(s.power for s in seats(session, game.id))
-        return SignOn(None, False, f"game {game.id} has no power '{so.power}' (powers: {names})")
+        return SignOn(None, False, msg("game {game} has no power {power!r} (powers: {names})",
+                                            game=game.id, power=so.power, names=names))
     if so.password is None or not check_password(so.password, seat.password_hash):
         record_failure(ctx, session, game, seat, power, sender, inbound_id)
-        return SignOn(None, False, f"sign-on as {power} failed: wrong password")
+        return SignOn(None, False, msg("sign-on as {power} failed: wrong password", power=power))
     return SignOn(seat, False)

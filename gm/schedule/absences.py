@@ -26,6 +26,7 @@ from sqlmodel import Session, col, select
 from gm.clock import utc
 from gm.db.engine import session_scope
 from gm.db.models import Phase
+from gm.i18n import msg
 from gm.schedule.claims import lock_open_phase, marker, stamp
 from gm.schedule.deadlines import AbsencePolicy, deadline_for
 from gm.schedule.phases import OpenPhase, owed
@@ -33,6 +34,7 @@ from gm.schedule.tables import Absence
 from gm.service.context import ServiceContext
 from gm.service.games import get_game
 from gm.service.notify import notify_moderator
+from gm.service.reports import queue_deadline_moved
 
 ASK_BEFORE = timedelta(hours=24)  # when no reminders are set
 
@@ -109,6 +111,9 @@ def apply_absence(ctx: ServiceContext, row: OpenPhase) -> AbsenceAct | None:
         phase.reminders_sent = [*(phase.reminders_sent or []), tag]
         session.add(phase)
         _tell(ctx, session, row, phase, missing, pol.absence, new)
+        if new is not None:
+            queue_deadline_moved(ctx, session, get_game(session, row.game_id), phase,
+                                 msg("a player is away; the game's absence policy extends the deadline"))
         return AbsenceAct(row.game_id, row.seq, pol.absence, tuple(sorted(missing)), new)
 
 

@@ -26,6 +26,7 @@ from sqlmodel import Session, func, select
 
 from gm.clock import utc
 from gm.db.engine import session_scope
+from gm.i18n import msg
 from gm.schedule.claims import lock_open_phase, marker, serialize_writers, stamp
 from gm.schedule.deadlines import OutagePolicy, format_duration
 from gm.schedule.phases import OpenPhase, open_phases
@@ -33,6 +34,7 @@ from gm.schedule.tables import Heartbeat
 from gm.service.context import ServiceContext
 from gm.service.games import get_game
 from gm.service.notify import notify_moderator
+from gm.service.reports import queue_deadline_moved
 
 HEARTBEAT_LOCK = 0x676D_6862  # "gmhb": the advisory lock key of the heartbeat transaction
 GRACE_BOUND = timedelta(days=30)  # no game's grace period is longer than this
@@ -107,6 +109,10 @@ def _apply(ctx: ServiceContext, session: Session, outage: Outage, row: OpenPhase
     phase.reminders_sent = [*(phase.reminders_sent or []), tag]
     session.add(phase)
     _tell(ctx, session, row, outage, pol.on_outage, new_deadline)
+    if new_deadline != row.deadline:
+        queue_deadline_moved(ctx, session, get_game(session, row.game_id), phase,
+                             msg("the service was down when the deadline fell; it moves by the "
+                                 "length of the outage"))
     return OutageAct(row.game_id, row.seq, pol.on_outage, row.deadline, new_deadline)
 
 

@@ -20,6 +20,7 @@ from gm.db.engine import session_scope
 from gm.db.models import Game, Phase, Seat
 from gm.dice import Dice, DiceExhausted
 from gm.games.base import GameModule, Outcome
+from gm.pipeline.checkpoint import checkpoint
 from gm.service.context import ServiceContext
 from gm.service.games import current_orders, get_game, module_of, phase_info, seats
 from gm.service.orders import store_orders
@@ -97,12 +98,14 @@ def _close(ctx: ServiceContext, session: Session, game_id: str, seq: int, *, by:
     orders, defaulted = gather_orders(ctx, session, game, phase, module)
     dice = dice_for(game, phase)
     outcome = module.adjudicate(phase.game_state or {}, orders, dice)
+    checkpoint("adjudicate")
     record_outcome(ctx, session, game, phase, outcome, dice, by=by, reason=reason, defaulted=defaulted)
     nxt = open_phase(ctx, session, game, module, outcome.state, seq=_next_seq(session, game_id),
                      dice_branch=0)
     from gm.service.reports import queue_phase_reports
 
     queue_phase_reports(ctx, session, game, phase, nxt, defaulted=defaulted)
+    checkpoint("render")
     info = phase_info(nxt)
     return CloseResult(True, game_id, phase.phase_id, nxt.phase_id, tuple(defaulted),
                        next_seq=nxt.seq, next_owes_nothing=not info.owing and not info.ended)

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 
 class ServiceError(Exception):
-    pass
+    """A message for the user; ``message`` keeps a :class:`gm.i18n.Text` translatable."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message)
+        self.message = message
 
 
 class NotFound(ServiceError):

@@ -55,6 +55,9 @@ def extend(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
     record_act(ctx, session, game, actor=actor, command="extend",
                args={"deadline": new.isoformat(), "phase_id": phase.phase_id},
                reason=reason, private=private)
+    from gm.service.reports import queue_deadline_moved
+
+    queue_deadline_moved(ctx, session, game, phase, "" if private else reason)
     return phase
 
 
@@ -171,7 +174,7 @@ def supply_dice(ctx: ServiceContext, session: Session, game: Game, *, actor: str
 def replace_power(ctx: ServiceContext, session: Session, game: Game, *, actor: str, power: str,
                   address: str, reason: str = "", private: bool = False) -> str:
     """REPLACE POWER p WITH addr: new player, new password, the current report."""
-    from gm.service.reports import current_report
+    from gm.service.reports import queue_current_report
 
     seat = get_seat(session, game.id, power)
     password = new_password()
@@ -189,10 +192,9 @@ def replace_power(ctx: ServiceContext, session: Session, game: Game, *, actor: s
     queue_mail(ctx, session, game_id=game.id, kind="welcome", to=[address],
                subject=f"[{game.id}] you now play {power}", text=welcome,
                key=f"welcome:{game.id}:{power}:{ctx.clock.now().isoformat()}")
-    report = current_report(ctx, session, game, phase, power, seat)
-    queue_mail(ctx, session, game_id=game.id, kind="report", to=[address],
-               subject=f"[{game.id}] {phase.phase_id}: report for {power}", text=report,
-               key=f"report-new-player:{game.id}:{phase.seq}:{power}:{address}")
+    queue_current_report(ctx, session, game, phase, power, seat, to=[address],
+                         subject=f"[{game.id}] {phase.phase_id}: report for {power}",
+                         key=f"report-new-player:{game.id}:{phase.seq}:{power}:{address}")
     return password
 
 

@@ -15,10 +15,26 @@ from sqlmodel import Session, select
 
 from gm.db.models import Game, OrderSet, Phase
 from gm.games.base import Validation, Verdict
-from gm.orders.model import ParsedOrder, ParseResult, SourceLine
+from gm.i18n import msg
+from gm.orders.model import ErrorKind, LineError, ParsedOrder, ParseResult, SourceLine
 from gm.service.context import ServiceContext
 from gm.service.errors import Conflict
 from gm.service.games import current_orders, current_phase, module_of, phase_info
+
+MAX_ORDER_LINE = 500
+"""The longest order line given to a game's grammar, in characters.
+
+The longest real orders (a conditional with several clauses) are well under
+200 characters; parsing and "did you mean" grow faster than linearly with the
+length, so a megabyte line (a pasted file, a runaway signature) would stall
+the service for minutes. Longer lines are answered "too long" unread.
+"""
+MAX_ORDER_LINES = 200
+"""Order lines read per power per mail; the rest is answered "too many lines" unread.
+
+No phase of any game takes two hundred orders, and each line not understood
+costs a "did you mean" search, so a pasted log would otherwise stall the service.
+"""
 
 
 @dataclass
@@ -55,13 +71,13 @@ def ensure_may_order(game: Game, phase: Phase, power: str) -> None:
     """Orders for a phase that is not open for ``power`` are refused, never queued."""
     info = phase_info(phase)
     if game.status == "ended" or info.ended:
-        raise Conflict(f"game {game.id} has ended; no more orders are taken")
+        raise Conflict(msg("game {game} has ended; no more orders are taken", game=game.id))
     if phase.state != "open":
-        raise Conflict(f"phase {phase.phase_id} is being adjudicated; too late for it")
+        raise Conflict(msg("phase {phase} is being adjudicated; too late for it", phase=phase.phase_id))
     if power not in info.allowed():
         waiting = ", ".join(info.allowed()) or "nobody"
-        raise Conflict(f"{power} has no orders to give in phase {phase.phase_id} "
-                       f"(waiting for: {waiting})")
+        raise Conflict(msg("{power} has no orders to give in phase {phase} (waiting for: {waiting})",
+                           power=power, phase=phase.phase_id, waiting=waiting))
 
 
 def submit_orders(
@@ -80,7 +96,7 @@ def submit_orders(
     phase = current_phase(session, game.id)
     ensure_may_order(game, phase, power)
     module = module_of(game)
-    parse = module.parse_orders(phase.game_state or {}, power, lines)
+    parse = _parse(module, phase.game_state or {}, power, lines)
     orders = [p.order for p in parse.orders]
     validations = module.validate(phase.game_state or {}, power, orders) if orders else []
     judged = [Judged(p, v) for p, v in zip(parse.orders, validations, strict=True)]
@@ -99,6 +115,25 @@ def submit_orders(
         ready=previous.ready if previous else False, wait=previous.wait if previous else False,
     )
     return sub
+
+
+def _parse(module, state: dict, power: str, lines: Sequence[SourceLine]) -> ParseResult:  # type: ignore[no-untyped-def]
+    """The module's parse of the lines; overlong lines, and lines past ``MAX_ORDER_LINES``, unread."""
+    read, unread = list(lines[:MAX_ORDER_LINES]), list(lines[MAX_ORDER_LINES:])
+    short = [line for line in read if len(line.text) <= MAX_ORDER_LINE]
+    parse = module.parse_orders(state, power, short) if short else ParseResult()
+    refused = [LineError(SourceLine(line.number, line.text[:60] + " ..."), ErrorKind.INVALID,
+                         msg("the line is too long ({length} characters; an order has at most {limit})",
+                             length=len(line.text), limit=MAX_ORDER_LINE))
+               for line in read if len(line.text) > MAX_ORDER_LINE]
+    if unread:
+        refused.append(LineError(unread[0], ErrorKind.INVALID,
+                                 msg("too many lines: only the first {limit} were read, {more} more "
+                                     "were not", limit=MAX_ORDER_LINES, more=len(unread))))
+    if refused:
+        parse.lines.extend(refused)
+        parse.lines.sort(key=lambda r: r.line.number)
+    return parse
 
 
 def store_orders(ctx: ServiceContext, session: Session, game: Game, phase: Phase, power: str, *,

@@ -4,16 +4,27 @@ A mail is built once, with a Message-ID derived from a stable ``key``
 (``reply:<inbound id>``, ``report:<game>:<seq>:<power>``...), so a crash
 between sending and recording the send can only re-send the identical message,
 which clients collapse. Queueing the same key twice returns the first row.
+
+One part may be left to draw: a report's PNG map takes a good fraction of a
+second to rasterise, too long for the transaction that closes a phase (a
+thousand games may share a deadline). It is queued empty, marked with the name
+of the SVG attachment it is drawn from, and :func:`finish_pending_parts` draws
+it when the mail is first taken for sending, in a transaction of its own; the
+stored bytes are final from then on, so every attempt sends the same mail.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import email
+import email.encoders
+from collections.abc import Callable, Sequence
+from email.message import EmailMessage
+from email.policy import SMTP
 
 from sqlmodel import Session, select
 
 from gm.db.models import OutboundMail
-from gm.mail.compose import build_message, make_message_id
+from gm.mail.compose import RENDER_HEADER, Attachment, build_message, make_message_id
 from gm.service.context import ServiceContext
 
 
@@ -30,9 +41,14 @@ def queue_mail(
     in_reply_to: str | None = None,
     references: Sequence[str] = (),
     html: str | None = None,
+    attachments: Sequence[Attachment] = (),
     held: bool = False,
 ) -> OutboundMail:
-    """Queue one mail (status ``held`` keeps it back until released)."""
+    """Queue one mail (status ``held`` keeps it back until released).
+
+    With ``html`` the mail is multipart/alternative; ``attachments`` with a
+    ``cid`` are shown inside the HTML, the others attached (gm.mail.compose).
+    """
     message_id = make_message_id(key, ctx.mail_domain)
     existing = session.exec(select(OutboundMail).where(OutboundMail.message_id == message_id)).first()
     if existing is not None:
@@ -41,7 +57,7 @@ def queue_mail(
     raw = build_message(
         from_addr=ctx.service_address, to=recipients, subject=subject, text=text, html=html,
         message_id=message_id, in_reply_to=in_reply_to, references=tuple(references),
-        game_id=game_id, date=ctx.clock.now(),
+        game_id=game_id, date=ctx.clock.now(), attachments=attachments,
     )
     row = OutboundMail(
         message_id=message_id, game_id=game_id, kind=kind, recipients=recipients,
@@ -52,3 +68,49 @@ def queue_mail(
     session.add(row)
     session.flush()
     return row
+
+
+def _svg_to_png(data: bytes) -> bytes:
+    from gm.maps.raster import svg_to_png
+
+    return svg_to_png(data.decode("utf-8"))
+
+
+RENDERERS: dict[tuple[str, str], Callable[[bytes], bytes]] = {
+    ("image/svg+xml", "image/png"): _svg_to_png,
+}
+"""How a pending part is drawn from its source: (source type, part type) -> function."""
+
+
+def finish_pending_parts(row: OutboundMail) -> bool:
+    """Draw the parts left pending at queue time into ``row.raw``; True if any was drawn.
+
+    Called before the first send; afterwards the row holds no pending part and
+    this does nothing. A part that cannot be drawn is dropped (the HTML then
+    shows its alt text), never retried at every send.
+    """
+    if RENDER_HEADER.encode() not in row.raw:
+        return False
+    msg = email.message_from_bytes(row.raw, policy=SMTP)
+    assert isinstance(msg, EmailMessage)
+    by_name = {p.get_filename(): p for p in msg.walk() if not p.is_multipart()}
+    for parent in [p for p in msg.walk() if p.is_multipart()]:
+        for part in list(parent.iter_parts()):
+            source_name = part.get(RENDER_HEADER)
+            if source_name is None:
+                continue
+            source = by_name.get(str(source_name))
+            draw = RENDERERS.get((source.get_content_type() if source else "", part.get_content_type()))
+            try:
+                data = draw(source.get_payload(decode=True)) if draw and source else None
+            except Exception:  # a picture that cannot be drawn must not hold the mail back
+                data = None
+            if data is None:
+                parent.get_payload().remove(part)
+                continue
+            del part[RENDER_HEADER]
+            part.set_payload(data)
+            del part["Content-Transfer-Encoding"]
+            email.encoders.encode_base64(part)
+    row.raw = msg.as_bytes(policy=SMTP)
+    return True

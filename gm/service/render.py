@@ -3,7 +3,7 @@
 Lookup order for template ``name`` in language ``lang``:
 ``templates/<game>/<name>.<lang>.txt.j2``, ``templates/mail/<name>.<lang>.txt.j2``,
 then the same with ``en``. Text templates are not HTML-escaped; HTML
-templates (``.html.j2``) always are.
+templates (``.html.j2``, found the same way by :func:`render_html`) always are.
 """
 
 from __future__ import annotations
@@ -52,15 +52,15 @@ def environment() -> Environment:
 
 
 def render(name: str, lang: str = "en", game: str | None = None, *, game_only: bool = False,
-           **context: Any) -> str:
+           kind: str = "txt", **context: Any) -> str:
     """Render ``name``; ``game_only`` looks only among the game's own templates."""
     env = environment()
     candidates = []
     for language in dict.fromkeys((lang if lang in LANGUAGES else "en", "en")):
         if game:
-            candidates.append(f"{game}/{name}.{language}.txt.j2")
+            candidates.append(f"{game}/{name}.{language}.{kind}.j2")
         if not game_only:
-            candidates.append(f"mail/{name}.{language}.txt.j2")
+            candidates.append(f"mail/{name}.{language}.{kind}.j2")
     for candidate in candidates:
         try:
             template = env.get_template(candidate)
@@ -68,3 +68,9 @@ def render(name: str, lang: str = "en", game: str | None = None, *, game_only: b
             continue
         return template.render(**context)
     raise TemplateNotFound(f"no template for {name} ({', '.join(candidates)})")
+
+
+def render_html(name: str, lang: str = "en", game: str | None = None, *, game_only: bool = False,
+                **context: Any) -> str:
+    """Render the HTML (autoescaped) version of ``name``, found like :func:`render`."""
+    return render(name, lang, game, game_only=game_only, kind="html", **context)

@@ -3,25 +3,35 @@
 Each seat gets its report after every adjudication; the moderator gets the
 full one. With the game setting ``preview = true`` the players' reports are
 held until the moderator releases them (``gm mod release``).
+
+A report mail has a plain-text part, an HTML part with the same facts, the
+map of the board as the power may know it (PNG shown inline, SVG attached)
+and the next deadline as a calendar file (docs/reports.md).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from jinja2 import TemplateNotFound
+from markupsafe import Markup
 from sqlmodel import Session, select
 
 from gm.db.models import EventLog, Game, ModeratorAct, Phase, Report, Seat
 from gm.dice import group_rolls
-from gm.games.base import GameModule
+from gm.games.base import SPECTATOR, GameModule
+from gm.i18n import translate
+from gm.mail.compose import Attachment
+from gm.present import calendar
 from gm.service.context import ServiceContext
 from gm.service.games import module_of, seats
 from gm.service.notify import moderator_address
 from gm.service.outbox import queue_mail
 from gm.service.phases import events_of
-from gm.service.render import render
+from gm.service.render import render, render_html
 
 
 @dataclass
@@ -43,9 +53,20 @@ class ReportContext:
     defaulted: list[str] = field(default_factory=list)
     commitment: str = ""
     ended: bool = False
+    phase_seq: int = 0  # the current phase's sequence number (the calendar event's UID)
+    opened_at: datetime | None = None  # when the current phase opened (the event's SEQUENCE)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+@dataclass
+class RenderedReport:
+    """One report, ready to mail: both parts carry the same facts."""
+
+    text: str
+    html: str
+    attachments: tuple[Attachment, ...] = ()
 
 
 def visible(row: EventLog, power: str | None) -> bool:
@@ -60,27 +81,96 @@ def build_context(game: Game, module: GameModule, closed: Phase | None, current:
         game_id=game.id, game_title=module.title, power=power,
         language=seat.language if seat else "en", timezone=seat.timezone if seat else "UTC",
         closed_phase=closed.phase_id if closed else "", phase=current.phase_id,
-        deadline=current.deadline, view=module.view(current.game_state or {}, power),
+        deadline=current.deadline,
+        view=(module.public_view(current.game_state or {}) if power == SPECTATOR
+              else module.view(current.game_state or {}, power)),
         events=[{"type": r.type, "data": r.data or {}} for r in shown if r.type != "roll"
                 and not r.type.startswith(("phase.", "adjudication.", "moderator."))],
         rolls=group_rolls(r.data or {} for r in shown if r.type == "roll"),
         rulings=rulings, defaulted=defaulted, commitment=game.commitment,
-        ended=current.state == "ended",
+        ended=current.state == "ended", phase_seq=current.seq, opened_at=current.opens_at,
     )
 
 
 def render_report(game: Game, ctx: ReportContext) -> str:
-    """The mail's frame (marker, deadline, rulings, dice) around the game's own body.
+    """The text of a report (what is stored for HISTORY); see :func:`render_report_mail`."""
+    return _render_parts(game, ctx, calendar_name=None, map_cid=None)[0]
+
+
+def _render_parts(game: Game, ctx: ReportContext, *, calendar_name: str | None,
+                  map_cid: str | None, map_src: str | None = None,
+                  page: dict[str, Any] | None = None) -> tuple[str, str]:
+    """The mail's frame (marker, deadline, rulings, map, dice) around the game's own body.
 
     The body is ``templates/<game>/report.<lang>.txt.j2`` when the game has
-    one (given only ``view``, ``events`` and ``power``), else a generic listing.
+    one (given only ``view``, ``events`` and ``power``), else a generic listing;
+    its HTML twin is ``report.<lang>.html.j2``, else the text body preformatted.
     """
+    game_ctx = {"view": ctx.view, "events": ctx.events, "power": ctx.power}
     try:
-        body = render("report", ctx.language, game.module, game_only=True, view=ctx.view,
-                      events=ctx.events, power=ctx.power)
+        body = render("report", ctx.language, game.module, game_only=True, **game_ctx)
     except TemplateNotFound:
         body = None
-    return render("report", ctx.language, None, body=body, **ctx.as_dict())
+    try:
+        body_html = Markup(render_html("report", ctx.language, game.module, game_only=True,
+                                       **game_ctx))
+    except TemplateNotFound:
+        body_html = None if body is None else Markup("<pre style=\"white-space:pre-wrap\">{}</pre>").format(body)
+    frame = dict(ctx.as_dict(), calendar=calendar_name, map_cid=map_cid)
+    text = render("report", ctx.language, None, body=body, **frame)
+    html = render_html("report", ctx.language, None, body_html=body_html,
+                       map_src=map_src or (f"cid:{map_cid}" if map_cid else None),
+                       page=page or {}, **frame)
+    return text, html
+
+
+def render_report_mail(sc: ServiceContext, game: Game, ctx: ReportContext, *, key: str) -> RenderedReport:
+    """Text, HTML, map and calendar file of one report mail (``key``: its outbox key)."""
+    files: list[Attachment] = []
+    ics = None if ctx.ended else deadline_calendar(
+        sc, game, power=ctx.power, language=ctx.language, phase_id=ctx.phase, seq=ctx.phase_seq,
+        opened_at=ctx.opened_at, deadline=ctx.deadline)
+    if ics is not None:
+        files.append(ics)
+    map_cid = None
+    svg = map_svg(game, ctx)
+    if svg is not None:
+        map_cid = f"map.{hashlib.sha256(key.encode()).hexdigest()[:16]}@{sc.mail_domain}"
+        files[:0] = [Attachment(b"", "image/png", "map.png", cid=map_cid, render_from="map.svg"),
+                     Attachment(svg, "image/svg+xml", "map.svg")]
+    text, html = _render_parts(game, ctx, calendar_name="deadline.ics" if ics else None,
+                               map_cid=map_cid)
+    return RenderedReport(text, html, tuple(files))
+
+
+def deadline_calendar(sc: ServiceContext, game: Game, *, power: str | None, language: str,
+                      phase_id: str, seq: int, opened_at: datetime | None,
+                      deadline: datetime | None) -> Attachment | None:
+    """The phase's deadline as ``deadline.ics`` for ``power`` (None without a deadline)."""
+    if deadline is None:
+        return None
+    issued = sc.clock.now()
+    words = render("calendar", language, game.module, game_id=game.id,
+                   game_title=module_of(game).title, phase=phase_id, power=power,
+                   deadline=deadline, address=sc.service_address).strip().split("\n", 1)
+    ics = calendar.deadline_event(
+        uid=calendar.deadline_uid(game.id, power or "", seq, sc.mail_domain),
+        sequence=calendar.revision(opened_at or issued, issued), deadline=deadline,
+        issued=issued, summary=words[0], description=words[-1])
+    return Attachment(ics, "text/calendar", "deadline.ics", params={"method": "PUBLISH"})
+
+
+def map_svg(game: Game, ctx: ReportContext) -> str | None:
+    """The map as SVG, drawn from the view and the visible events only (gm/maps); its PNG
+    is drawn from it when the mail is first sent (gm.service.outbox)."""
+    from gm.maps.draw import draw_svg_safely, map_words
+
+    if not (game.settings or {}).get("maps", True):
+        return None
+    words = map_words(ctx.language, game.module, game_title=ctx.game_title, game_id=game.id,
+                      power=ctx.power, phase=ctx.phase, deadline=ctx.deadline,
+                      timezone=ctx.timezone, ended=ctx.ended)
+    return draw_svg_safely(module_of(game), ctx.view, ctx.events, words)
 
 
 def pending_rulings(session: Session, game_id: str) -> list[ModeratorAct]:
@@ -103,12 +193,11 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
         if not seat.active:
             continue
         rc = build_context(game, module, closed, current, seat.power, seat, rows, rulings, defaulted)
-        text = render_report(game, rc)
-        _store_and_queue(ctx, session, game, seq, branch, seat.power, current.phase_id, text,
+        _store_and_queue(ctx, session, game, seq, branch, seat.power, current.phase_id, rc,
                          [seat.address], held)
     mod = moderator_address(ctx, game)
     rc = build_context(game, module, closed, current, None, None, rows, rulings, defaulted)
-    _store_and_queue(ctx, session, game, seq, branch, "", current.phase_id, render_report(game, rc),
+    _store_and_queue(ctx, session, game, seq, branch, "", current.phase_id, rc,
                      [mod] if mod else [], False)
     for r in rulings_rows:
         r.published = True
@@ -119,24 +208,77 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
 
 
 def _store_and_queue(ctx: ServiceContext, session: Session, game: Game, seq: int, branch: int,
-                     power: str, phase_id: str, text: str, to: list[str], held: bool) -> None:
+                     power: str, phase_id: str, rc: ReportContext, to: list[str], held: bool) -> None:
+    who = power or "moderator"
+    key = f"report:{game.id}:{seq}:{branch}:{who}"
     existing = session.exec(select(Report).where(
         Report.game_id == game.id, Report.phase_seq == seq, Report.power == power,
         Report.branch == branch)).first()
     if existing is None:
         session.add(Report(game_id=game.id, phase_seq=seq, branch=branch, power=power,
-                           phase_id=phase_id, text=text, created_at=ctx.clock.now()))
+                           phase_id=phase_id, text=render_report(game, rc), created_at=ctx.clock.now()))
     if not to:
         return
-    who = power or "moderator"
-    queue_mail(ctx, session, game_id=game.id, kind="report", to=to,
-               subject=f"[{game.id}] {phase_id}: report for {who}", text=text,
-               key=f"report:{game.id}:{seq}:{branch}:{who}", held=held)
+    queue_report(ctx, session, game, rc, to=to, subject=f"[{game.id}] {phase_id}: report for {who}",
+                 key=key, held=held)
+
+
+def queue_report(ctx: ServiceContext, session: Session, game: Game, rc: ReportContext, *,
+                 to: list[str], subject: str, key: str, held: bool = False) -> None:
+    """Queue one report mail under ``key``; nothing is rendered when ``key`` is already queued."""
+    if already_queued(ctx, session, key):
+        return
+    mail = render_report_mail(ctx, game, rc, key=key)
+    queue_mail(ctx, session, game_id=game.id, kind="report", to=to, subject=subject,
+               text=mail.text, html=mail.html, attachments=mail.attachments, key=key, held=held)
+
+
+def already_queued(ctx: ServiceContext, session: Session, key: str) -> bool:
+    from gm.db.models import OutboundMail
+    from gm.mail.compose import make_message_id
+
+    mid = make_message_id(key, ctx.mail_domain)
+    return session.exec(select(OutboundMail.id).where(OutboundMail.message_id == mid)).first() is not None
 
 
 def current_report(ctx: ServiceContext, session: Session, game: Game, current: Phase,
                    power: str | None, seat: Seat | None) -> str:
-    """A fresh report of the current position (STATUS, a new player)."""
+    """The text of a fresh report of the current position."""
     module = module_of(game)
     rc = build_context(game, module, None, current, power, seat, [], [], [])
     return render_report(game, rc)
+
+
+def queue_current_report(ctx: ServiceContext, session: Session, game: Game, current: Phase,
+                         power: str | None, seat: Seat | None, *, to: list[str], subject: str,
+                         key: str) -> None:
+    """Mail a fresh report of the current position (STATUS, welcome, a new player)."""
+    rc = build_context(game, module_of(game), None, current, power, seat, [], [], [])
+    queue_report(ctx, session, game, rc, to=to, subject=subject, key=key)
+
+
+def queue_deadline_moved(ctx: ServiceContext, session: Session, game: Game, phase: Phase,
+                         reason: str = "") -> None:
+    """Tell every active seat the phase's new deadline, with a calendar file replacing the old.
+
+    The file has the same UID as the one the phase's report carried and a higher
+    SEQUENCE, so calendars move the event instead of adding one.
+    """
+    if phase.deadline is None:
+        return
+    stamp = phase.deadline.strftime("%Y%m%dT%H%M%S")
+    for seat in seats(session, game.id):
+        if not seat.active or not seat.address:
+            continue
+        ics = deadline_calendar(ctx, game, power=seat.power, language=seat.language,
+                                phase_id=phase.phase_id, seq=phase.seq, opened_at=phase.opens_at,
+                                deadline=phase.deadline)
+        words = dict(game_id=game.id, phase=phase.phase_id, deadline=phase.deadline,
+                     timezone=seat.timezone, reason=translate(reason, seat.language),
+                     calendar="deadline.ics")
+        queue_mail(ctx, session, game_id=game.id, kind="notice", to=[seat.address],
+                   subject=f"[{game.id}] {phase.phase_id}: new deadline",
+                   text=render("deadline", seat.language, game.module, **words),
+                   html=render_html("deadline", seat.language, game.module, **words),
+                   attachments=[ics] if ics else [],
+                   key=f"deadline:{game.id}:{phase.seq}:{seat.power}:{stamp}")

@@ -7,8 +7,8 @@ from sqlmodel import Session
 from gm.service.context import ServiceContext
 from gm.service.games import NewGame, current_phase, get_seat
 from gm.service.outbox import queue_mail
-from gm.service.render import render
-from gm.service.reports import current_report
+from gm.service.render import render, render_html
+from gm.service.reports import deadline_calendar, queue_current_report
 
 
 def queue_welcomes(ctx: ServiceContext, session: Session, made: NewGame) -> None:
@@ -22,14 +22,18 @@ def queue_welcomes(ctx: ServiceContext, session: Session, made: NewGame) -> None
         seat = get_seat(session, game.id, power)
         if not seat.address:
             continue
-        text = render("welcome", seat.language, game.module, game_id=game.id, power=power,
-                      password=password, address=ctx.service_address, phase=phase.phase_id,
-                      deadline=phase.deadline, timezone=seat.timezone,
-                      commitment=game.commitment)
+        ics = deadline_calendar(ctx, game, power=power, language=seat.language,
+                                phase_id=phase.phase_id, seq=phase.seq, opened_at=phase.opens_at,
+                                deadline=phase.deadline)
+        words = dict(game_id=game.id, power=power, password=password,
+                     address=ctx.service_address, phase=phase.phase_id, deadline=phase.deadline,
+                     timezone=seat.timezone, commitment=game.commitment,
+                     calendar="deadline.ics" if ics else None)
         queue_mail(ctx, session, game_id=game.id, kind="welcome", to=[seat.address],
-                   subject=f"[{game.id}] welcome: you play {power}", text=text,
-                   key=f"welcome:{game.id}:{power}")
-        queue_mail(ctx, session, game_id=game.id, kind="report", to=[seat.address],
-                   subject=f"[{game.id}] {phase.phase_id}: report for {power}",
-                   text=current_report(ctx, session, game, phase, power, seat),
-                   key=f"report:{game.id}:start:{power}")
+                   subject=f"[{game.id}] welcome: you play {power}",
+                   text=render("welcome", seat.language, game.module, **words),
+                   html=render_html("welcome", seat.language, game.module, **words),
+                   attachments=[ics] if ics else [], key=f"welcome:{game.id}:{power}")
+        queue_current_report(ctx, session, game, phase, power, seat, to=[seat.address],
+                             subject=f"[{game.id}] {phase.phase_id}: report for {power}",
+                             key=f"report:{game.id}:start:{power}")

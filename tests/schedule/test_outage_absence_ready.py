@@ -147,3 +147,44 @@ def test_early_delay_brings_the_deadline_forward_and_not_ready_puts_it_back(ctx)
     assert maybe_adjudicate_early(ctx, "race1") is True
     ctx.clock.advance(timedelta(minutes=10))  # no grace after an early deadline
     assert len(sweep(ctx).closed) == 1
+
+
+def _calendar(mail) -> tuple[str, int, str]:  # type: ignore[no-untyped-def]
+    """UID, SEQUENCE and DTEND of the calendar file a mail carries."""
+    import email
+    from email import policy
+
+    import icalendar
+
+    msg = email.message_from_bytes(mail.raw, policy=policy.default)
+    [part] = [p for p in msg.walk() if p.get_content_type() == "text/calendar"]
+    [event] = icalendar.Calendar.from_ical(part.get_payload(decode=True)).walk("VEVENT")
+    return str(event["UID"]), int(event["SEQUENCE"]), event.decoded("DTEND").isoformat()
+
+
+def test_a_deadline_the_scheduler_moves_reaches_every_player_with_its_calendar_file(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="48h", on_outage="extend", outage_threshold="15m")
+    deadline = phase(ctx).deadline
+    first = {m.recipients[0]: _calendar(m) for m in outbox(ctx, "report")}
+    ctx.clock.set(deadline - 3 * H)
+    sweep(ctx)
+    ctx.clock.set(deadline + 21 * H)
+    sweep(restarted(ctx))
+    moved = {m.recipients[0]: m for m in outbox(ctx, "notice") if "new deadline" in m.subject}
+    assert sorted(moved) == ["n@example.org", "s@example.org"]
+    assert "the service was down when the deadline fell" in body(moved["n@example.org"])
+    assert "Motif : le service était arrêté à l'échéance" in body(moved["s@example.org"])
+    for address, mail in moved.items():
+        uid, sequence, end = _calendar(mail)
+        assert uid == first[address][0] and sequence > first[address][1]
+        assert end == (deadline + 24 * H).isoformat()
+
+
+def test_an_absence_that_extends_the_deadline_tells_every_player(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="48h", absence="extend")
+    _absent(ctx, "south", date(2026, 1, 6), date(2026, 1, 10))
+    ctx.clock.set(phase(ctx).deadline)
+    sweep(ctx)
+    moved = [m for m in outbox(ctx, "notice") if "new deadline" in m.subject]
+    assert sorted(m.recipients[0] for m in moved) == ["n@example.org", "s@example.org"]
+    assert all(_calendar(m)[2] == "2026-01-13T00:00:00+00:00" for m in moved)

@@ -1,0 +1,70 @@
+"""Messages built in code, said in the seat's language (orders.md §8).
+
+Templates carry most of what players read; the rest (a refusal's reason, a
+command's confirmation, a parse error) is built in code. Such a message is
+written in English with :func:`msg`, which returns a :class:`Text`: a ``str``
+holding the English sentence, so code and logs use it as any string, that also
+remembers its template and parameters. When a reply is rendered,
+:func:`translate` says it again in the reader's language from the catalogue
+``gm/locale/<language>.toml``, which maps each English template to its
+translation with the same ``{placeholders}``::
+
+    >>> t = msg("language {language!r} is not offered", language="de")
+    >>> str(t)
+    "language 'de' is not offered"
+    >>> translate(t, "fr")
+    "la langue 'de' n'est pas proposée"
+
+A message missing from a catalogue stays in English (tests/pipeline/test_reply_language.py keeps
+the French catalogue complete). Parameters that are themselves :class:`Text`
+are translated too; anything else (a territory, a power, a line a player
+wrote) is left as it is.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+
+class Text(str):
+    """An English message that can be said again in another language."""
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, /, **params: Any) -> Text:
+        obj = super().__new__(cls, template.format(**params) if params else template)
+        obj.template = template
+        obj.params = params
+        return obj
+
+
+def msg(template: str, /, **params: Any) -> Text:
+    """The message ``template`` with ``params``, in English until translated."""
+    return Text(template, **params)
+
+
+@cache
+def catalogue(language: str) -> dict[str, str]:
+    """English template -> translation, for ``language`` (empty for English or unknown)."""
+    path = LOCALE_DIR / f"{language}.toml"
+    if language == "en" or not path.is_file():
+        return {}
+    with path.open("rb") as f:
+        return dict(tomllib.load(f).get("messages", {}))
+
+
+def translate(text: Any, language: str) -> str:
+    """``text`` in ``language`` when it is a :class:`Text` the catalogue knows; else as written."""
+    if not isinstance(text, Text):
+        return "" if text is None else str(text)
+    template = catalogue(language).get(text.template)
+    if template is None:
+        return str(text)
+    params = {k: translate(v, language) if isinstance(v, Text) else v for k, v in text.params.items()}
+    return template.format(**params)

@@ -1,0 +1,55 @@
+"""One map, from a game module and a power's view to SVG text and PNG bytes."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gm.maps.layout import load_layout
+from gm.maps.raster import svg_to_png
+from gm.maps.svg import render_svg
+from gm.service.render import render
+
+log = logging.getLogger(__name__)
+
+
+def map_words(language: str, game: str | None = None, **context: Any) -> dict[str, str]:
+    """The words drawn on a map (templates/mail/map_words.<lang>.txt.j2), by key."""
+    out: dict[str, str] = {}
+    for line in render("map_words", language, game, **context).splitlines():
+        key, sep, text = line.partition(":")
+        if sep and key.strip():
+            out[key.strip()] = text.strip()
+    return out
+
+
+def draw_svg(module: Any, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+             words: Mapping[str, str]) -> str | None:
+    """The SVG of ``view`` (None when the game has no map layout or scene)."""
+    path = module.map_layout()
+    if path is None:
+        return None
+    scene = module.map_scene(view, events, words)
+    if scene is None:
+        return None
+    scene.title, scene.subtitle = words.get("title", ""), words.get("subtitle", "")
+    return render_svg(scene, load_layout(path))
+
+
+def draw_svg_safely(module: Any, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+                    words: Mapping[str, str]) -> str | None:
+    """:func:`draw_svg`, but a drawing failure is logged, never raised: a report goes
+    out without its picture rather than not at all."""
+    try:
+        return draw_svg(module, view, events, words)
+    except Exception:
+        log.exception("map of %s could not be drawn", getattr(module, "name", "?"))
+        return None
+
+
+def draw(module: Any, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+         words: Mapping[str, str]) -> tuple[bytes, str] | None:
+    """(PNG, SVG) of the map at once (the archive); None without a map."""
+    svg = draw_svg(module, view, events, words)
+    return None if svg is None else (svg_to_png(svg), svg)

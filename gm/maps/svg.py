@@ -1,0 +1,276 @@
+"""Draw a :class:`Scene` on a :class:`Layout` as SVG (written with ElementTree, so every
+name is escaped). Nothing here knows a game: positions come from the layout, what
+stands where from the scene. Elements carry ``data-*`` attributes naming what they
+show (area, owner, block, strength, count), so tests and browsers can read the map
+back without parsing pixels.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from gm.maps.layout import Layout
+from gm.maps.scene import Area, Piece, Scene
+
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+CHIP_H = 13
+CHIPS_SHOWN = 4
+TITLE_H = 44
+LINK_STYLE = {
+    "land": {"stroke": "#8d8677", "stroke-width": "1.5"},
+    "difficult": {"stroke": "#5b4a2e", "stroke-width": "2.5", "stroke-dasharray": "7 4"},
+    "blocked": {"stroke": "#9fb8cc", "stroke-width": "1", "stroke-dasharray": "2 3"},
+    "sea": {"stroke": "#6d9cc5", "stroke-width": "1.2", "stroke-dasharray": "4 3"},
+}
+MARK_STYLE = {
+    "battle": ("#c0271d", "#ffffff"), "siege": ("#e08a00", "#ffffff"),
+    "recon": ("#2c6fb5", "#ffffff"), "captured": ("#6b3fa0", "#ffffff"),
+    "unrest": ("#4d4d4d", "#ffffff"),
+}
+MARK_LETTER = {"battle": "B", "siege": "S", "recon": "R", "captured": "C", "unrest": "U"}
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    c = colour.lstrip("#")
+    if len(c) == 3:
+        c = "".join(ch * 2 for ch in c)
+    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
+
+
+def tint(colour: str, amount: float = 0.55) -> str:
+    """``colour`` mixed with white (``amount`` of white)."""
+    r, g, b = _rgb(colour)
+    return _hex(round(v + (255 - v) * amount) for v in (r, g, b))
+
+
+def ink(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour``."""
+    r, g, b = _rgb(colour)
+    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
+
+
+def _el(parent: ET.Element, tag: str, **attrs: Any) -> ET.Element:
+    return ET.SubElement(parent, tag, {k.replace("_", "-"): str(v) for k, v in attrs.items()
+                                       if v is not None})
+
+
+def _text(parent: ET.Element, x: float, y: float, text: str, size: float, **attrs: Any) -> ET.Element:
+    t = _el(parent, "text", x=f"{x:.1f}", y=f"{y:.1f}", font_size=size, font_family=FONT,
+            text_anchor=attrs.pop("anchor", "middle"), **attrs)
+    t.text = text
+    return t
+
+
+def _fit(text: str, width: float, size: float) -> str:
+    """Shorten ``text`` to about ``width`` pixels at ``size`` (average glyph 0.56 em)."""
+    room = max(3, int(width / (size * 0.56)))
+    return text if len(text) <= room else text[: room - 1] + "…"
+
+
+class _Drawing:
+    def __init__(self, scene: Scene, layout: Layout) -> None:
+        self.scene, self.layout = scene, layout
+        self.root = ET.Element("svg", {
+            "xmlns": "http://www.w3.org/2000/svg", "version": "1.1",
+            "width": str(layout.width), "height": str(layout.height + TITLE_H),
+            "viewBox": f"0 0 {layout.width} {layout.height + TITLE_H}",
+            "role": "img", "font-family": FONT,
+        })
+
+    def colour(self, owner: str | None) -> str:
+        if owner is None:
+            return self.layout.colour("neutral")
+        return self.layout.colour(self.scene.palette.get(owner, owner), "unknown")
+
+    def centre(self, area: str) -> tuple[float, float] | None:
+        p = self.layout.positions.get(area)
+        return None if p is None else (p[0], p[1] + TITLE_H)
+
+    def size(self, area: str) -> tuple[int, int]:
+        a = self.scene.areas.get(area)
+        return self.layout.sea if a is not None and a.kind == "sea" else self.layout.box
+
+    def draw(self) -> ET.Element:
+        s = self.scene
+        _el(self.root, "title").text = f"{s.title} {s.subtitle}".strip()
+        _el(self.root, "rect", x=0, y=0, width=self.layout.width,
+            height=self.layout.height + TITLE_H, fill="#eef4f8")
+        self.defs()
+        self.title()
+        links = _el(self.root, "g", data_layer="links")
+        for link in s.links:
+            a, b = self.centre(link.a), self.centre(link.b)
+            if not (a and b):
+                continue
+            if self.layout.wrap and abs(a[0] - b[0]) > self.layout.width / 2:
+                a, b = (a, b) if a[0] < b[0] else (b, a)  # round the world: leave by the edges
+                for p, edge in ((a, 0), (b, self.layout.width)):
+                    _el(links, "line", x1=p[0], y1=p[1], x2=edge, y2=(a[1] + b[1]) / 2,
+                        **LINK_STYLE[link.style])
+                continue
+            _el(links, "line", x1=a[0], y1=a[1], x2=b[0], y2=b[1], **LINK_STYLE[link.style])
+        areas = _el(self.root, "g", data_layer="areas")
+        for area in s.areas.values():
+            self.area(areas, area)
+        pieces = _el(self.root, "g", data_layer="pieces")
+        by_area: dict[str, list[Piece]] = {}
+        for p in s.pieces:
+            by_area.setdefault(p.area, []).append(p)
+        for area_id, group in by_area.items():
+            self.chips(pieces, area_id, group)
+        arrows = _el(self.root, "g", data_layer="moves")
+        for arrow in s.arrows:
+            self.arrow(arrows, arrow.path, arrow.owner, arrow.style)
+        self.legend()
+        return self.root
+
+    def defs(self) -> None:
+        defs = _el(self.root, "defs")
+        owners = {a.owner for a in self.scene.arrows}
+        for owner in sorted(o for o in owners if o):
+            m = _el(defs, "marker", id=f"head-{_safe_id(owner)}", viewBox="0 0 10 10", refX=8,
+                    refY=5, markerWidth=5, markerHeight=5, orient="auto")
+            _el(m, "path", d="M0,0 L10,5 L0,10 z", fill=_darker(self.colour(owner)))
+
+    def title(self) -> None:
+        bar = _el(self.root, "g", data_layer="title")
+        _el(bar, "rect", x=0, y=0, width=self.layout.width, height=TITLE_H, fill="#20324a")
+        _text(bar, 12, 19, self.scene.title, 16, anchor="start", fill="#ffffff", font_weight="bold")
+        _text(bar, 12, 37, self.scene.subtitle, 13, anchor="start", fill="#ffe9a8",
+              data_role="deadline")
+
+    def area(self, parent: ET.Element, area: Area) -> None:
+        c = self.centre(area.id)
+        if c is None:
+            return
+        w, h = self.size(area.id)
+        g = _el(parent, "g", data_area=area.id, data_owner=area.owner or "")
+        _el(g, "title").text = " ".join(x for x in (area.label, area.note) if x)
+        if area.kind == "sea":
+            fill, stroke, rx = self.layout.colour("sea"), "#6d9cc5", h / 2
+        else:
+            base = self.colour(area.owner)
+            fill, stroke, rx = tint(base), _darker(base), 5
+        dash = "5 3" if area.kind == "box" else None
+        _el(g, "rect", x=c[0] - w / 2, y=c[1] - h / 2, width=w, height=h, rx=rx, fill=fill,
+            stroke=stroke, stroke_width=1.5, stroke_dasharray=dash)
+        label_y = c[1] - (3 if area.note else -4)
+        _text(g, c[0], label_y, _fit(area.label, w - 6, 12), 12, font_weight="bold",
+              fill="#1a2430" if area.kind != "sea" else "#24506f",
+              font_style="italic" if area.kind == "sea" else None)
+        if area.note:
+            _text(g, c[0], c[1] + 12, _fit(area.note, w - 6, 9.5), 9.5, fill="#333333",
+                  data_role="garrison")
+        for i, mark in enumerate(area.marks):
+            bg, fg = MARK_STYLE.get(mark, ("#444444", "#ffffff"))
+            mx, my = c[0] + w / 2 - 2 - i * 15, c[1] - h / 2 + 1
+            m = _el(g, "g", data_mark=mark)
+            _el(m, "circle", cx=mx, cy=my, r=7, fill=bg, stroke="#ffffff", stroke_width=1.2)
+            _text(m, mx, my + 3.5, MARK_LETTER.get(mark, "?"), 9.5, fill=fg, font_weight="bold")
+
+    def chips(self, parent: ET.Element, area_id: str, pieces: list[Piece]) -> None:
+        c = self.centre(area_id)
+        if c is None:
+            return
+        w, h = self.size(area_id)
+        shown = pieces if len(pieces) <= CHIPS_SHOWN else pieces[: CHIPS_SHOWN - 1]
+        y = c[1] + h / 2 + 1
+        for p in shown:
+            self.chip(parent, c[0] - w / 2 + 4, y, w - 8, p)
+            y += CHIP_H + 1
+        if len(shown) < len(pieces):
+            rest = pieces[len(shown):]
+            g = _el(parent, "g", data_more=sum(p.count for p in rest), data_area=area_id)
+            _el(g, "rect", x=c[0] - w / 2 + 4, y=y, width=w - 8, height=CHIP_H, rx=3,
+                fill="#ffffff", stroke="#999999", stroke_width=0.8)
+            _text(g, c[0], y + 10, self.scene.words.get("more", "+{n} more").replace(
+                "{n}", str(len(rest))), 9, fill="#333333")
+
+    def chip(self, parent: ET.Element, x: float, y: float, w: float, p: Piece) -> None:
+        base = self.colour(p.owner)
+        attrs: dict[str, Any] = {"data_kind": p.kind, "data_owner": p.owner, "data_area": p.area}
+        if p.kind == "hidden":
+            attrs["data_count"] = p.count
+            word = self.scene.words.get("fleets" if p.fleet else "blocks", "?")
+            text = f"{p.count} × {word}"
+        else:
+            attrs["data_block"] = p.label
+            if p.detail:
+                attrs["data_strength"] = p.detail
+            text = f"{p.label} {p.detail}".strip()
+        g = _el(parent, "g", **attrs)
+        _el(g, "rect", x=x, y=y, width=w, height=CHIP_H, rx=3,
+            fill=base if p.kind != "hidden" else tint(base, 0.25),
+            stroke=_darker(base), stroke_width=0.9,
+            stroke_dasharray="3 2" if p.kind in ("revealed", "hidden") else None)
+        _text(g, x + w / 2, y + 10, _fit(text, w - 4, 9), 9,
+              fill=ink(base if p.kind != "hidden" else tint(base, 0.25)),
+              font_weight="bold" if p.kind == "own" else None)
+
+    def arrow(self, parent: ET.Element, path: list[str], owner: str, style: str) -> None:
+        points = [self.centre(a) for a in path]
+        if len(points) < 2 or any(p is None for p in points):
+            return
+        pts = [p for p in points if p is not None]
+        pts[0] = _edge(pts[0], pts[1], self.size(path[0]))
+        pts[-1] = _edge(pts[-1], pts[-2], self.size(path[-1]))
+        colour = _darker(self.colour(owner))
+        _el(parent, "polyline", points=" ".join(f"{x:.1f},{y:.1f}" for x, y in pts), fill="none",
+            stroke=colour, stroke_width=3.5, stroke_opacity=0.85, stroke_linecap="round",
+            stroke_linejoin="round", stroke_dasharray="8 4" if style == "retreat" else None,
+            marker_end=f"url(#head-{_safe_id(owner)})", data_path=" ".join(path),
+            data_owner=owner)
+
+    def legend(self) -> None:
+        s = self.scene
+        rows: list[tuple[str, str, str]] = [("swatch", self.colour(k), label) for k, label in s.legend]
+        used = {m for a in s.areas.values() for m in a.marks}
+        rows += [(f"mark:{m}", MARK_STYLE[m][0], s.words[m]) for m in MARK_STYLE
+                 if m in s.words and m in used]
+        if not rows:
+            return
+        width = 190
+        height = 16 * len(rows) + 10
+        x0, y0 = 8, self.layout.height + TITLE_H - height - 8
+        g = _el(self.root, "g", data_layer="legend")
+        _el(g, "rect", x=x0, y=y0, width=width, height=height, rx=4, fill="#ffffff",
+            fill_opacity=0.9, stroke="#999999")
+        for i, (kind, colour, label) in enumerate(rows):
+            y = y0 + 8 + 16 * i
+            if kind == "swatch":
+                _el(g, "rect", x=x0 + 8, y=y, width=14, height=11, fill=tint(colour), stroke=_darker(colour))
+            else:
+                _el(g, "circle", cx=x0 + 15, cy=y + 6, r=6, fill=colour)
+                _text(g, x0 + 15, y + 9.5, MARK_LETTER[kind[5:]], 8.5, fill="#ffffff", font_weight="bold")
+            _text(g, x0 + 30, y + 10, _fit(label, width - 36, 11), 11, anchor="start", fill="#222222")
+
+
+def _edge(p: tuple[float, float], towards: tuple[float, float], size: tuple[int, int]) -> tuple[float, float]:
+    """Where the segment from the centre ``p`` towards ``towards`` leaves the box around ``p``."""
+    dx, dy = towards[0] - p[0], towards[1] - p[1]
+    if dx == 0 and dy == 0:
+        return p
+    w, h = size[0] / 2 + 2, size[1] / 2 + 2
+    t = min(w / abs(dx) if dx else 1e9, h / abs(dy) if dy else 1e9, 1.0)
+    return (p[0] + dx * t, p[1] + dy * t)
+
+
+def _darker(colour: str, amount: float = 0.35) -> str:
+    r, g, b = _rgb(colour)
+    return _hex(round(v * (1 - amount)) for v in (r, g, b))
+
+
+def _hex(values: Any) -> str:
+    return "#" + "".join(f"{v:02x}" for v in values)
+
+
+def _safe_id(text: str) -> str:
+    return "".join(ch if ch.isalnum() else "-" for ch in text)
+
+
+def render_svg(scene: Scene, layout: Layout) -> str:
+    """The SVG document of ``scene`` (UTF-8 text with an XML declaration)."""
+    root = _Drawing(scene, layout).draw()
+    ET.indent(root, space=" ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

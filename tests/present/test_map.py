@@ -1,0 +1,148 @@
+"""The report map: drawn from the power's view only, as SVG (attached) and PNG (inline).
+
+The fog property of tests/games/baltica/test_fog_reports.py, extended to the picture:
+several seeded 12.1 games are played with random orders; after every close the map each
+player receives must show exactly the blocks the view gives (own blocks with name and
+strength, revealed ones, the rest as counts) and name no other enemy block anywhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import xml.etree.ElementTree as ET
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from gm.db.engine import session_scope
+from gm.games.baltica.module import BalticaModule
+from gm.games.baltica.state import OFF_MAP, GameState
+from gm.mail.file_sink import FileSink
+from gm.maps.layout import check_layout, load_layout
+from gm.pipeline.dispatch import drain
+from gm.service.games import current_phase
+from tests.games.baltica.test_fog_reports import (
+    ADDRESS,
+    BOARD,
+    ENEMY,
+    TEXT_CHECKED,
+    mentions,
+    random_orders,
+    side_of,
+)
+from tests.present.support import mails, new_baltica, parts, play
+
+MODULE = BalticaModule()
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def chips(svg: str) -> list[dict[str, str]]:
+    root = ET.fromstring(svg.encode())
+    return [dict(g.attrib) for g in root.iter(f"{SVG}g") if "data-kind" in g.attrib]
+
+
+def test_layout_places_every_area_once_without_overlap() -> None:
+    import tomllib
+
+    path = MODULE.map_layout()
+    assert path is not None and path.name == "map_layout.toml"
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert check_layout(raw, set(BOARD.territories) | set(BOARD.seas)) == []
+    assert all("reconstructed" in a["source"] for a in raw["area"].values())
+    layout = load_layout(path)
+    for a, b in combinations(layout.positions, 2):
+        (ax, ay), (bx, by) = layout.positions[a], layout.positions[b]
+        assert abs(ax - bx) >= layout.box[0] or abs(ay - by) >= layout.box[1], (a, b)
+
+
+def assert_map_is_the_view(svg: str, state: dict, power: str) -> None:  # type: ignore[type-arg]
+    view = MODULE.view(state, power)
+    shown = chips(svg)
+    named = Counter((c["data-kind"], c["data-block"], c.get("data-strength", "")) for c in shown
+                    if c["data-kind"] != "hidden")
+    expected = Counter(("own", b["name"], f"{b['strength']}/{b['max']}") for b in view["own_blocks"])
+    expected += Counter(("revealed", b["name"], str(b["strength"])) for b in view["revealed"])
+    more = sum(int(g.get("data-more", 0)) for g in ET.fromstring(svg.encode()).iter(f"{SVG}g"))
+    assert named <= expected and sum((expected - named).values()) <= more, (named, expected)
+    hidden: Counter[tuple[str, str]] = Counter()
+    for c in shown:
+        if c["data-kind"] == "hidden":
+            hidden[(c["data-area"], c["data-owner"])] += int(c["data-count"])
+    told: Counter[tuple[str, str]] = Counter()
+    for g in view["enemy_blocks"]:  # fleets and ground blocks of a nation are separate groups
+        told[(g["location"], g["nation"])] += g["count"]
+    for key, n in hidden.items():
+        assert n <= told[key], (key, n, told[key])  # fewer only behind "+n more"
+    assert all("data-block" not in c for c in shown if c["data-kind"] == "hidden")
+    # against the full state: no hidden enemy block by name, anywhere in the file
+    gs = GameState.from_json(state)
+    allowed = {b["name"] for b in view["revealed"]}
+    for b, bs in gs.blocks.items():
+        name = BOARD.blocks[b].name
+        if side_of(b) == ENEMY[power] and b in TEXT_CHECKED and name not in allowed:
+            assert not mentions(svg, name), f"{power}'s map names hidden {name}"
+            assert not any(c.get("data-block") == name for c in shown)
+        if side_of(b) == power and bs.location not in OFF_MAP:
+            assert any(c.get("data-block") == name for c in shown) or more
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_map_shows_the_view_and_no_hidden_enemy_block(tmp_path, seed: int) -> None:  # type: ignore[no-untyped-def]
+    from gm.clock import FakeClock
+    from gm.db.engine import make_engine, sqlite_url
+    from gm.db.migrate import upgrade
+    from gm.service.context import ServiceContext
+
+    engine = make_engine(sqlite_url(tmp_path / "gm.db"))
+    upgrade(engine)
+    ctx = ServiceContext(engine=engine, clock=FakeClock(), instance="test",
+                         settings={"address": "gm@example.org"})
+    rng = random.Random(seed)
+    new_baltica(ctx, "fog")
+    checked = 0
+    for _ in range(8):
+        with session_scope(ctx.engine) as s:
+            phase = current_phase(s, "fog")
+            orders = {p: random_orders(rng, phase.game_state or {}, p) for p in ADDRESS}
+        play(ctx, "fog", 1, orders)
+        with session_scope(ctx.engine) as s:
+            state = current_phase(s, "fog").game_state or {}
+        for power, address in (("sweden", "karl@example.org"), ("coalition", "pyotr@example.org")):
+            _, msg = mails(ctx, kind="report", to=address)[-1]
+            svg = parts(msg)["files"]["map.svg"].get_content().decode()
+            assert_map_is_the_view(svg, state, power)
+            checked += 1
+    engine.dispose()
+    assert checked == 16
+
+
+def test_png_is_drawn_once_before_sending_and_the_mail_keeps_its_id(ctx, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    new_baltica(ctx)
+    play(ctx, "b1", 1, {"sweden": ["move from Skåne: Karl XII to Småland"]})
+    before = {r.id: r.message_id for r, _ in mails(ctx)}
+    row, msg = mails(ctx, kind="report", to="karl@example.org")[-1]
+    p = parts(msg)
+    (cid, png), = p["inline"].items()
+    assert png.get_content_type() == "image/png" and png.get_content() == b"", "drawn when sent"
+    assert f'src="cid:{cid}"' in p["html"]
+    sink = FileSink(tmp_path / "out")
+    sent = asyncio.run(drain(ctx, sink))
+    assert sent == len(before)
+    after = {r.id: (r.message_id, r.raw, r.status) for r, _ in mails(ctx)}
+    assert {i: m for i, (m, _, _) in after.items()} == before, "no new Message-ID"
+    finished = [m for r, m in mails(ctx) if r.id == row.id][0]
+    png = next(iter(parts(finished)["inline"].values())).get_content()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
+    files = sorted((tmp_path / "out").rglob("*"))
+    on_disk = {f.read_bytes() for f in files if f.is_file()}
+    assert any(d.endswith(after[row.id][1]) for d in on_disk), "what was sent is what is stored"
+    assert asyncio.run(drain(ctx, sink)) == 0, "nothing is sent twice"
+
+
+def test_map_words_follow_the_seat_language(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_baltica(ctx)
+    _, msg = mails(ctx, kind="report", to="pyotr@example.org")[0]
+    svg = parts(msg)["files"]["map.svg"].get_content().decode()
+    assert "partie b1" in svg and "date limite" in svg and "Europe/Paris" not in svg

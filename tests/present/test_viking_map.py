@@ -1,0 +1,92 @@
+"""The Pax Viking report map: drawn from the player's view, never naming a rival's hand.
+
+A seeded 3-player game is played by mail (the plan of tests/games/viking/
+test_viking_by_mail.py); after every turn, the map each player receives must show
+exactly the longships and followers the view gives, colour duchies by their
+holder, draw the turn's journeys as arrows, and name no saga tile only a rival holds anywhere in the SVG.
+"""
+
+from __future__ import annotations
+
+import tomllib
+import xml.etree.ElementTree as ET
+from collections import Counter
+from itertools import combinations
+from typing import Any
+
+from gm.games.viking import module
+from gm.maps.layout import check_layout, load_layout
+from tests.games.viking.conftest import pv  # noqa: F401 (the game fixture)
+from tests.games.viking.test_viking_by_mail import ADDR, DATA, LANG, now, plan, secret_names
+from tests.pipeline.conftest import deliver, mail
+from tests.present.support import mails, parts
+
+__all__ = ["pv"]  # the seeded 3-player game fixture
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_layout_places_every_region_post_and_home_without_overlap() -> None:
+    path = module.map_layout()
+    assert path is not None and path.name == "map_layout.toml"
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    places = set(DATA.regions) | set(DATA.posts) | set(DATA.homes)
+    assert check_layout(raw, places) == []
+    assert all("reconstructed" in a["source"] for a in raw["area"].values())
+    layout = load_layout(path)
+    for a, b in combinations(layout.positions, 2):
+        (ax, ay), (bx, by) = layout.positions[a], layout.positions[b]
+        assert abs(ax - bx) >= layout.box[0] or abs(ay - by) >= layout.box[1], (a, b)
+
+
+def _g(svg: str) -> list[dict[str, str]]:
+    return [dict(g.attrib) for g in ET.fromstring(svg.encode()).iter(f"{SVG}g")]
+
+
+def assert_map_is_the_view(svg: str, state: dict[str, Any], viewer: str) -> int:
+    """Checks the map against the view; returns how many longship chips it draws."""
+    view = module.view(state, viewer)
+    ids = {DATA.place_name(i): i for t in (DATA.regions, DATA.homes, DATA.posts) for i in t}
+    groups = _g(svg)
+    chips = [g for g in groups if g.get("data-kind") == "public"]
+    more = sum(int(g.get("data-more", 0)) for g in groups)
+    ships = Counter((c["data-area"], c["data-owner"]) for c in chips
+                    if c["data-block"].startswith(("longship", "drakkar")))
+    told = Counter((ids[s["at"]], s["power"] if s["power"] in state["powers"] else "ally")
+                   for s in view["longships"])
+    assert set(ships) <= set(told) and len(told) - len(ships) <= more, (ships, told)
+    followers = {(c["data-area"], c["data-owner"], c.get("data-strength")) for c in chips
+                 if c["data-block"] in ("followers", "partisans")}
+    expected = {(ids[p["post"]], p["owner"], str(p["followers"])) for p in view["posts"]
+                if p["owner"]}
+    assert followers <= expected and len(expected - followers) <= more, (followers, expected)
+    secret, _ = secret_names(state, viewer)
+    text = svg.replace("&amp;", "&")
+    for name in secret:
+        assert name not in text, f"{viewer}'s map names {name}, a tile only a rival holds"
+    areas = {g["data-area"]: g for g in groups if "data-area" in g and "data-kind" not in g}
+    for p in view["players"]:
+        for r in p["duchies"]:
+            assert areas[ids[r]].get("data-owner") == p["power"], (r, p["power"])
+    return sum(ships.values())
+
+
+def test_map_of_a_three_player_game_is_the_view(pv) -> None:  # type: ignore[no-untyped-def]
+    checked = drawn = arrows = 0
+    for _ in range(9):
+        _, state, owing = now(pv)
+        if state["ended"]:
+            break
+        p = owing[0]
+        deliver(pv, mail(f"GAME pv1\nPOWER {p} {p}-pw\n" + "\n".join(plan(state, p))
+                         + ("\nPRET\n" if LANG[p] == "fr" else "\nREADY\n"), sender=ADDR[p]))
+        _, state, _ = now(pv)
+        for viewer in state["powers"]:
+            _, msg = mails(pv, kind="report", to=ADDR[viewer])[-1]
+            svg = parts(msg)["files"]["map.svg"].get_content().decode()
+            drawn += assert_map_is_the_view(svg, state, viewer)
+            arrows += sum(1 for line in ET.fromstring(svg.encode()).iter(f"{SVG}polyline")
+                          if line.get("data-owner") == p and line.get("data-path"))
+            checked += 1
+    assert checked == 27
+    assert drawn > 0, "longships were launched and drawn"
+    assert arrows > 0, "the journeys from home are drawn as arrows"
