@@ -1,77 +1,154 @@
-"""Every mail of the awkward-mail corpus through store_inbound + handle_inbound (issue 11).
+"""The whole mail corpus through the real pipeline, each mail against a live Pax Baltica game.
 
-tests/data/mail/*.eml with their .expect.json (see the README there): mail
-that must never be answered (auto-replies, bounces, lists, loops) is stored
-and marked ignored with no reply queued; every ordinary mail gets exactly one
-reply, to its sender, threaded under it; no mail raises. The corpus writes to
-``gm@pbem.example`` about game ``baltica42``; here that game is the toy race
-game (the baltica orders in the mails are rejected, which still earns one reply).
+tests/data/mail holds the hand-written mails (NN_*.eml) and the generated
+bad-input mails (generated/, made by tests/data/mail/generate.py); each has an
+``.expect.json`` whose ``pipeline`` entry is its expected outcome: answered
+(with what, storing which orders, refused because of what) or deliberately
+ignored (auto-reply, bounce, list, loop). Each mail goes through
+``store_inbound`` + ``handle_inbound`` as the daemon does, into a copy of the
+game of tests/e2e/corpus_game.py, and for every mail:
+
+* nothing raises; the mail is stored once (storing and handling it again is a no-op);
+* it is answered by exactly one reply, to its sender, threaded under it, or
+  ignored with no reply at all; no other mail goes out but the ones listed;
+* the game (phases, state, dice, event log) is unchanged, and the orders in
+  force change exactly as listed (bad mail changes nothing);
+* the reply's headers are ours alone: nothing the mail carried (CR/LF,
+  encoded words, a Bcc) becomes a header or a recipient.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from email import message_from_bytes
+from email.policy import compat32
 from pathlib import Path
 
 import pytest
-from sqlmodel import select
 
-from gm.clock import FakeClock
-from gm.db.engine import make_engine, session_scope, sqlite_url
-from gm.db.migrate import upgrade
-from gm.db.models import InboundMail, OutboundMail
 from gm.mail.mime import decode
 from gm.mail.types import FetchedMail
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import store_inbound
 from gm.service.context import ServiceContext
-from gm.service.games import SeatSpec, create_game
-from tests.support import toygame  # noqa: F401  (registers "race")
+from tests.data.mail import generate
+from tests.e2e.corpus_game import (
+    Snapshot,
+    build_template,
+    copy_of,
+    inbound_rows,
+    outbound_rows,
+)
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "mail"
-CASES = sorted(CORPUS.glob("*.eml"))
-NEVER_ANSWERED = {"auto_reply", "bounce", "list", "loop"}
+FILES = sorted(CORPUS.glob("*.eml")) + sorted((CORPUS / "generated").glob("*.eml"))
+REPLY_HEADERS = {"from", "to", "subject", "date", "message-id", "in-reply-to", "references",
+                 "auto-submitted", "x-gm-game", "content-type", "content-transfer-encoding",
+                 "mime-version"}
+
+
+def load(path: Path) -> tuple[bytes, dict]:
+    return path.read_bytes(), json.loads(path.with_name(path.stem + ".expect.json").read_text("utf-8"))
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("corpus") / "template.db"
+    build_template(db)
+    return db
 
 
 @pytest.fixture
-def corpus_ctx(tmp_path: Path) -> Iterator[ServiceContext]:
-    """A SQLite file with game baltica42 (the race module) seating the corpus's senders."""
-    engine = make_engine(sqlite_url(tmp_path / "gm.db"))
-    upgrade(engine)
-    ctx = ServiceContext(engine=engine, clock=FakeClock(), instance="test",
-                         settings={"address": "gm@pbem.example",
-                                   "moderator_address": "mod@pbem.example"})
-    with session_scope(engine) as s:
-        create_game(ctx, s, game_id="baltica42", module_name="race", scenario="duel",
-                    seats=[SeatSpec("north", "anna@example.se", password="hunter2"),
-                           SeatSpec("south", "boris@example.ru", password="s-secret")],
-                    moderator_address="mod@pbem.example", moderator_password="mod-secret")
+def game(template: Path, tmp_path: Path) -> Iterator[ServiceContext]:
+    ctx = copy_of(template, tmp_path)
     yield ctx
-    engine.dispose()
+    ctx.engine.dispose()
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
-def test_corpus_mail_is_answered_exactly_when_it_should_be(
-    corpus_ctx: ServiceContext, path: Path
-) -> None:
-    """Ignored kinds: stored, status ignored, no reply. Ordinary: handled, one reply to the sender."""
-    expect = json.loads(path.with_name(path.stem + ".expect.json").read_text(encoding="utf-8"))
-    raw = path.read_bytes()
-    stored = store_inbound(corpus_ctx, FetchedMail(raw, "test:corpus", None, None))
-    handle_inbound(corpus_ctx, stored.inbound_id)
-    handle_inbound(corpus_ctx, stored.inbound_id)  # handling again changes nothing
+def test_the_corpus_has_at_least_300_mails_each_with_an_expected_outcome() -> None:
+    assert len(FILES) >= 300
+    for path in FILES:
+        _, expect = load(path)
+        assert expect["pipeline"]["outcome"] in ("answered", "ignored"), path.name
+        assert isinstance(expect["pipeline"]["stores"], dict), path.name
 
-    with session_scope(corpus_ctx.engine) as s:
-        row = s.get(InboundMail, stored.inbound_id)
-        assert row is not None and row.raw == raw
-        replies = s.exec(select(OutboundMail).where(OutboundMail.kind == "reply")).all()
-    if expect["class"] in NEVER_ANSWERED:
-        assert row.status == "ignored", row.note
+
+def test_the_generated_mails_are_what_the_generator_makes() -> None:
+    """generated/ is reproducible: edit generate.py and re-run it, never the files."""
+    assert generate.differences() == []
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_corpus_mail(game: ServiceContext, path: Path) -> None:
+    raw, expect = load(path)
+    check_mail(game, raw, expect)
+
+
+@pytest.mark.parametrize("case", generate.big_cases(), ids=lambda c: c.name)
+def test_big_mail(game: ServiceContext, case: generate.Case) -> None:
+    check_mail(game, case.raw, case.expect())
+
+
+def check_mail(ctx: ServiceContext, raw: bytes, expect: dict) -> None:
+    want = expect["pipeline"]
+    before, known_in, known_out = Snapshot.take(ctx), len(inbound_rows(ctx)), len(outbound_rows(ctx))
+
+    stored = store_inbound(ctx, FetchedMail(raw, "test:corpus", None, None))
+    assert stored.new
+    handle_inbound(ctx, stored.inbound_id)
+    again = store_inbound(ctx, FetchedMail(raw, "test:corpus", None, None))
+    handle_inbound(ctx, stored.inbound_id)  # handling again changes nothing
+    assert (again.inbound_id, again.new) == (stored.inbound_id, False)
+
+    [row] = inbound_rows(ctx)[known_in:]
+    assert row.raw == raw
+    out = outbound_rows(ctx)[known_out:]
+    replies = [m for m in out if m.kind == "reply"]
+    others = sorted(f"{m.kind}:{','.join(m.recipients or [])}" for m in out if m.kind != "reply")
+    assert others == sorted(want.get("also_queued", [])), expect["description"]
+
+    decoded = decode(raw)
+    if want["outcome"] == "ignored":
+        assert row.status == "ignored", (expect["description"], row.status, row.note)
         assert replies == []
     else:
-        assert row.status == "handled"
+        assert row.status == "handled", (expect["description"], row.note)
         [reply] = replies
-        decoded = decode(raw)
         assert reply.in_reply_to == decoded.message_id
-        assert reply.recipients == [decoded.reply_address or decoded.from_addr]
+        assert reply.recipients == [decoded.reply_address]
+        text = decode(reply.raw).text
+        for fragment in want.get("reply_contains", []):
+            assert fragment in text, (expect["description"], fragment, text[:3000])
+        for fragment in want.get("reply_excludes", []):
+            assert fragment not in text, (expect["description"], fragment)
+        if "rejected" in want:
+            assert want["rejected"] in row.note, (expect["description"], row.note)
+        else:
+            assert row.note == "", (expect["description"], row.note)
+    for mail in out:
+        assert_only_our_headers(mail.raw, mail.recipients or [])
+
+    after = Snapshot.take(ctx)
+    assert after.phases == before.phases, "a mail changed the game's phases or state"
+    if want.get("moderator_act"):  # a moderator's EXTEND: the deadline moves, the act is logged
+        assert after.deadlines != before.deadlines and after.events > before.events
+    else:
+        assert after.deadlines == before.deadlines
+        assert after.events == before.events
+    assert after.orders == {**before.orders, **want["stores"]}, expect["description"]
+    assert after.order_versions == before.order_versions + want.get("versions", len(want["stores"]))
+
+
+def assert_only_our_headers(raw: bytes, recipients: list[str]) -> None:
+    """No header but the ones we write; one To, the recipient; no CR/LF or NUL in any value."""
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    msg = message_from_bytes(head + b"\r\n\r\n", policy=compat32)
+    names = [k.lower() for k in msg.keys()]
+    assert set(names) <= REPLY_HEADERS, names
+    assert len(names) == len(set(names)), names
+    assert len(recipients) == 1 and msg["To"].strip() == recipients[0]
+    for line in head.split(b"\r\n"):
+        assert b"\r" not in line and b"\n" not in line and b"\x00" not in line
+        assert not line.lower().startswith((b"bcc", b"cc:")), line
+    assert b"victim@example.com" not in head or b"Subject" in head.split(b"victim")[0].rsplit(b"\r\n", 1)[-1]
