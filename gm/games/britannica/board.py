@@ -30,6 +30,12 @@ def rank(kind: str) -> int:
     return MARKER_KINDS.index(kind)
 
 
+def area_type(d: BritanniaData, state: State, area: str) -> str:
+    """The area's type on the map, except that an area the Ottomans annexed is an Ottoman
+    Empire area ("purple") until lost or excluded (seed, Unrest: Ottoman annexation)."""
+    return "ottoman" if area in state.get("annexed", ()) else d.areas[area].type
+
+
 def controls(state: State, area: str, power: str, established: bool = True) -> bool:
     """True if ``power`` has a control marker in ``area`` (seed, Game Terms: Control)."""
     m = marker_of(state, area, power)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -62,6 +62,7 @@ class BritanniaData:
     rules: Mapping[str, Any]
     charts: Mapping[str, Any]
     setups: Mapping[str, Mapping[str, Any]]
+    balkan_wars: int = 0  # how many Balkan wars (event 1-1) the routes reflect, at most 2
 
     # -- convenience lookups -------------------------------------------------
     @property
@@ -124,6 +125,32 @@ def load() -> BritanniaData:
     setups = {"1880": _read("setup_1880.toml")}
     return BritanniaData(areas, seas, passages, routes, m, _read("rules.toml"),
                          _read("charts.toml"), setups)
+
+
+_BALKAN: dict[tuple[int, int], tuple[BritanniaData, BritanniaData]] = {}
+
+
+def after_balkan_wars(d: BritanniaData, count: int) -> BritanniaData:
+    """The map after ``count`` Balkan wars (seed, War in the Balkans (1-1)): the first creates
+    a link between Serbia and Greece; the second one between Bulgaria and Greece, severs
+    Serbia-Anatolia and puts Bulgaria on the Mediterranean. Later rolls change nothing more.
+    The changes are data (``map.toml [balkan_war]``); results are cached per data set."""
+    count = min(count, 2)
+    if count <= d.balkan_wars:
+        return d
+    key = (id(d), count)
+    if key not in _BALKAN:
+        stages = d.raw_map["balkan_war"]
+        routes = set(d.routes)
+        areas = dict(d.areas)
+        for n in range(d.balkan_wars + 1, count + 1):
+            stage = stages["first" if n == 1 else "second"]
+            routes |= {frozenset(r) for r in stage.get("add", [])}
+            routes -= {frozenset(r) for r in stage.get("remove", [])}
+            for area, seas in stage.get("seas", {}).items():
+                areas[area] = replace(areas[area], seas=tuple(dict.fromkeys((*areas[area].seas, *seas))))
+        _BALKAN[key] = (d, replace(d, routes=frozenset(routes), areas=areas, balkan_wars=count))
+    return _BALKAN[key][1]
 
 
 def check_data(data: BritanniaData | None = None) -> list[str]:

@@ -45,6 +45,13 @@ def maintenance(d: BritanniaData, state: State, power: str) -> int:
     mt = d.rules["maintenance"]
     total = sum(mt[m["kind"]] for ms in state["markers"].values() for m in ms
                 if m["power"] == power)
+    return total + unit_maintenance(d, state, power)
+
+
+def unit_maintenance(d: BritanniaData, state: State, power: str) -> int:
+    """The Military Units part of the maintenance: by strength, for units abroad."""
+    mt = d.rules["maintenance"]
+    total = 0
     for u in state["units"]:
         if u["power"] != power or u["at"] == "home":
             continue
@@ -55,13 +62,48 @@ def maintenance(d: BritanniaData, state: State, power: str) -> int:
     return total
 
 
+def forced_expenditure(d: BritanniaData, start: State, new: State) -> list[Event]:
+    """Forced Expenditure (seed, Forced Expenditure and Tensions Increases): a random event
+    requires a power to spend a minimum on constructing and/or maintaining Military Units.
+    What counts: this turn's maintenance of its units abroad, then the units it bought in
+    this Movement phase; for the shortfall the GM builds Army units at home (the smallest
+    one covering it, else the largest it can afford, again) as far as its money and counter
+    mix allow. It suffers nothing for what it cannot meet."""
+    events: list[Event] = []
+    costs = d.rules["costs"]["army"]
+    for f in new.pop("forced", []):
+        p, amount = f["power"], int(f["amount"])
+        old = {u["id"] for u in start["units"]}
+        bought = sum(int(d.rules["costs"][u["type"]][str(u["strength"])]) for u in new["units"]
+                     if u["power"] == p and u["id"] not in old)
+        spent = unit_maintenance(d, start, p) + bought
+        short, built = amount - spent, []
+        while short > 0:
+            have = {s: sum(1 for u in new["units"] if u["power"] == p and u["type"] == "army"
+                           and u["strength"] == int(s)) for s in costs}
+            can = sorted((int(c), int(s)) for s, c in costs.items() if int(c) <= new["treasury"][p]
+                         and have[s] < d.rules["counter_mix"][p]["army"][s])
+            if not can:
+                break
+            cost, strength = next((x for x in can if x[0] >= short), can[-1])
+            new["treasury"][p] -= cost
+            new["next_unit"] += 1
+            new["units"].append({"id": new["next_unit"], "power": p, "type": "army",
+                                 "strength": strength, "at": "home"})
+            built.append(strength)
+            short -= cost
+        events.append(Event("forced_expenditure", {"power": p, "required": amount, "spent": spent,
+                                                   "built": built, "short": max(short, 0)}))
+    return events
+
+
 def colonial_office(d: BritanniaData, state: State, power: str, dice: Dice) -> tuple[int, int | None]:
     """(income, roll): no roll for a power without control markers, except Austria-Hungary."""
     table = d.rules["colonial_office"][power]["income"]
     always = d.rules["powers"][power].get("always_roll_colonial_office", False)
     if not b.controlled_areas(state, power) and not always:
         return int(table[5]), None
-    roll = dice.d6(f"colonial office {power}")
+    roll = dice.d6(f"colonial office {power}", visible_to=[d.seat_of(power)])
     return int(table[roll - 1]), roll
 
 
@@ -83,7 +125,8 @@ def administration(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
 
 
 def _cut_negative(d: BritanniaData, state: State, p: str) -> list[Event]:
-    """A negative treasury: eliminate units abroad, smallest first, until back to 0 or more."""
+    """A negative treasury (seed, Net Income): eliminate units abroad, smallest first, then
+    status markers, lowest value first (their maintenance is saved), until back to 0 or more."""
     events = []
     abroad = sorted((u for u in state["units"] if u["power"] == p and u["at"] != "home"),
                     key=lambda u: (u["strength"], u["id"]))
@@ -93,7 +136,58 @@ def _cut_negative(d: BritanniaData, state: State, p: str) -> list[Event]:
         state["units"].remove(u)
         state["treasury"][p] += u["strength"]
         events.append(Event("unit_disbanded", {"power": p, "unit": u}))
+    mt = d.rules["maintenance"]
+    held = sorted(((a, m) for a, ms in state["markers"].items() for m in ms
+                   if m["power"] == p and mt[m["kind"]] > 0 and m["kind"] != "dominion"),
+                  key=lambda am: (d.areas[am[0]].value, am[0]))
+    for area, m in held:
+        if state["treasury"][p] >= 0:
+            break
+        state["markers"][area].remove(m)
+        state["treasury"][p] += mt[m["kind"]]
+        events.append(Event("marker_removed", {"area": area, "power": p, "kind": m["kind"],
+                                               "cause": "negative_treasury"}))
+    for a in [a for a, ms in state["markers"].items() if not ms]:
+        del state["markers"][a]
     state["treasury"][p] = max(state["treasury"][p], 0)
+    return events
+
+
+def africa_path(d: BritanniaData, state: State, power: str, ends: tuple[str, str]) -> bool:
+    """A Control marker at each end and a link by Overland Routes only, through the power's
+    own Controlled areas (seed, Paths across Africa)."""
+    own = {a for a in b.controlled_areas(state, power) if a not in state.get("unrest", [])}
+    groups = d.charts["bonus_vp"]["africa"]
+    start, goal = own & set(groups[ends[0]]), own & set(groups[ends[1]])
+    seen, todo = set(start), list(start)
+    while todo:
+        a = todo.pop()
+        if a in goal:
+            return True
+        for n in d.neighbours(a):
+            if n in own and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return False
+
+
+AFRICA_PATHS = {"africa_east_west": ("north_west", "north_east"),
+                "africa_north_south": ("mediterranean", "tip")}
+
+
+def africa_bonus(d: BritanniaData, state: State) -> list[Event]:
+    """10 VP for an east-west path, 15 for a north-south one, each once per power."""
+    events = []
+    got = state.setdefault("bonuses", {})
+    for p in d.great_powers:
+        for bonus, ends in AFRICA_PATHS.items():
+            if bonus in got.get(p, []) or not africa_path(d, state, p, ends):
+                continue
+            who = "germany" if p == "austria-hungary" else p
+            state["vp"][who] += d.charts["bonus_vp"][bonus]
+            got.setdefault(p, []).append(bonus)
+            events.append(Event("bonus_vp", {"power": who, "bonus": bonus,
+                                             "vp": d.charts["bonus_vp"][bonus], "total": state["vp"][who]}))
     return events
 
 
@@ -110,7 +204,7 @@ def victory_points(d: BritanniaData, state: State) -> list[Event]:
         gained = money // div
         state["vp"][p] += gained
         events.append(Event("victory_points", {"power": p, "gained": gained, "total": state["vp"][p]}))
-    return events
+    return events + africa_bonus(d, state)
 
 
 def final_record(d: BritanniaData, state: State) -> list[Event]:
@@ -154,13 +248,16 @@ def random_events(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
                 state["unrest"].append(area)
                 events.append(Event("unrest", {"event": key, "table": effect["unrest"], "area": area}))
             continue
-        state["eti"] += effect.get("eti", 0)
+        from gm.games.britannica.tensions import raise_eti
+
+        events_eti = raise_eti(d, state, effect.get("eti", 0), f"random event {key}")
         state["cri"] += effect.get("cri", 0)
         if effect.get("balkan_war"):
             state["balkan_wars"] = state.get("balkan_wars", 0) + 1
         if "forced_expenditure" in effect:
             state.setdefault("forced", []).append(effect["forced_expenditure"])
         events.append(Event("headline", {"event": key, "name": entry["name"], "effect": effect}))
+        events += events_eti
     return events
 
 
@@ -217,7 +314,7 @@ def _minor_place(d: BritanniaData, state: State, mp: str, area: str, events: lis
     others_control = any(m["kind"] in CONTROL_KINDS and m["power"] != mp for m in ms)
     army_home = [u for u in state["units"] if u["power"] == mp and u["type"] == "army"
                  and u["at"] == "home"]
-    eligible = d.areas[area].type in ("unorganized", "chinese_vassal") or area in state["unrest"]
+    eligible = b.area_type(d, state, area) in ("unorganized", "chinese_vassal") or area in state["unrest"]
     kind = None
     if mine and mine["kind"] == "protectorate" and b.units_at(state, mp, area):
         kind = "possession"
@@ -238,4 +335,12 @@ def _minor_place(d: BritanniaData, state: State, mp: str, area: str, events: lis
         ms.append({"power": mp, "kind": kind, "established": True})
         ms.sort(key=lambda m: m["power"])
     events.append(Event("minor_power_placement", {"power": mp, "area": area, "kind": kind}))
+    if kind == "protectorate" and area in state["unrest"]:
+        state.setdefault("suppressing", []).append(area)  # an attempt to suppress (seed, Unrest)
+    if kind == "protectorate":
+        for m in ms:
+            if m["kind"] == "influence" and m["power"] in d.great_powers:
+                cb = {"holder": m["power"], "against": mp, "area": area, "cause": "minor_protectorate"}
+                state["casus_belli"].append(cb)
+                events.append(Event("casus_belli", cb))
     return True

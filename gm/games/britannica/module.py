@@ -17,16 +17,47 @@ from gm.games.base import (
     Validation,
     Verdict,
 )
+from gm.games.britannica import congress, war
 from gm.games.britannica import orders as o
 from gm.games.britannica.data import check_data, load
 from gm.games.britannica.parser import parse_lines
-from gm.games.britannica.turn import movement_phase, negotiation_phase
+from gm.games.britannica.turn import adjudicate
 from gm.games.britannica.view import view as fog_view
 from gm.orders.model import ParseResult, SourceLine
 
 MOVEMENT_ORDERS = (o.Buy, o.Place, o.Upgrade, o.Downgrade, o.Move, o.Merchant, o.Canal,
                    o.Garrison, o.Transfer, o.SwitchPower)
-NEGOTIATION_ORDERS = (o.TreatyText, o.Sign, o.SwitchPower)
+NEGOTIATION_ORDERS = (o.TreatyText, o.Sign, o.Breach, o.SwitchPower)
+ORDERS_OF_STEP: dict[str, tuple[type, ...]] = {
+    "movement": MOVEMENT_ORDERS,
+    "negotiation": (*NEGOTIATION_ORDERS, o.CallCongress, o.Downgrade),
+    "congress": (*NEGOTIATION_ORDERS, o.Attend, o.Object, o.Propose, o.Downgrade),
+    "congress-vote": (o.Vote, o.SwitchPower),
+    "congress-runoff": (o.Vote, o.SwitchPower),
+    "congress-sign": (o.Sign, o.Defy, o.SwitchPower),
+    "war": (*NEGOTIATION_ORDERS, o.Declare, o.Support, o.Volunteer, o.Deny),
+    "war-first": (o.Move, o.Attack, o.Retreat, o.Peace, o.Volunteer, o.Deny, o.Declare, o.SwitchPower),
+    "war-second": (o.Move, o.Attack, o.Retreat, o.Peace, o.Volunteer, o.Deny, o.Declare, o.SwitchPower),
+}
+KIND_OF_STEP = {"movement": "movement", "negotiation": "negotiation", "congress": "congress",
+                "congress-vote": "congress", "congress-runoff": "congress", "congress-sign": "congress", "war": "war",
+                "war-first": "war", "war-second": "war"}
+
+
+def _seat_of_actor(d: Any, state: State, actor: str) -> str | None:
+    """The seat giving ``actor``'s orders: its own, or, for a minor power in the war being
+    fought, its controlling ally's (seed, Minor Power Movement)."""
+    seat = d.rules["powers"].get(actor, {}).get("seat")
+    if seat is None and state["step"] in ("war-first", "war-second") and state.get("wars"):
+        ally = war.minor_controller(d, state["wars"][0], actor)
+        seat = d.seat_of(ally) if ally else None
+    return seat
+
+
+def _names_a_cape(d: Any, order: Any) -> bool:
+    capes = set(d.raw_map.get("cape_zones", {}))
+    values = [getattr(order, f, None) for f in ("origin", "dest", "where", "area")]
+    return bool(capes & ({v for v in values if isinstance(v, str)} | set(getattr(order, "via", ()))))
 
 
 class Britannica(GameModule):
@@ -53,21 +84,37 @@ class Britannica(GameModule):
         first = d.turn_years()[0]
         return {
             "game": "britannica", "scenario": scenario, "year": first, "step": "movement",
-            "powers": list(d.seats), "abandoned": [],
+            "powers": list(d.seats), "abandoned": [], "missed": {},
+            "dropout_after": int(options.get("dropout_after") or d.rules["dropout"]["after_missed"]),
             "treasury": dict(s["treasury"]), "vp": {p: 0 for p in d.great_powers},
             "markers": markers, "units": units, "next_unit": len(units),
             "merchants": {p: list(z) for p, z in s["merchants"].items()},
             "merchants_due": {p: d.turn(first)["merchants"].count(p) for p in d.great_powers},
-            "unrest": [], "canals": [], "eti": s["eti"], "cri": s["cri"],
+            "unrest": [], "annexed": [], "canals": [], "eti": s["eti"], "cri": s["cri"],
             "casus_belli": [], "treaties": [], "balkan_wars": 0,
+            "congress": None, "wars": [], "great_war": None,
         }
 
     def phase(self, state: State) -> PhaseInfo:
         step = state["step"]
-        seats = tuple(state["powers"])
         if step == "ended":
             return PhaseInfo(f"{state['year']}-final-record", "ended", (), ended=True)
-        return PhaseInfo(f"{state['year']}-{step}", step, seats)
+        d = load()
+        seats: tuple[str, ...] = tuple(state["powers"])
+        pid = f"{state['year']}-{step}"
+        if step in ("congress-vote", "congress-runoff"):
+            seats = tuple(s for s in seats if s in state["congress"]["members"])
+        elif step == "congress-sign":
+            due = {d.seat_of(p) for p in congress.signers_due(state) if p in d.great_powers}
+            seats = tuple(s for s in seats if s in due)
+        elif step in ("war-first", "war-second"):
+            w = state["wars"][0]
+            due = set(war.phase_seats(d, w, step.removeprefix("war-")))
+            seats = tuple(s for s in seats if s in due)
+            pid = f"{state['year']}-war-{w['id']}-round-{w['round']}-{step.removeprefix('war-')}"
+            # Neutrals may deny passages, volunteer coaling or declare war in a war round.
+            return PhaseInfo(pid, KIND_OF_STEP[step], seats, may_order=tuple(state["powers"]))
+        return PhaseInfo(pid, KIND_OF_STEP[step], seats)
 
     def parse_orders(self, state: State, power: str, lines: Sequence[SourceLine]) -> ParseResult:
         return parse_lines(lines, power)
@@ -75,16 +122,23 @@ class Britannica(GameModule):
     def validate(self, state: State, power: str, orders: Sequence[Any]) -> list[Validation]:
         """Refuse what the power's own position forbids now; the rest waits for adjudication."""
         d = load()
-        allowed = MOVEMENT_ORDERS if state["step"] == "movement" else NEGOTIATION_ORDERS
+        allowed = ORDERS_OF_STEP.get(state["step"], ())
         out = []
         for order in orders:
             base = o.base(order)
-            if d.rules["powers"].get(order.actor, {}).get("seat") != power:
+            if _seat_of_actor(d, state, o.actor_of(order)) != power:
                 out.append(Validation(Verdict.REFUSED, "your seat does not control that power"))
             elif isinstance(base, o.NotYet):
                 out.append(Validation(Verdict.REFUSED, f"'{base.verb}' is not yet implemented"))
             elif not isinstance(base, allowed):
                 out.append(Validation(Verdict.REFUSED, "not an order of this phase"))
+            elif (isinstance(base, o.Move | o.Attack | o.Retreat | o.Peace) and state.get("wars")
+                  and war.side_of(state["wars"][0], o.actor_of(order)) is None):
+                out.append(Validation(Verdict.REFUSED, "your power is not in this war"))
+            elif state["step"] not in ("war-first", "war-second") and _names_a_cape(d, base):
+                out.append(Validation(Verdict.REFUSED, "Cape zones are used only in the war rounds"))
+            elif isinstance(order, o.Conditional) and state["step"] != "movement":
+                out.append(Validation(Verdict.REFUSED, "conditions are taken in the Movement phase only"))
             elif isinstance(order, o.Conditional) or isinstance(base, o.Place | o.Upgrade):
                 out.append(Validation(Verdict.TO_CHECK, "depends on others' orders or on money"))
             else:
@@ -92,13 +146,13 @@ class Britannica(GameModule):
         return out
 
     def default_orders(self, state: State, power: str) -> list[Any]:
-        """No orders: nothing is bought or placed; the GM's garrison defaults still apply."""
-        return []
+        """No orders received: the engine gives the phase's defaults (docs/britannica.md),
+        or, once the seat has missed the drop-out threshold, the drop-out rules' orders."""
+        return [o.NoOrders(power)]
 
     def adjudicate(self, state: State, orders: Mapping[str, Sequence[Any]], dice: Dice) -> Outcome:
         d = load()
-        fn = movement_phase if state["step"] == "movement" else negotiation_phase
-        new, events = fn(d, copy.deepcopy(state), orders, dice)
+        new, events = adjudicate(d, copy.deepcopy(state), orders, dice)
         return Outcome(new, events)
 
     def view(self, state: State, power: str | None) -> dict[str, Any]:

@@ -17,9 +17,10 @@ from typing import Any
 
 from gm.games.base import Event
 from gm.games.britannica import board as b
+from gm.games.britannica import garrisons
 from gm.games.britannica import orders as o
-from gm.games.britannica.conditions import holds
 from gm.games.britannica.data import BritanniaData
+from gm.orders.conditions import Predicate, Quantity, SubmittedOrders
 
 State = dict[str, Any]
 
@@ -33,6 +34,7 @@ class Refusal(Enum):
     NO_LINK = "no communication link to the area"
     ILLEGAL_PLACEMENT = "the status rules forbid this marker there"
     HOME_COUNTRY = "no marker or unit may enter another power's home country"
+    AT_SEA = "units end a Movement phase in an area or at home, not in a sea zone"
     NO_COUNTER = "no such piece left in the counter mix"
     NO_MARKER = "no marker of yours there to alter"
     NOT_HIGHER = "an upgrade must be to a higher status"
@@ -48,6 +50,7 @@ class Refusal(Enum):
     WRONG_PHASE = "not an order of this phase"
     NOT_IMPLEMENTED = "not yet implemented"
     ALREADY_THERE = "you already have a marker there; use upgrade"
+    SPECIAL_GARRISON = "the Indian Army / Western Garrison must keep three Army(10) in its zone"
 
 
 class Unaffordable(Exception):
@@ -76,6 +79,15 @@ class Ctx:
     @property
     def funds(self) -> int:
         return int(self.mine["treasury"][self.actor])
+
+    def quantity(self, q: Quantity) -> int:
+        """``funds``: the acting power's money when the order is reached (orders.md §4)."""
+        if q.name != "funds":
+            raise LookupError(q.echo())
+        return self.funds
+
+    def holds(self, p: Predicate) -> bool:
+        raise LookupError(p.echo())
 
     def pay(self, amount: int) -> None:
         if amount > self.funds:
@@ -112,7 +124,7 @@ def _legal_placement(c: Ctx, area: str, kind: str) -> None:
             raise Refused(Refusal.ILLEGAL_PLACEMENT)
     if kind in ("protectorate", "possession"):
         unrest = area in c.start.get("unrest", [])
-        if a.type not in ("unorganized", "chinese_vassal") and not unrest:
+        if b.area_type(c.d, c.start, area) not in ("unorganized", "chinese_vassal") and not unrest:
             raise Refused(Refusal.ILLEGAL_PLACEMENT)
     if kind == "dominion":
         raise Refused(Refusal.ILLEGAL_PLACEMENT)
@@ -190,6 +202,8 @@ def _find_unit(c: Ctx, unit: str, strength: int, origin: str) -> dict[str, Any]:
 
 def do_move(c: Ctx, order: o.Move) -> dict[str, Any]:
     """Movement: armies along a legal path, fleets to own established coastal control."""
+    if order.dest not in c.d.areas and order.dest != "home":
+        raise Refused(Refusal.AT_SEA)
     u = _find_unit(c, order.unit, order.strength, order.origin)
     if order.dest != "home" and c.d.areas[order.dest].type == "home":
         raise Refused(Refusal.HOME_COUNTRY)
@@ -203,6 +217,8 @@ def do_move(c: Ctx, order: o.Move) -> dict[str, Any]:
         if found is None:
             raise Refused(Refusal.NO_PATH)
         path = found
+    if not garrisons.may_leave(c.d, c.mine, c.actor, u, order.dest):
+        raise Refused(Refusal.SPECIAL_GARRISON)
     u["at"] = order.dest
     return {"unit": order.unit, "strength": order.strength, "from": order.origin,
             "to": order.dest, "path": path}
@@ -276,7 +292,7 @@ def run_power(d: BritanniaData, start: State, actor: str, seat: str,
         if exhausted_at is not None:
             events.append(_refused(seat, actor, i, order, Refusal.FUNDS_EXHAUSTED))
             continue
-        if not holds(order, submitted, c.funds):
+        if isinstance(order, o.Conditional) and not order.applies(SubmittedOrders(submitted, c)):
             events.append(_refused(seat, actor, i, order, Refusal.CONDITION))
             continue
         fn = _DO.get(type(base))
@@ -321,7 +337,6 @@ def merge(d: BritanniaData, new: State, c: Ctx) -> None:
             new["markers"][area] = merged
         else:
             new["markers"].pop(area, None)
-    new["eti"] += c.eti
     for to, amount in c.transfers or []:
         new["treasury"][to] += amount
     new["next_unit"] = max(new["next_unit"], c.mine["next_unit"])

@@ -18,6 +18,7 @@ from lark.exceptions import LarkError, VisitError
 
 from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData, load
+from gm.orders.conditions import all_of, any_of
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
 from gm.orders.names import NameIndex, NameNotResolved, strip_accents
 from gm.resources import grammar_root
@@ -35,6 +36,8 @@ POWER_ALIASES = {
     "france": [], "germany": ["Allemagne"], "austria-hungary": ["Austria", "Autriche-Hongrie", "Autriche"],
     "italy": ["Italie"], "japan": ["Japon"], "russia": ["Russie"],
     "usa": ["U.S.A.", "US", "United States", "America", "Etats-Unis"],
+    "belgium": ["Belgique"], "netherlands": ["Holland", "Pays-Bas"], "spain": ["Espagne"],
+    "ottoman": ["Ottoman Empire", "Ottomans", "Turkey", "Turquie", "Empire ottoman"],
 }
 HOME_WORDS = ("home", "patrie")
 # Words of area and sea names that are also keywords ("Rio de Oro", "New Zealand"...).
@@ -59,6 +62,11 @@ class Names:
     phrases: tuple[tuple[re.Pattern[str], str], ...]
 
 
+PASSAGE_WORDS = {"suez": "egypt", "suez_canal": "egypt", "bosporus": "anatolia", "straits": "anatolia",
+                 "the_straits": "anatolia", "dardanelles": "anatolia", "detroits": "anatolia",
+                 "panama_canal": "panama", "canal_de_suez": "egypt"}
+
+
 @cache
 def _parser() -> Lark:
     text = (grammar_root() / "britannica.lark").read_text(encoding="utf-8")
@@ -81,8 +89,14 @@ def names(data: BritanniaData | None = None) -> Names:
         short = s.name.replace(" Ocean", "").replace(" Sea", "")
         sea_names[s.name] = [s.id, s.id.replace("_", " "), short]
         by_name[s.name] = s.id
+    for cid, cape in d.raw_map.get("cape_zones", {}).items():
+        sea_names[cape["name"]] = [cid, cid.replace("_", " ")]
+        by_name[cape["name"]] = cid
     power_names = {p: POWER_ALIASES.get(p, []) + [d.rules["powers"][p]["name"]]
                    for p in d.great_powers}
+    power_names |= {p: POWER_ALIASES.get(p, []) + [d.rules["minor_powers"][p]["name"]]
+                    for p in d.minor_powers}
+    power_names["ottoman"] = POWER_ALIASES["ottoman"]
     phrases = []
     for canonical, aliases in list(area_names.items()) + list(sea_names.items()):
         for spelling in (canonical, *aliases):
@@ -166,7 +180,7 @@ class _Build(Transformer[Token, object]):
     def move(self, c: list) -> o.Move:
         via = tuple(self._place(x) for x in c[8:] if isinstance(x, str) and not isinstance(x, Token))
         return o.Move(self.actor, self._unit(c[1]), self._strength(c[2]),
-                      self._area(c[4], home_ok=True), self._area(c[6], home_ok=True), via)
+                      self._place(c[4]), self._place(c[6]), via)
 
     def merchant(self, c: list) -> o.Merchant:
         return o.Merchant(self.actor, self._sea(c[2]), self._sea(c[4]))
@@ -197,9 +211,79 @@ class _Build(Transformer[Token, object]):
         return o.TreatyText(self.actor, str(c[1]).strip('"'), str(c[2]).lower() == "public",
                             parties, str(rest[0]).strip() if rest else "")
 
+    def volunteer(self, c: list) -> o.Volunteer:
+        names_ = [x for x in c if not isinstance(x, Token)]
+        return o.Volunteer(self.actor, self._area(names_[0]), self._power(names_[1]))
+
+    def deny(self, c: list) -> o.Deny:
+        names_ = [x for x in c if not isinstance(x, Token)]
+        passage = PASSAGE_WORDS.get(strip_accents(str(names_[0])).lower().replace(" ", "_"))
+        return o.Deny(self.actor, passage or self._area(names_[0]), self._power(names_[1]))
+
     def not_yet(self, c: list) -> o.NotYet:
         return o.NotYet(self.actor, strip_accents(str(c[0])).lower(),
                         " ".join(str(x) for x in c).strip())
+
+    def congress(self, c: list) -> o.CallCongress:
+        about = tuple(int(str(x).lower().lstrip("cb-")) for x in c
+                      if isinstance(x, Token) and x.type == "CBREF")
+        return o.CallCongress(self.actor, self._power(c[2]), about)
+
+    def attend(self, c: list) -> o.Attend:
+        return o.Attend(self.actor, True)
+
+    def stay_away(self, c: list) -> o.Attend:
+        return o.Attend(self.actor, False)
+
+    def clause(self, c: list) -> tuple[str, str, str]:
+        kind = self._kind(c[1])
+        if kind in ("control", "any"):
+            raise _Refused(ErrorKind.INVALID, f"'{c[1]}' is not a marker a resolution can give")
+        return (self._power(c[0]), kind, self._area(c[3]))
+
+    def clause_verb(self, c: list) -> tuple[str, str, str]:
+        verb = strip_accents(str(c[1])).lower()
+        return (self._power(c[0]), "keeps" if verb in ("keeps", "garde") else "takes", self._area(c[2]))
+
+    def propose(self, c: list) -> o.Propose:
+        clauses = tuple(x for x in c if isinstance(x, tuple))
+        return o.Propose(self.actor, str(c[1]).strip('"'), clauses)
+
+    def vote(self, c: list) -> o.Vote:
+        word = str(c[2]).lower()
+        choice = {"oui": "yes", "non": "no", "abstention": "abstain"}.get(word, word)
+        return o.Vote(self.actor, str(c[1]).strip('"'), choice)
+
+    def defy(self, c: list) -> o.Defy:
+        return o.Defy(self.actor, str(c[1]).strip('"'))
+
+    def declare(self, c: list) -> o.Declare:
+        return o.Declare(self.actor, self._power(c[3]))
+
+    def support(self, c: list) -> o.Support:
+        return o.Support(self.actor, self._power(c[1]))
+
+    def _unit_or_army(self, c: list) -> str:
+        units = [x for x in c if isinstance(x, Token) and x.type == "UNIT"]
+        return self._unit(units[0]) if units else "army"
+
+    def attack(self, c: list) -> o.Attack:
+        return o.Attack(self.actor, self._unit_or_army(c), self._place(c[-1]))
+
+    def retreat(self, c: list) -> o.Retreat:
+        names_ = [x for x in c if not isinstance(x, Token)]
+        ints = [x for x in c if isinstance(x, Token) and x.type == "INT"]
+        return o.Retreat(self.actor, self._unit_or_army(c), self._place(names_[0]),
+                         self._place(names_[1]), self._strength(ints[0]) if ints else None)
+
+    def peace(self, c: list) -> o.Peace:
+        return o.Peace(self.actor)
+
+    def breach(self, c: list) -> o.Breach:
+        return o.Breach(self.actor, str(c[1]).strip('"'), self._power(c[3]))
+
+    def object(self, c: list) -> o.Object:
+        return o.Object(self.actor, self._power(c[-1]))
 
     # -- conditions -----------------------------------------------------------
     def places(self, c: list) -> o.Places:
@@ -218,26 +302,26 @@ class _Build(Transformer[Token, object]):
             raise _Refused(ErrorKind.INVALID, "only 'buys fleet' is a condition")
         return o.BuysFleet(self._power(c[0]))
 
-    def funds(self, c: list) -> o.Funds:
-        return o.Funds(str(c[1]), int(c[2]))
+    def funds(self, c: list) -> o.Comparison:
+        return o.Comparison(o.Quantity("funds"), o.Op.parse(str(c[1])), int(c[2]))
 
     def negation(self, c: list) -> o.Not:
         return o.Not(c[1])
 
-    def conj(self, c: list) -> o.All:
-        return o.All(tuple(x for x in c if not isinstance(x, Token)))
+    def conj(self, c: list) -> o.Cond:
+        return all_of([x for x in c if not isinstance(x, Token)])
 
-    def disj(self, c: list) -> o.Any_:
-        return o.Any_(tuple(x for x in c if not isinstance(x, Token)))
+    def disj(self, c: list) -> o.Cond:
+        return any_of([x for x in c if not isinstance(x, Token)])
 
-    def cond_if(self, c: list) -> tuple[str, object]:
-        return ("if", c[1])
+    def cond_if(self, c: list) -> tuple[o.Form, object]:
+        return (o.Form.IF, c[1])
 
-    def cond_unless(self, c: list) -> tuple[str, object]:
-        return ("unless", c[1])
+    def cond_unless(self, c: list) -> tuple[o.Form, object]:
+        return (o.Form.UNLESS, c[1])
 
     def if_then(self, c: list) -> o.Conditional:
-        return o.Conditional(c[3], c[1], "if-then")
+        return o.Conditional(c[3], c[1], o.Form.THEN)
 
     def start(self, c: list) -> object:
         if len(c) == 2:
@@ -289,43 +373,20 @@ def parse_lines(lines: Sequence[SourceLine], power: str) -> ParseResult:
 
 # -- canonical echo (re-parses to the same order) ------------------------------
 def _nm(ident: str) -> str:
-    if ident == "home":
-        return "home"
-    d = load()
-    if ident in d.areas:
-        return d.areas[ident].name
-    if ident in d.seas:
-        return d.seas[ident].name
-    return ident
+    return "home" if ident == "home" else o._area_name(ident)
 
 
-def echo_cond(c: o.Cond) -> str:
-    """Canonical English text of a condition."""
-    if isinstance(c, o.Places):
-        return f"{c.power} places {'no ' if c.negated else ''}{c.kind} in {_nm(c.area)}"
-    if isinstance(c, o.MovesInto):
-        return f"{c.power} moves into {_nm(c.area)}"
-    if isinstance(c, o.BuysFleet):
-        return f"{c.power} buys fleet"
-    if isinstance(c, o.Funds):
-        return f"funds {c.op} {c.amount}"
-    if isinstance(c, o.Not):
-        return f"not ({echo_cond(c.cond)})"
-    if isinstance(c, o.All):
-        return " and ".join(_paren(x) for x in c.conds)
-    return " or ".join(_paren(x) for x in c.conds)
-
-
-def _paren(c: o.Cond) -> str:
-    return f"({echo_cond(c)})" if isinstance(c, o.All | o.Any_) else echo_cond(c)
+def _pname(name: str) -> str:
+    """A proposal's name as written: a number bare, a title in quotes."""
+    return name if name.isdigit() else f'"{name}"'
 
 
 def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
     """Canonical English text of an order."""
     if isinstance(order, o.Conditional):
-        if order.form == "if-then":
-            return f"if {echo_cond(order.cond)} then {echo(order.order)}"
-        return f"{echo(order.order)} {order.form} {echo_cond(order.cond)}"
+        if order.form is o.Form.THEN:
+            return f"if {order.cond.echo()} then {echo(order.order)}"
+        return f"{echo(order.order)} {order.form.value} {order.cond.echo()}"
     match order:
         case o.Buy(_, unit, s):
             return f"buy {unit} {s}"
@@ -357,4 +418,38 @@ def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
             return f'treaty "{name}" {vis} between {", ".join(parties)}: {text}'
         case o.NotYet(_, _, text):
             return text
+        case o.Volunteer(_, area, to):
+            return f"volunteer coaling {area} to {to}"
+        case o.Deny(_, area, to):
+            return f"deny {area} to {to}"
+        case o.CallCongress(_, site, about):
+            tail = " about " + ", ".join(f"CB-{n}" for n in about) if about else ""
+            return f"congress in {site}{tail}"
+        case o.Attend(_, True):
+            return "attend"
+        case o.Attend(_, False):
+            return "stay away"
+        case o.Propose(_, name, clauses):
+            return f"propose {_pname(name)}: " + "; ".join(
+                f"{p} {k} {_nm(a)}" if k in ("keeps", "takes") else f"{p} {k} in {_nm(a)}"
+                for p, k, a in clauses)
+        case o.Vote(_, name, choice):
+            return f"vote {_pname(name)} {choice}"
+        case o.Defy(_, name):
+            return f"defy {_pname(name)}"
+        case o.Declare(_, target):
+            return f"declare war on {target}"
+        case o.Support(_, ally):
+            return f"support {ally}"
+        case o.Attack(_, unit, where):
+            return f"attack {unit} in {_nm(where)}"
+        case o.Retreat(_, unit, origin, dest, strength):
+            size = f" {strength}" if strength else ""
+            return f"retreat {unit}{size} from {_nm(origin)} to {_nm(dest)}"
+        case o.Peace(_):
+            return "peace"
+        case o.Breach(_, name, violator):
+            return f'breach "{name}" by {violator}'
+        case o.Object(_, power):
+            return f"object to {power}"
     raise TypeError(order)

@@ -1,9 +1,14 @@
 """The Game Turn Sequence as a table of steps (seed, Game Turn Sequence).
 
-Phases that take orders: ``movement`` (Movement / Status Change, followed by
-the GM's Colonial Combat and Marker Adjustment) and ``negotiation``
-(Negotiation, then the GM's Chinese Resentment, War and Victory Point Record
-phases, then the next turn's Random Events, Administration and Minor Powers).
+Phases that take orders (``state["step"]``): ``movement`` (Movement / Status
+Change, followed by the GM's Colonial Combat and Marker Adjustment),
+``negotiation``, the Congress of Europe's ``congress``, ``congress-vote``,
+``congress-runoff`` (several proposals accepted) and ``congress-sign`` (only when
+one is called), ``war`` (declarations, only when a
+Casus Belli or an Ottoman war is pending) and the war rounds' ``war-first`` and
+``war-second``. Between them the GM carries out Chinese Resentment, the wars'
+automatic parts, the Victory Point Record and the next turn's Random Events,
+Administration and Minor Powers.
 """
 
 from __future__ import annotations
@@ -15,11 +20,14 @@ from typing import Any
 from gm.dice import Dice
 from gm.games.base import Event
 from gm.games.britannica import board as b
-from gm.games.britannica import economy
+from gm.games.britannica import congress, dropout, economy, garrisons, treaties, war
 from gm.games.britannica import orders as o
+from gm.games.britannica.annexation import ottoman_annexation, severed_annexations
 from gm.games.britannica.combat import colonial_combat
-from gm.games.britannica.data import BritanniaData
+from gm.games.britannica.data import BritanniaData, after_balkan_wars
 from gm.games.britannica.movement import Refusal, merge, renumber_new_units, run_power
+from gm.games.britannica.refusals import refusal
+from gm.games.britannica.tensions import great_war_end, raise_eti
 
 State = dict[str, Any]
 
@@ -29,7 +37,7 @@ def by_actor(orders: Mapping[str, Sequence[o.AnyOrder]]) -> dict[str, list[o.Any
     out: dict[str, list[o.AnyOrder]] = {}
     for seat_orders in orders.values():
         for order in seat_orders:
-            out.setdefault(order.actor, []).append(order)
+            out.setdefault(o.actor_of(order), []).append(order)
     return out
 
 
@@ -37,24 +45,33 @@ def by_actor(orders: Mapping[str, Sequence[o.AnyOrder]]) -> dict[str, list[o.Any
 def movement_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
                    dice: Dice) -> tuple[State, list[Event]]:
     """Movement/Status Change, then Colonial Combat and Marker Adjustment."""
-    start = copy.deepcopy(state)
-    new = copy.deepcopy(state)
     submitted = by_actor(orders)
-    events: list[Event] = []
+    start = copy.deepcopy(state)
+    events: list[Event] = garrisons.rebuild(d, start, submitted, dropout.abandoned(start))
+    new = copy.deepcopy(start)
     built: dict[str, list[str]] = {}
+    navy: dict[str, int] = {}
     for actor in sorted(d.great_powers):
         own = submitted.get(actor, [])
         ctx, evs = run_power(d, start, actor, d.seat_of(actor), own, submitted)
         merge(d, new, ctx)
+        navy[actor] = ctx.eti
         for pid in ctx.canal_built or []:
             built.setdefault(pid, []).append(actor)
         events += evs
+    events += raise_eti(d, new, sum(navy.values()), "naval construction",
+                        [p for p, n in navy.items() if n])
     renumber_new_units(new, start["next_unit"])
+    events += economy.forced_expenditure(d, start, new)
     events += _canals(d, new, built)
     events += _placement_effects(d, start, new)
     events += _default_garrisons(d, new)
-    events += _colonial_combat(d, new, dice)
+    fought = _colonial_combat(d, new, dice)
+    events += fought
+    attempted = {e.data["area"] for e in fought} | set(new.pop("suppressing", []))
+    events += ottoman_annexation(d, new, attempted)
     events += _marker_adjustment(d, new)
+    events += severed_annexations(d, new, ())
     new["step"] = "negotiation"
     return new, events
 
@@ -140,6 +157,8 @@ def _colonial_combat(d: BritanniaData, new: State, dice: Dice) -> list[Event]:
             if res["won"]:
                 if wants_control and m is not None:
                     m["established"] = True
+                    if b.area_type(d, new, area) == "ottoman" and m.get("was") not in o.CONTROL_KINDS:
+                        new.setdefault("ottoman_triggers", []).append(p)
                 if area in new["unrest"]:
                     new["unrest"].remove(area)
             elif res["retreat"]:
@@ -208,33 +227,219 @@ def _marker_adjustment(d: BritanniaData, new: State) -> list[Event]:
     return events
 
 
-# -- Negotiation and the rest of the turn -----------------------------------------
+# -- Negotiation, Congress, Chinese Resentment, War, Victory Points ------------------
 def negotiation_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
                       dice: Dice) -> tuple[State, list[Event]]:
-    """Negotiation (treaties registered and signed), then the GM's end-of-turn phases."""
+    """Negotiation: treaties, negotiated downgrades, a call for a Congress of Europe."""
     new = copy.deepcopy(state)
     events: list[Event] = []
+    calls: list[o.CallCongress] = []
     for actor, own in sorted(by_actor(orders).items()):
         seat = d.seat_of(actor)
         for i, order in enumerate(own, 1):
-            events += _negotiate(new, actor, seat, i, order)
-    events += chinese_resentment(d, new, dice)
-    events += economy.victory_points(d, new)
+            base = o.base(order)
+            if isinstance(base, o.CallCongress):
+                calls.append(base)
+            elif isinstance(base, o.Downgrade):
+                got = congress.downgrade(d, new, actor, base.area, base.kind)
+                events += [refusal(d, actor, i, order, got)] if isinstance(got, str) else got
+            else:
+                events += _negotiate(new, actor, seat, i, order, d)
+    evs, refused = congress.call(d, new, calls)
+    events += evs + [refusal(d, c.actor, 0, c, why) for c, why in refused]
+    if new.get("congress"):
+        new["step"] = "congress"
+        return new, events
+    events += after_congress(d, new, dice)
+    return new, events
+
+
+def congress_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
+                   dice: Dice) -> tuple[State, list[Event]]:
+    """Congress of Europe, attendance and proposals; the ballot follows if any was made."""
+    new = copy.deepcopy(state)
+    acts = by_actor(orders)
+    events = _treaty_orders(d, new, acts)
+    events += congress.congress_phase(d, new, acts)
+    if new["congress"]["proposals"]:
+        new["step"] = "congress-vote"
+        return new, events
+    events += congress.unresolved(d, new)
+    events += after_congress(d, new, dice)
+    return new, events
+
+
+def congress_vote_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
+                        dice: Dice) -> tuple[State, list[Event]]:
+    """The secret ballot, revealed now; an adopted resolution goes to signature."""
+    new = copy.deepcopy(state)
+    events = congress.vote_phase(d, new, by_actor(orders))
+    if new["congress"].get("runoff"):
+        new["step"] = "congress-runoff"
+        return new, events
+    return _signature_or_unresolved(d, new, dice, events)
+
+
+def congress_runoff_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
+                          dice: Dice) -> tuple[State, list[Event]]:
+    """The second ballot between accepted proposals; the winner goes to signature."""
+    new = copy.deepcopy(state)
+    events = congress.runoff_phase(d, new, by_actor(orders))
+    return _signature_or_unresolved(d, new, dice, events)
+
+
+def _signature_or_unresolved(d: BritanniaData, new: State, dice: Dice,
+                             events: list[Event]) -> tuple[State, list[Event]]:
+    """An adopted resolution goes to signature; else the Congress is unresolved and the turn goes on."""
+    if new["congress"]["adopted"]:
+        new["step"] = "congress-sign"
+        return new, events
+    events += congress.unresolved(d, new)
+    events += after_congress(d, new, dice)
+    return new, events
+
+
+def congress_sign_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
+                        dice: Dice) -> tuple[State, list[Event]]:
+    """Signing or defying the resolution; then the turn goes on."""
+    new = copy.deepcopy(state)
+    events = congress.sign_phase(d, new, by_actor(orders))
+    events += after_congress(d, new, dice)
+    return new, events
+
+
+def after_congress(d: BritanniaData, new: State, dice: Dice) -> list[Event]:
+    """Chinese Resentment, then the War phase: declarations are taken by mail only when a
+    Casus Belli or an Ottoman war is pending (seed, Game Turn Sequence)."""
+    new["congress"] = None
+    events = chinese_resentment(d, new, dice)
+    if new["casus_belli"] or new.get("ottoman_triggers"):
+        new["step"] = "war"
+        return events
+    events += war.declarations(d, new, {}, dice)
+    events += continue_wars(d, new, dice)
+    return events
+
+
+def war_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
+              dice: Dice) -> tuple[State, list[Event]]:
+    """War phase: declarations of war and support, then the wars are fought."""
+    new = copy.deepcopy(state)
+    acts = by_actor(orders)
+    events = _treaty_orders(d, new, acts)
+    plain = {a: [x for x in own if not isinstance(x, o.Conditional)] for a, own in acts.items()}
+    events += war.declarations(d, new, plain, dice)
+    events += war.offers(d, new, plain)
+    events += continue_wars(d, new, dice)
+    return new, events
+
+
+def war_round_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
+                    dice: Dice) -> tuple[State, list[Event]]:
+    """One mail phase of a war round (``war-first`` or ``war-second``)."""
+    new = copy.deepcopy(state)
+    acts = {a: [o.base(x) for x in own] for a, own in by_actor(orders).items()}
+    current = new["wars"][0]
+    events = war.offers(d, new, acts)
+    events += war.declare_mid_war(d, new, current, acts)
+    if new["step"] == "war-first":
+        events += war.first_part(d, new, current, acts, dice)
+    else:
+        events += _second(d, new, current, acts, dice)
+    events += continue_wars(d, new, dice)
+    return new, events
+
+
+def _second(d: BritanniaData, new: State, current: dict[str, Any],
+            acts: Mapping[str, Sequence[o.AnyOrder]], dice: Dice) -> list[Event]:
+    events, outcome = war.second_part(d, new, current, acts, dice)
+    if outcome is not None:
+        events += war.resolution(d, new, current, outcome)
+        new["wars"].pop(0)
+    return events
+
+
+def continue_wars(d: BritanniaData, new: State, dice: Dice) -> list[Event]:
+    """Run the war sequence until a phase needs players' orders, or the wars are over."""
+    events: list[Event] = []
+    while new.get("wars") and not new.get("great_war"):
+        current = new["wars"][0]
+        if current["stage"] == "start":
+            events += war.start_round(d, new, current, dice)
+            current["stage"] = "first"
+        if current["stage"] == "first":
+            if war.side_seats(d, current, current["first"]):
+                new["step"] = "war-first"
+                return events
+            events += war.first_part(d, new, current, {}, dice)
+        if war.side_seats(d, current, 1 - current["first"]):
+            new["step"] = "war-second"
+            return events
+        events += _second(d, new, current, {}, dice)
+    if new.get("great_war"):
+        return events
+    events += end_of_turn(d, new, dice)
+    return events
+
+
+def end_of_turn(d: BritanniaData, new: State, dice: Dice) -> list[Event]:
+    """Victory Point Record; the Final Record in 1916, else the next turn begins."""
+    new["wars"] = []
+    new.pop("denials", None)
+    new.pop("coaling_volunteered", None)
+    events = economy.victory_points(d, new)
     new["casus_belli"] = []
     if new["year"] == d.turn_years()[-1]:
         events += economy.final_record(d, new)
         new["step"] = "ended"
         events.append(Event("game_over", {"vp": dict(new["vp"])}))
-        return new, events
+        return events
     new["year"] += 4
     events += start_of_turn(d, new, dice)
+    return events
+
+
+def _treaty_orders(d: BritanniaData, new: State, acts: Mapping[str, Sequence[o.AnyOrder]]
+                   ) -> list[Event]:
+    """Treaties may be presented at any time (seed, Treaties): drafts and signatures."""
+    events: list[Event] = []
+    for actor, own in sorted(acts.items()):
+        for i, order in enumerate(own, 1):
+            if isinstance(o.base(order), o.TreatyText | o.Sign | o.Breach):
+                events += _negotiate(new, actor, d.seat_of(actor), i, order, d)
+    return events
+
+
+PHASES = {"movement": movement_phase, "negotiation": negotiation_phase,
+          "congress": congress_phase, "congress-vote": congress_vote_phase,
+          "congress-runoff": congress_runoff_phase,
+          "congress-sign": congress_sign_phase, "war": war_phase,
+          "war-first": war_round_phase, "war-second": war_round_phase}
+
+
+def adjudicate(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
+               dice: Dice) -> tuple[State, list[Event]]:
+    """The phase the state waits in; a Great War ends the game wherever it breaks out.
+    Seats that sent nothing count towards the drop-out rules (dropout.py)."""
+    d = after_balkan_wars(d, state.get("balkan_wars", 0))
+    dropout.track(d, state, orders)
+    orders = dropout.gm_orders(d, state, orders)
+    for w in state.get("wars") or []:
+        w["abandoned"] = dropout.abandoned(state)
+    new, events = PHASES[state["step"]](d, state, orders, dice)
+    if new.get("great_war") and new["step"] != "ended":
+        events += great_war_end(d, new)
     return new, events
 
 
-def _negotiate(new: State, actor: str, seat: str, i: int, order: o.AnyOrder) -> list[Event]:
+def _negotiate(new: State, actor: str, seat: str, i: int, order: o.AnyOrder,
+               d: BritanniaData) -> list[Event]:
     from gm.games.britannica.parser import echo
 
     base = o.base(order)
+    if isinstance(base, o.Breach):
+        got = treaties.breach(d, new, actor, base.name, base.violator)
+        return [refusal(d, actor, i, order, got)] if isinstance(got, str) else got
     if isinstance(base, o.TreatyText) and not isinstance(order, o.Conditional):
         new["treaties"].append({"name": base.name, "public": base.public,
                                 "parties": sorted(set(base.parties) | {actor}),
@@ -273,8 +478,8 @@ def chinese_resentment(d: BritanniaData, new: State, dice: Dice) -> list[Event]:
                     new["cri"] += c["per_phase_influence_marker"]
     roll = dice.d6_sum(c["rebellion_dice"], "Chinese rebellion")
     rebellion = rebellion_occurs(new["cri"], roll)
-    return [Event("chinese_resentment", {"cri": new["cri"], "roll": roll, "rebellion": rebellion,
-                                         "war": "not yet implemented" if rebellion else ""})]
+    new["rebellion"] = rebellion
+    return [Event("chinese_resentment", {"cri": new["cri"], "roll": roll, "rebellion": rebellion})]
 
 
 def rebellion_occurs(cri: int, roll: int) -> bool:
@@ -286,6 +491,7 @@ def start_of_turn(d: BritanniaData, new: State, dice: Dice) -> list[Event]:
     """Random Events, Administration and Minor Powers, then open Movement."""
     events = [Event("turn_begins", {"year": new["year"]})]
     events += economy.random_events(d, new, dice)
+    d = after_balkan_wars(d, new.get("balkan_wars", 0))
     events += economy.administration(d, new, dice)
     events += economy.minor_powers(d, new, dice)
     new["merchants_due"] = {p: d.turn(new["year"])["merchants"].count(p) for p in d.great_powers}

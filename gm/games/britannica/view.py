@@ -10,15 +10,26 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from gm.games.britannica.data import load
+from gm.games.britannica.data import BritanniaData, load
+
+
+def names(d: BritanniaData) -> dict[str, str]:
+    """Display names of areas, sea zones and powers, for the report templates."""
+    out = {a.id: a.name for a in d.areas.values()}
+    out |= {z.id: z.name for z in d.seas.values()}
+    out |= {p: t["name"] for p, t in d.rules["powers"].items()}
+    out |= {p: t["name"] for p, t in d.rules["minor_powers"].items()}
+    out |= {"china": "China", "ottoman": "Ottoman Empire", "home": "home"}
+    return out
 
 
 def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
     """The state as ``power`` (a seat) may know it."""
     out = copy.deepcopy(state)
+    d = load()
+    out["names"] = names(d)
     if power is None:
         return out
-    d = load()
     mine = {p for p in d.great_powers if d.seat_of(p) == power}
     out["treaties"] = [t for t in state["treaties"]
                        if (t["public"] and t["ratified"]) or mine & set(t["parties"])]

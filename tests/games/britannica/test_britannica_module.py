@@ -46,7 +46,7 @@ def test_parse_reports_misspelt_names_and_french_orders() -> None:
     s = module.setup("1880", {})
     res = module.parse_orders(s, "france", [SourceLine(1, "place influence in Tunsi"),
                                             SourceLine(2, "placer protectorat dans Madagascar"),
-                                            SourceLine(3, "vote 1 yes")])
+                                            SourceLine(3, 'vote "Tunis deal" yes')])
     err = res.errors[0]
     assert err.kind is ErrorKind.UNKNOWN_NAME and err.suggestions == ("Tunis",)
     assert res.orders[0].echo == "place protectorate in Madagascar"

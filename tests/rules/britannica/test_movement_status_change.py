@@ -111,3 +111,25 @@ def test_rule_upgrading_status_pays_only_the_difference() -> None:
     # £10 for the upgrade; the GM's default garrison then builds an Army(1) for £3 if none at home
     spent = before - out.state["treasury"]["italy"]
     assert spent in (10, 13)
+
+
+def test_rule_movement_status_change_conditions_are_the_shared_evaluator_and_round_trip() -> None:
+    """orders.md §4: Britannica conditions are gm.orders.conditions trees (one evaluator)."""
+    from gm.orders import conditions as shared
+
+    s = _tunis_state()
+    [order] = orders_of(s, "britain",
+                        "place protectorate in Tunis if funds >= 10 and not (italy places control in Tunis "
+                        "or france moves into Tunis)")
+    assert isinstance(order, shared.Conditional)
+    assert isinstance(order.cond, shared.All)
+    assert shared.Comparison(shared.Quantity("funds"), shared.Op.GE, 10) in order.cond.items
+    assert module.order_from_json(module.order_to_json(order)) == order
+    [again] = orders_of(s, "britain", __import__("gm.games.britannica.parser", fromlist=["echo"]).echo(order))
+    assert again == order
+    # funds 40 >= 10 and Italy ordered nothing in Tunis: the condition holds, Britain places.
+    new, events = _run(s, "place protectorate in Tunis if funds >= 10 and not italy places control in Tunis",
+                       "buy army 1")
+    assert _placements(events) == {"britain"}
+    new, events = _run(s, "place protectorate in Tunis if funds >= 100", "buy army 1")
+    assert _placements(events) == set()

@@ -1,0 +1,160 @@
+"""Pax Britannica report bodies: every event the engine emits reads as a sentence, en and fr."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from gm.games.britannica import module
+from gm.games.britannica.movement import _DO
+from gm.service.render import render
+
+ENGINE = Path(__import__("gm.games.britannica.turn", fromlist=["x"]).__file__).resolve().parent
+
+SAMPLES: dict[str, dict] = {
+    "buy_done": {"power": "italy", "unit": "army", "strength": 3},
+    "place_done": {"power": "italy", "area": "tunis", "kind": "protectorate"},
+    "upgrade_done": {"power": "italy", "area": "tunis", "kind": "possession"},
+    "downgrade_done": {"power": "italy", "area": "tunis", "kind": "interest"},
+    "move_done": {"power": "italy", "unit": "army", "strength": 3, "from": "home", "to": "tunis", "path": []},
+    "garrison_done": {"power": "italy", "unit": "army", "strength": 1, "from": "home", "to": "tunis", "path": []},
+    "merchant_done": {"power": "italy", "from": None, "to": "mediterranean"},
+    "canal_done": {"power": "usa", "canal": "panama"},
+    "transfer_done": {"power": "germany", "to": "austria-hungary", "amount": 5},
+    "administration": {"power": "japan", "colonial_office": 10, "roll": 3, "markers": 117,
+                       "maintenance": 63, "treasury": 64},
+    "area_ceded": {"area": "shantung", "to": "germany"},
+    "area_conquered": {"area": "tunis", "by": "france", "kind": "protectorate", "from": ["italy"]},
+    "area_liberated": {"area": "syria", "from": ["france"]},
+    "ballot": {"name": "Tunis", "votes": {"france": "no", "italy": "yes", "russia": "abstain"},
+               "yes": 1, "no": 1, "host": "russia", "passed": False},
+    "canal_built": {"canal": "panama", "builders": ["usa"], "vp_each": 15},
+    "casus_belli": {"holder": "france", "against": "italy", "area": "tunis", "cause": "control_over_influence"},
+    "casus_belli_expired": {"count": 2},
+    "ottoman_annexation": {"area": "persia"},
+    "annexation_lost": {"area": "persia", "type": "independent"},
+    "ottomans_excluded": {"area": "persia", "by": ["britain"]},
+    "ottoman_armies_raised": {"armies": 3, "area": "anatolia"},
+    "treaty_made_public": {"name": "Dual", "parties": ["germany", "italy"], "text": "defence", "by": "italy"},
+    "treaty_broken": {"name": "Dual", "by": "germany", "lodged_by": "italy"},
+    "vp_penalty": {"power": "germany", "vp": -2, "cause": "treaty_broken", "total": 8},
+    "congress_objection": {"powers": ["usa"]},
+    "forced_expenditure": {"power": "germany", "required": 20, "spent": 4, "built": [10, 3], "short": 0},
+    "congress_runoff": {"names": ["Tunis to Italy", "Tunis to France"]},
+    "runoff": {"votes": {"italy": "Tunis to Italy", "france": "Tunis to France"},
+               "counts": {"Tunis to Italy": 1, "Tunis to France": 1}, "adopted": None},
+    "ottoman_war_ended_on_demand": {"kept": ["tripoli"], "by": ["france"]},
+    "chinese_rebellion": {"armies": ["shantung", "chihli"], "against": ["britain", "germany"]},
+    "chinese_resentment": {"cri": 124, "roll": 11, "rebellion": True},
+    "colonial_combat": {"area": "tunis", "attack": 3, "defence": 2, "table": "table1", "ratio": "3:2",
+                        "roll": 6, "result": "DR", "won": True, "lost": [], "retreat": False, "power": "italy"},
+    "congress_called": {"by": "france", "site": "russia", "asked": "italy", "parties": ["france", "italy"],
+                        "disputes": []},
+    "congress_members": {"site": "russia", "members": ["france", "italy", "russia"], "proposals": ["Tunis"]},
+    "congress_resolved": {"name": "Tunis"},
+    "congress_unresolved": {"defied": ["france"]},
+    "default_garrison": {"power": "italy", "area": "tunis", "strength": 1, "built": True},
+    "final_victory_points": {"power": "italy", "gained": 20, "total": 80},
+    "game_over": {"vp": {"britain": 100, "italy": 80}},
+    "garrison_rule": {"area": "tunis", "power": "italy", "codominion": False},
+    "great_war": {"cause": "four_powers", "culprits": ["britain", "russia"], "eti": 60},
+    "great_war_penalty": {"power": "britain", "lost": 120, "total": 3},
+    "headline": {"event": "1-1", "name": "War in the Balkans", "effect": {"eti": 3}},
+    "initiative": {"war": 1, "round": 2, "rolls": [4, 2], "first": ["france"]},
+    "marker_downgraded": {"power": "france", "area": "tunis", "to": "none"},
+    "marker_established": {"area": "tunis", "power": "italy", "kind": "protectorate"},
+    "marker_removed": {"area": "tunis", "power": "italy", "kind": "protectorate", "cause": "unrest"},
+    "minor_power_placement": {"power": "spain", "area": "gabon", "kind": "influence"},
+    "order_not_carried_out": {"power": "italy", "number": 2, "order": "buy fleet 10",
+                              "reason": "FUNDS", "why": "not enough money"},
+    "proposal": {"name": "Tunis", "by": "italy", "clauses": [["france", "none", "tunis"]]},
+    "rebellion_crushed": {"cri": 5},
+    "rebellion_impossible": {"cri": 200},
+    "rebellion_succeeded": {},
+    "resolution_adopted": {"name": "Tunis"},
+    "resolution_marker": {"power": "france", "area": "tunis", "kind": "none"},
+    "resolution_signatures": {"name": "Tunis", "signed": ["italy"], "defied": ["france"]},
+    "special_garrison_rebuilt": {"power": "britain", "rule": "indian_army", "at": "bengal",
+                                 "built": 1, "missing": 1},
+    "tension": {"amount": 5, "cause": "declaration of war", "by": ["france"], "eti": 45},
+    "treaty_drafted": {"name": "Dual"},
+    "treaty_signed": {"name": "Dual", "by": "italy", "parties": ["germany", "italy"], "text": ""},
+    "treaty_ratified": {"name": "Dual", "by": "germany", "parties": ["germany", "italy"], "text": "defence"},
+    "treaty_scrapped": {"name": "Dual"},
+    "turn_begins": {"year": 1884},
+    "unit_disbanded": {"power": "italy", "unit": {"type": "army", "strength": 1, "at": "tunis"}},
+    "units_sent_home": {"power": "italy", "unit": "army", "strength": 3},
+    "unrest": {"event": "1-2", "table": "A", "area": "tunis"},
+    "victory_points": {"power": "italy", "gained": 3, "total": 10},
+    "bonus_vp": {"power": "france", "bonus": "africa_east_west", "vp": 10, "total": 40},
+    "war_begins": {"war": 1, "kind": "china", "sides": [["china"], ["britain"]]},
+    "war_combat": {"war": 1, "where": "tunis", "unit": "army", "attackers": ["france"],
+                   "defenders": ["italy"], "attack": 10, "defence": 3, "table": "table1",
+                   "ratio": "3:1", "roll": 6, "result": "DE",
+                   "lost": [{"power": "italy", "unit": "army", "strength": 3}]},
+    "war_declared": {"by": "france", "on": ["italy"], "support": False, "war": 1},
+    "war_ended": {"war": 1, "kind": "war", "outcome": 0, "winners": ["france"]},
+    "war_move": {"power": "china", "unit": "army", "strength": 5, "from": "shantung", "to": "chihli"},
+    "war_retreat": {"power": "italy", "unit": "army", "from": "tunis", "to": "home", "strength": 3},
+    "war_surrender": {"power": "italy", "unit": "army", "strength": 3, "at": "tunis", "why": "out of supply"},
+}
+
+
+def engine_event_types() -> set[str]:
+    """Every event type the engine can emit, read from its source."""
+    found = set()
+    for path in ENGINE.glob("*.py"):
+        found |= set(re.findall(r'Event\(\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
+    found |= {f"{cls.__name__.lower()}_done" for cls in _DO}
+    found |= {"treaty_signed", "treaty_ratified"}
+    return found
+
+
+def test_every_engine_event_has_a_sample() -> None:
+    assert engine_event_types() <= set(SAMPLES)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_event_type_renders_as_a_sentence_in_both_languages(lang: str) -> None:
+    s = module.setup("1880", {})
+    events = [{"type": t, "data": d} for t, d in SAMPLES.items()]
+    text = render("report", lang, "britannica", game_only=True, view=module.view(s, "italy"),
+                  events=events, power="italy")
+    assert "[event " not in text  # the template's unknown-event fallback
+    assert "{'" not in text and "[{" not in text and "None" not in text
+    assert ("Tunis" in text) and ("Italy" in text)
+    word = {"en": "Casus Belli against", "fr": "casus belli contre"}[lang]
+    assert word in text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_report_shows_only_the_seats_own_units_and_hides_secret_treaties(lang: str) -> None:
+    s = module.setup("1880", {})
+    s["treaties"].append({"name": "Secret pact", "public": False, "parties": ["france", "russia"],
+                          "text": "hidden", "signed": ["france", "russia"], "ratified": True})
+    italy = render("report", lang, "britannica", game_only=True, view=module.view(s, "italy"),
+                   events=[], power="italy")
+    france = render("report", lang, "britannica", game_only=True, view=module.view(s, "france"),
+                    events=[], power="france")
+    assert "Secret pact" not in italy and "Secret pact" in france
+    assert "Italy" in italy and ("France, your" not in italy) and ("France, vos" not in italy)
+
+
+@pytest.mark.parametrize(("lang", "annexed", "listed", "casus"), [
+    ("en", "the Ottoman Empire annexes it", "Areas annexed by the Ottoman Empire: Persia.",
+     "Britain has a Casus Belli against Ottoman Empire in Persia (the Ottoman annexation"),
+    ("fr", "l'Empire ottoman l'annexe", "Régions annexées par l'Empire ottoman : Persia.",
+     "Britain a un casus belli contre Ottoman Empire en Persia (annexion ottomane"),
+])
+def test_rule_unrest_ottoman_annexation_report_lines(lang: str, annexed: str, listed: str,
+                                                     casus: str) -> None:
+    s = module.setup("1880", {})
+    s["annexed"] = ["persia"]
+    events = [{"type": "ottoman_annexation", "data": {"area": "persia"}},
+              {"type": "casus_belli", "data": {"holder": "britain", "against": "ottoman",
+                                               "area": "persia", "cause": "ottoman_annexation"}}]
+    text = render("report", lang, "britannica", game_only=True, view=module.view(s, "italy"),
+                  events=events, power="italy")
+    assert annexed in text and listed in text and casus in text

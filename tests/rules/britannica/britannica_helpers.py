@@ -1,0 +1,51 @@
+"""Helpers for the Pax Britannica rule tests: parse orders, adjudicate with led dice."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from gm.dice import Dice
+from gm.games.britannica import module
+from gm.orders.model import SourceLine
+
+
+def dice(tag: str, lead: Iterable[int] = ()) -> Dice:
+    """Seeded dice led by ``lead`` (the first rolls asked for)."""
+    return Dice(seed=hashlib.sha256(tag.encode()).digest(), game_id="rules", phase_id=tag,
+                supplied=tuple(lead), then_seed=True)
+
+
+def orders_of(state: dict[str, Any], seat: str, text: str) -> list[Any]:
+    lines = [SourceLine(i, t) for i, t in enumerate(text.strip().splitlines(), 1)]
+    result = module.parse_orders(state, seat, lines)
+    assert not result.errors, result.errors
+    orders = [p.order for p in result.orders]
+    verdicts = module.validate(state, seat, orders)
+    assert all(v.stored is not False for v in verdicts), verdicts
+    return orders
+
+
+def play(state: dict[str, Any], by_seat: Mapping[str, str], lead: Iterable[int] = (),
+         tag: str = "t") -> tuple[dict[str, Any], list[Any]]:
+    """Adjudicate the phase the state waits in; returns (new state, events)."""
+    orders = {seat: orders_of(state, seat, text) for seat, text in by_seat.items()}
+    out = module.adjudicate(state, orders, dice(tag, lead))
+    return out.state, list(out.events)
+
+
+def of_type(events: list[Any], kind: str) -> list[dict[str, Any]]:
+    return [e.data for e in events if e.type == kind]
+
+
+def tunis_dispute() -> dict[str, Any]:
+    """1880 negotiation: Italy established a Protectorate in Tunis over France's Influence."""
+    s = module.setup("1880", {})
+    s["markers"]["tunis"] = [{"power": "france", "kind": "influence", "established": True},
+                             {"power": "italy", "kind": "protectorate", "established": True}]
+    s["units"].append({"id": 900, "power": "italy", "type": "army", "strength": 3, "at": "tunis"})
+    s["casus_belli"] = [{"holder": "france", "against": "italy", "area": "tunis",
+                         "cause": "control_over_influence"}]
+    s["step"] = "negotiation"
+    return s

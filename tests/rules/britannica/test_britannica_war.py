@@ -1,0 +1,222 @@
+"""Seed 003, War: declarations, alliances, initiative, attack, retreat, supply, war end."""
+
+from __future__ import annotations
+
+from britannica_helpers import of_type, play, tunis_dispute
+
+from gm.games.britannica import module, war
+from gm.games.britannica.data import load
+
+
+def _at_war(declarations: dict[str, str], extra_cb: list | None = None) -> tuple[dict, list]:
+    s = tunis_dispute()
+    s["casus_belli"] += extra_cb or []
+    s, _ = play(s, {})  # negotiation: nobody calls a Congress
+    assert s["step"] == "war"
+    return play(s, declarations, lead=[6, 1])
+
+
+def test_rule_declarations_of_war_need_a_casus_belli_and_raise_tensions_5() -> None:
+    s, events = _at_war({"france": "declare war on Italy", "germany": "declare war on Italy"})
+    assert [d["by"] for d in of_type(events, "war_declared")] == ["france"]
+    assert of_type(events, "order_not_carried_out")[0]["why"].startswith("a declaration")
+    assert s["wars"][0]["sides"] == [["france"], ["italy"]]
+    assert any(t["cause"] == "declaration of war" and t["amount"] == 5 for t in of_type(events, "tension"))
+
+
+def test_rule_defensive_treaty_example_support_is_a_declaration_of_war_plus_5() -> None:
+    s = tunis_dispute()
+    s["treaties"].append({"name": "Dual", "public": True, "parties": ["germany", "italy"],
+                          "text": "defence", "signed": ["germany", "italy"], "ratified": True})
+    s, _ = play(s, {})
+    eti = s["eti"]
+    s, events = play(s, {"france": "declare war on Italy", "germany": "support Italy",
+                         "russia": "support Italy"}, lead=[6, 1])
+    assert s["wars"][0]["sides"] == [["france"], ["italy", "germany"]]
+    assert of_type(events, "order_not_carried_out")[0]["power"] == "russia"
+    assert s["eti"] >= eti + 10
+
+
+def test_rule_germany_and_austria_hungary_never_on_opposite_sides() -> None:
+    s, events = _at_war({"germany": "declare war on Austria-Hungary"},
+                        [{"holder": "germany", "against": "austria-hungary", "area": "", "cause": "x"}])
+    assert not s.get("wars") or all(not ({"germany", "austria-hungary"} <= set(w["sides"][0] + w["sides"][1]))
+                                    for w in s["wars"])
+    assert "opposite sides" in of_type(events, "order_not_carried_out")[0]["why"]
+
+
+def test_rule_initiative_highest_die_is_the_first_alliance() -> None:
+    s, events = _at_war({"france": "declare war on Italy"})
+    [ini] = of_type(events, "initiative")
+    assert ini["rolls"] == [6, 1] and ini["first"] == ["france"]
+    assert s["step"] == "war-first" and module.phase(s).owing == ("france",)
+    assert module.phase(s).id == "1880-war-1-round-1-first"
+
+
+def test_rule_unused_status_casus_belli_expire_and_the_influence_is_reduced() -> None:
+    s, events = _at_war({})
+    assert not s["casus_belli"] and not s.get("wars")
+    # Beside an established Protectorate, France's Influence becomes Interest.
+    assert {m["power"]: m["kind"] for m in s["markers"]["tunis"]} == {"france": "interest",
+                                                                      "italy": "protectorate"}
+    assert s["step"] == "movement" and s["year"] == 1884
+
+
+def _battle() -> dict:
+    """France (first) has Army(10) in Tunis against Italy's Army(3) there."""
+    s, _ = _at_war({"france": "declare war on Italy"})
+    s["units"].append({"id": 901, "power": "france", "type": "army", "strength": 10, "at": "tunis"})
+    return s
+
+
+def test_rule_combat_during_a_war_attack_uses_the_crt_and_defender_retreats_later() -> None:
+    s = _battle()
+    s, events = play(s, {"france": "attack in Tunis"}, lead=[6])
+    [c] = of_type(events, "war_combat")
+    assert (c["attack"], c["defence"], c["ratio"], c["table"]) == (10, 3, "3:1", "table1")
+    assert c["result"] == "DE" and c["lost"] == [{"power": "italy", "unit": "army", "strength": 3}]
+    assert s["step"] == "war-second"
+    assert s["wars"][0]["conquered"] == {"tunis": 0}
+
+
+def test_rule_retreat_procedure_default_list_then_ordered_retreat() -> None:
+    s = _battle()
+    # Table 1, 3:1, roll 3: DR. Italy's army retreats in the next phase.
+    s, events = play(s, {"france": "attack in Tunis"}, lead=[3])
+    assert of_type(events, "war_combat")[0]["result"] == "DR"
+    assert s["wars"][0]["pending"]
+    d = load()
+    first_choice = war.default_retreat(d, s, s["wars"][0], "italy", "army", "tunis")
+    s2, events = play(s, {})
+    [r] = of_type(events, "war_retreat")
+    assert r["power"] == "italy" and r["to"] == first_choice
+
+
+def test_rule_supply_armies_without_a_line_of_supply_surrender() -> None:
+    s = _battle()
+    s["merchants"]["italy"] = []
+    s, events = play(s, {}, lead=[])
+    s, events = play(s, {})
+    assert any(x["power"] == "italy" and x["why"] == "out of supply" for x in of_type(events, "war_surrender"))
+    if s.get("wars"):
+        assert any(u["power"] == "italy" and u["strength"] == 3 for u in s["wars"][0]["surrendered"])
+
+
+def test_rule_war_end_three_rounds_without_attacks_is_a_stalemate_units_come_home() -> None:
+    s, _ = _at_war({"france": "declare war on Italy"})
+    for _ in range(6):
+        if not s["step"].startswith("war-"):
+            break
+        s, events = play(s, {})
+    assert s["step"] == "movement"
+    assert of_type(events, "war_ended")[0]["outcome"] == "stalemate"
+
+
+def test_rule_negotiations_and_ending_a_war_peace_by_every_combatant() -> None:
+    s, _ = _at_war({"france": "declare war on Italy"})
+    s, _ = play(s, {"france": "peace"})
+    s, events = play(s, {"france": "peace", "italy": "peace"})
+    assert of_type(events, "war_ended")[0]["outcome"] == "peace"
+
+
+def test_rule_the_great_war_four_european_powers_end_the_game_culprits_triple() -> None:
+    cbs = [{"holder": "russia", "against": "france", "area": "", "cause": "x"},
+           {"holder": "britain", "against": "italy", "area": "", "cause": "x"}]
+    s, events = _at_war({"france": "declare war on Italy", "russia": "declare war on France",
+                         "britain": "declare war on Italy"}, cbs)
+    assert s["step"] == "ended"
+    [gw] = of_type(events, "great_war")
+    # Simultaneous declarations are taken in alphabetical order: Britain started the war,
+    # Russia's was the fourth European power's declaration.
+    assert gw["culprits"] == ["britain", "russia"]
+    pen = {p["power"]: p["lost"] for p in of_type(events, "great_war_penalty")}
+    assert pen["britain"] == 3 * pen["italy"] == pen["russia"] and pen["france"] == pen["italy"] > 0
+
+
+def test_rule_chinese_rebellion_armies_never_in_a_possession_china_victory_clears_markers() -> None:
+    s = module.setup("1880", {})
+    s["step"], s["cri"] = "negotiation", 190
+    s["markers"]["chihli"] = [{"power": "russia", "kind": "possession", "established": True}]
+    # 3 dice 1-1-1 < 19: rebellion; 2 armies; placement rolls 1 (Chihli, a Possession: re-rolled), 2, 2.
+    s, events = play(s, {}, lead=[1, 1, 1, 2, 1, 2, 2])
+    [reb] = of_type(events, "chinese_rebellion")
+    assert reb["armies"] == ["shantung", "shantung"]
+    assert "britain" in reb["against"] and s["wars"][0]["sides"][0] == ["china"]
+    for _ in range(30):
+        if not s["step"].startswith("war-"):
+            break
+        s, events = play(s, {})
+    if of_type(events, "rebellion_succeeded"):
+        assert not any(a in s["markers"] for a in ("hong_kong", "chihli", "korea"))
+    assert s["cri"] < 190
+
+
+def _dual(public: bool = True) -> dict:
+    s = tunis_dispute()
+    s["treaties"].append({"name": "Dual", "public": public, "parties": ["germany", "italy", "russia"],
+                          "text": "Germany places no marker in Tunis", "signed": ["germany", "italy", "russia"],
+                          "ratified": True})
+    return s
+
+
+def test_rule_treaties_and_casus_belli_a_breach_gives_every_other_signatory_a_casus_belli() -> None:
+    s0 = _dual()
+    s, events = play(s0, {"italy": 'breach "Dual" by Germany'})
+    cbs = [cb for cb in s["casus_belli"] if cb["cause"] == "treaty_broken"]
+    assert sorted((cb["holder"], cb["against"]) for cb in cbs) == [("italy", "germany"), ("russia", "germany")]
+    # European Tensions +5, the violator -2 VP, the treaty is negated.
+    assert any(t["cause"] == "treaty broken" and t["amount"] == 5 for t in of_type(events, "tension"))
+    assert s["vp"]["germany"] == s0["vp"]["germany"] - 2
+    assert not [t for t in s["treaties"] if t["name"] == "Dual"]
+    # The Casus Belli is a pretext for war in the War phase.
+    assert s["step"] == "war"
+    s, events = play(s, {"russia": "declare war on Germany"}, lead=[6, 1])
+    assert s["wars"][0]["sides"] == [["russia"], ["germany"]]
+
+
+def test_rule_treaties_a_secret_treaty_breach_makes_it_public() -> None:
+    s, events = play(_dual(public=False), {"russia": 'violation "Dual" par Germany'})
+    [made] = [e for e in events if e.type == "treaty_made_public"]
+    assert made.visible_to is None and made.data["text"] == "Germany places no marker in Tunis"
+
+
+def test_rule_treaties_only_a_party_can_lodge_a_breach_by_another_party() -> None:
+    s0 = _dual()
+    s, events = play(s0, {"france": 'breach "Dual" by Germany', "italy": 'breach "Dual" by France',
+                          "russia": 'breach "Dual" by Russia'})
+    assert len(of_type(events, "order_not_carried_out")) == 3
+    assert s["eti"] == s0["eti"] and s["treaties"] == s0["treaties"]
+
+
+def test_rule_the_great_war_treaty_breaker_brought_in_fourth_loses_double() -> None:
+    s, _ = play(_dual(), {"italy": 'breach "Dual" by Germany'})
+    s["casus_belli"].append({"holder": "britain", "against": "italy", "area": "", "cause": "x"})
+    # Britain and France go to war with Italy (three European powers); Italy declares on
+    # Germany for the broken treaty, bringing it in as the fourth.
+    s, events = play(s, {"britain": "declare war on Italy", "france": "declare war on Italy",
+                         "italy": "declare war on Germany"}, lead=[6, 1])
+    [gw] = of_type(events, "great_war")
+    assert "germany" not in gw["culprits"]
+    penalty = {e["power"]: e["lost"] for e in of_type(events, "great_war_penalty")}
+    assert penalty["germany"] == 2 * penalty["japan"]
+
+
+def test_rule_negotiation_2_no_influence_beside_control_after_a_stalemate() -> None:
+    s, _ = _at_war({"france": "declare war on Italy"})
+    for _ in range(6):
+        if not s["step"].startswith("war-"):
+            break
+        s, events = play(s, {})
+    assert of_type(events, "war_ended")[0]["outcome"] == "stalemate"
+    # France's Influence beside Italy's established Protectorate is reduced to Interest.
+    assert {m["power"]: m["kind"] for m in s["markers"]["tunis"]} == {"france": "interest",
+                                                                      "italy": "protectorate"}
+
+
+def test_rule_negotiation_2_no_influence_beside_a_possession_after_peace() -> None:
+    s, _ = _at_war({"france": "declare war on Italy"})
+    s["markers"]["tunis"][1]["kind"] = "possession"
+    s, _ = play(s, {"france": "peace"})
+    s, events = play(s, {"france": "peace", "italy": "peace"})
+    assert of_type(events, "war_ended")[0]["outcome"] == "peace"
+    assert {m["power"]: m["kind"] for m in s["markers"]["tunis"]} == {"italy": "possession"}

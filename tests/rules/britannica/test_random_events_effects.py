@@ -1,0 +1,59 @@
+"""Seed 003, Random Events: War in the Balkans (1-1) and Forced Expenditure."""
+
+from __future__ import annotations
+
+from britannica_helpers import of_type, play
+
+from gm.games.britannica import economy, module
+from gm.games.britannica.data import after_balkan_wars, load
+
+
+def test_rule_war_in_the_balkans_first_and_second_roll_change_the_links() -> None:
+    d = load()
+    assert "greece" not in d.neighbours("serbia") and "anatolia" in d.neighbours("serbia")
+    first = after_balkan_wars(d, 1)
+    assert "greece" in first.neighbours("serbia") and "greece" not in first.neighbours("bulgaria")
+    second = after_balkan_wars(d, 2)
+    assert "greece" in second.neighbours("bulgaria") and "greece" in second.neighbours("serbia")
+    assert "anatolia" not in second.neighbours("serbia")
+    assert "anatolia" in second.neighbours("greece")  # the Greek islands keep that link
+    assert "mediterranean" in second.areas["bulgaria"].seas
+    assert "mediterranean" not in d.areas["bulgaria"].seas  # the data set itself is unchanged
+    assert after_balkan_wars(d, 5) is second and after_balkan_wars(second, 1) is second
+
+
+def test_rule_war_in_the_balkans_routes_apply_to_movement() -> None:
+    s = module.setup("1880", {})
+    s["next_unit"] += 1
+    s["units"].append({"id": s["next_unit"], "power": "russia", "type": "army", "strength": 1, "at": "serbia"})
+    s["markers"]["anatolia"] = [{"power": "russia", "kind": "protectorate", "established": True}]
+    s2, events = play(s, {"russia": "move army 1 from Serbia to Anatolia"})
+    assert [m["path"] for m in of_type(events, "move_done")] == [["serbia", "anatolia"]]
+    s["balkan_wars"] = 2  # the second Balkan war severed Serbia-Anatolia
+    s3, events = play(s, {"russia": "move army 1 from Serbia to Anatolia"})
+    assert not of_type(events, "move_done")
+    assert of_type(events, "order_not_carried_out")[0]["reason"] == "NO_PATH"
+
+
+def test_rule_forced_expenditure_the_gm_builds_armies_for_the_shortfall() -> None:
+    s = module.setup("1880", {})
+    upkeep = economy.unit_maintenance(load(), s, "germany")
+    s["forced"] = [{"power": "germany", "amount": upkeep + 20}]
+    s["treasury"]["germany"] = 100
+    before = [u["id"] for u in s["units"] if u["power"] == "germany"]
+    s2, events = play(s, {"germany": "buy army 3"})
+    [f] = of_type(events, "forced_expenditure")
+    # Upkeep abroad and the Army(3) bought count; the GM builds an Army(3) for the last £10.
+    assert (f["spent"], f["built"], f["short"]) == (upkeep + 10, [3], 0)
+    new = [u for u in s2["units"] if u["power"] == "germany" and u["id"] not in before]
+    assert sorted(u["strength"] for u in new) == [3, 3] and {u["at"] for u in new} == {"home"}
+    assert "forced" not in s2
+
+
+def test_rule_forced_expenditure_no_ill_effect_when_money_runs_short() -> None:
+    s = module.setup("1880", {})
+    s["forced"] = [{"power": "russia", "amount": economy.unit_maintenance(load(), s, "russia") + 30}]
+    s["treasury"]["russia"] = 5
+    s2, events = play(s, {})
+    [f] = of_type(events, "forced_expenditure")
+    assert f["built"] == [1] and s2["treasury"]["russia"] == 2 and f["short"] > 0
