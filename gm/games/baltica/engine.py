@@ -16,6 +16,9 @@ from gm.games.baltica.orders import BattleOrder, HitsPrefer, Regroup, Retreat
 from gm.games.baltica.rules import battle, forage, siege
 from gm.games.baltica.rules.action_phase import run_action_phase
 from gm.games.baltica.rules.actions import action_roll
+from gm.games.baltica.rules.event_effects import Choices, check_returns
+from gm.games.baltica.rules.events import resolve_event
+from gm.games.baltica.rules.fleet_battle import fight_at_sea, fleet_battle_zones
 from gm.games.baltica.rules.losses import eliminate
 from gm.games.baltica.rules.retreat import BorderCount, carry_out_retreat, retreat_path
 from gm.games.baltica.rules.world import World
@@ -37,14 +40,20 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
         if action_roll(world):
             gs.step = "battles"  # 3.1: both events: "proceeds to the Forage Phase"
             world.emit("straight_to_forage")
+            first = gs.turn.first or gs.powers[0]
+            for p in (first, other_power(first)):
+                gs.turn.events_due.remove(p)
+                resolve_event(world, p, Choices())
     elif step.startswith("actions-"):
         power = acting_power(gs)
         assert power is not None
-        run_action_phase(world, power, orders.get(power, ()))
+        run_action_phase(world, power, orders.get(power, ()),
+                         orders.get(other_power(power), ()))
     elif step == "battles":
         battle_phase(world, orders)
     elif step == "forage":
         forage.forage_phase(world, gs.turn.first or gs.powers[0])
+    check_returns(world)
     next_step(gs)
     return Outcome(gs.to_json(), world.events)
 
@@ -74,7 +83,8 @@ def battle_order(world: World, orders: Mapping[str, Sequence[Any]]) -> list[str]
 
 
 def battle_phase(world: World, orders: Mapping[str, Sequence[Any]]) -> None:
-    """0.3: battles one at a time in the First Player's order, then every siege (6.0)."""
+    """0.3: battles one at a time: fleet battles (9.3) in sea-zone order, then land battles
+    in the First Player's order, then every siege (6.0)."""
     retreats: dict[str, list[tuple[str, Any, str]]] = {}
     regroups: dict[str, str] = {}
     for power, os in orders.items():
@@ -94,6 +104,8 @@ def battle_phase(world: World, orders: Mapping[str, Sequence[Any]]) -> None:
                 return to
         return None
 
+    for sea in fleet_battle_zones(world):  # 9.3, before the land battles (docs/baltica.md)
+        fight_at_sea(world, sea, wish)
     for territory in battle_order(world, orders):
         if world.occupied_by_both(territory):
             winner = battle.fight(world, territory, wish, regroups)

@@ -5,7 +5,8 @@ no main attack given: the border first used to attack; no battle order: the
 battles in territory-id order; tied hits and forage losses: the owner's
 ``hits prefer`` list, else a regiment before an army, a non-royal block before
 a royal one; pinned blocks: those that already moved, then the weakest; no
-retreat; no regroup.
+retreat; no regroup; pinned blocks: the defender's `pin` list first. Events and National
+Politics choices: see docs/baltica.md.
 """
 
 from __future__ import annotations
@@ -22,23 +23,32 @@ from gm.games.baltica.engine import adjudicate
 from gm.games.baltica.orders import (
     ACTION_TYPES,
     NOT_YET_IMPLEMENTED,
+    OPPONENT_ORDERS,
     BattleOrder,
+    Discontent,
+    Embark,
     HitsPrefer,
+    Land,
     MainAttack,
     Move,
+    Pin,
+    Politics,
     Recon,
     Regroup,
+    Reinforce,
     Replace,
     Retreat,
+    Sail,
     Siege,
     order_from_json,
     order_to_json,
 )
-from gm.games.baltica.rules import actions, movement
+from gm.games.baltica.rules import actions, movement, politics
+from gm.games.baltica.rules.replacements import replacement_problem
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.sequence import acting_power, owing, phase_id, step_row
-from gm.games.baltica.state import POOL, REMOVED, BlockState, GameState, Turn
+from gm.games.baltica.state import POOL, POWERS, REMOVED, BlockState, GameState, Turn
 from gm.games.base import (
     GameModule,
     Outcome,
@@ -53,7 +63,7 @@ from gm.orders.conditions import Conditional
 from gm.orders.model import ParsedOrder, ParseResult, SourceLine
 
 PHASE_ORDERS: Mapping[str, tuple[type, ...]] = {
-    "actions": ACTION_TYPES + (MainAttack, HitsPrefer),
+    "actions": ACTION_TYPES + (MainAttack, HitsPrefer, Reinforce, Pin, Discontent),
     "battle": (BattleOrder, HitsPrefer, Retreat, Regroup),
     "forage": (HitsPrefer,),
 }
@@ -115,7 +125,9 @@ class BalticaModule(GameModule):
     def phase(self, state: State) -> PhaseInfo:
         """The phase ``state`` waits in (ids in docs/baltica.md)."""
         gs = GameState.from_json(state)
+        acting = acting_power(gs)
         return PhaseInfo(phase_id(gs), step_row(gs.step).kind, owing(gs),
+                         may_order=POWERS if acting is not None and not gs.ended else (),
                          simultaneous=gs.step in ("battles", "forage"), ended=gs.ended)
 
     # -- orders ----------------------------------------------------------------
@@ -132,9 +144,17 @@ class BalticaModule(GameModule):
         kind = step_row(gs.step).kind
         out: list[Validation] = []
         n_actions = 0
+        event_nation = power in gs.turn.events_due
         for o in orders:
             inner, cond = unwrap(_plain(o))
             v = self._judge(world, gs, power, kind, inner)
+            if event_nation and isinstance(inner, Politics):
+                event_nation = False  # 12.1 #6: names the nation for the event, no action
+                if v.verdict is Verdict.REFUSED and v.reason != Why.NOT_MAJOR.value:
+                    v = Validation(Verdict.ACCEPTED)
+                if v.verdict is not Verdict.REFUSED:
+                    out.append(v)
+                    continue
             if v.verdict is not Verdict.REFUSED and isinstance(inner, ACTION_TYPES):
                 n_actions += 1
                 if n_actions > gs.turn.actions.get(power, 0) and not isinstance(
@@ -151,7 +171,12 @@ class BalticaModule(GameModule):
             return Validation(Verdict.REFUSED, Why.NOT_YET_IMPLEMENTED.value)
         if kind not in PHASE_ORDERS or not isinstance(order, PHASE_ORDERS[kind]):
             return Validation(Verdict.REFUSED, "not allowed in this phase")
-        if kind == "actions" and acting_power(gs) != power:
+        acting = kind == "actions" and acting_power(gs) == power
+        if kind == "actions" and isinstance(order, OPPONENT_ORDERS):
+            if acting:
+                return Validation(Verdict.REFUSED, Why.OPPONENT_ONLY.value)
+            return Validation(Verdict.TO_CHECK, "used if the other player's actions call for it")
+        if kind == "actions" and not acting:
             return Validation(Verdict.REFUSED, "not your action phase")
         why: Why | None = None
         if isinstance(order, Move):
@@ -162,12 +187,10 @@ class BalticaModule(GameModule):
         elif isinstance(order, Recon):
             why = actions.recon_problem(world, power, world.bid_territory(order.territory))
         elif isinstance(order, Replace):
-            b = world.bid_block(order.block)
-            if gs.blocks[b].strength >= world.spec(b).max_strength:
-                why = Why.FULL_STRENGTH
-            elif not actions.line_of_communications(world, b):
-                why = Why.NO_LINE
-        elif isinstance(order, (Retreat, Regroup, Siege)):
+            why = replacement_problem(world, world.bid_block(order.block))
+        elif isinstance(order, Politics):
+            why = politics.politics_problem(world, power, world.bid_nation(order.nation))
+        elif isinstance(order, (Retreat, Regroup, Siege, Embark, Sail, Land)):
             return Validation(Verdict.TO_CHECK)
         if why is not None:
             return Validation(Verdict.REFUSED, why.value)

@@ -7,7 +7,7 @@ nations). Conditions are not part of these orders: the shared layer wraps an
 order as ``gm.orders.conditions.Conditional(order, cond, form)``.
 
 Orders the engine does not carry out yet (part II of the rules: interphase,
-politics, fleets) are still typed here so that a mail naming them is
+fleets) are still typed here so that a mail naming them is
 understood, and validation refuses them as "not yet implemented"
 (:data:`NOT_YET_IMPLEMENTED`).
 """
@@ -108,13 +108,59 @@ class Siege:
 
 @dataclass(frozen=True)
 class Politics:
-    """``politics Sweden`` (3.3.4, 12.4): part II, not yet carried out."""
+    """``politics Russia target Denmark, Prussia`` (3.3.4, 12.4): roll on the National
+    Politics Table for one major nation; ``targets`` is the player's choice, first that
+    qualifies, where a result names another nation (Special Envoy's ally, 12.4 #3; Peter
+    settles with the Ottomans or Ukraine, 12.3 #2). The same order names the nation when a
+    rolled event sends the player to the table (12.1 #6); then it costs no action."""
 
     kind: ClassVar[str] = "politics"
     nation: str
+    targets: tuple[str, ...] = ()
 
     def echo(self, lang: str = "en") -> str:
-        return f"{'politique' if lang == 'fr' else 'politics'} {self.nation}"
+        word, target = ("politique", "cible") if lang == "fr" else ("politics", "target")
+        text = f"{word} {self.nation}"
+        return text + (f" {target} {_names(self.targets)}" if self.targets else "")
+
+
+@dataclass(frozen=True)
+class Reinforce:
+    """``reinforce Karl XII, Dalregementet`` (8.3 via 12.2 #6, 12.4 #4-5): which blocks
+    receive steps first when an event or politics gives RPs to spend at once."""
+
+    kind: ClassVar[str] = "reinforce"
+    blocks: tuple[str, ...]
+
+    def echo(self, lang: str = "en") -> str:
+        return f"{'renforcer' if lang == 'fr' else 'reinforce'} {_names(self.blocks)}"
+
+
+@dataclass(frozen=True)
+class Pin:
+    """``pin Dalregementet, Upplands in Livland`` (4.3: "The enemy player chooses which
+    blocks are pinned"): sent by the defender during the mover's action phase."""
+
+    kind: ClassVar[str] = "pin"
+    blocks: tuple[str, ...]
+    territory: str
+
+    def echo(self, lang: str = "en") -> str:
+        word, in_ = ("fixer", "en") if lang == "fr" else ("pin", "in")
+        return f"{word} {_names(self.blocks)} {in_} {self.territory}"
+
+
+@dataclass(frozen=True)
+class Discontent:
+    """``discontent Livland, Kurland`` (12.4 #2: "one non-national territory (opponent's
+    choice)"): the opponent's choice, sent during the roller's action phase."""
+
+    kind: ClassVar[str] = "discontent"
+    territories: tuple[str, ...]
+
+    def echo(self, lang: str = "en") -> str:
+        word = "mécontentement" if lang == "fr" else "discontent"
+        return f"{word} {_names(self.territories)}"
 
 
 @dataclass(frozen=True)
@@ -130,7 +176,7 @@ class Replace:
 
 @dataclass(frozen=True)
 class Embark:
-    """``embark Karl XII from Livland onto Wachtmeister`` (9.2): not yet carried out."""
+    """``embark Karl XII from Livland onto Wachtmeister`` (9.2)."""
 
     kind: ClassVar[str] = "embark"
     blocks: tuple[str, ...]
@@ -145,7 +191,8 @@ class Embark:
 
 @dataclass(frozen=True)
 class Sail:
-    """``sail Wachtmeister from Southern Baltic to Gulf of Finland`` (9.1): not yet."""
+    """``sail Wachtmeister from Southern Baltic to Gulf of Finland`` (9.1); either end may
+    be a harbor territory."""
 
     kind: ClassVar[str] = "sail"
     fleets: tuple[str, ...]
@@ -160,7 +207,7 @@ class Sail:
 
 @dataclass(frozen=True)
 class Land:
-    """``land Karl XII from Gulf of Finland to Ingermanland`` (9.2): not yet."""
+    """``land Karl XII from Gulf of Finland to Ingermanland`` (9.2)."""
 
     kind: ClassVar[str] = "land"
     blocks: tuple[str, ...]
@@ -278,18 +325,23 @@ class WinterCampaign:
 
 
 Order = (Recon | Move | MainAttack | Siege | Politics | Replace | Embark | Sail | Land
-         | BattleOrder | HitsPrefer | Retreat | Regroup | Build | Reform | Cede | WinterCampaign)
+         | BattleOrder | HitsPrefer | Retreat | Regroup | Build | Reform | Cede | WinterCampaign
+         | Reinforce | Pin | Discontent)
 
 ORDER_TYPES: tuple[type, ...] = (
     Recon, Move, MainAttack, Siege, Politics, Replace, Embark, Sail, Land,
     BattleOrder, HitsPrefer, Retreat, Regroup, Build, Reform, Cede, WinterCampaign,
+    Reinforce, Pin, Discontent,
 )
+
+OPPONENT_ORDERS: tuple[type, ...] = (Pin, Discontent)
+"""Standing orders the other player sends during an action phase (4.3, 12.4 #2)."""
 
 ACTION_TYPES: tuple[type, ...] = (Recon, Move, Siege, Politics, Replace, Embark, Sail, Land)
 """Orders that cost one action each (3.3); the others are standing orders."""
 
 NOT_YET_IMPLEMENTED: tuple[type, ...] = (
-    Politics, Embark, Sail, Land, Build, Reform, Cede, WinterCampaign,
+    Build, Reform, Cede, WinterCampaign,
 )
 """Understood, but refused at validation: their rules are part II (docs/baltica.md)."""
 

@@ -18,16 +18,19 @@ from gm.games.baltica.orders import (
     BattleOrder,
     Build,
     Cede,
+    Discontent,
     Embark,
     HitsPrefer,
     Land,
     MainAttack,
     Move,
     MoveGroup,
+    Pin,
     Politics,
     Recon,
     Reform,
     Regroup,
+    Reinforce,
     Replace,
     Retreat,
     Sail,
@@ -57,6 +60,9 @@ class BalticaTransformer(OrderTransformer):
 
     def sea(self, c: list[str]) -> str:
         return self.resolve("sea", c[0])
+
+    def waters(self, c: list[str]) -> str:
+        return self.resolve("waters", c[0])
 
     def nation(self, c: list[str]) -> str:
         return self.resolve("nation", c[0])
@@ -90,7 +96,19 @@ class BalticaTransformer(OrderTransformer):
         return Siege(c[0], c[1])
 
     def politics(self, c: list[Any]) -> Politics:
-        return Politics(c[0])
+        return Politics(c[0], c[1] if len(c) > 1 else ())
+
+    def targets(self, c: list[str]) -> tuple[str, ...]:
+        return tuple(c)
+
+    def reinforce(self, c: list[Any]) -> Reinforce:
+        return Reinforce(c[0])
+
+    def pin(self, c: list[Any]) -> Pin:
+        return Pin(c[0], c[1])
+
+    def discontent(self, c: list[Any]) -> Discontent:
+        return Discontent(c[0])
 
     def replace(self, c: list[Any]) -> Replace:
         return Replace(c[0])
@@ -164,6 +182,7 @@ def context_for(board: Board, state: dict[str, Any], power: str, language: str =
     return ParseContext(
         names={"territory": territories, "area": territories,
                "sea": _index(board.names("sea"), "sea"),
+               "waters": _index({**board.names("sea"), **board.names("territory")}, "waters"),
                "nation": _index(nations, "nation"),
                "block": _index(own, "block")},
         power=power, language=language)

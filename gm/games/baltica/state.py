@@ -7,7 +7,9 @@ returns a new dict: the input is never changed.
 
 Block locations: a territory or sea-zone id, or one of :data:`POOL`
 (replacement pool, 8.6), :data:`REMOVED` (out of the game, 2.3) and
-:data:`EXILE` (Karl XII's first elimination, 2.3).
+:data:`EXILE` (Karl XII's first elimination, 2.3) and :data:`ASIDE` (taken out by an
+event until a condition returns it to its pool, 12.2; the condition is kept in
+``GameState.aside``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from typing import Any
 POOL = "pool"
 REMOVED = "removed"
 EXILE = "exile"
-OFF_MAP = (POOL, REMOVED, EXILE)
+ASIDE = "aside"
+OFF_MAP = (POOL, REMOVED, EXILE, ASIDE)
 
 SEASONS = ("spring", "summer", "autumn", "winter")
 POWERS = ("sweden", "coalition")
@@ -36,7 +39,8 @@ class BlockState:
     ``moved``, ``pinned``, ``entered_from`` (the border crossed last, 5.6),
     ``arrived`` (a counter: the order of arrival, for defender and reserve
     rules 5.1/5.3), ``forced`` (extra territories force-marched, 4.4) and
-    ``reserve`` (5.3) are cleared when a new game turn begins.
+    ``reserve`` (5.3) are cleared when a new game turn begins. ``aboard``: the fleet
+    carrying the block (9.2); the block then stands in the fleet's sea zone.
     """
 
     location: str
@@ -47,6 +51,7 @@ class BlockState:
     arrived: int = 0
     forced: int = 0
     reserve: bool = False
+    aboard: str | None = None
 
 
 @dataclass
@@ -77,7 +82,15 @@ class Turn:
 
 @dataclass
 class GameState:
-    """The whole game: date, step, blocks, garrison markers, nations, this turn."""
+    """The whole game: date, step, blocks, garrison markers, nations, this turn.
+
+    ``politics_used``: the year each major nation last took the National Politics
+    action (3.3.4: once per year per nation). ``interphase_due``: what events and
+    politics left for the next Interphase (8.8 RP changes, activations won by a
+    Special Envoy, ...), each ``{"what": ..., "nation": ..., ...}``, until the
+    Interphase carries them out. ``aside``: block -> the condition that returns it
+    to its pool (12.2). ``mistrust_year``: the year of Coalition mistrust (12.2 #5).
+    """
 
     scenario: str
     ruleset: str
@@ -98,6 +111,10 @@ class GameState:
     karl_exiled_once: bool = False
     ended: bool = False
     powers: list[str] = field(default_factory=lambda: list(POWERS))
+    politics_used: dict[str, int] = field(default_factory=dict)
+    interphase_due: list[dict[str, Any]] = field(default_factory=list)
+    aside: dict[str, str] = field(default_factory=dict)
+    mistrust_year: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-compatible dict the service stores."""
@@ -112,7 +129,8 @@ class GameState:
         t["sieges"] = [SiegeState(**s) for s in t.get("sieges", [])]
         t = {k: _copy(v) for k, v in t.items()}
         data["turn"] = Turn(**t)
-        for key in ("control", "active", "rp", "last_event", "first_turn_actions", "powers"):
+        for key in ("control", "active", "rp", "last_event", "first_turn_actions", "powers",
+                    "politics_used", "interphase_due", "aside"):
             if key in data:
                 data[key] = _copy(data[key])
         return cls(**data)

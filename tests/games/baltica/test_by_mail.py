@@ -99,11 +99,11 @@ def test_a_season_of_the_grand_campaign_by_mail(pb) -> None:  # type: ignore[no-
     # Reconnaissance (3.3.1) shows Sweden the blocks in Ingermanland with their strengths;
     # the Coalition only learns that two Swedish blocks moved.
     sw = reports(pb, SWEDEN)[-1]
-    assert "Reconnaissance of Ingermanland:" in sw and "Pyotr I (russia, 4)" in sw
+    assert "Reconnaissance of Ingermanland:" in sw and "Pyotr I (Russia, 4)" in sw
     assert "Ingermanland: Vellinck B2 4/4" in sw and "Skåne: Karl XII A3 4/4" in sw
     co = reports(pb, COALITION)[-1]
     assert "Vellinck" not in co and "Estländska" not in co
-    assert "Ingermanland : 2 sweden bloc(s)" in co
+    assert "Ingermanland : 2 bloc(s) suédois" in co
 
     # The Coalition orders in French; the reply echoes them in the canonical form.
     deliver(pb, mail("GAME pb1\nPOWER coalition co-secret\n"
@@ -126,7 +126,7 @@ def test_a_season_of_the_grand_campaign_by_mail(pb) -> None:  # type: ignore[no-
     assert close_phase(pb, "pb1", phase_now(pb)[1], by="test").closed
     assert phase_now(pb)[0] == "1700-winter-actions-coalition"
     assert "Livland : Flemming B2 4/4" in reports(pb, COALITION)[-1]
-    assert "Novgorod: 1 russia block(s)" in reports(pb, SWEDEN)[-1]
+    assert "Novgorod: 1 Russia block(s)" in reports(pb, SWEDEN)[-1]
 
     # Fog: no mail to either player ever names an enemy block it neither reconnoitred
     # nor fought this season.

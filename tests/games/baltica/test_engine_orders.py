@@ -9,16 +9,19 @@ from gm.games.baltica.orders import (
     BattleOrder,
     Build,
     Cede,
+    Discontent,
     Embark,
     HitsPrefer,
     Land,
     MainAttack,
     Move,
     MoveGroup,
+    Pin,
     Politics,
     Recon,
     Reform,
     Regroup,
+    Reinforce,
     Replace,
     Retreat,
     Sail,
@@ -41,6 +44,8 @@ SAMPLES = [
     Retreat("Karl XII", "Livland"), Regroup("Karl XII", "Livland"),
     Build("sweden", 3, ("Småland",)), Reform("Repnin"), Cede("Bremen-Verden", "Hannover"),
     WinterCampaign(Move("Livland", (MoveGroup(("Karl XII",), "Ingermanland"),))),
+    Politics("Russia", ("Denmark", "Prussia")), Reinforce(("Karl XII", "Dalregementet")),
+    Pin(("Dalregementet", "Upplands"), "Livland"), Discontent(("Livland", "Kurland")),
 ]
 
 

@@ -85,7 +85,7 @@ def test_not_yet_implemented_orders_are_refused() -> None:
     """Part II orders parse but are refused, never stored and silently ignored."""
     m, state = game()
     state = m.adjudicate(state, {}, Dice.scripted([5, 2])).state
-    os = orders(m, state, "sweden", "politics Sweden", "recon Pskov")
+    os = orders(m, state, "sweden", "build Sweden: draw 2", "recon Pskov")
     vs = m.validate(state, "sweden", os)
     assert vs[0].verdict is Verdict.REFUSED and "not yet implemented" in vs[0].reason
     assert vs[1].verdict is Verdict.ACCEPTED
@@ -118,6 +118,13 @@ def test_fog_no_hidden_enemy_block_leaks_to_sweden(rolls: list[int], targets: li
         if info.id.endswith("actions-sweden"):
             given_orders["sweden"] = [o for t in targets for o in orders(
                 m, state, "sweden", f"move from Livland: Karl XII, Dalregementet to {t} force")][:1]
+            given_orders["sweden"] += orders(m, state, "sweden", "politics Sweden",
+                                             "reinforce Karl XII", "replace Dalregementet")
+            given_orders["coalition"] = orders(m, state, "coalition", "pin Pyotr I in Pskov",
+                                               "discontent Livland")
+        elif info.id.endswith("actions-coalition"):
+            given_orders["coalition"] = orders(m, state, "coalition", "politics Russia",
+                                               "move from Pskov: Pyotr I to Livland")
         out = m.adjudicate(state, given_orders, dice)
         events += out.events
         state = out.state
@@ -158,3 +165,23 @@ def test_reports_render_in_both_languages_without_hidden_names() -> None:
         assert not any(w in text for w in HIDDEN_WORDS), text
     mod = render_report(m.view(out.state, None), out.events, None)
     assert "Pyotr I" in mod
+
+
+def test_the_defender_sends_pins_during_the_movers_action_phase() -> None:
+    """4.3 by mail: the phase of Sweden's actions takes the Coalition's standing ``pin``
+    and ``discontent`` orders (English or French), and only those; Sweden may not send
+    them for itself. ``politics`` is validated against 3.3.4."""
+    m, state = game()
+    state = m.adjudicate(state, {}, Dice.scripted([5, 2])).state
+    info = m.phase(state)
+    assert info.owing == ("sweden",) and set(info.allowed()) == {"sweden", "coalition"}
+    co = orders(m, state, "coalition", "fixer Pyotr I en Pskov", "mécontentement Livland",
+                "recon Livland")
+    verdicts = [v.verdict for v in m.validate(state, "coalition", co)]
+    assert verdicts == [Verdict.TO_CHECK, Verdict.TO_CHECK, Verdict.REFUSED]
+    sw = orders(m, state, "sweden", "pin Karl XII in Livland", "politique Sweden",
+                "politics Russia")
+    vs = m.validate(state, "sweden", sw)
+    assert vs[0].verdict is Verdict.REFUSED and "other player" in vs[0].reason
+    assert vs[1].verdict is Verdict.ACCEPTED
+    assert vs[2].verdict is Verdict.REFUSED and "major nation" in vs[2].reason

@@ -83,6 +83,17 @@ def random_orders(rng: random.Random, state: dict[str, Any], power: str) -> list
     mine = [b for b, bs in gs.blocks.items()
             if side_of(b) == power and bs.location in BOARD.territories and bs.location not in OFF_MAP]
     lines: list[str] = []
+    fleets = [b for b, bs in gs.blocks.items() if side_of(b) == power and bs.location in BOARD.seas]
+    if fleets:
+        f = rng.choice(fleets)
+        sea = gs.blocks[f].location
+        to = rng.choice(sorted(BOARD.seas[sea].adjacent))
+        lines.append(f"sail {BOARD.blocks[f].name} from {BOARD.seas[sea].name} to {BOARD.seas[to].name}")
+        ports = [b for b in mine if BOARD.territories[gs.blocks[b].location].sea == sea]
+        if ports:
+            b = rng.choice(ports)
+            where = BOARD.territories[gs.blocks[b].location].name
+            lines.insert(0, f"embark {BOARD.blocks[b].name} from {where} onto {BOARD.blocks[f].name}")
     for _ in range(4):
         if not mine:
             break
@@ -93,8 +104,14 @@ def random_orders(rng: random.Random, state: dict[str, Any], power: str) -> list
             continue
         there = rng.choice(near)
         name, where, to = BOARD.blocks[b].name, BOARD.territories[here].name, BOARD.territories[there].name
-        kind = rng.choice(["recon", "move", "move", "force", "siege"])
-        if kind == "recon":
+        kind = rng.choice(["recon", "move", "move", "force", "siege", "politics", "replace"])
+        if kind == "politics":
+            majors = [n for n, v in BOARD.nations.items() if v.major and v.side.value == power]
+            lines.append(f"politics {BOARD.nations[rng.choice(majors)].name}")
+            lines.append(f"reinforce {name}")
+        elif kind == "replace":
+            lines.append(f"replace {name}")
+        elif kind == "recon":
             lines.append(f"recon {to}")
         elif kind == "move":
             lines.append(f"move from {where}: {name} to {to}")
@@ -104,6 +121,18 @@ def random_orders(rng: random.Random, state: dict[str, Any], power: str) -> list
         else:
             lines.append(f"siege {where} with {name}")
     return lines
+
+
+def standing_orders(rng: random.Random, state: dict[str, Any], power: str) -> list[str]:
+    """The other player's standing orders in an action phase: pins (4.3), discontent (12.4)."""
+    gs = GameState.from_json(state)
+    mine = [b for b, bs in gs.blocks.items()
+            if side_of(b) == power and bs.location in BOARD.territories]
+    if not mine:
+        return []
+    b = rng.choice(mine)
+    where = BOARD.territories[gs.blocks[b].location].name
+    return [f"pin {BOARD.blocks[b].name} in {where}", f"discontent {where}"]
 
 
 def revealed_names(state: dict[str, Any] | None, power: str) -> set[str]:
@@ -201,9 +230,11 @@ def test_no_hidden_enemy_block_in_reports_or_state_as(sqlite_ctx, seed: int) -> 
             phase = current_phase(s, "fog")
             if MODULE.phase(phase.game_state or {}).ended:
                 break
-            for power in MODULE.phase(phase.game_state or {}).owing:
+            info = MODULE.phase(phase.game_state or {})
+            for power in info.allowed():
                 if phase.kind == "actions":
-                    lines = random_orders(rng, phase.game_state or {}, power)
+                    make = random_orders if power in info.owing else standing_orders
+                    lines = make(rng, phase.game_state or {}, power)
                     submit_orders(ctx, s, game, power,
                                   [SourceLine(i + 1, t) for i, t in enumerate(lines)])
             seq = phase.seq

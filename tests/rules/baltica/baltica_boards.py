@@ -1,4 +1,5 @@
-"""Small Pax Baltica boards for rule tests, built without the data files.
+"""Small Pax Baltica boards for rule tests, built without the map and block data files
+(the die-roll tables and limits are the shipped tables.toml: they are rules).
 
 Territory spec: ``id: (nation, forage, garrison value or None)``; every block
 spec: ``id: (nation, kind, max, rating, movement, trains)``. Names are the ids
@@ -22,6 +23,7 @@ from gm.games.baltica.board import (
     Side,
     Terrain,
     Territory,
+    load_board,
 )
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import BlockState, GameState
@@ -54,7 +56,8 @@ def make_board(territories: dict[str, tuple[str | None, int | None, int | None]]
                          territories=tuple(t for t, v in territories.items() if v[0] == n))
                for n, s in SIDES.items()}
     return Board("test", MappingProxyType(nations), MappingProxyType(terr),
-                 MappingProxyType({}), bord, MappingProxyType(blk), MappingProxyType({}))
+                 MappingProxyType({}), bord, MappingProxyType(blk), MappingProxyType({}),
+                 load_board().tables)
 
 
 def _title(block_id: str) -> str:

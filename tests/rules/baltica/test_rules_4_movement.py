@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from baltica_boards import make_board, make_state, make_world
 
-from gm.games.baltica.orders import Move, MoveGroup
+from gm.games.baltica.orders import Move, MoveGroup, Pin
 from gm.games.baltica.rules.action_phase import run_action_phase
 from gm.games.baltica.rules.movement import carry_out_move
 from gm.games.baltica.rules.results import Why
@@ -162,6 +162,72 @@ def test_rule_4_3_pinning_example() -> None:
     [(_, why)] = carry_out_move(world, "sweden",
                                 Move("Pommern", (MoveGroup((pinned_name,), "Mark"),)))
     assert why is Why.PINNED
+
+
+def _pin_board():  # type: ignore[no-untyped-def]
+    blocks = {f"s{i}": REG for i in range(5)}
+    blocks |= {"x1": ("saxony", "regiment", 3, "B2", 2, 0),
+               "x2": ("saxony", "regiment", 3, "B2", 2, 0)}
+    board = make_board({"lausitz": ("saxony", 3, 2), "pommern": ("sweden", 3, 2)},
+                       [("lausitz", "pommern")], blocks)
+    gs = make_state(board, {**{f"s{i}": ("pommern", 3 if i else 1) for i in range(5)},
+                            "x1": ("lausitz", 3), "x2": ("lausitz", 3)})
+    gs.turn.first = "coalition"
+    return board, gs
+
+
+def test_rule_4_3_the_defender_chooses_which_blocks_are_pinned() -> None:
+    """4.3: "The enemy player chooses which blocks are pinned": the defender's standing
+    ``pin`` order, sent during the mover's action phase, names them."""
+    board, gs = _pin_board()
+    world = make_world(board, gs)
+    move = Move("Lausitz", (MoveGroup(("X1", "X2"), "Pommern"),))
+    run_action_phase(world, "coalition", [move], [Pin(("S3", "S4"), "Pommern")])
+    assert sorted(b for b in gs.blocks if gs.blocks[b].pinned) == ["s3", "s4"]
+    [seen] = [e for e in world.events if e.type == "pinned"]
+    assert seen.visible_to == frozenset({"sweden"})
+
+
+def test_rule_4_3_pin_default_weakest_first_and_short_lists_filled() -> None:
+    """docs/baltica.md default: blocks that moved, then the weakest, then by id; a pin
+    order naming fewer blocks than pinned is filled up by the default."""
+    board, gs = _pin_board()
+    world = make_world(board, gs)
+    move = Move("Lausitz", (MoveGroup(("X1", "X2"), "Pommern"),))
+    run_action_phase(world, "coalition", [move], [Pin(("S4",), "Pommern")])
+    assert sorted(b for b in gs.blocks if gs.blocks[b].pinned) == ["s0", "s4"]
+    board, gs = _pin_board()
+    world = make_world(board, gs)
+    run_action_phase(world, "coalition", [move])
+    assert sorted(b for b in gs.blocks if gs.blocks[b].pinned) == ["s0", "s1"]
+
+
+def test_rule_4_1_example_novgorod_smolensk_ingermanland() -> None:
+    """4.1: "The Coalition player uses an action to move three Russian blocks in Novgorod.
+    One block moves through friendly territory to Smolensk, and the other two blocks move
+    into Ingermanland, where they must stop because there are Swedish blocks there." """
+    russian = ("russia", "army", 4, "B2", 2, 1)
+    board = make_board({"novgorod": ("russia", 3, 2), "pskov": ("russia", 3, 2),
+                        "smolensk": ("russia", 3, 2), "ingermanland": ("sweden", 3, 2),
+                        "estland": ("sweden", 3, 2)},
+                       [("novgorod", "pskov"), ("pskov", "smolensk"),
+                        ("novgorod", "ingermanland"), ("ingermanland", "estland")],
+                       {"repnin": russian, "sheremetev": russian, "golitsyn": russian,
+                        "karl-xii": ("sweden", "army", 4, "A3", 2, 1)})
+    gs = make_state(board, {"repnin": ("novgorod", 4), "sheremetev": ("novgorod", 4),
+                            "golitsyn": ("novgorod", 4), "karl-xii": ("ingermanland", 4)})
+    gs.turn.first = "coalition"
+    world = make_world(board, gs)
+    move = Move("Novgorod", (MoveGroup(("Repnin",), "Smolensk"),
+                             MoveGroup(("Sheremetev", "Golitsyn"), "Estland")))
+    run_action_phase(world, "coalition", [move])
+    assert gs.blocks["repnin"].location == "smolensk"
+    assert gs.blocks["sheremetev"].location == "novgorod"  # could not pass Ingermanland
+    assert gs.turn.actions["coalition"] == 2
+    move = Move("Novgorod", (MoveGroup(("Sheremetev", "Golitsyn"), "Ingermanland"),))
+    run_action_phase(world, "coalition", [move])
+    assert {gs.blocks[b].location for b in ("sheremetev", "golitsyn")} == {"ingermanland"}
+    assert gs.blocks["karl-xii"].pinned and gs.turn.actions["coalition"] == 1
 
 
 def test_rule_4_5_inactive_nations_territory_is_prohibited() -> None:

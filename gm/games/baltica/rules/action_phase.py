@@ -4,20 +4,30 @@ force-march losses (4.4)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace as with_
 from typing import Any
 
 from gm.games.baltica.conditions import applies, unwrap
 from gm.games.baltica.orders import (
     ACTION_TYPES,
     NOT_YET_IMPLEMENTED,
+    Discontent,
+    Embark,
+    Land,
     MainAttack,
     Move,
+    Pin,
+    Politics,
     Recon,
+    Reinforce,
     Replace,
+    Sail,
     Siege,
     action_rank,
 )
-from gm.games.baltica.rules import actions, movement
+from gm.games.baltica.rules import actions, fleets, movement, politics
+from gm.games.baltica.rules.event_effects import Choices
+from gm.games.baltica.rules.events import resolve_event
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 
@@ -39,31 +49,86 @@ def record_main_attacks(world: World, orders: Sequence[Any]) -> None:
             world.state.turn.main_attacks[t] = world.bid_territory(inner.origin)
 
 
-def run_action_phase(world: World, power: str, orders: Sequence[Any]) -> None:
+def choices_from(world: World, orders: Sequence[Any], opponent: Sequence[Any]) -> Choices:
+    """The standing choices events and politics read (docs/baltica.md): the player's
+    first ``politics`` order (nation and targets), last ``reinforce`` list, and the
+    opponent's last ``discontent`` list."""
+    out = Choices()
+    for o in orders:
+        inner, _ = unwrap(o)
+        if isinstance(inner, Politics) and out.nation is None:
+            out = with_(out, nation=world.bid_nation(inner.nation),
+                        targets=tuple(t for t in map(world.bid_nation, inner.targets) if t))
+        elif isinstance(inner, Reinforce):
+            out = with_(out, reinforce=tuple(world.bid_block(b) for b in inner.blocks))
+    for o in opponent:
+        inner, _ = unwrap(o)
+        if isinstance(inner, Discontent):
+            out = with_(out, discontent=tuple(world.bid_territory(t) for t in inner.territories))
+    return out
+
+
+def record_pins(world: World, opponent: Sequence[Any]) -> None:
+    """4.3: "The enemy player chooses which blocks are pinned": the defender's ``pin``
+    orders, by territory, in the order given (the default fills the rest)."""
+    for o in opponent:
+        inner, _ = unwrap(o)
+        if isinstance(inner, Pin):
+            t = world.bid_territory(inner.territory)
+            world.pins.setdefault(t, []).extend(world.bid_block(b) for b in inner.blocks)
+
+
+def run_action_phase(world: World, power: str, orders: Sequence[Any],
+                     opponent: Sequence[Any] = ()) -> None:
     """Carry out ``power``'s actions top to bottom in 3.3 order; skip what cannot be done.
 
-    An action that achieves nothing (every group refused) costs no action. When the
-    actions run out, the remaining orders are skipped and the report says so (orders.md §4).
+    A rolled event (3.1) is resolved first. An action that achieves nothing (every group
+    refused) costs no action. When the actions run out, the remaining orders are skipped
+    and the report says so (orders.md §4). ``opponent``: the other player's standing
+    orders for this phase (``pin``, ``discontent``).
     """
+    choices = choices_from(world, orders, opponent)
+    record_pins(world, opponent)
+    event = power in world.state.turn.events_due
+    if event:
+        world.state.turn.events_due.remove(power)
+        resolve_event(world, power, choices)
     left = world.state.turn.actions.get(power, 0)
+    origins: set[str] = set()
     acts = [o for o in orders if isinstance(unwrap(o)[0], ACTION_TYPES)]
     for o in sequence_actions(acts):
         inner, cond = unwrap(o)
+        if event and isinstance(inner, Politics) and left <= 0:
+            continue  # it named the nation for the event's National Politics roll (12.1 #6)
         if isinstance(inner, NOT_YET_IMPLEMENTED):
             _skip(world, power, inner, Why.NOT_YET_IMPLEMENTED)
             continue
         free_siege = isinstance(inner, Siege) and _would_be_free(world, power, inner)
-        if left <= 0 and not free_siege:
+        origin = _movement_origin(world, inner)
+        if left <= 0 and not free_siege and origin not in origins:
             _skip(world, power, inner, Why.NO_ACTIONS_LEFT)
             continue
         if not applies(world, power, cond):
             _skip(world, power, inner, Why.CONDITION_FALSE)
             continue
-        spent = _carry_out(world, power, inner)
+        spent = _carry_out(world, power, inner, choices)
+        if origin is not None and spent:
+            if origin in origins:
+                spent = 0
+            origins.add(origin)
         left -= spent
     world.state.turn.actions[power] = max(left, 0)
     record_main_attacks(world, orders)
     movement.force_march_losses(world, power)
+
+
+def _movement_origin(world: World, order: Any) -> str | None:
+    """3.3.2: "As an action, a player can move any number of blocks in one territory (or sea
+    zone)": movement orders (move, embark, sail, land) from one place share one action
+    within an action phase (9.2: a group "may split between transport and land movement")."""
+    if isinstance(order, (Move, Embark, Sail, Land)):
+        return world.bid_territory(order.origin)
+    return None
 
 
 def _would_be_free(world: World, power: str, order: Siege) -> bool:
@@ -74,7 +139,7 @@ def _would_be_free(world: World, power: str, order: Siege) -> bool:
     return actions.siege_is_free(world, power, t, blocks)
 
 
-def _carry_out(world: World, power: str, order: Any) -> int:
+def _carry_out(world: World, power: str, order: Any, choices: Choices) -> int:
     """Carry out one action; return the actions it cost (0 or 1)."""
     if isinstance(order, Recon):
         why = actions.recon(world, power, order)
@@ -83,7 +148,7 @@ def _carry_out(world: World, power: str, order: Any) -> int:
         for group, w in results:
             if w is not None:
                 world.emit("order_failed", [power], order=f"{order.origin}: {group.echo()}",
-                           why=w.value)
+                           why=w.value, code=w.name)
         return 1 if any(w is None for _, w in results) else 0
     elif isinstance(order, Siege):
         why, free = actions.declare_siege(world, power, order)
@@ -91,6 +156,16 @@ def _carry_out(world: World, power: str, order: Any) -> int:
             return 0 if free else 1
     elif isinstance(order, Replace):
         why = actions.replace(world, power, order)
+    elif isinstance(order, Embark):
+        why = fleets.embark(world, power, order)
+    elif isinstance(order, Sail):
+        why = fleets.sail(world, power, order)
+    elif isinstance(order, Land):
+        why = fleets.land(world, power, order)
+    elif isinstance(order, Politics):
+        targets = tuple(t for t in map(world.bid_nation, order.targets) if t)
+        why = politics.politics_action(world, power, world.bid_nation(order.nation),
+                                       with_(choices, targets=targets))
     else:
         why = Why.NOT_YET_IMPLEMENTED
     if why is not None:
@@ -100,4 +175,4 @@ def _carry_out(world: World, power: str, order: Any) -> int:
 
 
 def _skip(world: World, power: str, order: Any, why: Why) -> None:
-    world.emit("order_failed", [power], order=order.echo(), why=why.value)
+    world.emit("order_failed", [power], order=order.echo(), why=why.value, code=why.name)

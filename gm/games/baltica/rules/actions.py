@@ -6,11 +6,11 @@ counting of actions in :mod:`.action_phase`.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 
 from gm.games.baltica.board import BlockKind
 from gm.games.baltica.orders import Recon, Replace, Siege
+from gm.games.baltica.rules.replacements import replacement_problem
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import POWERS, SiegeState, other_power
@@ -41,7 +41,7 @@ def action_roll(world: World) -> bool:
     last turn. If a tie is rolled on the first turn of the game, both players roll again."
 
     Returns True when both rolled events: "the turn immediately proceeds to the Forage
-    Phase". The events themselves (12.x) are part II: ``event_due`` is emitted for them.
+    Phase". Events (12.1) are resolved by :mod:`.events` (``turn.events_due``).
     """
     turn = world.state.turn
     while True:
@@ -63,7 +63,7 @@ def action_roll(world: World) -> bool:
         world.state.last_event[p] = rolls[p] == EVENT_ROLL
         if rolls[p] == EVENT_ROLL:
             turn.events_due.append(p)
-            world.emit("event_due", power=p, note="event tables are part II, not yet implemented")
+            world.emit("event_due", power=p)
     world.state.last_second = other_power(first)
     world.state.first_turn = False
     world.emit("action_roll", rolls=rolls, actions=dict(turn.actions), first=first)
@@ -163,55 +163,17 @@ def declare_siege(world: World, power: str, order: Siege) -> tuple[Why | None, b
     return None, free
 
 
-def line_of_communications(world: World, block: str) -> bool:
-    """8.5: the block's territory is its nation's, with the garrison controlled; or a line
-    can be traced "through adjacent friendly (1.2) or transit (1.5) territories back to
-    any controlled national territory", never into or through enemy blocks.
-
-    Lines across sea zones (through fleets) are part II (fleets): not traced yet.
-    """
-    power = world.power_of(block)
-    nation = world.spec(block).nation
-    start = world.state.blocks[block].location
-
-    def home(t: str) -> bool:
-        return (world.board.territories[t].nation == nation
-                and world.controller(t) == nation)
-
-    if start not in world.board.territories:
-        return False
-    seen, queue = {start}, deque([start])
-    while queue:
-        here = queue.popleft()
-        if home(here):
-            return True
-        for there in world.board.neighbours(here):
-            if there in seen or world.enemy_blocks(power, there):
-                continue
-            if world.friendly_or_transit(there, power):
-                seen.add(there)
-                queue.append(there)
-    return False
-
-
 def replace(world: World, power: str, order: Replace) -> Why | None:
     """3.3.5/8.4: "you may rebuild one step of one of your on-map blocks, provided the
     block can trace a valid line of communications"; 8.3: "Blocks in a Battle territory
-    cannot receive replacements." No RPs are spent."""
+    cannot receive replacements." No RPs are spent. Fleets only in harbor (8.3)."""
     block = world.bid_block(order.block)
     bs = world.state.blocks.get(block)
     if bs is None or world.power_of(block) != power:
         return Why.NOT_YOURS
-    if not world.state.on_map(block):
-        return Why.NOT_ON_MAP
-    if not world.ground(block):
-        return Why.FLEETS_NOT_YET
-    if bs.strength >= world.spec(block).max_strength:
-        return Why.FULL_STRENGTH
-    if world.occupied_by_both(bs.location):
-        return Why.IN_BATTLE
-    if not line_of_communications(world, block):
-        return Why.NO_LINE
+    why = replacement_problem(world, block)
+    if why is not None:
+        return why
     bs.strength += 1
     world.emit("replaced", [power], block=world.name(block), strength=bs.strength)
     world.emit("replacement_made", None, power=power, territory=world.tname(bs.location))

@@ -247,7 +247,7 @@ def regroup(world: World, battle: Battle, winner: str, regroups: dict[str, str])
             continue
         if regroup_problem(world, b, battle.territory, to, count):
             world.emit("order_failed", [winner], order=f"regroup {world.name(b)}",
-                       why=Why.NOT_FRIENDLY.value)
+                       why=Why.NOT_FRIENDLY.value, code=Why.NOT_FRIENDLY.name)
             continue
         count.use(battle.territory, to)
         world.state.blocks[b].location = to

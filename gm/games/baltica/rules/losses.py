@@ -70,11 +70,14 @@ def eliminate(world: World, block: str, *, hidden: bool = False) -> None:
         bs.location = POOL
     bs.strength = 0
     bs.moved = bs.pinned = bs.reserve = False
-    bs.forced = 0
+    bs.forced, bs.aboard = 0, None
     owner = world.power_of(block)
     world.emit("eliminated", [owner] if hidden else None, block=spec.name, nation=spec.nation,
                territory=world.tname(where), fate=bs.location)
     if hidden:
         world.emit("block_lost", nation=spec.nation, territory=world.tname(where))
     if spec.royal and owner == "coalition":
-        world.emit("truce_due", nation=spec.nation, reason="royal block eliminated (2.3)")
+        world.emit("truce_due", nation=spec.nation, reason="royal")
+    if spec.kind is BlockKind.FLEET:  # 9.3: "Blocks aboard destroyed fleets are also destroyed"
+        for b in sorted(c for c, cs in world.state.blocks.items() if cs.aboard == block):
+            eliminate(world, b, hidden=hidden)

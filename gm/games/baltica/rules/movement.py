@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gm.games.baltica.orders import Move, MoveGroup
+from gm.games.baltica.rules.event_effects import mistrust_problem
 from gm.games.baltica.rules.losses import take_step
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
@@ -94,7 +95,9 @@ def group_problem(world: World, power: str, origin: str, blocks: Sequence[str]) 
         if bs.location != origin:
             return Why.NOT_THERE
         if not world.ground(b):
-            return Why.FLEETS_NOT_YET
+            return Why.FLEET_SAILS
+        if bs.aboard is not None:
+            return Why.ABOARD
         if bs.moved:
             return Why.ALREADY_MOVED
         if bs.pinned:
@@ -142,6 +145,8 @@ def carry_out_move(world: World, power: str, order: Move) -> list[tuple[MoveGrou
     for group in order.groups:
         blocks = [world.bid_block(n) for n in group.blocks]
         why = group_problem(world, power, origin, blocks)
+        if why is None and mistrust_problem(world, power, blocks, world.bid_territory(group.to)):
+            why = Why.MISTRUST
         plan = PathCheck(why=why) if why else plan_group(world, power, origin, group, blocks)
         if plan.why is None:
             move_blocks(world, power, origin, plan.path, blocks)
@@ -180,11 +185,14 @@ def move_blocks(world: World, power: str, origin: str, path: Sequence[str],
         pin(world, power, dest, len(blocks))
 
 
-def pin_rank(world: World, block: str) -> tuple[int, int, str]:
-    """Which blocks the owner pins first by default (4.3, docs/baltica.md): blocks that
-    already moved this turn, then the weakest, then by id (keeping the strong free)."""
+def pin_rank(world: World, block: str, territory: str) -> tuple[int, int, int, str]:
+    """Which blocks the owner pins first (4.3, docs/baltica.md): those the defender's
+    ``pin ... in`` orders name for the territory, in their order; then by default blocks
+    that already moved this turn, then the weakest, then by id (keeping the strong free)."""
+    chosen = world.pins.get(territory, [])
+    listed = chosen.index(block) if block in chosen else len(chosen)
     bs = world.state.blocks[block]
-    return (0 if bs.moved else 1, bs.strength, block)
+    return (listed, 0 if bs.moved else 1, bs.strength, block)
 
 
 def pin(world: World, mover: str, territory: str, n: int) -> None:
@@ -192,7 +200,8 @@ def pin(world: World, mover: str, territory: str, n: int) -> None:
     number of enemy blocks ... The enemy player chooses which blocks are pinned."""
     owner = other_power(mover)
     free = sorted((b for b in world.blocks_of(owner, territory)
-                   if not world.state.blocks[b].pinned), key=lambda b: pin_rank(world, b))
+                   if not world.state.blocks[b].pinned),
+                  key=lambda b: pin_rank(world, b, territory))
     chosen = free[:n]
     for b in chosen:
         world.state.blocks[b].pinned = True

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from gm.games.baltica.rules.fleets import harbor_captured
 from gm.games.baltica.rules.losses import strongest, take_step
 from gm.games.baltica.rules.world import World
-from gm.games.baltica.state import SiegeState
+from gm.games.baltica.state import SiegeState, other_power
 
 GARRISON_RATING = ("C", 1)  # 6.3: "Garrisons ... are treated as defending C1 blocks"
 RP_LOSS_ON_CAPTURE = 4  # 8.1: "the original territory's owner reduces their RP level by 4"
@@ -98,5 +99,6 @@ def capture(world: World, siege: SiegeState) -> None:
             world.state.rp[owner] = max(0, world.state.rp[owner] - RP_LOSS_ON_CAPTURE)
     world.emit("captured", None, territory=t.name, garrison=t.garrison.name if t.garrison else "",
                by=nation, control=world.controller(siege.territory))
+    harbor_captured(world, siege.territory, other_power(siege.power))
     if t.capital and not friendly_land and owner is not None:
-        world.emit("truce_due", nation=owner, reason="capital captured (6.4, 10.2)")
+        world.emit("truce_due", nation=owner, reason="capital")

@@ -34,6 +34,7 @@ class World:
     dice: Dice
     events: list[Event] = field(default_factory=list)
     prefer: dict[str, list[str]] = field(default_factory=dict)
+    pins: dict[str, list[str]] = field(default_factory=dict)
 
     # -- events --------------------------------------------------------------
     def emit(self, type_: str, visible_to: Iterable[str] | None = None, **data: Any) -> None:

@@ -1,0 +1,45 @@
+"""Activation rolls (10.1) with the section 11 modifiers, for the Interphase and the
+Special Envoy of the National Politics Table (12.4 #3)."""
+
+from __future__ import annotations
+
+from gm.games.baltica.rules.world import World
+
+KARL_XII = "karl-xii"
+ACTIVATION_ROLL = 6  # 10.1: "on a 6, that nation becomes active and enters the war"
+
+
+def may_roll(world: World, nation: str, power: str) -> bool:
+    """10.1/11.x: ``power`` rolls for ``nation`` now: it is inactive, ``power`` rolls for
+    it (nations.toml ``rolled_by``), and the nation it needs active is active (11.8)."""
+    n = world.board.nations[nation]
+    act = n.activation
+    if nation in world.state.active or act.get("rolled_by") != power:
+        return False
+    if world.power_of_nation(nation) != power:
+        return False
+    needs = act.get("requires_active")
+    return needs is None or needs in world.state.active
+
+
+def modifier(world: World, nation: str) -> int:
+    """Section 11 modifiers: the nation's own (Prussia, Hannover -1) and Karl XII in
+    Ukraine (Ottomans +1, Ukraine +2)."""
+    act = world.board.nations[nation].activation
+    total = int(act.get("modifier", 0))
+    karl = world.state.blocks.get(KARL_XII)
+    if karl is not None and karl.location in world.board.region("ukraine"):
+        total += int(act.get("karl_in_ukraine", 0))
+    return total
+
+
+def activation_roll(world: World, nation: str, bonus: int = 0, why: str = "10.1") -> bool:
+    """Roll one die for ``nation`` (+ modifiers + ``bonus``); True when it reaches the
+    nation's number (6 unless nations.toml says otherwise)."""
+    needs = int(world.board.nations[nation].activation.get("needs", ACTIVATION_ROLL))
+    roll = world.dice.d6(f"activation {nation} ({why})")
+    mod = modifier(world, nation) + bonus
+    success = roll + mod >= needs
+    world.emit("activation_roll", nation=nation, roll=roll, modifier=mod, needs=needs,
+               success=success)
+    return success

@@ -1,0 +1,168 @@
+"""Every event the Pax Baltica engine can emit renders as a sentence in English and French.
+
+The event types are read from the engine's source (every ``emit("type"``), so a new
+event without a sentence, or without a sample here, fails. A sentence may not fall back
+to the raw data (a dict, the "untranslated" marker), and the French line may not carry
+English words.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import gm.games.baltica
+from gm.games.baltica.rules.results import Why
+from gm.service.render import environment
+
+ENGINE = Path(gm.games.baltica.__file__).parent
+BLOCKS = [{"block": "Karl XII", "strength": 3, "rating": "A3", "nation": "sweden"}]
+SAMPLES: dict[str, dict] = {  # type: ignore[type-arg]
+    "phase": {"phase": "1701-summer-battles"},
+    "action_roll": {"rolls": {"sweden": 3, "coalition": 6}, "actions": {"sweden": 2, "coalition": 0},
+                    "first": "coalition"},
+    "action_tie_reroll": {"rolls": {"sweden": 4, "coalition": 4}},
+    "event_reroll": {"power": "sweden", "roll": 6},
+    "event_due": {"power": "coalition"},
+    "straight_to_forage": {},
+    "event_rolled": {"power": "sweden", "table": "national_politics_table", "roll": 3,
+                     "result": "special_envoy", "nation": "sweden"},
+    "polish_civil_war": {"rolls": {"sweden": 2, "coalition": 5},
+                         "totals": {"sweden": 3, "coalition": 6}, "winner": "coalition"},
+    "epidemic": {"roll": 4, "region": "Baltic (Estland, Livland, Ingermanland & Nyen)"},
+    "event_losses": {"territory": "Livland", "cause": "epidemic",
+                     "blocks": [{"block": "Karl XII", "steps": 1, "strength": 3}]},
+    "event_shortfall": {"power": "coalition", "territory": "Pskov", "cause": "russian_nature",
+                        "steps": 2},
+    "sent_to_pool": {"cause": "polish_civil_war", "blocks": ["Lubomirski"]},
+    "sent_to_pool_count": {"power": "coalition", "cause": "polish_civil_war", "count": 2},
+    "set_aside": {"cause": "denmark_loans_troops", "block": "Reventlov"},
+    "block_set_aside": {"cause": "emperor_demands_troops", "nation": "saxony"},
+    "returned_from_aside": {"block": "Reventlov"},
+    "block_returned": {"nation": "denmark"},
+    "mistrust": {"year": 1702},
+    "rp_spent": {"power": "sweden", "cause": "reinforcements", "rp": 5, "left": 1},
+    "interphase_due": {"what": "rp_bonus", "nation": "denmark", "rp": 4},
+    "nation_deactivated": {"nation": "ukraine", "cause": "peter_settles"},
+    "no_effect": {"power": "sweden", "result": "special_envoy", "reason": "no_ally"},
+    "discontent": {"nation": "russia", "territory": "Livland", "chooser": "sweden"},
+    "activation_roll": {"nation": "ottoman", "roll": 5, "modifier": 1, "needs": 6,
+                        "success": True},
+    "moved": {"origin": "Livland", "path": ["Estland", "Ingermanland"], "blocks": ["Karl XII"],
+              "forced": 0},
+    "blocks_moved": {"power": "coalition", "origin": "Novgorod", "path": ["Pskov"], "count": 2,
+                     "nations": ["russia"]},
+    "pinned": {"territory": "Livland", "blocks": ["Dalregementet"]},
+    "blocks_pinned": {"territory": "Livland", "count": 2},
+    "recon": {"territory": "Pskov", "blocks": BLOCKS},
+    "recon_made": {"power": "sweden", "territory": "Pskov"},
+    "force_march": {"block": "Karl XII", "roll": 2, "steps_lost": 1},
+    "replaced": {"block": "Karl XII", "strength": 4},
+    "replacement_made": {"power": "sweden", "territory": "Livland"},
+    "siege_declared": {"power": "sweden", "territory": "Estland", "blocks": BLOCKS, "free": True,
+                       "excluded": ["Upplands"]},
+    "battle": {"territory": "Estland", "defender": "coalition", "attacker": "sweden",
+               "blocks": {"sweden": BLOCKS, "coalition": BLOCKS},
+               "reserves": {"sweden": 1, "coalition": 0}},
+    "reserves_revealed": {"territory": "Estland", "blocks": BLOCKS},
+    "fire": {"territory": "Estland", "round": 1, "block": "Karl XII", "rating": "A3",
+             "dice": [1, 4, 5], "hits": 1},
+    "hit": {"territory": "Estland", "round": 1, "block": "Repnin", "strength": 2,
+            "eliminated": False},
+    "round_end": {"territory": "Estland", "round": 2},
+    "retreated": {"block": "Repnin", "territory": "Estland", "to": "Pskov", "round": 2,
+                  "forced": True},
+    "block_retreated": {"nation": "russia", "territory": "Estland", "to": "Pskov", "round": 1,
+                        "forced": False},
+    "retreat_impossible": {"territory": "Estland", "block": "Repnin"},
+    "battle_end": {"territory": "Estland", "winner": "sweden", "rounds": 3},
+    "regrouped": {"block": "Karl XII", "territory": "Estland", "to": "Livland"},
+    "siege_lifted": {"territory": "Estland", "blocks": ["Karl XII"]},
+    "siege_abandoned": {"territory": "Estland"},
+    "siege": {"territory": "Estland", "garrison": "Reval", "value": 2, "blocks": BLOCKS},
+    "siege_result": {"territory": "Estland", "garrison": "Reval", "hits": 2, "needed": 2,
+                     "captured": True},
+    "captured": {"territory": "Estland", "garrison": "Reval", "by": "sweden",
+                 "control": "sweden"},
+    "forage_losses": {"territory": "Kurland", "short": 1, "blocks": ["Sheremetev"]},
+    "forage_shortfall": {"power": "coalition", "territory": "Kurland", "steps": 1},
+    "eliminated": {"block": "Repnin", "nation": "russia", "territory": "Estland", "fate": "pool"},
+    "block_lost": {"nation": "russia", "territory": "Estland"},
+    "order_failed": {"order": "recon Pskov", "why": Why.NOT_ADJACENT.value,
+                     "code": Why.NOT_ADJACENT.name},
+    "truce_due": {"nation": "saxony", "reason": "capital"},
+    "sailed": {"origin": "Kattegat", "path": ["Southern Baltic Sea", "Gulf of Finland"],
+               "fleets": ["Wachtmeister"], "cargo": ["Karl XII"]},
+    "fleets_sailed": {"power": "sweden", "origin": "Kattegat", "to": "Gulf of Finland",
+                      "count": 2, "cargo": 3},
+    "embarked": {"territory": "Skåne", "sea": "Kattegat", "blocks": ["Karl XII"],
+                 "fleets": ["Wachtmeister"]},
+    "blocks_embarked": {"power": "sweden", "territory": "Skåne", "sea": "Kattegat", "count": 1},
+    "landed": {"sea": "Gulf of Finland", "territory": "Ingermanland", "blocks": ["Karl XII"]},
+    "blocks_landed": {"power": "sweden", "sea": "Gulf of Finland", "territory": "Ingermanland",
+                      "count": 3},
+    "fleet_expelled": {"territory": "København", "sea": "Kattegat", "nation": "denmark"},
+    "fleet_lost": {"territory": "Kattegat", "nation": "denmark"},
+}
+# Words that betray an English sentence left in the French template.
+ENGLISH = re.compile(r"\b(the|was|is|lost|loses|from|rolls?|moves?d?|not|and|of|to|"
+                     r"block|blocks|step|steps|receives|nobody)\b")
+
+
+def emitted_types() -> set[str]:
+    found: set[str] = set()
+    for path in ENGINE.rglob("*.py"):
+        found |= set(re.findall(r'emit\(\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
+    return found
+
+
+def line(lang: str, type_: str, data: dict) -> str:  # type: ignore[type-arg]
+    module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module
+    return str(module.line({"type": type_, "data": data}))  # type: ignore[attr-defined]
+
+
+def test_every_emitted_event_type_has_a_sample() -> None:
+    assert emitted_types() - set(SAMPLES) == set()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("type_", sorted(SAMPLES))
+def test_every_event_renders_as_a_sentence(lang: str, type_: str) -> None:
+    text = line(lang, type_, SAMPLES[type_])
+    assert text.strip(), type_
+    assert "untranslated" not in text and "non traduit" not in text, text
+    assert "{" not in text and "': " not in text and not text.startswith(type_ + ":"), text
+    if lang == "fr":
+        assert line("en", type_, SAMPLES[type_]) != text or type_ == "phase", text
+        names = re.sub(r"Karl XII|Gulf of Finland|Southern Baltic Sea|Baltic \(.*?\)", "", text)
+        assert not ENGLISH.search(names), text
+        assert "La suède" not in text and "La coalition" not in text, text
+
+
+@pytest.mark.parametrize("why", list(Why), ids=lambda w: w.name)
+def test_every_refusal_reason_is_worded_in_french(why: Why) -> None:
+    text = line("fr", "order_failed", {"order": "recon Pskov", "why": why.value, "code": why.name})
+    assert "non traduite" not in text and why.value not in text, text
+
+
+@pytest.mark.parametrize("what", ["rp_half", "rp_bonus", "activate", "build", "truce",
+                                  "reform_accelerated"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_interphase_note_is_worded(what: str, lang: str) -> None:
+    text = line(lang, "interphase_due", {"what": what, "nation": "denmark", "rp": 4})
+    assert f"{what} for " not in text and f"{what} pour " not in text, text
+
+
+def test_every_table_result_is_worded() -> None:
+    from gm.games.baltica.board import load_board
+
+    tables = load_board().tables
+    for lang in ("en", "fr"):
+        module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module
+        for table in ("event_table", "swedish_event_table", "coalition_event_table",
+                      "national_politics_table"):
+            assert table in module.TABLES  # type: ignore[attr-defined]
+            for face in "123456":
+                assert tables[table][face]["id"] in module.RESULTS  # type: ignore[attr-defined]
