@@ -1,0 +1,239 @@
+"""Pax Viking data: the board, jarlboards, victory cards, rule tables and saga tiles.
+
+Everything here is read from ``data/*.toml`` and ``data/tiles/*.toml`` (schema:
+:mod:`gm.games.viking.datacheck`, ``gm data check``). The rules code never
+spells a region, a cost or a tile: it asks :class:`Data`. A tile set is one
+file in ``data/tiles/``; a GM adds printed tiles by adding a file there
+(docs/viking.md, "Saga tile format").
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+DATA_DIR = Path(__file__).parent / "data"
+
+TILE_TYPES = ("venture", "advocate", "god", "event")
+TRIGGERS = ("activate", "immediate", "persistent", "althing")
+PRIMITIVES: dict[str, dict[str, type | tuple[Any, ...]]] = {
+    # primitive -> its parameters (type, or the allowed values)
+    "gain_silfr": {"amount": int, "who": ("self", "rivals", "all")},
+    "pay_silfr": {"amount": int, "who": ("self", "rivals", "all")},
+    "draw": {"count": int},
+    "place_longship": {"at": ("this", "location", "home")},
+    "establish": {"where": ("this", "location", "anywhere")},
+    "move": {"steps": int},
+    "remove_longship": {"where": ("this", "location", "anywhere")},
+    "copy": {"of": ("venture", "advocate", "god", "any")},
+}
+"""The effect primitives a tile's ``effects`` compose (docs/viking.md)."""
+
+MODIFIER_ACTIONS = ("invest", "journey", "play", "activate", "parley", "jarldom", "sweden",
+                    "theocracy", "rus", "establish", "solstice", "althing")
+MODIFIER_KINDS = {
+    "longships": ("parley",),
+    "steps": ("journey",),
+    "discount": ("invest", "establish"),
+    "silfr": MODIFIER_ACTIONS,
+    "income": ("solstice",),
+    "hand_limit": ("solstice",),
+    "votes": ("althing",),
+}
+"""Persistent modifiers: kind -> the named actions it may apply to."""
+
+
+@dataclass(frozen=True)
+class Region:
+    id: str
+    name: str
+    type: str  # sea | river | harbor
+    wind: str
+    name_fr: str = ""
+
+
+@dataclass(frozen=True)
+class Post:
+    id: str
+    name: str
+    region: str
+    kind: str  # empty | trade_center | ally
+    harbor: str = ""  # the sea region it is entered from, if a harbor post
+    follower: str = ""
+    followers: int = 1
+    cost: int = 0
+    key: bool = False
+    gains: tuple[dict[str, Any], ...] = ()
+    modifiers: tuple[dict[str, Any], ...] = ()
+    ally_ships: str = ""
+    name_fr: str = ""
+
+    @property
+    def access(self) -> str:
+        """The region a longship enters this post from (Posts: Harbor / River Region)."""
+        return self.harbor or self.region
+
+
+@dataclass(frozen=True)
+class Home:
+    id: str
+    name: str
+    wind: str
+    adjacent: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Jarl:
+    id: str
+    name: str
+    home: str
+    start_silfr: int = 0
+    modifiers: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    difficulty: str
+    requires: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class Tile:
+    id: str
+    number: int
+    name: str
+    type: str
+    location: str
+    trigger: str
+    tileset: str
+    follower: str = ""
+    cost: int = 0
+    effects: tuple[dict[str, Any], ...] = ()
+    modifiers: tuple[dict[str, Any], ...] = ()
+    starter: int | None = None
+
+
+@dataclass
+class Data:
+    winds: dict[str, dict[str, Any]]
+    regions: dict[str, Region]
+    posts: dict[str, Post]
+    white: set[frozenset[str]]
+    black: set[frozenset[str]]
+    homes: dict[str, Home]
+    fleets: dict[str, dict[str, Any]]
+    jarls: dict[str, Jarl]
+    cards: dict[str, Card]
+    tiles: dict[str, Tile]
+    rules: dict[str, Any]
+    adjacent: dict[str, set[str]] = field(default_factory=dict)
+
+    def rule(self, key: str) -> Any:
+        return self.rules[key]["value"]
+
+    def posts_in(self, location: str) -> list[Post]:
+        """The posts in a tile's location: a region, a wind, or ``anywhere``."""
+        if location == "anywhere":
+            return list(self.posts.values())
+        if location in self.winds:
+            return [p for p in self.posts.values() if self.regions[p.region].wind == location]
+        return [p for p in self.posts.values() if p.region == location]
+
+    def wind_of(self, node: str) -> str:
+        region = self.posts[node].region if node in self.posts else node
+        return self.regions[region].wind if region in self.regions else ""
+
+    def tileset(self, name: str) -> list[Tile]:
+        return sorted((t for t in self.tiles.values() if t.tileset == name),
+                      key=lambda t: t.number)
+
+    def place_name(self, node: str) -> str:
+        for table in (self.posts, self.regions, self.homes):
+            if node in table:
+                return table[node].name  # type: ignore[attr-defined]
+        return node
+
+
+def _read(path: Path) -> dict[str, Any]:
+    with path.open("rb") as f:
+        return tomllib.load(f)
+
+
+def _tuple(rows: Any) -> tuple[dict[str, Any], ...]:
+    return tuple(dict(r) for r in rows or ())
+
+
+def raw_files(data_dir: Path = DATA_DIR) -> dict[str, dict[str, Any]]:
+    """Every data file as parsed TOML, keyed by its path under data/."""
+    files = {p.name: _read(p) for p in sorted(data_dir.glob("*.toml"))}
+    files.update({f"tiles/{p.name}": _read(p) for p in sorted((data_dir / "tiles").glob("*.toml"))})
+    return files
+
+
+def build(files: dict[str, dict[str, Any]]) -> Data:
+    """Data from parsed files (run :func:`datacheck.check` first for clear errors)."""
+    board, jarls, victory, rules = (files["board.toml"], files["jarls.toml"],
+                                    files["victory.toml"], files["rules.toml"])
+    regions = {r["id"]: Region(r["id"], r["name"], r["type"], r["wind"], r.get("name_fr", ""))
+               for r in board["region"]}
+    posts = {p["id"]: Post(p["id"], p["name"], p["region"], p["kind"], p.get("harbor", ""),
+                           p.get("follower", ""), p.get("followers", 1), p.get("cost", 0),
+                           p.get("key", False), _tuple(p.get("gains")),
+                           _tuple(p.get("modifiers")), p.get("ally_ships", ""),
+                           p.get("name_fr", ""))
+             for p in board["post"]}
+    white = {frozenset(b["between"]) for b in board["border"] if b["color"] == "white"}
+    black = {frozenset(b["between"]) for b in board["border"] if b["color"] == "black"}
+    tiles: dict[str, Tile] = {}
+    for name, content in files.items():
+        if not name.startswith("tiles/"):
+            continue
+        tileset = name.removeprefix("tiles/").removesuffix(".toml")
+        for t in content.get("tile", ()):
+            tid = f"{tileset}-{t['number']:03d}"
+            tiles[tid] = Tile(tid, t["number"], t["name"], t["type"], t["location"],
+                              t["trigger"], tileset, t.get("follower", ""), t.get("cost", 0),
+                              _tuple(t.get("effects")), _tuple(t.get("modifiers")),
+                              t.get("starter"))
+    data = Data(
+        winds={w["id"]: dict(w) for w in board["wind"]},
+        regions=regions, posts=posts, white=white, black=black,
+        homes={h["id"]: Home(h["id"], h["name"], h["wind"], tuple(h["adjacent"]))
+               for h in board["home"]},
+        fleets={f["id"]: dict(f) for f in board["ally_fleet"]},
+        jarls={j["id"]: Jarl(j["id"], j["name"], j["home"], j.get("start_silfr", 0),
+                             _tuple(j.get("modifiers"))) for j in jarls["jarl"]},
+        cards={c["id"]: Card(c["id"], c["name"], c["difficulty"], _tuple(c["requires"]))
+               for c in victory["card"]},
+        tiles=tiles, rules=rules,
+    )
+    data.adjacent = _adjacency(data)
+    return data
+
+
+def _adjacency(data: Data) -> dict[str, set[str]]:
+    """One-step neighbours among regions and posts (Standard Actions B, Steps).
+
+    A post connects to the region it is entered from; a white border (or two
+    touching seas, listed as white borders) connects two regions.
+    """
+    adj: dict[str, set[str]] = {n: set() for n in (*data.regions, *data.posts)}
+    for pair in data.white:
+        a, b = tuple(pair)
+        adj.setdefault(a, set()).add(b)
+        adj.setdefault(b, set()).add(a)
+    for p in data.posts.values():
+        adj[p.id].add(p.access)
+        adj.setdefault(p.access, set()).add(p.id)
+    return adj
+
+
+@cache
+def load() -> Data:
+    """The shipped data (cached)."""
+    return build(raw_files())

@@ -1,0 +1,102 @@
+"""What one player may know of a Pax Viking position (Key Concepts, Public and Private Information).
+
+"All information in the game is public except Saga Tiles in your hand." A
+player sees their own hand, the number of tiles in each rival's hand, and
+everything on the table; nobody sees the order of the saga pile (only its
+size) nor a face-down victory card (Bragi's Variant). With the game setting
+``open_information`` every hand is shown to everyone. A trade proposal is
+shown in full to its two parties only. ``power=None`` is the moderator.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gm.games.viking.data import Data
+from gm.games.viking.engine import owing, phase_id
+from gm.games.viking.orders import Item
+from gm.games.viking.table import Table
+
+
+def _tile(data: Data, tid: str) -> dict[str, Any]:
+    t = data.tiles[tid]
+    return {"name": t.name, "type": t.type, "location": _where(data, t.location),
+            "follower": t.follower, "trigger": t.trigger, "cost": t.cost,
+            "effects": [dict(e) for e in t.effects], "modifiers": [dict(m) for m in t.modifiers]}
+
+
+def _where(data: Data, loc: str) -> str:
+    if loc in data.winds:
+        return data.winds[loc]["name"]
+    return data.place_name(loc) if loc != "anywhere" else "anywhere"
+
+
+def view(data: Data, state: dict[str, Any], power: str | None) -> dict[str, Any]:
+    s = state
+    out: dict[str, Any] = {"game": "viking", "power": power, "phase": phase_id(s),
+                           "step": s["step"], "round": s["round"], "owing": list(owing(s)),
+                           "ended": s["ended"], "winners": list(s["winners"]),
+                           "end_reason": s["end_reason"], "options": dict(s["options"])}
+    if s["step"] == "setup":
+        out.update(players=list(s["powers"]), turn_of=None)
+        return out
+    t = Table(data, s)
+    open_info = s["options"].get("open_information")
+    out["turn_of"] = s["powers"][s["current"]]
+    out["order"] = list(s["powers"])
+    players = []
+    for p in s["powers"]:
+        pl = s["players"][p]
+        est = t.established(p)
+        entry = {"power": p, "jarl": data.jarls[pl["jarl"]].name, "silfr": pl["silfr"],
+                 "hand_size": len(pl["hand"]),
+                 "advocates": [data.tiles[x].name for x in pl["advocates"]],
+                 "gods": [data.tiles[x].name for x in pl["gods"]],
+                 "followers": {f: est[f] for f in data.rule("follower_types")},
+                 "longships_in_supply": t.ship_supply(p),
+                 "influence": [k for k, v in s["influence"].items() if v == p],
+                 "duchies": [data.regions[r].name for r in t.duchies(p)],
+                 "home": data.homes[data.jarls[pl["jarl"]].home].name}
+        if open_info or power is None or p == power:
+            entry["hand"] = [_tile(data, x) for x in pl["hand"]]
+        players.append(entry)
+    out["players"] = players
+    if power is not None:
+        out["hand"] = [_tile(data, x) for x in s["players"][power]["hand"]]
+    out["posts"] = [{"post": data.posts[pid].name, "region": data.regions[data.posts[pid].region].name,
+                     "kind": data.posts[pid].kind,
+                     "venture": data.tiles[st["venture"]].name if st.get("venture") else None,
+                     "owner": st.get("owner"), "followers": st.get("followers", 0)}
+                    for pid, st in s["posts"].items()
+                    if st.get("venture") or st.get("owner") or data.posts[pid].kind != "empty"]
+    ships: dict[tuple[str, str, bool], int] = {}
+    for sh in t.ships():
+        key = (t.controller(sh) or f"({data.fleets[sh['fleet']]['name']})",
+               data.place_name(sh["at"]), sh["exhausted"])
+        ships[key] = ships.get(key, 0) + 1
+    out["longships"] = [{"power": k[0], "at": k[1], "exhausted": k[2], "count": n}
+                        for k, n in sorted(ships.items())]
+    costs = data.rule("track_costs")
+    out["track"] = [{"cost": c, "tile": _tile(data, x) if x else None}
+                    for c, x in zip(costs, s["track"], strict=True)]
+    out["pile"] = len(s["pile"])
+    out["discard"] = [data.tiles[x].name for x in s["discard"]]
+    out["influence"] = dict(s["influence"])
+    out["victory_cards"] = [
+        {"name": data.cards[c].name, "difficulty": data.cards[c].difficulty,
+         "requires": [dict(r) for r in data.cards[c].requires]}
+        if up or power is None else {"name": None, "difficulty": data.cards[c].difficulty}
+        for c, up in zip(s["victory"]["cards"], s["victory"]["faceup"], strict=True)]
+    out["actions_taken"] = s["turn"].get("actions", 0)
+    if s.get("althing"):
+        out["althing"] = {"tile": _tile(data, s["althing"]["tile"]), "power": s["althing"]["power"]}
+    tr = s.get("trade")
+    if tr:
+        parties = (tr["from"], tr["to"])
+        out["trade"] = {"from": tr["from"], "to": tr["to"]}
+        if power is None or power in parties:
+            out["trade"].update(give=[Item.from_json(i).echo() for i in tr["give"]],
+                                get=[Item.from_json(i).echo() for i in tr["get"]])
+    if power is None:
+        out["state"] = state
+    return out

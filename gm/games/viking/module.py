@@ -1,0 +1,158 @@
+"""Pax Viking as a gm game module (gm.games.base.GameModule); docs/viking.md.
+
+Documented defaults: a player who sends nothing in their turn passes (no
+actions; the Winter Solstice still happens); the hand limit keeps the tiles
+named by ``keep``, else the tiles held longest; an Althing vote not sent is
+"no", except for the player who played the event ("yes"); a trade proposal
+not answered is refused. Decisions taken at the table mid-action (which post
+the Sweden action uses, which rival longship a challenge returns, where an
+effect applies) follow standing rules given in the rules' docstrings.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from gm.dice import Dice
+from gm.games.base import (
+    GameModule,
+    Outcome,
+    PhaseInfo,
+    Scenario,
+    State,
+    UnknownScenario,
+    Validation,
+    Verdict,
+)
+from gm.games.viking import engine, fog, parsing
+from gm.games.viking.data import Data, load
+from gm.games.viking.orders import (
+    TURN_ORDERS,
+    Accept,
+    Counter,
+    Order,
+    Refuse,
+    Vote,
+    order_from_json,
+    order_to_json,
+)
+from gm.games.viking.rules.setup import initial_state
+from gm.games.viking.table import Table
+from gm.orders.model import ParsedOrder, ParseResult, SourceLine
+
+PHASE_ORDERS: Mapping[str, tuple[type, ...]] = {
+    "turn": TURN_ORDERS,
+    "althing": (Vote,),
+    "trade": (Accept, Refuse, Counter),
+}
+"""Which orders each kind of phase takes; others are refused."""
+
+
+class VikingModule(GameModule):
+    """Pax Viking (comprehensive rule book), sequential turns by mail."""
+
+    name: ClassVar[str] = "viking"
+    title: ClassVar[str] = "Pax Viking"
+
+    def __init__(self, data: Data | None = None) -> None:
+        self._data = data
+
+    @property
+    def data(self) -> Data:
+        if self._data is None:
+            self._data = load()
+        return self._data
+
+    def data_check(self) -> list[str]:
+        from gm.games.viking.datacheck import check_all
+
+        return check_all()
+
+    def order_grammar(self) -> Any:
+        return parsing.GRAMMAR
+
+    def scenarios(self) -> list[Scenario]:
+        """One scenario per player count (1-6): ``1p`` ... ``6p``; powers are colors."""
+        colors = self.data.rule("colors")
+        return [Scenario(f"{n}p", f"{n} player{'s' if n > 1 else ''}", tuple(colors[:n]),
+                         "Pax Viking, set-up A-I; settings in docs/viking.md")
+                for n in range(1, 7)]
+
+    def setup(self, scenario: str, options: Mapping[str, Any]) -> State:
+        for s in self.scenarios():
+            if s.id == scenario:
+                return initial_state(self.data, list(s.powers), options)
+        raise UnknownScenario(f"no Pax Viking scenario {scenario!r} (1p ... 6p)")
+
+    def phase(self, state: State) -> PhaseInfo:
+        step = state["step"]
+        kind = {"setup": "setup", "ended": "ended"}.get(step, step)
+        return PhaseInfo(engine.phase_id(state), kind, engine.owing(state),
+                         simultaneous=step == "althing", ended=bool(state["ended"]))
+
+    def parse_orders(self, state: State, power: str, lines: Sequence[SourceLine]) -> ParseResult:
+        return parsing.parse_lines(self.data, state, power, lines)
+
+    def validate(self, state: State, power: str, orders: Sequence[Any]) -> list[Validation]:
+        """Refuse what cannot be done now; in a turn, the orders are tried in sequence
+        on a copy of the position. Orders after a tile is drawn from the saga pile,
+        a trade offer or an Althing event are "to be checked at adjudication": the
+        reply must not tell what the pile holds."""
+        plain = [_plain(o) for o in orders]
+        step = state["step"]
+        allowed = PHASE_ORDERS.get(step, ())
+        info = self.phase(state)
+        out: list[Validation | None] = [None] * len(plain)
+        for i, o in enumerate(plain):
+            if power not in info.owing:
+                out[i] = Validation(Verdict.REFUSED, "not your phase: "
+                                    f"{', '.join(info.owing) or 'nobody'} owes orders now")
+            elif not isinstance(o, allowed):
+                out[i] = Validation(Verdict.REFUSED, f"not an order for a {step} phase")
+        if step == "turn":
+            self._simulate(state, power, plain, out)
+        return [v or Validation(Verdict.ACCEPTED) for v in out]
+
+    def _simulate(self, state: State, power: str, orders: list[Order],
+                  out: list[Validation | None]) -> None:
+        s = copy.deepcopy(state)
+        t = Table(self.data, s)
+        index = [i for i, v in enumerate(out) if v is None]
+        results: list[tuple[int, str]] = []
+        engine.carry_out(t, power, [orders[i] for i in index], results, until_hidden=True)
+        done = set()
+        for j, why in results:
+            done.add(j)
+            out[index[j]] = Validation(Verdict.REFUSED, why) if why else Validation(
+                Verdict.ACCEPTED)
+        for j, i in enumerate(index):
+            if j not in done:
+                out[i] = Validation(Verdict.TO_CHECK, "carried out after an earlier order "
+                                    "whose outcome is not known yet")
+
+    def default_orders(self, state: State, power: str) -> list[Any]:
+        """No orders: a turn passes; a vote is the default vote; a trade is refused."""
+        if state["step"] == "althing":
+            return [Vote(power == state["althing"]["power"])]
+        if state["step"] == "trade":
+            return [Refuse()]
+        return []
+
+    def adjudicate(self, state: State, orders: Mapping[str, Sequence[Any]], dice: Dice) -> Outcome:
+        plain = {p: [_plain(o) for o in os] for p, os in orders.items()}
+        return engine.adjudicate(self.data, state, plain, dice)
+
+    def view(self, state: State, power: str | None) -> dict[str, Any]:
+        return fog.view(self.data, state, power)
+
+    def order_to_json(self, order: Any) -> dict[str, Any]:
+        return order_to_json(_plain(order))
+
+    def order_from_json(self, data: Mapping[str, Any]) -> Any:
+        return order_from_json(dict(data))
+
+
+def _plain(order: Any) -> Any:
+    return order.order if isinstance(order, ParsedOrder) else order

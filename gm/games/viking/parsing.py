@@ -1,0 +1,195 @@
+"""Reading Pax Viking order lines (``orders_grammar/viking.lark``) into typed orders.
+
+Names are looked up only among what the player may know (orders.md §3):
+tiles in their own hand, on the saga track, on the board and on jarlboards
+(never a rival's hand), every post (a venture post also by its venture's
+name), region and home, and the players (also by their jarl's name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from gm.games.viking.data import Data
+from gm.games.viking.orders import (
+    Accept,
+    Activate,
+    Counter,
+    InvestBuy,
+    InvestDraw,
+    Item,
+    JarldomAction,
+    Journey,
+    Keep,
+    Offer,
+    Parley,
+    Pass,
+    Play,
+    Refuse,
+    RusAction,
+    SwedenAction,
+    TheocracyAction,
+    Vote,
+)
+from gm.orders.grammar import GameGrammar, OrderTransformer, ParseContext, parse_order_lines
+from gm.orders.model import ParseResult, SourceLine
+from gm.orders.names import NameIndex
+
+
+class VikingTransformer(OrderTransformer):
+    """Parse tree -> :mod:`gm.games.viking.orders`."""
+
+    def choices(self, c: list[str]) -> tuple[str, ...]:
+        return tuple(c)
+
+    def tiles(self, c: list[str]) -> tuple[str, ...]:
+        return tuple(c)
+
+    def places(self, c: list[str]) -> tuple[str, ...]:
+        return tuple(c)
+
+    def items(self, c: list[Item]) -> tuple[Item, ...]:
+        return tuple(c)
+
+    def silfr_item(self, c: list[Any]) -> Item:
+        return Item("silfr", amount=int(c[0]))
+
+    def tile_item(self, c: list[str]) -> Item:
+        return Item("tile", c[0])
+
+    def follower_item(self, c: list[str]) -> Item:
+        return Item("follower", c[0])
+
+    def longship_item(self, c: list[str]) -> Item:
+        return Item("longship", c[0])
+
+    def promise_item(self, c: list[Any]) -> Item:
+        return Item("promise", str(c[0])[1:-1].strip())
+
+    def nothing_item(self, c: list[Any]) -> Item:
+        return Item("nothing")
+
+    def invest_draw(self, c: list[Any]) -> InvestDraw:
+        return InvestDraw()
+
+    def invest_buy(self, c: list[Any]) -> InvestBuy:
+        return InvestBuy(c[0])
+
+    def journey(self, c: list[Any]) -> Journey:
+        return Journey(c[0], c[1])
+
+    def offer(self, c: list[Any]) -> Offer:
+        return Offer(c[0], c[1], c[2])
+
+    def counter(self, c: list[Any]) -> Counter:
+        return Counter(c[0], c[1])
+
+    def play(self, c: list[Any]) -> Play:
+        at = next((x for x in c[1:] if isinstance(x, str)), "")
+        choices = next((x for x in c[1:] if isinstance(x, tuple)), ())
+        return Play(c[0], at, choices)
+
+    def activate(self, c: list[Any]) -> Activate:
+        return Activate(c[0], c[1] if len(c) > 1 else ())
+
+    def parley(self, c: list[Any]) -> Parley:
+        return Parley(c[0])
+
+    def jarldom(self, c: list[Any]) -> JarldomAction:
+        return JarldomAction(c[0], c[1])
+
+    def sweden(self, c: list[Any]) -> SwedenAction:
+        return SwedenAction()
+
+    def theocracy(self, c: list[Any]) -> TheocracyAction:
+        return TheocracyAction(c[0])
+
+    def rus(self, c: list[Any]) -> RusAction:
+        return RusAction(c[0])
+
+    def keep(self, c: list[Any]) -> Keep:
+        return Keep(c[0])
+
+    def pass_(self, c: list[Any]) -> Pass:
+        return Pass()
+
+    def yes(self, c: list[Any]) -> bool:
+        return True
+
+    def no(self, c: list[Any]) -> bool:
+        return False
+
+    def vote(self, c: list[Any]) -> Vote:
+        return Vote(c[0])
+
+    def accept(self, c: list[Any]) -> Accept:
+        return Accept()
+
+    def refuse(self, c: list[Any]) -> Refuse:
+        return Refuse()
+
+
+GRAMMAR = GameGrammar(
+    "viking",
+    VikingTransformer,
+    error_examples={
+        "a journey needs 'from PLACE to PLACE, PLACE'": ["journey Svealand", "journey to Ladoga"],
+        "an offer needs 'PLAYER: give ITEMS for ITEMS'": ["offer blue 3 silfr",
+                                                          "offer blue: 3 silfr"],
+        "invest needs 'draw' or 'buy TILE'": ["invest", "invest Odin"],
+    },
+)
+
+
+def _index(entries: dict[str, list[str]], slot: str) -> NameIndex:
+    return NameIndex({k: [a for a in v if a and a != k] for k, v in entries.items()}, slot)
+
+
+def known_tiles(data: Data, state: dict[str, Any], power: str | None) -> list[str]:
+    """Tile ids ``power`` may name: own hand, track, board, jarlboards, discard."""
+    s = state
+    out = [x for x in s.get("track", []) if x] + list(s.get("discard", []))
+    out += [st["venture"] for st in s.get("posts", {}).values() if st.get("venture")]
+    for p, pl in s.get("players", {}).items():
+        out += pl["advocates"] + pl["gods"]
+        if p == power or power is None or s.get("options", {}).get("open_information"):
+            out += pl["hand"]
+    trade = s.get("trade")
+    if trade and power in (trade["from"], trade["to"]):  # the proposal shows its tiles
+        names = {i["value"] for i in trade["give"] + trade["get"] if i["kind"] == "tile"}
+        out += [x for pl in s["players"].values() for x in pl["hand"]
+                if data.tiles[x].name in names]
+    return out
+
+
+def context_for(data: Data, state: dict[str, Any], power: str | None,
+                language: str = "en") -> ParseContext:
+    tiles = {data.tiles[x].name: [] for x in known_tiles(data, state, power)}
+    posts: dict[str, list[str]] = {p.name: [p.name_fr] for p in data.posts.values()}
+    for pid, st in state.get("posts", {}).items():
+        if st.get("venture"):
+            posts[data.posts[pid].name].append(data.tiles[st["venture"]].name)
+    places = {**posts, **{r.name: [r.name_fr] for r in data.regions.values()},
+              "home": ["jarlboard", "foyer", "plateau"]}
+    powers: dict[str, list[str]] = {}
+    for p in state.get("powers", []):
+        jarl = state.get("players", {}).get(p, {}).get("jarl")
+        powers[p] = [data.jarls[jarl].name] if jarl else []
+    choice = {**places, **powers, **tiles}
+    return ParseContext(
+        names={"tile": _index(tiles, "tile"), "post": _index(posts, "post"),
+               "place": _index(places, "place"), "power": _index(powers, "power"),
+               "choice": _index(choice, "choice")},
+        power=power, language=language)
+
+
+def parse_lines(data: Data, state: dict[str, Any], power: str, lines: Sequence[SourceLine],
+                language: str = "en") -> ParseResult:
+    """One result per line (orders.md §2), names within ``power``'s knowledge."""
+    return parse_order_lines(GRAMMAR, lines, context_for(data, state, power, language))
+
+
+def reparse(text: str) -> Any:
+    """The order a canonical echo stands for (names taken as written)."""
+    return GRAMMAR.parse_line(text, ParseContext())

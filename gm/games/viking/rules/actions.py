@@ -1,0 +1,219 @@
+"""The five standard actions: INVEST, JOURNEY, PLAY, ACTIVATE, PARLEY (Standard Actions A-E).
+
+Each function carries out one action for player ``p`` or raises
+:class:`Refusal` before changing anything it cannot finish; the turn engine
+then reports the order as not carried out and does not spend the action.
+"""
+
+from __future__ import annotations
+
+from gm.games.viking.orders import Activate, InvestBuy, Journey, Parley, Play
+from gm.games.viking.rules.effects import run_effects
+from gm.games.viking.rules.establish import challenge, establish, establish_check, place_venture
+from gm.games.viking.table import HOME, Refusal, Table
+
+
+def invest_draw(t: Table, p: str) -> None:
+    """INVEST, draw (Standard Actions A): "Draw from the top of the Saga Pile for no
+    cost and immediately Discard the Saga Tile on the 1 Silfr cost space (if any) of
+    the Saga Track. Slide the other Saga Tiles within the Saga Track down, and
+    refill the uppermost space on the Saga Track from the Saga Pile."""
+    if not t.s["pile"]:
+        raise Refusal("the saga pile is empty: buy from the saga track instead")
+    t.draw(p, "invest")
+    track = t.s["track"]
+    if track[0] is not None:
+        t.s["discard"].append(track[0])
+        t.emit("track_discarded", tile=t.tile(track[0]).name)
+    track[:] = track[1:] + [t.s["pile"].pop(0) if t.s["pile"] else None]
+    t.action_bonus(p, "invest")
+
+
+def invest_buy(t: Table, p: str, order: InvestBuy) -> None:
+    """INVEST, buy (Standard Actions A): "Buy from the Saga Track for the listed
+    Silfr cost on the gameboard without refilling the Saga Track." (BUY)."""
+    track = t.s["track"]
+    tid = t.tile_named(order.tile, [x for x in track if x])
+    if tid is None:
+        raise Refusal(f"{order.tile} is not on the saga track")
+    i = track.index(tid)
+    cost = max(0, t.rule("track_costs")[i] - t.modifier(p, "invest", "discount"))
+    t.pay(p, cost, f"buying {order.tile}")
+    track[i] = None
+    t.player(p)["hand"].append(tid)
+    t.emit("bought", power=p, tile=t.tile(tid).name, cost=cost)
+    t.action_bonus(p, "invest")
+
+
+def journey(t: Table, p: str, order: Journey) -> list[str]:
+    """JOURNEY (Standard Actions B): move 1 unexhausted longship up to 3 steps, then
+    exhaust it. Returns the nodes the longship stood on (for Trade).
+
+    Steps: into or out of a post is one step; crossing a white border is one
+    step; black borders are impassable; harbor posts are entered only from their
+    sea region; a longship leaving the jarlboard first steps next to a home
+    marker. The longship is the first unexhausted one of ``p`` at the start (its
+    own before an ally longship).
+    """
+    start = t.node(order.start)
+    path = [t.node(n) for n in order.path]
+    steps = t.rule("journey_steps") + t.modifier(p, "journey", "steps")
+    if len(path) > steps:
+        raise Refusal(f"a journey is at most {steps} steps")
+    if HOME in path:
+        raise Refusal("a longship cannot journey back onto the jarlboard")
+    if start == HOME:
+        if t.ship_supply(p) <= 0:
+            raise Refusal("no longship left on your jarlboard")
+        if path[0] not in t.home_entries(p):
+            raise Refusal(f"{t.name(path[0])} is not next to one of your homes")
+        ship = None
+    else:
+        ready = sorted((sh for sh in t.ships_of(p, start) if not sh["exhausted"]),
+                       key=lambda sh: "fleet" in sh)
+        if not ready:
+            raise Refusal(f"you have no unexhausted longship at {t.name(start)}")
+        ship = ready[0]
+        if path[0] not in t.data.adjacent[start]:
+            raise Refusal(f"{t.name(path[0])} is not one step from {t.name(start)}")
+    for a, b in zip(path, path[1:], strict=False):
+        if b not in t.data.adjacent[a]:
+            raise Refusal(f"{t.name(b)} is not one step from {t.name(a)}")
+    if ship is None:
+        ship = t.launch(p, path[-1])
+    ship["at"], ship["exhausted"] = path[-1], True
+    t.emit("journey", power=p, start=t.name(start), path=[t.name(n) for n in path],
+           fleet=t.data.fleets[ship["fleet"]]["name"] if "fleet" in ship else "")
+    t.action_bonus(p, "journey")
+    return ([] if start == HOME else [start]) + path
+
+
+def requirement_posts(t: Table, p: str, location: str) -> list[str]:
+    """REQUIREMENT: posts in ``location`` where ``p`` has only its own longship(s)."""
+    return [x.id for x in t.data.posts_in(location) if t.alone(p, x.id)]
+
+
+def play(t: Table, p: str, order: Play) -> str | None:
+    """PLAY (Standard Actions C): with a longship alone on a post in the tile's
+    location, (re)place and establish the tile or resolve an event.
+
+    Ventures go onto an empty post or replace a venture post where ``p`` is
+    alone (``at``; default: an empty post, then a rival's venture, then one of
+    ``p``'s own). Advocates and gods go to the jarlboard, replacing the oldest
+    when its circles are full (default). Events resolve at once (immediate) or go
+    to the Althing (returns ``"althing"``).
+    """
+    hand = t.player(p)["hand"]
+    tid = t.tile_named(order.tile, hand)
+    if tid is None:
+        raise Refusal(f"{order.tile} is not in your hand")
+    tile = t.tile(tid)
+    alone = requirement_posts(t, p, tile.location)
+    if not alone:
+        raise Refusal(f"you need a longship alone on a post in {_loc(t, tile.location)}")
+    if tile.type == "venture":
+        pid = venture_post(t, p, alone, order.at)
+        place_venture(t, p, tid, pid)
+        t.action_bonus(p, "play")
+        return None
+    if tile.type in ("advocate", "god"):
+        slots = "advocates" if tile.type == "advocate" else "gods"
+        establish_check_tile(t, p, tid)
+        board = t.player(p)[slots]
+        if len(board) >= t.rule("advocate_slots" if slots == "advocates" else "god_slots"):
+            old = board.pop(0)
+            t.s["discard"].append(old)
+            t.emit("replaced", power=p, tile=t.tile(old).name)
+        hand.remove(tid)
+        board.append(tid)
+        t.emit("played", power=p, tile=tile.name, type=tile.type)
+        if tile.trigger == "immediate":
+            run_effects(t, p, tile.effects, tid, None, order.choices)
+        t.action_bonus(p, "play")
+        return None
+    hand.remove(tid)
+    t.emit("event_played", power=p, tile=tile.name, trigger=tile.trigger)
+    reveal_bragi(t)
+    t.action_bonus(p, "play")
+    if tile.trigger == "althing":
+        t.s["althing"] = {"tile": tid, "power": p, "choices": list(order.choices)}
+        return "althing"
+    run_effects(t, p, tile.effects, tid, None, order.choices)
+    t.s["removed"].append(tid)
+    return "event"
+
+
+def establish_check_tile(t: Table, p: str, tid: str) -> None:
+    tile = t.tile(tid)
+    if t.supply(p, tile.follower) < 1:
+        raise Refusal(f"no {tile.follower} follower left on your jarlboard")
+
+
+def venture_post(t: Table, p: str, alone: list[str], at: str) -> str:
+    """The post a venture goes onto (PLAY, Ventures; default documented in :func:`play`)."""
+    usable = [pid for pid in alone if t.post(pid).kind == "empty"]
+    if at:
+        pid = t.post_id(at)
+        if pid not in usable:
+            raise Refusal(f"you need a longship alone on {t.name(pid)}, an empty or venture post "
+                          "in the tile's location")
+        return pid
+    if not usable:
+        raise Refusal("your longships there are alone only on pre-printed posts")
+
+    def rank(pid: str) -> int:
+        owner = t.s["posts"][pid].get("owner")
+        venture = t.s["posts"][pid].get("venture")
+        return 0 if not venture else 1 if owner != p else 2
+
+    return sorted(usable, key=rank)[0]
+
+
+def reveal_bragi(t: Table) -> None:
+    """Bragi's Variant (Set-up D): reveal one face-down victory card per event played."""
+    faceup = t.s["victory"]["faceup"]
+    if False in faceup:
+        i = faceup.index(False)
+        faceup[i] = True
+        t.emit("card_revealed", card=t.data.cards[t.s["victory"]["cards"][i]].name)
+
+
+def activate(t: Table, p: str, order: Activate) -> None:
+    """ACTIVATE (Standard Actions D): "Perform the written ability on a Venture Post if
+    you have a Follower and an Unexhausted Longship on the Post, then Exhaust that
+    Longship." The same venture may be activated again with another longship."""
+    pid = t.post_id(order.post)
+    st = t.s["posts"][pid]
+    if not st.get("venture") or st.get("owner") != p:
+        raise Refusal(f"{t.name(pid)} is not one of your venture posts")
+    tile = t.tile(st["venture"])
+    if tile.trigger != "activate":
+        raise Refusal(f"{tile.name} has no ability to activate")
+    ready = sorted((sh for sh in t.ships_of(p, pid) if not sh["exhausted"]),
+                   key=lambda sh: "fleet" in sh)
+    if not ready:
+        raise Refusal(f"you have no unexhausted longship on {t.name(pid)}")
+    ready[0]["exhausted"] = True
+    t.emit("activated", power=p, post=t.name(pid), tile=tile.name)
+    run_effects(t, p, tile.effects, st["venture"], pid, order.choices)
+    t.action_bonus(p, "activate")
+
+
+def parley(t: Table, p: str, order: Parley) -> None:
+    """PARLEY (Standard Actions E): with a longship alone on the post, or more
+    longships (with persistent modifiers) than each rival there, challenge those
+    rivals and establish your follower, paying the post's cost."""
+    pid = t.post_id(order.post)
+    if not t.ships_of(p, pid):
+        raise Refusal(f"you have no longship on {t.name(pid)}")
+    establish_check(t, p, pid)
+    if not t.alone(p, pid):
+        challenge(t, p, pid)
+    establish(t, p, pid)
+    t.action_bonus(p, "parley")
+
+
+def _loc(t: Table, location: str) -> str:
+    if location in t.data.winds:
+        return f"the {t.data.winds[location]['name']}"
+    return "any region" if location == "anywhere" else t.name(location)

@@ -1,0 +1,124 @@
+"""ESTABLISH, (RE)PLACE and CHALLENGE: putting followers on posts (Rosetta Stone; PARLEY).
+
+ESTABLISH: "(Re)place follower(s) on the indicated follower icon(s), pay the
+cost at the bottom of the post if necessary. There can never be more than one
+color follower on a tile." A rival's follower returns to its jarlboard;
+follower supplies are derived, so returning is just changing the owner.
+"""
+
+from __future__ import annotations
+
+from gm.games.viking.rules.effects import run_effects
+from gm.games.viking.table import Refusal, Table
+
+
+def establish_check(t: Table, p: str, pid: str, *, venture: str | None = None,
+                    free: bool = False) -> tuple[str, int, int]:
+    """Why ``p`` cannot establish on ``pid`` now (raises :class:`Refusal`), else
+    (follower type, followers, cost to pay).
+
+    Component Limits: a follower must be in the supply. Economy Limits: the cost
+    must be paid in full ("you must have enough to pay the cost").
+    """
+    st = t.s["posts"][pid]
+    if venture is not None:
+        tile = t.tile(venture)
+        ftype, n, cost = tile.follower, 1, tile.cost
+    else:
+        ftype, n, cost = t.follower_type(pid)
+        if not ftype:
+            raise Refusal(f"{t.name(pid)} is an empty post: nothing to establish on")
+        if st.get("owner") == p:
+            raise Refusal(f"your followers are already on {t.name(pid)}")
+    if free:
+        cost = 0
+    cost = max(0, cost - t.modifier(p, "establish", "discount"))
+    if t.supply(p, ftype) < n:
+        raise Refusal(f"no {ftype} follower left on your jarlboard (6 of each)")
+    if t.silfr(p) < cost:
+        raise Refusal(f"establishing on {t.name(pid)} costs {cost} silfr and you have "
+                      f"{t.silfr(p)}")
+    return ftype, n, cost
+
+
+def establish(t: Table, p: str, pid: str, *, free: bool = False) -> None:
+    """ESTABLISH ``p`` on post ``pid`` (its venture, trade center or powerful ally).
+
+    Powerful allies trigger their gains at once and hand over their ally
+    longships (Posts 4); a trade center's persistent ability follows the
+    follower (Posts 3). Duchies are announced when formed (Key Concepts).
+    """
+    ftype, n, cost = establish_check(t, p, pid, free=free)
+    _put(t, p, pid, ftype, n, cost)
+
+
+def place_venture(t: Table, p: str, tid: str, pid: str) -> None:
+    """PLAY a venture: place it on an empty post or replace a venture post, then
+    establish it (PLAY, Ventures). A replaced venture is discarded and its
+    follower returns; pre-printed posts cannot be replaced."""
+    post = t.post(pid)
+    if post.kind != "empty":
+        raise Refusal(f"{post.name} is pre-printed: a venture cannot replace it")
+    ftype, n, cost = establish_check(t, p, pid, venture=tid)
+    st = t.s["posts"][pid]
+    if st.get("owner") and st["owner"] != p:
+        t.emit("follower_returned", power=st["owner"], post=post.name)
+    if st.get("venture"):
+        t.s["discard"].append(st["venture"])
+        t.emit("venture_replaced", power=p, post=post.name, old=t.tile(st["venture"]).name,
+               owner=st.get("owner"))
+    st.update({"venture": tid, "owner": None, "followers": 0})
+    t.player(p)["hand"].remove(tid)
+    t.emit("venture_placed", power=p, post=post.name, tile=t.tile(tid).name)
+    _put(t, p, pid, ftype, n, cost)
+    tile = t.tile(tid)
+    if tile.trigger == "immediate":
+        run_effects(t, p, tile.effects, tid, pid, [])
+
+
+def _put(t: Table, p: str, pid: str, ftype: str, n: int, cost: int) -> None:
+    st = t.s["posts"][pid]
+    before = set(t.duchies(p))
+    previous = st.get("owner")
+    if cost:
+        t.pay(p, cost, f"establishing on {t.name(pid)}")
+    st["owner"], st["followers"] = p, n
+    if previous and previous != p:
+        t.emit("follower_returned", power=previous, post=t.name(pid))
+    t.emit("established", power=p, post=t.name(pid), follower=ftype, count=n, cost=cost)
+    for region in sorted(set(t.duchies(p)) - before):
+        t.emit("duchy", power=p, region=t.name(region))
+    post = t.post(pid)
+    if post.kind == "ally" and not st.get("venture"):
+        if post.ally_ships:
+            t.emit("ally_ships", power=p, fleet=t.data.fleets[post.ally_ships]["name"],
+                   count=sum(1 for sh in t.s["allies"] if sh["fleet"] == post.ally_ships))
+        run_effects(t, p, post.gains, None, pid, [])
+
+
+def challenge(t: Table, p: str, pid: str) -> None:
+    """CHALLENGE every rival on ``pid`` with fewer longships (PARLEY, Challenge).
+
+    "Add any potential modifications from persistent abilities ... to your total
+    Longships on this Post and compare to those of your Rival. You need to have
+    more Longships than that Rival." Effect: "return the Rival's first Longship
+    (Rival's choice) and move every other Longship of that Rival to the nearest
+    Region" (the region the post is entered from). Default for the rival's
+    choice: an exhausted longship first, an ally longship last.
+    """
+    counts = t.count_at(pid)
+    mine = counts[p] + t.modifier(p, "parley", "longships")
+    for rival in t.rivals(p):
+        if counts[rival] and counts[rival] >= mine:
+            raise Refusal(f"{rival} has {counts[rival]} longship(s) on {t.name(pid)}; you "
+                          f"count {mine}: you need more to challenge")
+    for rival in t.rivals(p):
+        theirs = sorted(t.ships_of(rival, pid),
+                        key=lambda sh: (not sh["exhausted"], "fleet" in sh))
+        if not theirs:
+            continue
+        t.return_ship(theirs[0])
+        for sh in theirs[1:]:
+            sh["at"] = t.region_of(pid)
+        t.emit("challenged", power=p, rival=rival, post=t.name(pid), returned=1,
+               moved=len(theirs) - 1, to=t.name(t.region_of(pid)))

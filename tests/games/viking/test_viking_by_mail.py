@@ -1,0 +1,140 @@
+"""A 3-player Pax Viking game played by mail through the real pipeline, to the victory check.
+
+Each mail goes through ``store_inbound`` + ``handle_inbound`` (what the daemon
+does); every player's turn is a phase of its own, closed early when its player
+says READY (``deadlines.early``). The players follow a simple plan: launch a
+longship, draw saga tiles while the pile lasts, then buy the cheapest tile
+of the track; the saga ends when pile and track are empty and the tie breaker
+crowns the winner (Victory: The End of the Saga; Tie Breaker). Fog: no mail
+to a player and no ``gm state --as`` names a tile only a rival holds. Replay
+(``gm replay``) re-adjudicates every phase to the same states and rolls.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from click.testing import CliRunner
+
+from gm.cli.main import cli
+from gm.db.engine import session_scope
+from gm.games.viking import module
+from gm.games.viking.table import Table
+from gm.service.games import SeatSpec, current_phase
+from gm.verify import verify_replay
+from tests.pipeline.conftest import deliver, mail, outbox
+
+ADDR = {p: f"{p}@example.org" for p in ("red", "blue", "green")}
+MOD = "mod@example.org"
+LANG = {"red": "en", "blue": "fr", "green": "en"}
+SEATS = [SeatSpec(p, ADDR[p], password=f"{p}-pw", language=LANG[p]) for p in ADDR]
+SETTINGS = {"difficulty": "standard",
+            "deadlines": {"early": True, "length": {"turn": "48h", "althing": "24h",
+                                                    "trade": "24h"}}}
+DATA = module.data
+
+
+def now(ctx) -> tuple[str, dict[str, Any], tuple[str, ...]]:  # type: ignore[no-untyped-def]
+    with session_scope(ctx.engine) as s:
+        p = current_phase(s, "pv1")
+        return p.phase_id, dict(p.game_state or {}), tuple((p.info or {}).get("owing", []))
+
+
+def plan(state: dict[str, Any], p: str) -> list[str]:
+    """This player's orders (English, or French for the French seat)."""
+    fr = LANG[p] == "fr"
+    lines: list[str] = []
+    if not any(sh["owner"] == p for sh in state["ships"]):
+        entry = DATA.place_name(sorted(Table(DATA, state).home_entries(p))[0])
+        lines.append(f"{'voyager de foyer vers' if fr else 'journey from home to'} {entry}")
+    if state["pile"]:
+        lines += ["investir piocher" if fr else "invest draw"] * (4 - len(lines))
+    else:
+        costs = DATA.rule("track_costs")
+        offers = sorted((c, t) for c, t in zip(costs, state["track"], strict=True) if t)
+        if offers and offers[0][0] <= state["players"][p]["silfr"]:
+            name = DATA.tiles[offers[0][1]].name
+            lines.append(f"{'investir acheter' if fr else 'invest buy'} {name}")
+        else:
+            lines.append("passer" if fr else "pass")
+    return lines
+
+
+def secret_names(state: dict[str, Any], viewer: str) -> tuple[set[str], set[str]]:
+    """(tiles only rivals hold, every tile name the viewer may see)."""
+    public = [x for x in state["track"] if x] + state["discard"] + state["removed"]
+    public += [st["venture"] for st in state["posts"].values() if st["venture"]]
+    for pl in state["players"].values():
+        public += pl["advocates"] + pl["gods"]
+    public += state["players"][viewer]["hand"]
+    rivals = {x for p, pl in state["players"].items() if p != viewer for x in pl["hand"]}
+    names = {DATA.tiles[x].name for x in public}
+    return {DATA.tiles[x].name for x in rivals} - names, names
+
+
+def assert_fogged(text: str, state: dict[str, Any], viewer: str,
+                  before: dict[str, Any] | None = None) -> None:
+    """No tile only rivals hold is named (a tile bought from the track was public)."""
+    secret, seen = secret_names(state, viewer)
+    if before is not None:
+        secret -= secret_names(before, viewer)[1]
+    for name in sorted(seen, key=len, reverse=True):
+        text = text.replace(name, "")
+    leaks = [n for n in secret if re.search(rf"\b{re.escape(n)}\b", text)]
+    assert not leaks, (viewer, leaks)
+
+
+def test_a_three_player_game_by_mail_to_the_end_of_the_saga(pv, db_url) -> None:  # type: ignore[no-untyped-def]
+    phase, state, owing = now(pv)
+    assert phase == f"round-1-{state['powers'][0]}" and owing == (state["powers"][0],)
+    first = state["powers"][0]
+
+    # A player who is not due gets told whose turn it is; nothing is stored.
+    other = state["powers"][1]
+    deliver(pv, mail(f"GAME pv1\nPOWER {other} {other}-pw\ninvest draw\n", sender=ADDR[other]))
+    assert phase in outbox(pv, kind="reply", to=ADDR[other])[-1][1]
+    assert now(pv)[0] == phase
+
+    turns = 0
+    while True:
+        phase, state, owing = now(pv)
+        if state["ended"]:
+            break
+        assert state["step"] == "turn" and len(owing) == 1
+        p = owing[0]
+        lines = plan(state, p)
+        deliver(pv, mail(f"GAME pv1\nPOWER {p} {p}-pw\n" + "\n".join(lines)
+                         + ("\nPRET\n" if LANG[p] == "fr" else "\nREADY\n"), sender=ADDR[p]))
+        new_phase, new_state, _ = now(pv)
+        assert new_phase != phase, outbox(pv, kind="reply", to=ADDR[p])[-1][1]
+        for viewer in new_state["powers"]:
+            assert_fogged(outbox(pv, kind="report", to=ADDR[viewer])[-1][1], new_state, viewer,
+                          state)
+        turns += 1
+        assert turns < 60
+
+    # The saga ended with the tie breaker: followers, then silfr.
+    assert state["end_reason"] == "end_of_saga" and state["winners"]
+    best = max(state["players"][p]["silfr"] for p in state["powers"])
+    assert {state["players"][w]["silfr"] for w in state["winners"]} == {best}
+    last = outbox(pv, kind="report", to=ADDR["red"])[-1][1]
+    assert "The saga ends (the saga track is empty)" in last and "Winner(s):" in last
+    assert "La saga s'achève" in outbox(pv, kind="report", to=ADDR["blue"])[-1][1]
+    assert "OK  invest draw" in outbox(pv, kind="reply", to=ADDR[first])[0][1] or \
+        "OK  journey from home" in outbox(pv, kind="reply", to=ADDR[first])[0][1]
+
+    # gm state --as: a player's view holds their hand, never a rival's.
+    for viewer in state["powers"]:
+        out = CliRunner().invoke(cli, ["--db", db_url, "state", "pv1", "--as", viewer],
+                                 catch_exceptions=False)
+        view = json.loads(out.output)
+        assert [t["name"] for t in view["hand"]] == [
+            DATA.tiles[x].name for x in state["players"][viewer]["hand"]]
+        assert "state" not in view and "pile" not in json.dumps(view.get("players"))
+        assert_fogged(out.output, state, viewer)
+
+    # Replay re-adjudicates every phase to the same result.
+    with session_scope(pv.engine) as s:
+        assert verify_replay(s, "pv1") == []

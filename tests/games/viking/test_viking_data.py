@@ -1,0 +1,68 @@
+"""Pax Viking data: the shipped files pass the schema, and the schema catches mistakes."""
+
+from __future__ import annotations
+
+import copy
+
+from gm.games.viking.data import PRIMITIVES, load, raw_files
+from gm.games.viking.datacheck import check, check_all
+
+
+def test_shipped_data_passes_the_schema() -> None:
+    assert check_all() == []
+
+
+def test_board_holds_the_rule_books_components() -> None:
+    """Components: 7 trade centers (4 key), 7 ally longships, 9 jarlboards, 20 cards."""
+    data = load()
+    assert sum(p.kind == "trade_center" for p in data.posts.values()) == 7
+    assert sorted(p.name for p in data.posts.values() if p.key) == [
+        "Chang'an", "Damascus", "India", "Miklagard"]
+    assert {f: s["count"] for f, s in data.fleets.items()} == {
+        "dublin": 3, "faroe": 2, "iceland": 2}
+    assert len(data.jarls) == 9 and len(data.cards) == 20
+    assert {r.type for r in data.regions.values()} == {"sea", "river", "harbor"}
+
+
+def test_starter_set_sizes_and_primitives() -> None:
+    """Set-up E: 2p tiles for 2 players, 2p+3p for 3 ... 12 tiles per player."""
+    tiles = load().tileset("starter")
+    for n in range(2, 7):
+        assert sum(1 for t in tiles if t.starter <= n) == 12 * n
+    used = {e["do"] for t in tiles for e in t.effects}
+    assert used == set(PRIMITIVES)
+    assert any(t.trigger == "althing" for t in tiles)
+    assert any(t.modifiers for t in tiles)
+
+
+def test_schema_names_each_mistake() -> None:
+    files = copy.deepcopy(raw_files())
+    files["board.toml"]["post"][0]["region"] = "atlantis"
+    files["board.toml"]["border"][0]["color"] = "white"
+    files["board.toml"]["border"].append({"between": ["skagerrak", "baltic_sea"],
+                                          "color": "black", "source": "test"})
+    del files["jarls.toml"]["jarl"][0]["source"]
+    tile = files["tiles/starter.toml"]["tile"][0]
+    tile["effects"] = [{"do": "teleport"}]
+    tile2 = files["tiles/starter.toml"]["tile"][1]
+    tile2["name"] = "Road to Kiev"
+    problems = "\n".join(check(files))
+    assert "jarls.toml: jarl #1 (ingvar): no source" in problems
+    problems = "\n".join(check({**files, "jarls.toml": raw_files()["jarls.toml"]}))
+    assert "unknown region 'atlantis'" in problems
+    assert "both white and black" in problems
+    assert "unknown effect 'teleport'" in problems
+    assert "holds the order keyword(s) ['to']" in problems
+
+
+def test_a_gm_adds_printed_tiles_as_data() -> None:
+    """A tile set is a data file: a new file of tiles is checked and loaded, no code."""
+    files = copy.deepcopy(raw_files())
+    files["tiles/printed.toml"] = {"tile": [{
+        "number": 1, "name": "Rurik's Charter", "type": "venture", "location": "holmgard",
+        "follower": "rus", "trigger": "activate", "effects": [{"do": "gain_silfr", "amount": 3}],
+        "source": "printed tile 1"}]}
+    assert check(files) == []
+    from gm.games.viking.data import build
+
+    assert [t.name for t in build(files).tileset("printed")] == ["Rurik's Charter"]

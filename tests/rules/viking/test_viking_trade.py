@@ -1,0 +1,99 @@
+"""The trade examples of Standard Actions B, played by mail as proposals."""
+
+from __future__ import annotations
+
+from viking_tables import event, give, hold, send, ship, ships_at, table, tid, types, venture
+
+from gm.games.viking import module
+
+
+def test_trade_example_bribery() -> None:
+    """Bribery: "Ingvar moves a Longship into Edla's Post. Ingvar offers Edla 3 Silfr to
+    exchange Edla's Follower and Longship in that Post for Ingvar's. ... Edla agrees."
+    (Ingvar is red, Edla blue.)"""
+    state = table()
+    venture(state, "lyubsha", "Fur Traders", "blue")
+    ship(state, "blue", "lyubsha")
+    ship(state, "red", "ladoga")
+    out = send(state, {"red": "journey from Ladoga to Lyubsha\n"
+                              "offer blue: give 3 silfr for follower at Lyubsha, "
+                              "longship at Lyubsha\n"
+                              "invest draw"})
+    s = out.state
+    assert module.phase(s).kind == "trade" and module.phase(s).owing == ("blue",)
+    proposal = [e for e in out.events if e.type == "viking.trade_proposed"][0]
+    assert proposal.visible_to == frozenset({"red", "blue"})
+    assert module.view(s, "green")["trade"] == {"from": "red", "to": "blue"}
+    out = send(s, {"blue": "accept"})
+    s = out.state
+    assert s["posts"]["lyubsha"]["owner"] == "red"
+    assert ships_at(s, "lyubsha") == {"red": 2}
+    assert s["players"]["red"]["silfr"] == 7 + 1  # and 1 income: a rus follower
+    assert s["players"]["blue"]["silfr"] == 13
+    # the turn goes on with red's next order, then the winter solstice
+    assert "drew" in types(out) and module.phase(s).id == "round-1-blue"
+
+
+def test_trade_example_haggling() -> None:
+    """Haggling: "Sigrid grabs a 12 cost tile ... Sigrid then moves a Longship so she is
+    Colocated with Ingvar and offers it for 5 Silfr. Ingvar instead offers a tile Sigrid
+    is marginally interested in, plus 2 Silfr. Sigrid agrees." (Sigrid red, Ingvar blue.)"""
+    state = table()
+    give(state, "red", "Odin")
+    give(state, "blue", "Skald")
+    ship(state, "blue", "ilmen")
+    ship(state, "red", "ladoga")
+    out = send(state, {"red": "journey from Ladoga to Holmgard\n"
+                              "offer blue: give tile Odin for 5 silfr"})
+    out = send(out.state, {"blue": "counter: give tile Skald, 2 silfr for tile Odin"})
+    s = out.state
+    assert module.phase(s).owing == ("red",) and "trade_countered" in types(out)
+    out = send(s, {"red": "accept"})
+    s = out.state
+    assert s["players"]["red"]["hand"] == [tid("Skald")]
+    assert s["players"]["blue"]["hand"] == [tid("Odin")]
+    assert s["players"]["red"]["silfr"] == 12  # no follower placed: no income
+    assert event(out, "trade_done") == {"power": "blue", "rival": "red",
+                                        "give": ["a saga tile", "2 silfr"],
+                                        "get": ["a saga tile"]}
+
+
+def test_trade_example_extortion() -> None:
+    """Extortion: "Ingvar has his fleet of three Dublin ships in the German Ocean, which is
+    Colocated with Harald's Post in Normandy. Ingvar promises Harald he will not attack
+    Normandy as long as Harald pays him a Silfr every turn. Harald agrees, and Ingvar
+    JOURNEYS south instead." (Ingvar red holds Dublin, Harald blue holds Normandy.)"""
+    state = table()
+    hold(state, "dublin", "red")
+    hold(state, "normandy", "blue")
+    out = send(state, {"red": "journey from German Ocean to Skagerrak\n"
+                              'offer blue: give promise "no raid on Normandy" for 1 silfr'})
+    assert event(out, "journey")["fleet"] == "Dublin"
+    out = send(out.state, {"blue": "accept"})
+    s = out.state
+    assert event(out, "trade_done")["give"] == ['promise "no raid on Normandy"']
+    assert s["players"]["blue"]["silfr"] == 9
+    assert s["posts"]["normandy"]["owner"] == "blue"
+
+
+def test_an_unanswered_offer_is_refused_and_the_turn_goes_on() -> None:
+    state = table()
+    ship(state, "blue", "ilmen")
+    ship(state, "red", "ladoga")
+    out = send(state, {"red": "journey from Ladoga to Holmgard\n"
+                              "offer blue: give 2 silfr for nothing\ninvest draw"})
+    assert module.default_orders(out.state, "blue") != []
+    out = module.adjudicate(out.state, {"blue": module.default_orders(out.state, "blue")},
+                            __import__("gm.dice", fromlist=["Dice"]).Dice.scripted([]))
+    assert "trade_refused" in types(out) and "drew" in types(out)
+    assert out.state["players"]["red"]["silfr"] == 10
+
+
+def test_an_offer_needs_a_colocated_rival() -> None:
+    state = table()
+    ship(state, "blue", "black_sea")
+    ship(state, "red", "ladoga")
+    out = send(state, {"red": "journey from Ladoga to Holmgard\noffer blue: give 1 silfr "
+                              "for nothing"})
+    assert "never colocated with blue" in event(out, "refused")["why"]
+    assert module.phase(out.state).kind == "turn"
