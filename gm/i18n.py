@@ -24,11 +24,28 @@ wrote) is left as it is.
 from __future__ import annotations
 
 import tomllib
+from enum import Enum
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 LOCALE_DIR = Path(__file__).parent / "locale"
+
+E = TypeVar("E", bound=type[Enum])
+_VOCABULARIES: list[type[Enum]] = []
+
+
+def vocabulary(cls: E) -> E:
+    """Mark an Enum whose values are English messages (a game's closed list of
+    refusal reasons, say): each value needs its entry in every catalogue, like
+    a :func:`msg` literal."""
+    _VOCABULARIES.append(cls)
+    return cls
+
+
+def vocabularies() -> tuple[type[Enum], ...]:
+    """Every Enum marked with :func:`vocabulary` so far (import a module to register its own)."""
+    return tuple(_VOCABULARIES)
 
 
 class Text(str):
@@ -68,3 +85,8 @@ def translate(text: Any, language: str) -> str:
         return str(text)
     params = {k: translate(v, language) if isinstance(v, Text) else v for k, v in text.params.items()}
     return template.format(**params)
+
+
+def say(english: str, language: str) -> str:
+    """A fixed English message (no placeholders) in ``language``; the Jinja filter ``say``."""
+    return translate(msg(str(english)), language)

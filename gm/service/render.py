@@ -21,6 +21,7 @@ from jinja2 import (
     select_autoescape,
 )
 
+from gm.i18n import say
 from gm.resources import templates_root
 
 LANGUAGES = ("en", "fr")
@@ -48,6 +49,7 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["time"] = fmt_time
+    env.filters["say"] = say
     return env
 
 

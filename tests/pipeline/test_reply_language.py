@@ -14,7 +14,8 @@ from pathlib import Path
 
 import gm
 from gm.games.base import Verdict
-from gm.i18n import catalogue, msg, translate
+import gm.games.registry
+from gm.i18n import catalogue, msg, translate, vocabularies
 from gm.orders.envelope import Problem
 from tests.pipeline.conftest import deliver, mail, outbox
 
@@ -32,12 +33,19 @@ def _templates_in_code() -> set[str]:
     return found
 
 
+def _vocabulary_messages() -> set[str]:
+    for name in gm.games.registry.names():
+        gm.games.registry.get(name)  # importing a game registers its vocabularies
+    return {member.value for enum in vocabularies() for member in enum}
+
+
 def _fields(template: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(template) if f}
 
 
 def test_every_message_of_the_code_has_its_french_with_the_same_placeholders() -> None:
-    wanted = (_templates_in_code() | {p.value for p in Problem} | {v.value for v in Verdict} | SLOTS)
+    wanted = (_templates_in_code() | _vocabulary_messages() | {p.value for p in Problem}
+              | {v.value for v in Verdict} | SLOTS)
     fr = catalogue("fr")
     assert sorted(wanted - fr.keys()) == []
     assert sorted(fr.keys() - wanted) == [], "catalogue entries no code uses any more"

@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from gm.dice import Dice
+from gm.i18n import msg
 from gm.games.baltica import fog, parsing
 from gm.games.baltica.board import Board, load_board
 from gm.games.baltica.conditions import unwrap
@@ -159,25 +160,25 @@ class BalticaModule(GameModule):
                 n_actions += 1
                 if n_actions > gs.turn.actions.get(power, 0) and not isinstance(
                         inner, Siege):
-                    v = Validation(Verdict.WARNING, "more actions than this turn's roll")
+                    v = Validation(Verdict.WARNING, msg("more actions than this turn's roll"))
             if v.verdict is Verdict.ACCEPTED and cond is not None:
-                v = Validation(Verdict.TO_CHECK, "condition checked when carried out")
+                v = Validation(Verdict.TO_CHECK, msg("condition checked when carried out"))
             out.append(v)
         return out
 
     def _judge(self, world: World, gs: GameState, power: str, kind: str,
                order: Any) -> Validation:
         if isinstance(order, NOT_YET_IMPLEMENTED):
-            return Validation(Verdict.REFUSED, Why.NOT_YET_IMPLEMENTED.value)
+            return Validation(Verdict.REFUSED, msg(Why.NOT_YET_IMPLEMENTED.value))
         if kind not in PHASE_ORDERS or not isinstance(order, PHASE_ORDERS[kind]):
-            return Validation(Verdict.REFUSED, "not allowed in this phase")
+            return Validation(Verdict.REFUSED, msg("not allowed in this phase"))
         acting = kind == "actions" and acting_power(gs) == power
         if kind == "actions" and isinstance(order, OPPONENT_ORDERS):
             if acting:
-                return Validation(Verdict.REFUSED, Why.OPPONENT_ONLY.value)
-            return Validation(Verdict.TO_CHECK, "used if the other player's actions call for it")
+                return Validation(Verdict.REFUSED, msg(Why.OPPONENT_ONLY.value))
+            return Validation(Verdict.TO_CHECK, msg("used if the other player's actions call for it"))
         if kind == "actions" and not acting:
-            return Validation(Verdict.REFUSED, "not your action phase")
+            return Validation(Verdict.REFUSED, msg("not your action phase"))
         why: Why | None = None
         if isinstance(order, Move):
             origin = world.bid_territory(order.origin)
@@ -193,7 +194,7 @@ class BalticaModule(GameModule):
         elif isinstance(order, (Retreat, Regroup, Siege, Embark, Sail, Land)):
             return Validation(Verdict.TO_CHECK)
         if why is not None:
-            return Validation(Verdict.REFUSED, why.value)
+            return Validation(Verdict.REFUSED, msg(why.value))
         return Validation(Verdict.ACCEPTED)
 
     def default_orders(self, state: State, power: str) -> list[Any]:

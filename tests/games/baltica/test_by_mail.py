@@ -137,3 +137,19 @@ def test_a_season_of_the_grand_campaign_by_mail(pb) -> None:  # type: ignore[no-
         assert not [t for t in to_sweden if name in t], name
     for name in UNSEEN_BY_COALITION:
         assert not [t for t in to_coalition if name in t], name
+
+
+def test_a_french_seat_reads_why_an_order_is_refused_in_french(pb) -> None:  # type: ignore[no-untyped-def]
+    """Refusal reasons of the rules (Why) follow the seat's language, in replies and reports."""
+    deliver(pb, mail("GAME pb1\nMODERATOR mod-secret\nDICE 2 5\n", sender=MOD))
+    settle(pb, "pb1", by="test")
+    assert phase_now(pb)[0] == "1700-autumn-actions-coalition"
+    # Repnin is a Coalition block but not in Estland (12.1 set-up): refused at once, in French.
+    deliver(pb, mail("GAME pb1\nPOWER coalition co-secret\nreconnaitre Estland\n"
+                     "deplacer de Estland: Repnin vers Livland\n", sender=COALITION))
+    reply = last_reply(pb, COALITION)
+    assert "REFUSÉ  move from Estland: Repnin to Livland: refusé : pas dans ce territoire" in reply
+    assert "not in that territory" not in reply
+    # Sweden, in English, is told the same kind of refusal in English.
+    deliver(pb, mail("GAME pb1\nPOWER sweden sw-secret\nrecon Estland\n", sender=SWEDEN))
+    assert "REFUSED  recon Estland: refused: not your action phase" in last_reply(pb, SWEDEN)

@@ -1,13 +1,18 @@
 """Why an order (or part of one) was not carried out: a closed vocabulary.
 
-Events carry ``why`` as the member's value; templates word it per language.
+Events carry ``why`` as the member's value (English) and ``code`` as its name;
+replies and report templates say it in the reader's language from the catalogue
+``gm/locale/<language>.toml`` (the ``say`` filter), like any message of the code.
 """
 
 from __future__ import annotations
 
 from enum import Enum
 
+from gm.i18n import vocabulary
 
+
+@vocabulary
 class Why(Enum):
     NOT_YET_IMPLEMENTED = "not yet implemented"
     NO_ACTIONS_LEFT = "no actions left"
