@@ -13,8 +13,8 @@ import string
 from pathlib import Path
 
 import gm
-from gm.games.base import Verdict
 import gm.games.registry
+from gm.games.base import Verdict
 from gm.i18n import catalogue, msg, translate, vocabularies
 from gm.orders.envelope import Problem
 from tests.pipeline.conftest import deliver, mail, outbox

@@ -16,7 +16,6 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from gm.dice import Dice
-from gm.i18n import msg
 from gm.games.baltica import fog, parsing
 from gm.games.baltica.board import Board, load_board
 from gm.games.baltica.conditions import unwrap
@@ -60,6 +59,7 @@ from gm.games.base import (
     Validation,
     Verdict,
 )
+from gm.i18n import msg
 from gm.orders.conditions import Conditional
 from gm.orders.model import ParsedOrder, ParseResult, SourceLine
 

@@ -36,6 +36,7 @@ from gm.games.britannica.annexation import excluded_by_congress
 from gm.games.britannica.data import BritanniaData
 from gm.games.britannica.refusals import refusal
 from gm.games.britannica.tensions import EUROPEAN, raise_eti
+from gm.i18n import msg
 
 State = dict[str, Any]
 STATUS_CAUSES = ("control_over_influence", "minor_protectorate")
@@ -64,9 +65,9 @@ def downgrade(d: BritanniaData, state: State, power: str, area: str, kind: str) 
     """A voluntary downgrade or removal; tensions rise by the steps when it settles a dispute."""
     m = b.marker_of(state, area, power)
     if m is None:
-        return "no marker of yours there to alter"
+        return msg("no marker of yours there to alter")
     if kind != "none" and b.rank(kind) >= b.rank(m["kind"]):
-        return "a downgrade must be to a lower status"
+        return msg("a downgrade must be to a lower status")
     disputed = any(cb["area"] == area and power in (cb["holder"], cb["against"])
                    for cb in state["casus_belli"])
     steps = steps_down(m["kind"], kind)
@@ -208,8 +209,8 @@ def congress_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence
                 (joined if x.attend else away).add(actor)
             elif isinstance(x, o.Object):
                 if x.power not in OVERSEAS or actor not in EUROPEAN:
-                    events.append(refusal(d, actor, i, order, "only a European power may object, "
-                                          "and only to the USA or Japan"))
+                    events.append(refusal(d, actor, i, order, msg(
+                        "only a European power may object, and only to the USA or Japan")))
                 else:
                     objected.add(x.power)
     invited = invited_overseas(c, objected)
@@ -227,15 +228,15 @@ def congress_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence
             why = None
             if isinstance(x, o.Propose):
                 if actor not in voters:
-                    why = "only members of the Congress may propose"
+                    why = msg("only members of the Congress may propose")
                 elif any(p["name"] == x.name for p in c["proposals"]):
-                    why = "a proposal of that name exists"
+                    why = msg("a proposal of that name exists")
                 elif any(a not in disputed for _, _, a in x.clauses):
-                    why = "a resolution may only settle the areas in dispute"
+                    why = msg("a resolution may only settle the areas in dispute")
                 elif any(k == "dominion" for _, k, _ in x.clauses):
-                    why = "States and Dominions cannot be given"
+                    why = msg("States and Dominions cannot be given")
                 elif not _legal_after(state, x.clauses):
-                    why = "the resolution would leave markers illegally in an area"
+                    why = msg("the resolution would leave markers illegally in an area")
                 else:
                     c["proposals"].append({"name": x.name, "by": actor,
                                            "clauses": [list(cl) for cl in x.clauses]})
@@ -244,7 +245,7 @@ def congress_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence
             elif isinstance(x, o.Downgrade):
                 m = b.marker_of(state, x.area, actor)
                 if m and m["kind"] not in ("interest", "influence"):
-                    why = "at Congress only Interest and Influence markers may be removed freely"
+                    why = msg("at Congress only Interest and Influence markers may be removed freely")
                 else:
                     got = downgrade(d, state, actor, x.area, x.kind)
                     why = got if isinstance(got, str) else None
@@ -267,11 +268,11 @@ def vote_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.A
         for i, order in enumerate(own, 1):
             x = o.base(order)
             if isinstance(order, o.Conditional):
-                events.append(refusal(d, actor, i, order, "votes cannot be conditional"))
+                events.append(refusal(d, actor, i, order, msg("votes cannot be conditional")))
             elif isinstance(x, o.Vote) and x.name in ballots and actor in c["members"]:
                 ballots[x.name][actor] = x.choice
             elif isinstance(x, o.Vote):
-                events.append(refusal(d, actor, i, order, "no such proposal, or not a member"))
+                events.append(refusal(d, actor, i, order, msg("no such proposal, or not a member")))
     passed = []
     host = host_voter(c["site"])
     for n in names:
@@ -314,13 +315,13 @@ def runoff_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o
             if not isinstance(x, o.Vote):
                 continue
             if isinstance(order, o.Conditional):
-                why = "votes cannot be conditional"
+                why = msg("votes cannot be conditional")
             elif actor not in c["members"] or x.name not in c["runoff"]:
-                why = "not a member, or not a proposal in the second round"
+                why = msg("not a member, or not a proposal in the second round")
             elif x.choice != "yes":
-                why = "in the second round, vote yes for the proposal you prefer"
+                why = msg("in the second round, vote yes for the proposal you prefer")
             elif actor in choice:
-                why = "one vote in the second round"
+                why = msg("one vote in the second round")
             else:
                 choice[actor] = x.name
                 continue

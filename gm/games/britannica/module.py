@@ -23,6 +23,7 @@ from gm.games.britannica.data import check_data, load
 from gm.games.britannica.parser import parse_lines
 from gm.games.britannica.turn import adjudicate
 from gm.games.britannica.view import view as fog_view
+from gm.i18n import msg
 from gm.orders.model import ParseResult, SourceLine
 
 MOVEMENT_ORDERS = (o.Buy, o.Place, o.Upgrade, o.Downgrade, o.Move, o.Merchant, o.Canal,
@@ -127,20 +128,20 @@ class Britannica(GameModule):
         for order in orders:
             base = o.base(order)
             if _seat_of_actor(d, state, o.actor_of(order)) != power:
-                out.append(Validation(Verdict.REFUSED, "your seat does not control that power"))
+                out.append(Validation(Verdict.REFUSED, msg("your seat does not control that power")))
             elif isinstance(base, o.NotYet):
-                out.append(Validation(Verdict.REFUSED, f"'{base.verb}' is not yet implemented"))
+                out.append(Validation(Verdict.REFUSED, msg("'{verb}' is not yet implemented", verb=base.verb)))
             elif not isinstance(base, allowed):
-                out.append(Validation(Verdict.REFUSED, "not an order of this phase"))
+                out.append(Validation(Verdict.REFUSED, msg("not an order of this phase")))
             elif (isinstance(base, o.Move | o.Attack | o.Retreat | o.Peace) and state.get("wars")
                   and war.side_of(state["wars"][0], o.actor_of(order)) is None):
-                out.append(Validation(Verdict.REFUSED, "your power is not in this war"))
+                out.append(Validation(Verdict.REFUSED, msg("your power is not in this war")))
             elif state["step"] not in ("war-first", "war-second") and _names_a_cape(d, base):
-                out.append(Validation(Verdict.REFUSED, "Cape zones are used only in the war rounds"))
+                out.append(Validation(Verdict.REFUSED, msg("Cape zones are used only in the war rounds")))
             elif isinstance(order, o.Conditional) and state["step"] != "movement":
-                out.append(Validation(Verdict.REFUSED, "conditions are taken in the Movement phase only"))
+                out.append(Validation(Verdict.REFUSED, msg("conditions are taken in the Movement phase only")))
             elif isinstance(order, o.Conditional) or isinstance(base, o.Place | o.Upgrade):
-                out.append(Validation(Verdict.TO_CHECK, "depends on others' orders or on money"))
+                out.append(Validation(Verdict.TO_CHECK, msg("depends on others' orders or on money")))
             else:
                 out.append(Validation(Verdict.ACCEPTED))
         return out

@@ -20,11 +20,13 @@ from gm.games.britannica import board as b
 from gm.games.britannica import garrisons
 from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData
+from gm.i18n import vocabulary
 from gm.orders.conditions import Predicate, Quantity, SubmittedOrders
 
 State = dict[str, Any]
 
 
+@vocabulary
 class Refusal(Enum):
     """Why an order was not carried out (a closed vocabulary)."""
 

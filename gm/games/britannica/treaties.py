@@ -18,6 +18,7 @@ from typing import Any
 from gm.games.base import Event
 from gm.games.britannica.data import BritanniaData
 from gm.games.britannica.tensions import raise_eti
+from gm.i18n import msg
 
 State = dict[str, Any]
 
@@ -28,9 +29,9 @@ def breach(d: BritanniaData, state: State, accuser: str, name: str, violator: st
     treaty = next((t for t in state["treaties"] if t["name"] == name and t["ratified"]
                    and accuser in t["parties"]), None)
     if treaty is None:
-        return "you are not a party to a ratified treaty of that name"
+        return msg("you are not a party to a ratified treaty of that name")
     if violator == accuser or violator not in treaty["parties"]:
-        return "only another party to the treaty can break it"
+        return msg("only another party to the treaty can break it")
     events: list[Event] = []
     if not treaty["public"]:
         events.append(Event("treaty_made_public", {"name": name, "parties": treaty["parties"],

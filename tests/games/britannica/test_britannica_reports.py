@@ -127,6 +127,8 @@ def test_every_event_type_renders_as_a_sentence_in_both_languages(lang: str) -> 
     assert ("Tunis" in text) and ("Italy" in text)
     word = {"en": "Casus Belli against", "fr": "casus belli contre"}[lang]
     assert word in text
+    why = {"en": "not enough money", "fr": "pas assez d'argent"}[lang]  # the Refusal, translated
+    assert {"en": f'"buy fleet 10": {why}.', "fr": f"« buy fleet 10 » : {why}."}[lang] in text
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -16,6 +16,7 @@ from gm.games.britannica.refusals import refusal
 from gm.games.britannica.tensions import EUROPEAN, european_count, raise_eti
 from gm.games.britannica.war.empires import chinese_rebellion, ottoman_war, ottoman_war_declared
 from gm.games.britannica.war.sides import GM_POWERS, State, War, _new_war, combatants, side_of
+from gm.i18n import msg
 
 
 def _has_cb(state: State, holder: str, against: str) -> bool:
@@ -138,9 +139,9 @@ def declare_mid_war(d: BritanniaData, state: State, war: War,
             ok = s is not None and any(cb["holder"] == actor and cb["against"] == x.target
                                        and cb["cause"] == "denial" for cb in state["casus_belli"])
             if not ok or t is not None:
-                events.append(refusal(d, actor, i, x, "during a war, only a neutral that denied you a "
-                                      "strait or canal can be declared war on, or a power that "
-                                      "just entered your co-dominion"))
+                events.append(refusal(d, actor, i, x, msg(
+                    "during a war, only a neutral that denied you a strait or canal can be "
+                    "declared war on, or a power that just entered your co-dominion")))
                 continue
             war["sides"][1 - (s or 0)].append(x.target)
             state["casus_belli"] = [cb for cb in state["casus_belli"]
@@ -160,9 +161,9 @@ def _dropout_declaration(d: BritanniaData, state: State, wars: list[War], actor:
     """Drop-out rules 1, 2 and 4 for an abandoned power's declaration: never the Great War,
     never on a treaty partner, only on a minor power once units are bought up to 3:2."""
     if isinstance(x, o.Support):
-        return "an abandoned power stays neutral (drop-out rule 4)"
+        return msg("an abandoned power stays neutral (drop-out rule 4)")
     if not dropout.may_declare(d, state, actor, x.target, wars):
-        return "an abandoned power causes no Great War and keeps its treaties (drop-out rules 1-2)"
+        return msg("an abandoned power causes no Great War and keeps its treaties (drop-out rules 1-2)")
     dropout.buy_for_war(d, state, actor, x.target)
     return None
 
@@ -172,35 +173,35 @@ def _join(d: BritanniaData, state: State, wars: list[War], actor: str,
     if isinstance(x, o.Declare):
         t = x.target
         if t == actor or (t not in d.great_powers and t not in d.minor_powers and t != "ottoman"):
-            return "no such power to declare war on", None, 0
+            return msg("no such power to declare war on"), None, 0
         if not _has_cb(state, actor, t):
-            return "a declaration of war needs a Casus Belli against that power", None, 0
+            return msg("a declaration of war needs a Casus Belli against that power"), None, 0
         for w in wars:
             sa, st = side_of(w, actor), side_of(w, t)
             if sa is not None and st is not None:
-                return "already at war with that power", None, 0
+                return msg("already at war with that power"), None, 0
             if sa is not None or st is not None:
                 side = sa if sa is not None else 1 - (st or 0)
                 if _pair_split(w, actor, side) or _pair_split(w, t, 1 - side):
-                    return "Germany and Austria-Hungary can never be on opposite sides", None, 0
+                    return msg("Germany and Austria-Hungary can never be on opposite sides"), None, 0
                 return None, w, side
         if {actor, t} == GERMAN_PAIR:
-            return "Germany and Austria-Hungary can never be on opposite sides", None, 0
+            return msg("Germany and Austria-Hungary can never be on opposite sides"), None, 0
         return None, None, 0
     for w in wars:
         s = side_of(w, x.ally)
         if s is None:
             continue
         if side_of(w, actor) is not None:
-            return "already in that war", None, 0
+            return msg("already in that war"), None, 0
         entitled = (x.ally in GM_POWERS or x.ally in d.minor_powers or w["kind"] == "ottoman"
                     or {actor, x.ally} == GERMAN_PAIR or _treaty_partners(state, actor, x.ally))
         if not entitled:
-            return "support needs a ratified treaty with that power (or an Ottoman war)", None, 0
+            return msg("support needs a ratified treaty with that power (or an Ottoman war)"), None, 0
         if _pair_split(w, actor, s):
-            return "Germany and Austria-Hungary can never be on opposite sides", None, 0
+            return msg("Germany and Austria-Hungary can never be on opposite sides"), None, 0
         return None, w, s
-    return "that power is not at war", None, 0
+    return msg("that power is not at war"), None, 0
 
 
 def _break_treaties(state: State, war: War) -> list[Event]:

@@ -26,6 +26,7 @@ from gm.games.britannica import board as b
 from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData
 from gm.games.britannica.refusals import refusal
+from gm.i18n import msg
 
 State = dict[str, Any]
 
@@ -110,10 +111,10 @@ def offers(d: BritanniaData, state: State, acts: Mapping[str, Sequence[o.AnyOrde
                 events.append(Event("coaling_volunteered", {"by": actor, "area": x.area, "to": x.to}))
             elif isinstance(x, o.Deny):
                 if x.area not in {p.area for p in d.passages.values()}:
-                    events.append(refusal(d, actor, i, x, "no strait or canal there"))
+                    events.append(refusal(d, actor, i, x, msg("no strait or canal there")))
                     continue
                 if not b.controls(state, x.area, actor):
-                    events.append(refusal(d, actor, i, x, "you have no established Control marker there"))
+                    events.append(refusal(d, actor, i, x, msg("you have no established Control marker there")))
                     continue
                 by = state.setdefault("denials", {}).setdefault(x.area, {}).setdefault(x.to, [])
                 if actor not in by:

@@ -25,6 +25,7 @@ from gm.games.britannica.war.sides import (
     _where,
     side_of,
 )
+from gm.i18n import msg
 
 
 def adjacent(d: BritanniaData, state: State, power: str, at: str) -> set[str]:
@@ -79,36 +80,36 @@ def may_move(d: BritanniaData, state: State, war: War, power: str, unit: str, at
     """Why a one-step war move is illegal (None: legal). Seed, Movement during an Alliance
     Manoeuvre Phase: naval units, army units and the restrictions on army movement."""
     if dest not in adjacent(d, state, power, at):
-        return "not adjacent"
+        return msg("not adjacent")
     enemy = _enemy(war, power)
     friends = _friends(war, power)
     here = _where(d, power, at)
     if here in geo.seas(d) and dest in geo.seas(d) and geo.passage_closed(d, state, power, here, dest):
-        return "that strait or canal is denied to you"
+        return msg("that strait or canal is denied to you")
     if unit == "fleet":
         if dest == "home":
             return None if here in geo.seas(d) else "naval units reach home only from a sea zone"
         if dest in geo.seas(d):
             return None if coaling(d, state, war, power, dest) else "no coaling rights there"
         if not d.areas[dest].seas or not _any_control(state, war, dest):
-            return "naval units enter only coastal areas with a Control marker of either alliance"
+            return msg("naval units enter only coastal areas with a Control marker of either alliance")
         return None
     if dest in geo.seas(d):
         beside = geo.capes(d).get(dest, (dest,))
         if not set(beside) & set(state["merchants"].get(power, [])):
-            return "armies enter only sea zones holding one of your merchant fleets (a Cape zone: beside one)"
+            return msg("armies enter only sea zones holding one of your merchant fleets (a Cape zone: beside one)")
         if _units(state, enemy, dest, "fleet") and not _units(state, friends, dest, "fleet"):
-            return "enemy naval units hold that sea zone"
+            return msg("enemy naval units hold that sea zone")
         if here not in geo.seas(d) and _units(state, enemy, at, "fleet"):
-            return "enemy naval units blockade the area"
+            return msg("enemy naval units blockade the area")
         return None
     if dest != "home" and not _any_control(state, war, dest):
-        return "armies enter only areas with a Control marker of either alliance"
+        return msg("armies enter only areas with a Control marker of either alliance")
     if here in geo.seas(d) and dest != "home" and _units(state, enemy, dest, "fleet"):
-        return "enemy naval units hold the coast"
+        return msg("enemy naval units hold the coast")
     if (here not in geo.seas(d) and _units(state, enemy, at, "army")
             and dest != "home" and _units(state, enemy, dest, "army")):
-        return "no move from one area with enemy armies to another"
+        return msg("no move from one area with enemy armies to another")
     return None
 
 
@@ -141,10 +142,10 @@ def _moves(d: BritanniaData, state: State, war: War, s: int,
                 continue
             unit = next((u for u in _units(state, [actor], x.origin, x.unit)
                          if u["strength"] == x.strength and u["id"] not in moved), None)
-            why = "no such unit there" if unit is None else (
-                "one step only" if x.via else may_move(d, state, war, actor, x.unit, x.origin, x.dest))
+            why = msg("no such unit there") if unit is None else (
+                msg("one step only") if x.via else may_move(d, state, war, actor, x.unit, x.origin, x.dest))
             if why or unit is None:
-                events.append(refusal(d, actor, i, x, why or "no such unit there"))
+                events.append(refusal(d, actor, i, x, why or msg("no such unit there")))
                 continue
             unit["at"] = x.dest
             moved.add(unit["id"])
