@@ -2,7 +2,8 @@
 
 The MIME layer hands over plain text (format=flowed unwrapped, HTML reduced
 to text, ``<blockquote>`` already dropped). Here we drop what a player did
-not mean as orders: quoted text in its common forms, the signature, the
+not mean as orders: quoted text in its common forms, the signature (and the
+line a phone adds, "Sent from my iPhone"), the
 service's own quoted reports (``==== gm `` marker), everything after ``END``,
 comments, blank lines and list markers; and we join continuation lines.
 
@@ -46,6 +47,13 @@ _HEADER_NEXT = re.compile(
     r"^\s*\*?(sent|date|envoy[ée]|gesendet|inviato|to|[àa]|an|subject|objet|betreff|oggetto)\s*:", re.I
 )
 _SIGNATURE = re.compile(r"^--\s?$")
+# The line a phone or webmail client adds under the text ("Sent from my iPhone",
+# "Get Outlook for Android", "Envoyé de mon iPhone"): a signature without "-- ".
+_MOBILE_SIGNATURE = re.compile(
+    r"^\s*(sent (from|with|via|using)|get outlook for|envoy[ée] (de|depuis|avec|à partir de)"
+    r"|t[ée]l[ée]chargez outlook pour|gesendet von|inviato da)\s+\S.{0,60}$",
+    re.I,
+)
 _LIST_MARKER = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•·–])\s+")
 _END = re.compile(r"^\s*(end|fin)\s*$", re.I)
 _PRESS = re.compile(r"^\s*(press|presse)\b", re.I)
@@ -105,7 +113,7 @@ def _quote_start(lines: list[str]) -> int:
     for i, line in enumerate(lines):
         if MARKER in line and line.lstrip("> \t").startswith(MARKER):
             return i
-        if _SIGNATURE.match(line) or _ORIGINAL.match(line):
+        if _SIGNATURE.match(line) or _ORIGINAL.match(line) or _MOBILE_SIGNATURE.match(line):
             return i
         if any(p.match(line) for p in _ATTRIBUTION):
             return i

@@ -71,6 +71,14 @@ def test_signature_and_service_marker() -> None:
     assert texts("==== gm reply ====\nrecon Livland\n") == []
 
 
+def test_the_line_a_phone_adds_ends_the_orders_like_a_signature() -> None:
+    for footer in ("Sent from my iPhone", "Sent from my Galaxy", "Get Outlook for Android",
+                   "Sent from Mail for Windows", "Envoyé de mon iPhone", "Envoyé depuis mon mobile"):
+        assert texts(f"recon Livland\n\n{footer}\nrecon Estland\n") == ["recon Livland"], footer
+    # An order line is never taken for one, even if it starts alike.
+    assert texts("recon Livland\nsent\n") == ["recon Livland", "sent"]
+
+
 def test_list_markers_are_dropped() -> None:
     body = "1. recon Livland\n2) recon Estland\n- politics Sweden\n* replace Karl XII\n• recon Riga\n"
     assert texts(body) == [
