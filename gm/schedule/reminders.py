@@ -21,6 +21,7 @@ from sqlmodel import Session
 from gm.clock import utc
 from gm.db.engine import session_scope
 from gm.db.models import Game, Phase
+from gm.i18n import msg, translate
 from gm.schedule.claims import lock_open_phase, marker
 from gm.schedule.deadlines import RemindWho, format_duration
 from gm.schedule.phases import OpenPhase, Owed, owed
@@ -28,7 +29,7 @@ from gm.service.context import ServiceContext
 from gm.service.games import get_game, seat_for_power
 from gm.service.notify import moderator_address
 from gm.service.outbox import queue_mail
-from gm.service.render import render
+from gm.service.render import render, render_html
 
 
 @dataclass(frozen=True)
@@ -84,11 +85,13 @@ def _remind_power(ctx: ServiceContext, session: Session, game: Game, phase: Phas
     if seat is None or not seat.active or not seat.address:
         return
     deadline = utc(phase.deadline) if phase.deadline else None
-    text = render("reminder", seat.language, game.module, game_id=game.id, power=item.power,
-                  phase=phase.phase_id, deadline=deadline, timezone=seat.timezone,
-                  left=label, has_orders=item.has_orders)
+    words = dict(game_id=game.id, power=item.power, phase=phase.phase_id, deadline=deadline,
+                 timezone=seat.timezone, left=label, has_orders=item.has_orders)
+    subject = msg("reminder: {phase} closes in {left}", phase=phase.phase_id, left=label)
     queue_mail(ctx, session, game_id=game.id, kind="reminder", to=[seat.address],
-               subject=f"[{game.id}] reminder: {phase.phase_id} closes in {label}", text=text,
+               subject=f"[{game.id}] {translate(subject, seat.language)}",
+               text=render("reminder", seat.language, game.module, **words),
+               html=render_html("reminder", seat.language, game.module, **words),
                key=f"reminder:{game.id}:{phase.seq}:{item.power}:{marker(label, deadline or ctx.clock.now())}")
 
 

@@ -23,7 +23,7 @@ from sqlmodel import Session, select
 from gm.db.models import EventLog, Game, ModeratorAct, Phase, Report, Seat
 from gm.dice import group_rolls
 from gm.games.base import SPECTATOR, GameModule
-from gm.i18n import translate
+from gm.i18n import msg, translate
 from gm.mail.compose import Attachment
 from gm.present import calendar
 from gm.service.context import ServiceContext
@@ -277,7 +277,8 @@ def queue_deadline_moved(ctx: ServiceContext, session: Session, game: Game, phas
                      timezone=seat.timezone, reason=translate(reason, seat.language),
                      calendar="deadline.ics")
         queue_mail(ctx, session, game_id=game.id, kind="notice", to=[seat.address],
-                   subject=f"[{game.id}] {phase.phase_id}: new deadline",
+                   subject=f"[{game.id}] " + translate(
+                       msg("{phase}: new deadline", phase=phase.phase_id), seat.language),
                    text=render("deadline", seat.language, game.module, **words),
                    html=render_html("deadline", seat.language, game.module, **words),
                    attachments=[ics] if ics else [],

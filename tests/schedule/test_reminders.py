@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import email
 from datetime import timedelta
+from email.policy import default
 
 from gm.schedule.sweep import sweep
 from tests.schedule.support import body, flags, new_game, order, outbox, phase
@@ -25,6 +27,13 @@ def test_reminders_go_to_missing_powers_only_once_each_with_a_summary(ctx) -> No
     text = body(mails[0])
     assert text.startswith("==== gm reminder race1 turn-1 ====")
     assert "south n'a pas d'ordres pour turn-1" in text  # the seat's language
+    assert mails[0].subject == "[race1] rappel : turn-1 se termine dans 1d"
+    html = email.message_from_bytes(mails[0].raw, policy=default).get_body(("html",))
+    assert html is not None, "a reminder carries an HTML part like every other mail"
+    page = html.get_content()  # type: ignore[attr-defined]
+    assert "Rappel : south n&#39;a pas d&#39;ordres pour turn-1" in page or \
+        "Rappel : south n'a pas d'ordres pour turn-1" in page
+    assert "<script" not in page
     summary = [m for m in outbox(ctx, "notice") if "missing" in m.subject]
     assert len(summary) == 1 and summary[0].recipients == ["mod@example.org"]
     assert "- south: no orders (s@example.org)" in body(summary[0])
