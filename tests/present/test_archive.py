@@ -52,6 +52,21 @@ def test_archive_of_a_finished_game_links_every_page_and_reveals_the_seed(ctx, t
     assert "Karl XII 4/4" not in everything and "Dalregementet" not in everything
 
 
+def test_archive_in_french_says_every_page_in_french(ctx, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    finished_game(ctx)
+    out = tmp_path / "site"
+    result = CliRunner().invoke(cli, ["--db", ctx.engine.url.render_as_string(hide_password=False),
+                                      "archive", "fin", "--out", str(out), "--lang", "fr"])
+    assert result.exit_code == 0, result.output
+    pages = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
+    reveal = pages["reveal.html"]
+    assert "tout est révélé" in reveal and "correspond à celui publié" in reveal
+    assert "Rapport pour sweden" in reveal and 'lang="fr"' in reveal
+    assert "Report for" not in reveal and "everything revealed" not in reveal
+    everything = "\n".join(pages[n] for n in pages if n.startswith("phase-"))
+    assert "Message de " in everything and "Press from" not in everything
+
+
 def test_history_by_mail_sends_the_phase_page_with_its_map(ctx) -> None:  # type: ignore[no-untyped-def]
     finished_game(ctx)
     with session_scope(ctx.engine) as s:
