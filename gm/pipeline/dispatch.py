@@ -4,14 +4,17 @@ A mail is marked sent only after the sink accepted it; a crash in between can
 re-send the same bytes with the same Message-ID, which clients collapse. A
 permanent failure (5xx, refused recipient) is recorded and shown to the
 moderator; temporary ones (4xx, timeouts, disk full) are retried with
-exponential backoff up to ``MAX_ATTEMPTS``.
+exponential backoff up to ``MAX_ATTEMPTS``; once a mail has waited through
+``TELL_AFTER_ATTEMPTS`` of them (about a quarter of an hour) the moderator is
+told it is delayed, at most once an hour per game, so that a long outage of
+the mail server is not discovered by players asking where their report is.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from gm.db.engine import session_scope
 from gm.db.models import Game, OutboundMail
@@ -22,6 +25,7 @@ from gm.service.notify import notify_moderator
 from gm.service.outbox import finish_pending_parts
 
 MAX_ATTEMPTS = 12
+TELL_AFTER_ATTEMPTS = 5
 FIRST_RETRY = timedelta(seconds=30)
 LONGEST_RETRY = timedelta(hours=2)
 
@@ -84,4 +88,19 @@ def record(ctx: ServiceContext, mail_id: int, result: SendResult) -> None:
                                      key=f"undeliverable:{row.id}")
             else:
                 row.next_attempt_at = now + backoff(row.attempts)
+                if row.attempts == TELL_AFTER_ATTEMPTS:
+                    _tell_delayed(ctx, session, row)
         session.add(row)
+
+
+def _tell_delayed(ctx: ServiceContext, session: Session, row: OutboundMail) -> None:
+    """The moderator learns that mail is held up by temporary failures (once an hour per game)."""
+    game = session.get(Game, row.game_id) if row.game_id else None
+    if game is None or row.kind == "notice":
+        return
+    hour = ctx.clock.now().strftime("%Y%m%d%H")
+    notify_moderator(ctx, session, game, "mail is delayed: the mail server refuses it for now",
+                     f"To {', '.join(row.recipients or [])}: {row.subject}\n"
+                     f"Error: {row.last_error}\nAttempts so far: {row.attempts} of {MAX_ATTEMPTS}; "
+                     f"next at {row.next_attempt_at:%Y-%m-%d %H:%M} UTC. gm keeps retrying.",
+                     key=f"delayed:{game.id}:{hour}")

@@ -20,7 +20,7 @@ from gm.db.models import InboundMail, OutboundMail
 from gm.mail.file_sink import FileSink
 from gm.mail.imap_source import ImapSource
 from gm.mail.smtp_sink import SmtpSink
-from gm.pipeline.dispatch import drain
+from gm.pipeline.dispatch import TELL_AFTER_ATTEMPTS, drain
 from gm.service.context import ServiceContext
 from tests.pipeline.conftest import deliver, mail
 from tests.support.servers import DovecotServer, SmtpMode, SmtpTestServer
@@ -58,6 +58,27 @@ def test_smtp_4xx_then_5xx_retries_then_tells_the_moderator(race, smtp_settings,
     smtp_server.mode = SmtpMode.ACCEPT
     assert asyncio.run(drain(race, sink)) == 1  # the notice goes; the failed reply is kept, not lost
     assert rows(race)[0].raw and rows(race)[0].status == "failed"
+
+
+def test_a_long_4xx_outage_tells_the_moderator_once_and_the_mail_goes_when_it_ends(race, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    clear(race)
+    deliver(race, mail(ORDERS))
+    deliver(race, mail(ORDERS.replace("advance 2", "advance 1"), message_id="<second@example.org>"))
+    sink = SmtpSink(smtp_settings)
+    smtp_server.mode = SmtpMode.TEMPFAIL
+    for _ in range(TELL_AFTER_ATTEMPTS + 2):  # each drain waits for the backoff to pass
+        asyncio.run(drain(race, sink))
+        race.clock.advance(timedelta(hours=1))
+    replies = [r for r in rows(race) if r.kind == "reply"]
+    notices = [r for r in rows(race) if r.kind == "notice"]
+    assert len(replies) == 2 and all(r.status == "queued" for r in replies)
+    assert all(r.attempts == TELL_AFTER_ATTEMPTS + 2 for r in replies)
+    # one notice for the game's two delayed mails, queued (it goes when the server is back)
+    assert [(n.recipients, n.status) for n in notices] == [(["mod@example.org"], "queued")]
+    assert "mail is delayed" in notices[0].subject and "451" in notices[0].raw.decode()
+    smtp_server.mode = SmtpMode.ACCEPT
+    assert asyncio.run(drain(race, sink)) == 3
+    assert [r.status for r in rows(race)] == ["sent"] * 3
 
 
 def test_smtp_timeout_is_a_temporary_failure(race, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
