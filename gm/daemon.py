@@ -11,7 +11,10 @@ One loop, three duties, each safe to interrupt anywhere:
    however many instances run) and closes them;
 3. outbound: the outbox is drained, with retries.
 
-SIGTERM/SIGINT finish the mail in hand and stop.
+SIGTERM/SIGINT finish the mail in hand and stop. When the database is gone or
+locked (a PostgreSQL restart, a network cut), the round is abandoned without
+flagging anything and tried again with backoff: the mails wait in the mailbox,
+the outbox waits in the database, and nothing is lost or done twice.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import InterfaceError, OperationalError
+
 from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline.checkpoint import checkpoint
 from gm.pipeline.dispatch import drain
@@ -31,6 +36,9 @@ from gm.pipeline.ingest import store_inbound
 from gm.service.context import ServiceContext
 
 log = logging.getLogger("gm.daemon")
+
+DB_RETRY_FIRST = 1.0
+DB_RETRY_LONGEST = 60.0
 
 
 def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail) -> None:
@@ -99,8 +107,17 @@ class Daemon:
         self.runner = Runner(self.ctx, sweep_seconds=self.sweep_seconds)
         self.runner.start()
         try:
+            delay = DB_RETRY_FIRST
             while not self.stopping:
-                await self.step()
+                try:
+                    await self.step()
+                except (OperationalError, InterfaceError) as exc:
+                    log.warning("database unavailable, retrying in %.0f s: %s", delay,
+                                str(exc.orig or exc).strip().splitlines()[0])
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, DB_RETRY_LONGEST)
+                    continue
+                delay = DB_RETRY_FIRST
                 if not self.stopping:
                     await asyncio.to_thread(self.source.wait, self.wait_seconds)
         finally:
