@@ -42,10 +42,13 @@ def scene(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
                 seen.add(frozenset((a.id, other)))
                 sc.links.append(Link(a.id, other, "land"))
         sc.links += [Link(a.id, s, "sea") for s in a.seas if s in sc.areas]
+    units: Counter[tuple[str, str, str]] = Counter()
     for u in view.get("units") or []:
         where = homes_of(d, u["power"]) if u.get("at") == "home" else u.get("at")
         if where in sc.areas:
-            sc.pieces.append(Piece(where, u["power"], "public", f"{u['type']} {u['strength']}"))
+            units[(str(where), u["power"], f"{u['type']} {u['strength']}")] += 1
+    for (where, power, label), n in units.items():  # three Army(10) at home: one chip "army 10 ×3"
+        sc.pieces.append(Piece(where, power, "public", label, f"×{n}" if n > 1 else "", count=n))
     fleets: Counter[tuple[str, str]] = Counter()
     for power, seas in (view.get("merchants") or {}).items():
         fleets.update((s, power) for s in seas)

@@ -146,3 +146,44 @@ def test_map_words_follow_the_seat_language(ctx) -> None:  # type: ignore[no-unt
     _, msg = mails(ctx, kind="report", to="pyotr@example.org")[0]
     svg = parts(msg)["files"]["map.svg"].get_content().decode()
     assert "partie b1" in svg and "date limite" in svg and "Europe/Paris" not in svg
+
+
+def test_britannica_layout_leaves_room_for_the_units_under_every_home_country() -> None:
+    """Europe's home countries carry the most unit chips (CHIPS_SHOWN, then "+n more");
+    no box, nor the chips under it, may cover another area of the world map."""
+    from gm.games.britannica.data import load
+    from gm.games.registry import get
+    from gm.maps.svg import CHIP_H, CHIPS_SHOWN
+
+    d = load()
+    path = get("britannica").map_layout()
+    assert path is not None
+    layout = load_layout(path)
+    homes = {str(d.home(p)) for p in (*d.great_powers, *d.minor_powers)}
+    seas = set(d.seas)
+
+    def rect(area: str) -> tuple[float, float, float, float]:
+        x, y = layout.positions[area]
+        w, h = layout.sea if area in seas else layout.box
+        below = CHIPS_SHOWN if area in homes else 1
+        return x - w / 2, y - h / 2, x + w / 2, y + h / 2 + below * (CHIP_H + 1)
+
+    assert {"britain", "germany", "austria_hungary", "belgium"} <= homes
+    for a, b in combinations(layout.positions, 2):
+        ra, rb = rect(a), rect(b)
+        overlap = min(ra[2], rb[2]) > max(ra[0], rb[0]) and min(ra[3], rb[3]) > max(ra[1], rb[1])
+        assert not overlap, (a, b)
+
+
+def test_britannica_units_alike_in_one_place_are_one_chip_with_their_count() -> None:
+    from gm.games.britannica import module as britannica
+    from gm.maps.britannica import scene
+
+    state = britannica.setup("1880", {})
+    alike = Counter((u["power"], u["type"], u["strength"]) for u in state["units"]
+                    if u["power"] == "russia" and u["at"] == "home")
+    (power, kind, strength), n = alike.most_common(1)[0]
+    assert n > 1  # the 1880 set-up gives Russia several Army(10) at home
+    chips = [p for p in scene(britannica.view(state, "britain"), [], {}).pieces
+             if p.owner == "russia" and p.label == f"{kind} {strength}" and p.area == "russia"]
+    assert [(c.detail, c.count) for c in chips] == [(f"×{n}", n)]
