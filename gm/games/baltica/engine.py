@@ -19,6 +19,7 @@ from gm.games.baltica.rules.actions import action_roll
 from gm.games.baltica.rules.event_effects import Choices, check_returns
 from gm.games.baltica.rules.events import resolve_event
 from gm.games.baltica.rules.fleet_battle import fight_at_sea, fleet_battle_zones
+from gm.games.baltica.rules.interphase import run_interphase
 from gm.games.baltica.rules.losses import eliminate
 from gm.games.baltica.rules.retreat import BorderCount, carry_out_retreat, retreat_path
 from gm.games.baltica.rules.world import World
@@ -36,7 +37,9 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
     world.prefer = _prefer(world, orders)
     world.emit("phase", None, phase=phase_id(gs))
     step = gs.step
-    if step == "action-roll":
+    if step == "interphase":
+        run_interphase(world, orders)
+    elif step == "action-roll":
         if action_roll(world):
             gs.step = "battles"  # 3.1: both events: "proceeds to the Forage Phase"
             world.emit("straight_to_forage")

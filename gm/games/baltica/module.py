@@ -67,6 +67,7 @@ PHASE_ORDERS: Mapping[str, tuple[type, ...]] = {
     "actions": ACTION_TYPES + (MainAttack, HitsPrefer, Reinforce, Pin, Discontent),
     "battle": (BattleOrder, HitsPrefer, Retreat, Regroup),
     "forage": (HitsPrefer,),
+    "interphase": (),
 }
 """Which orders each kind of phase takes (orders.md §5); others are refused."""
 
@@ -129,7 +130,7 @@ class BalticaModule(GameModule):
         acting = acting_power(gs)
         return PhaseInfo(phase_id(gs), step_row(gs.step).kind, owing(gs),
                          may_order=POWERS if acting is not None and not gs.ended else (),
-                         simultaneous=gs.step in ("battles", "forage"), ended=gs.ended)
+                         simultaneous=gs.step in ("battles", "forage", "interphase"), ended=gs.ended)
 
     # -- orders ----------------------------------------------------------------
     def parse_orders(self, state: State, power: str, lines: Sequence[SourceLine]) -> ParseResult:

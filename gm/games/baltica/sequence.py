@@ -10,9 +10,15 @@ Each game turn (season) becomes phases, each with an id like
     battles         battle       both (standing)     5.x, then sieges 6.x
     forage          forage       both (standing)     7.x
 
-Part II hooks (docs/baltica.md): the yearly ``interphase`` (0.3, 8.x, 10.1) and
-Sweden's ``winter-campaign`` (3.4) are rows marked ``enabled=False``: the
-sequence skips them until their rules are carried out.
+Once a year, before spring (0.3: "This phase does not occur in the first year of
+any scenario")::
+
+    interphase      interphase   both (simultaneous) 0.3, 8.x, 10.1, 11.x
+
+Its phase id is ``1701-interphase``; what it does, in order, is the list of
+sub-steps :data:`gm.games.baltica.rules.interphase.INTERPHASE_STEPS`.
+Sweden's ``winter-campaign`` (3.4) is a row marked ``enabled=False``: the
+sequence skips it until its rules are carried out.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ class Step:
 
 
 YEAR_START = (
-    Step("interphase", "interphase", "0.3, 8.x, 10.1 (part II: TODO)", enabled=False),
+    Step("interphase", "interphase", "0.3, 8.x, 10.1"),
 )
 SEASON = (
     Step("action-roll", "action-roll", "3.1, 3.2"),
@@ -65,6 +71,8 @@ def acting_power(state: GameState) -> str | None:
 def phase_id(state: GameState) -> str:
     """The phase id of orders.md §1: year, season, step and the acting power."""
     step = state.step
+    if any(s.id == step for s in YEAR_START):
+        return f"{state.year}-{step}"
     if step.startswith("actions-"):
         return f"{state.year}-{state.season}-actions-{acting_power(state)}"
     if step == "battles":
@@ -84,6 +92,11 @@ def owing(state: GameState) -> tuple[str, ...]:
 
 def next_step(state: GameState) -> None:
     """Advance ``state`` to the next enabled step, rolling over seasons and years."""
+    start = [s.id for s in YEAR_START if s.enabled]
+    if state.step in start:
+        i = start.index(state.step)
+        state.step = start[i + 1] if i + 1 < len(start) else SEASON[0].id
+        return
     order = [s.id for s in SEASON]
     i = order.index(state.step)
     if i + 1 < len(order):
@@ -100,11 +113,14 @@ def new_turn(state: GameState) -> None:
         state.ended = True
         return
     s = SEASONS.index(state.season)
+    state.step = SEASON[0].id
     if s == len(SEASONS) - 1:
         state.year, state.season = state.year + 1, SEASONS[0]
+        start = [row.id for row in YEAR_START if row.enabled]
+        if start:  # 0.3: the Interphase opens every year but the scenario's first
+            state.step = start[0]
     else:
         state.season = SEASONS[s + 1]
-    state.step = SEASON[0].id
     state.turn = Turn()
     for bs in state.blocks.values():
         bs.moved = bs.pinned = bs.reserve = False

@@ -50,6 +50,8 @@ SAMPLES: dict[str, dict] = {  # type: ignore[type-arg]
     "discontent": {"nation": "russia", "territory": "Livland", "chooser": "sweden"},
     "activation_roll": {"nation": "ottoman", "roll": 5, "modifier": 1, "needs": 6,
                         "success": True},
+    "nation_activated": {"nation": "denmark", "why": "10.1"},
+    "rp_level": {"nation": "russia", "level": 16, "why": "11.8"},
     "moved": {"origin": "Livland", "path": ["Estland", "Ingermanland"], "blocks": ["Karl XII"],
               "forced": 0},
     "blocks_moved": {"power": "coalition", "origin": "Novgorod", "path": ["Pskov"], "count": 2,

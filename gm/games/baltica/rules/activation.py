@@ -18,6 +18,8 @@ def may_roll(world: World, nation: str, power: str) -> bool:
         return False
     if world.power_of_nation(nation) != power:
         return False
+    if world.state.year < int(act.get("from_year", 0)):  # 3CG 9.x entry dates
+        return False
     needs = act.get("requires_active")
     return needs is None or needs in world.state.active
 
@@ -43,3 +45,20 @@ def activation_roll(world: World, nation: str, bonus: int = 0, why: str = "10.1"
     world.emit("activation_roll", nation=nation, roll=roll, modifier=mod, needs=needs,
                success=success)
     return success
+
+
+def activate(world: World, nation: str, why: str) -> None:
+    """10.1: the nation "becomes active and enters the war"; 11.8: "Reduce Russia's RP
+    level by 8 and remove all garrisons in Ukrainian territory when Ukraine is activated"
+    (nations.toml ``rp_loss_to``/``rp_loss``)."""
+    if nation in world.state.active:
+        return
+    world.state.active.append(nation)
+    world.emit("nation_activated", nation=nation, why=why)
+    act = world.board.nations[nation].activation
+    loser = act.get("rp_loss_to")
+    if loser is not None and loser in world.state.rp:
+        world.state.rp[loser] = max(0, world.state.rp[loser] - int(act.get("rp_loss", 0)))
+        world.emit("rp_level", nation=loser, level=world.state.rp[loser], why=why)
+        for t in world.board.nation_territories(nation):
+            world.state.control.pop(t, None)
