@@ -121,18 +121,26 @@ def write_archive(session: Session, game: Game, out: Path, language: str = "en")
         entries.append({"file": f"phase-{p.seq}.html", "phase": p.phase_id, "state": p.state,
                         "deadline": p.deadline, "adjudicated": p.adjudicated_at,
                         "rulings": rec.rulings, "press": len(rec.press)})
-    module = module_of(game)
-    common = dict(game_id=game.id, game_title=module.title, scenario=game.scenario,
-                  powers=[s.power for s in seats(session, game.id)], commitment=game.commitment,
-                  ended=ended)
     written.append(_write(out / "index.html", render_html(
-        "archive_index", language, None, phases=entries, **common)))
+        "archive_index", language, None, phases=entries, **_common(session, game, ended))))
     if ended:
-        written.append(_write(out / "reveal.html", render_html(
-            "archive_reveal", language, None, seed=game.seed.hex(),
-            seed_ok=commitment(game.seed, game.id) == game.commitment,
-            reveal=_reveal(session, game, phases), **common)))
+        written.append(_write(out / "reveal.html", reveal_page(session, game, language)))
     return written
+
+
+def _common(session: Session, game: Game, ended: bool) -> dict[str, Any]:
+    return dict(game_id=game.id, game_title=module_of(game).title, scenario=game.scenario,
+                powers=[s.power for s in seats(session, game.id)], commitment=game.commitment,
+                ended=ended)
+
+
+def reveal_page(session: Session, game: Game, language: str = "en") -> str:
+    """``reveal.html``: every report each power received, every roll with its audience,
+    and the seed checked against the commitment (only once the game has ended)."""
+    phases = shown_phases(session, game.id)
+    return render_html("archive_reveal", language, None, seed=game.seed.hex(),
+                       seed_ok=commitment(game.seed, game.id) == game.commitment,
+                       reveal=_reveal(session, game, phases), **_common(session, game, True))
 
 
 def _reveal(session: Session, game: Game, phases: list[Phase]) -> list[dict[str, Any]]:

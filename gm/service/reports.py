@@ -55,6 +55,7 @@ class ReportContext:
     ended: bool = False
     phase_seq: int = 0  # the current phase's sequence number (the calendar event's UID)
     opened_at: datetime | None = None  # when the current phase opened (the event's SEQUENCE)
+    history: str | None = None  # the game has ended: the attached history's file name
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -189,16 +190,25 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
     held = bool((game.settings or {}).get("preview")) and closed is not None
     seq = closed.seq if closed else current.seq
     branch = closed.dice_branch if closed else 0
-    for seat in seats(session, game.id):
-        if not seat.active:
-            continue
-        rc = build_context(game, module, closed, current, seat.power, seat, rows, rulings, defaulted)
-        _store_and_queue(ctx, session, game, seq, branch, seat.power, current.phase_id, rc,
-                         [seat.address], held)
     mod = moderator_address(ctx, game)
-    rc = build_context(game, module, closed, current, None, None, rows, rulings, defaulted)
-    _store_and_queue(ctx, session, game, seq, branch, "", current.phase_id, rc,
-                     [mod] if mod else [], False)
+    targets = [(seat.power, build_context(game, module, closed, current, seat.power, seat, rows,
+                                          rulings, defaulted), [seat.address], held)
+               for seat in seats(session, game.id) if seat.active]
+    targets.append(("", build_context(game, module, closed, current, None, None, rows, rulings,
+                                      defaulted), [mod] if mod else [], False))
+    final = current.state == "ended"
+    if final:  # store every final report first: the history attached to each holds them all
+        for power, rc, _, hold in targets:
+            _store_and_queue(ctx, session, game, seq, branch, power, current.phase_id, rc, [],
+                             hold)
+    pages: dict[str, Attachment] = {}
+    for power, rc, to, hold in targets:
+        extra: tuple[Attachment, ...] = ()
+        if final and to:
+            rc.history = HISTORY_FILE
+            extra = (_history(session, game, rc.language, pages),)
+        _store_and_queue(ctx, session, game, seq, branch, power, current.phase_id, rc, to, hold,
+                         extra)
     for r in rulings_rows:
         r.published = True
         session.add(r)
@@ -207,8 +217,23 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
         session.add(current)
 
 
+HISTORY_FILE = "history.html"
+
+
+def _history(session: Session, game: Game, language: str,
+             pages: dict[str, Attachment]) -> Attachment:
+    """The archive's reveal page (gm.present.archive) as the final reports' attachment."""
+    if language not in pages:
+        from gm.present.archive import reveal_page
+
+        pages[language] = Attachment(reveal_page(session, game, language).encode("utf-8"),
+                                     "text/html", HISTORY_FILE)
+    return pages[language]
+
+
 def _store_and_queue(ctx: ServiceContext, session: Session, game: Game, seq: int, branch: int,
-                     power: str, phase_id: str, rc: ReportContext, to: list[str], held: bool) -> None:
+                     power: str, phase_id: str, rc: ReportContext, to: list[str], held: bool,
+                     extra: tuple[Attachment, ...] = ()) -> None:
     who = power or "moderator"
     key = f"report:{game.id}:{seq}:{branch}:{who}"
     existing = session.exec(select(Report).where(
@@ -220,17 +245,20 @@ def _store_and_queue(ctx: ServiceContext, session: Session, game: Game, seq: int
     if not to:
         return
     queue_report(ctx, session, game, rc, to=to, subject=f"[{game.id}] {phase_id}: report for {who}",
-                 key=key, held=held)
+                 key=key, held=held, extra=extra)
 
 
 def queue_report(ctx: ServiceContext, session: Session, game: Game, rc: ReportContext, *,
-                 to: list[str], subject: str, key: str, held: bool = False) -> None:
-    """Queue one report mail under ``key``; nothing is rendered when ``key`` is already queued."""
+                 to: list[str], subject: str, key: str, held: bool = False,
+                 extra: tuple[Attachment, ...] = ()) -> None:
+    """Queue one report mail under ``key``; nothing is rendered when ``key`` is already queued.
+    ``extra``: more attachments (the final reports' history)."""
     if already_queued(ctx, session, key):
         return
     mail = render_report_mail(ctx, game, rc, key=key)
     queue_mail(ctx, session, game_id=game.id, kind="report", to=to, subject=subject,
-               text=mail.text, html=mail.html, attachments=mail.attachments, key=key, held=held)
+               text=mail.text, html=mail.html, attachments=mail.attachments + extra, key=key,
+               held=held)
 
 
 def already_queued(ctx: ServiceContext, session: Session, key: str) -> bool:

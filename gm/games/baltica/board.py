@@ -242,11 +242,14 @@ class VictoryLevel:
 
     A row holds when the Swedish RP level lies in [rp_min, rp_max] (None = open),
     Sweden occupies every territory in ``occupied``, and, if ``karl_xii_lost``,
-    the Karl XII block is out of the game.
+    the Karl XII block is out of the game. ``winner``: the side the row favours;
+    ``level``: major, minor or historical (the words reports use).
     """
 
     result: str
     condition: str
+    winner: str = ""
+    level: str = ""
     rp_min: int | None = None
     rp_max: int | None = None
     occupied: tuple[str, ...] = ()

@@ -153,6 +153,8 @@ def _victory(r: Mapping[str, Any]) -> VictoryLevel:
     return VictoryLevel(
         result=r["result"],
         condition=r["condition"],
+        winner=r.get("winner", ""),
+        level=r.get("level", ""),
         rp_min=r.get("rp_min"),
         rp_max=r.get("rp_max"),
         occupied=tuple(r.get("occupied", ())),

@@ -20,6 +20,7 @@ KINDS = ("army", "regiment", "fleet")
 TERRAINS = ("normal", "difficult")
 STARS = ("hollow", "black")
 SEASONS = ("spring", "summer", "autumn", "winter")
+VICTORY_LEVELS = ("major", "minor", "historical")  # 3CG 12.x victory tables
 RATING_LETTERS = "ABCD"
 
 
@@ -355,6 +356,10 @@ def _check_scenarios(raw: Raw, problems: Problems) -> None:
             if not isinstance(row, Mapping) or not {"result", "condition"} <= set(row):
                 e.bad("victory", "each row needs a result and a condition")
                 continue
+            if row.get("winner") not in SIDES[:2]:
+                e.bad("victory", f"row {row['result']!r}: winner must be sweden or coalition")
+            if row.get("level") not in VICTORY_LEVELS:
+                e.bad("victory", f"row {row['result']!r}: level must be one of {VICTORY_LEVELS}")
             for territory in row.get("occupied", ()):
                 e.ref("victory", territories, "territory", territory)
         e.sources(data.keys() if isinstance(data, Mapping) else ())

@@ -13,7 +13,7 @@ from gm.dice import Dice
 from gm.games.baltica.board import Board
 from gm.games.baltica.conditions import applies, unwrap
 from gm.games.baltica.orders import BattleOrder, HitsPrefer, Regroup, Retreat
-from gm.games.baltica.rules import battle, forage, siege
+from gm.games.baltica.rules import battle, forage, siege, victory
 from gm.games.baltica.rules.action_phase import run_action_phase
 from gm.games.baltica.rules.actions import action_roll
 from gm.games.baltica.rules.event_effects import Choices, check_returns
@@ -57,8 +57,18 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
     elif step == "forage":
         forage.forage_phase(world, gs.turn.first or gs.powers[0])
     check_returns(world)
-    next_step(gs)
+    end_of_phase(world)
     return Outcome(gs.to_json(), world.events)
+
+
+def end_of_phase(world: World) -> None:
+    """What happens "at the end of the current phase": sudden death (0.4), else the next
+    step; past the scenario's last game turn, its victory table (0.4, 3CG 12.x)."""
+    if victory.sudden_death(world):
+        return
+    next_step(world.state)
+    if world.state.ended:
+        victory.scenario_victory(world)
 
 
 def _prefer(world: World, orders: Mapping[str, Sequence[Any]]) -> dict[str, list[str]]:

@@ -4,7 +4,9 @@ A player sees their own blocks fully; enemy blocks only as "N blocks of nation X
 in a territory (and which are fleets at sea), except blocks revealed to them this
 phase (reconnaissance, 3.3.1) and besiegers, which stand face up until their
 siege is resolved (6.1). Nobody sees a replacement pool (8.6). ``power=None`` is
-the moderator's full view.
+the moderator's full view. Once the game has ended (0.4) both players see everything:
+every block by name and strength, and where each block off the map is (spectators
+keep the counts; the archive's reveal page shows the rest).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from gm.games.baltica.board import BlockKind, Board
 from gm.games.baltica.sequence import owing, phase_id
-from gm.games.baltica.state import OFF_MAP, GameState
+from gm.games.baltica.state import OFF_MAP, POWERS, GameState
 
 
 def _block(board: Board, gs: GameState, b: str) -> dict[str, Any]:
@@ -43,6 +45,9 @@ def view(board: Board, state: dict[str, Any], power: str | None) -> dict[str, An
     for s in gs.turn.sieges:
         if s.power != power:
             shown.update({b: gs.blocks[b].strength for b in s.blocks})
+    final = gs.ended and (power is None or power in POWERS)  # the players' last report
+    if final:  # 0.4: the game is over; the players see everything
+        shown = {b: bs.strength for b, bs in gs.blocks.items() if b not in mine}
     own = [_block(board, gs, b) for b in sorted(mine)
            if power is None or gs.blocks[b].location not in OFF_MAP]
     for entry in own:
@@ -71,6 +76,16 @@ def view(board: Board, state: dict[str, Any], power: str | None) -> dict[str, An
                    for s in gs.turn.sieges],
         "active": list(gs.active), "rp": dict(gs.rp),
     }
+    if gs.ended:
+        out["victory"] = gs.victory
+    if final:  # spectators keep the counts: the archive's reveal page has everything
+        off: dict[tuple[str, str], list[str]] = {}
+        for b, bs in sorted(gs.blocks.items(), key=lambda kv: board.blocks[kv[0]].name):
+            if bs.location in OFF_MAP:
+                off.setdefault((board.blocks[b].nation, bs.location), []).append(
+                    board.blocks[b].name)
+        out["off_map"] = [{"nation": n, "location": loc, "blocks": names}
+                          for (n, loc), names in sorted(off.items())]
     if power is None:
         out["state"] = state
     return out

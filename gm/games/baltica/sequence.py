@@ -71,6 +71,8 @@ def acting_power(state: GameState) -> str | None:
 def phase_id(state: GameState) -> str:
     """The phase id of orders.md §1: year, season, step and the acting power."""
     step = state.step
+    if state.ended:
+        return f"{state.year}-{state.season}-game-over"
     if any(s.id == step for s in YEAR_START):
         return f"{state.year}-{step}"
     if step.startswith("actions-"):
@@ -107,7 +109,7 @@ def next_step(state: GameState) -> None:
 
 def new_turn(state: GameState) -> None:
     """End the game turn: next season (or year), fresh turn record; the game ends after
-    the scenario's last season (victory is part II)."""
+    the scenario's last season (its victory table: rules/victory.py)."""
     if (state.year, SEASONS.index(state.season)) >= (state.end_year,
                                                      SEASONS.index(state.end_season)):
         state.ended = True

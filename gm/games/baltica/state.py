@@ -90,6 +90,10 @@ class GameState:
     Special Envoy, ...), each ``{"what": ..., "nation": ..., ...}``, until the
     Interphase carries them out. ``aside``: block -> the condition that returns it
     to its pool (12.2). ``mistrust_year``: the year of Coalition mistrust (12.2 #5).
+    ``truces``: nation -> the Year Track box of its cube (10.2: the year from whose
+    Interphase it may roll to reactivate, 10.3); a nation is under truce while listed.
+    ``victory``: once decided (0.4), the result: ``winner``, ``level``, ``result`` (the
+    table's words), ``condition``, ``reason`` and the Swedish ``rp`` counted.
     """
 
     scenario: str
@@ -115,6 +119,8 @@ class GameState:
     interphase_due: list[dict[str, Any]] = field(default_factory=list)
     aside: dict[str, str] = field(default_factory=dict)
     mistrust_year: int | None = None
+    truces: dict[str, int] = field(default_factory=dict)
+    victory: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-compatible dict the service stores."""
@@ -130,7 +136,7 @@ class GameState:
         t = {k: _copy(v) for k, v in t.items()}
         data["turn"] = Turn(**t)
         for key in ("control", "active", "rp", "last_event", "first_turn_actions", "powers",
-                    "politics_used", "interphase_due", "aside"):
+                    "politics_used", "interphase_due", "aside", "truces", "victory"):
             if key in data:
                 data[key] = _copy(data[key])
         return cls(**data)

@@ -153,3 +153,61 @@ def test_a_french_seat_reads_why_an_order_is_refused_in_french(pb) -> None:  # t
     # Sweden, in English, is told the same kind of refusal in English.
     deliver(pb, mail("GAME pb1\nPOWER sweden sw-secret\nrecon Estland\n", sender=SWEDEN))
     assert "REFUSED  recon Estland: refused: not your action phase" in last_reply(pb, SWEDEN)
+
+
+def attachment_names(row) -> list[str]:  # type: ignore[no-untyped-def]
+    import email
+    from email import policy
+
+    msg = email.message_from_bytes(row.raw, policy=policy.default)
+    return [p.get_filename() for p in msg.iter_attachments()]
+
+
+def test_the_last_army_by_mail_to_its_victory_report(ctx) -> None:  # type: ignore[no-untyped-def]
+    """3CG 12.5 (Autumn 1718 - Summer 1719) played by mail to its end: the last report
+    announces the result (0.4, the scenario's table) to both players in their language,
+    shows every block, and carries the whole history (every report and roll)."""
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="pb5", module_name="baltica", scenario="12.5",
+                    seats=SEATS, moderator_address=MOD, moderator_password="mod-secret",
+                    seed=b"\x05" * 32)
+    sent_recon = False
+    for _ in range(60):
+        with session_scope(ctx.engine) as s:
+            p = current_phase(s, "pb5")
+            phase_id, seq, state = p.phase_id, p.seq, p.game_state or {}
+        info = BalticaModule().phase(state)
+        if info.ended:
+            break
+        if not info.owing:
+            settle(ctx, "pb5", by="test")
+            continue
+        if "sweden" in info.owing and not sent_recon:
+            deliver(ctx, mail("GAME pb5\nPOWER sweden sw-secret\nrecon Akershus\n", sender=SWEDEN))
+            assert "OK  recon Åkershus" in outbox(ctx, kind="reply", to=SWEDEN)[-1][1]
+            sent_recon = True
+        assert close_phase(ctx, "pb5", seq, by="test").closed, phase_id
+    assert info.ended and phase_id == "1719-summer-game-over" and sent_recon
+    victory = state["victory"]
+    assert victory["reason"] == "scenario_end" and victory["winner"] in ("sweden", "coalition")
+
+    row_sw, sw = outbox(ctx, kind="report", to=SWEDEN)[-1]
+    row_co, co = outbox(ctx, kind="report", to=COALITION)[-1]
+    winner = {"sweden": "Sweden", "coalition": "the Coalition"}[victory["winner"]]
+    assert f"GAME OVER: {victory['level'].title()} Victory for {winner}" in sw
+    assert "FIN DE LA PARTIE : victoire" in co and "La partie est terminée." in co
+    assert "The game has ended." in sw
+    # Everything is revealed: each side sees the other's blocks by name.
+    assert "Enemy blocks at the end:" in sw and "Tordenskiold" in sw
+    assert "Blocs ennemis à la fin :" in co and "Karl XII" in co
+    for row in (row_sw, row_co):
+        assert "history.html" in attachment_names(row)
+    assert "history.html" in sw
+    import email
+    from email import policy
+
+    msg = email.message_from_bytes(row_sw.raw, policy=policy.default)
+    page = next(p for p in msg.iter_attachments() if p.get_filename() == "history.html")
+    html = page.get_content()
+    assert "everything revealed" in html and "1718-autumn-actions-" in html
+    assert "Report for coalition" in html and "Report for sweden" in html

@@ -107,7 +107,25 @@ SAMPLES: dict[str, dict] = {  # type: ignore[type-arg]
                       "count": 3},
     "fleet_expelled": {"territory": "København", "sea": "Kattegat", "nation": "denmark"},
     "fleet_lost": {"territory": "Kattegat", "nation": "denmark"},
+    "victory": {"winner": "sweden", "level": "minor", "result": "Swedish Minor Victory",
+                "condition": "20-36 RP", "reason": "scenario_end", "rp": 28, "occupied": [],
+                "karl_xii_lost": False},
+    "victory_penalty": {"key": "mein_schatz", "rule": "3CG 11.5", "rp": 4,
+                        "territories": ["Livland"]},
 }
+VICTORIES = [  # every way a game ends (rules/victory.py)
+    {"winner": "coalition", "level": "triumphant", "reason": "sweden_truce", "rp": None},
+    {"winner": "sweden", "level": "triumphant", "reason": "coalition_truce", "rp": None},
+    {"winner": "sweden", "level": "major", "reason": "scenario_end", "rp": None,
+     "result": "Swedish Major Victory", "condition": "Christiania and Trondheim",
+     "occupied": ["Akershus", "Trondhjem"]},
+    {"winner": "coalition", "level": "major", "reason": "scenario_end", "rp": None,
+     "result": "Allied Major Victory", "condition": "Nothing and lost Karl XII",
+     "occupied": [], "karl_xii_lost": True},
+    {"winner": "coalition", "level": "historical", "reason": "scenario_end", "rp": 16,
+     "result": "Allied Historical Victory", "condition": "16 RP"},
+    {"winner": "tie", "level": "none", "reason": "no_row", "rp": 14},
+]
 # Words that betray an English sentence left in the French template.
 ENGLISH = re.compile(r"\b(the|was|is|lost|loses|from|rolls?|moves?d?|not|and|of|to|"
                      r"block|blocks|step|steps|receives|nobody)\b")
@@ -141,6 +159,17 @@ def test_every_event_renders_as_a_sentence(lang: str, type_: str) -> None:
         names = re.sub(r"Karl XII|Gulf of Finland|Southern Baltic Sea|Baltic \(.*?\)", "", text)
         assert not ENGLISH.search(names), text
         assert "La suède" not in text and "La coalition" not in text, text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("data", VICTORIES, ids=lambda d: f"{d['winner']}-{d['level']}")
+def test_every_end_of_the_game_is_worded(lang: str, data: dict) -> None:  # type: ignore[type-arg]
+    data = {"result": "", "condition": "", "occupied": [], "karl_xii_lost": False} | data
+    text = line(lang, "victory", data)
+    assert "untranslated" not in text and "non traduit" not in text and "_" not in text, text
+    if lang == "fr":
+        names = re.sub(r"Karl XII", "", text)
+        assert not ENGLISH.search(names) and "Victory" not in text, text
 
 
 @pytest.mark.parametrize("why", list(Why), ids=lambda w: w.name)
