@@ -45,7 +45,7 @@ from gm.games.viking.orders import (
     order_from_json,
     order_to_json,
 )
-from gm.games.viking.rules import actions, althing, influence, solstice, trade, victory
+from gm.games.viking.rules import actions, althing, influence, journey, solstice, trade, victory
 from gm.games.viking.rules.setup import deal, new_turn
 from gm.games.viking.table import Refusal, Table
 
@@ -139,17 +139,17 @@ def carry_out(t: Table, p: str, orders: list[Order], results: list[Any] | None =
             return "ended"
         if until_hidden and t.hidden_drawn:
             return "hidden"
+        if not isinstance(order, Offer):
+            journey.finish(t, p)
         if isinstance(order, Pass):
             _note(results, i, "")
             t.emit("passed", power=p, defaulted=False)
-            turn["journey"] = []
             return None
         try:
             stop = _one(t, p, order)
         except Refusal as why:
             _note(results, i, str(why))
             t.emit("refused", visible_to=[p], power=p, order=order.echo(), why=str(why))
-            turn["journey"] = []
             continue
         _note(results, i, "")
         if stop == "event" and victory.check(t, t.in_turn_order(), novice=False):
@@ -164,6 +164,7 @@ def carry_out(t: Table, p: str, orders: list[Order], results: list[Any] | None =
             return stop
         if victory.end_of_saga(t):
             return "ended"
+    journey.finish(t, p)
     return None
 
 
@@ -176,8 +177,7 @@ def _one(t: Table, p: str, order: Order) -> str | None:
     """One order: check the action budget, carry it out, spend the action."""
     turn = t.s["turn"]
     if isinstance(order, Offer):
-        trade.propose(t, p, order.to, order.give, order.get, turn["journey"])
-        turn["journey"] = []
+        trade.propose(t, p, order.to, order.give, order.get, order.at)
         return "trade"
     if not order.action:
         raise Refusal("not an order for your turn")
@@ -190,14 +190,13 @@ def _one(t: Table, p: str, order: Order) -> str | None:
             raise Refusal(f"you do not hold the {influence_type} influence marker")
         if influence_type in turn["influence_used"]:
             raise Refusal(f"the {influence_type} action is taken once a turn")
-    turn["journey"] = []
     stop = None
     if isinstance(order, InvestDraw):
         actions.invest_draw(t, p)
     elif isinstance(order, InvestBuy):
         actions.invest_buy(t, p, order)
     elif isinstance(order, Journey):
-        turn["journey"] = actions.journey(t, p, order)
+        journey.start(t, p, order)
     elif isinstance(order, Play):
         stop = actions.play(t, p, order)
     elif isinstance(order, Activate):

@@ -86,9 +86,11 @@ class Offer(Order):
     to: str
     give: tuple[Item, ...]
     get: tuple[Item, ...]
+    at: str = ""  # the step of the journey where it is made (default: the first colocated)
 
     def echo(self) -> str:
-        return f"offer {self.to}: give {_items(self.give)} for {_items(self.get)}"
+        at = f" at {self.at}" if self.at else ""
+        return f"offer {self.to}{at}: give {_items(self.give)} for {_items(self.get)}"
 
 
 @dataclass(frozen=True)

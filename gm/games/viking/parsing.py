@@ -80,7 +80,8 @@ class VikingTransformer(OrderTransformer):
         return Journey(c[0], c[1])
 
     def offer(self, c: list[Any]) -> Offer:
-        return Offer(c[0], c[1], c[2])
+        at = c[1] if len(c) == 4 else ""
+        return Offer(c[0], c[-2], c[-1], at)
 
     def counter(self, c: list[Any]) -> Counter:
         return Counter(c[0], c[1])

@@ -212,6 +212,21 @@ class Table:
         """The region a longship at ``node`` is in for COLOCATED (a post's entry region)."""
         return self.data.posts[node].access if node in self.data.posts else node
 
+    def colocated_rivals(self, p: str, node: str) -> set[str]:
+        """Rivals COLOCATED with ``p``'s longship at ``node`` (Rosetta Stone, COLOCATED).
+
+        A rival longship in the same region, posts within the region included; a
+        harbor post counts in the sea region it opens on. A rival's follower on
+        such a post also counts (Trade examples, Extortion: Ingvar's ships in the
+        German Ocean are "Colocated with Harald's Post in Normandy").
+        """
+        region = self.region_of(node)
+        out = {c for sh in self.ships() if (c := self.controller(sh)) and c != p
+               and self.region_of(sh["at"]) == region}
+        out |= {st["owner"] for pid, st in self.s["posts"].items()
+                if st.get("owner") not in (None, p) and self.post(pid).access == region}
+        return out
+
     # -- homes ----------------------------------------------------------------
     def home_entries(self, p: str) -> set[str]:
         """Where a longship leaving the jarlboard takes its first step (Home Locations).

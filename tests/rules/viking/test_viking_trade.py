@@ -68,10 +68,14 @@ def test_trade_example_extortion() -> None:
     hold(state, "normandy", "blue")
     out = send(state, {"red": "journey from German Ocean to Skagerrak\n"
                               'offer blue: give promise "no raid on Normandy" for 1 silfr'})
-    assert event(out, "journey")["fleet"] == "Dublin"
+    # colocated where it stands: the trade comes before the first step
+    assert "journey" not in types(out)
     out = send(out.state, {"blue": "accept"})
     s = out.state
     assert event(out, "trade_done")["give"] == ['promise "no raid on Normandy"']
+    assert types(out).index("trade_done") < types(out).index("journey")
+    assert event(out, "journey")["fleet"] == "Dublin"
+    assert event(out, "journey")["path"] == ["Skagerrak"]
     assert s["players"]["blue"]["silfr"] == 9
     assert s["posts"]["normandy"]["owner"] == "blue"
 
@@ -97,3 +101,67 @@ def test_an_offer_needs_a_colocated_rival() -> None:
                               "for nothing"})
     assert "never colocated with blue" in event(out, "refused")["why"]
     assert module.phase(out.state).kind == "turn"
+
+
+def test_rule_b_journey_trade_happens_mid_journey() -> None:
+    """JOURNEY: "Move 1 Unexhausted Longship ... up to 3 Steps then Exhaust with the
+    option to Trade before or after any step if Colocated with a Rival." The offer
+    stops the longship at the step where it is colocated; the rest of the journey
+    follows the answer, then the longship is exhausted."""
+    state = table()
+    ship(state, "blue", "gorodische")  # in Holmgard: colocated there only
+    ship(state, "red", "ladoga")
+    out = send(state, {"red": "journey from Ladoga to Holmgard, Ilmen\n"
+                              "offer blue: give 2 silfr for nothing\ninvest draw"})
+    s = out.state
+    assert module.phase(s).kind == "trade"
+    assert event(out, "journey")["path"] == ["Holmgard"]
+    red = [sh for sh in s["ships"] if sh["owner"] == "red"][0]
+    assert red["at"] == "holmgard" and not red["exhausted"]
+    out = send(s, {"blue": "accept"})
+    s = out.state
+    order = types(out)
+    assert order.index("trade_done") < order.index("journey") < order.index("drew")
+    assert event(out, "journey") == {"power": "red", "start": "Holmgard", "path": ["Ilmen"],
+                                     "fleet": ""}
+    red = [sh for sh in s["ships"] if sh["owner"] == "red"][0]
+    assert red["at"] == "ilmen" and "journeying" not in red
+    assert s["players"]["blue"]["silfr"] == 12
+
+
+def test_rule_b_journey_trade_at_a_named_step() -> None:
+    """An offer may name the step of the journey where it is made (``offer blue at
+    PLACE``); the place must be on the rest of the journey and colocated there."""
+    state = table()
+    ship(state, "blue", "holmgard")
+    ship(state, "red", "ladoga")
+    out = send(state, {"red": "journey from Ladoga to Holmgard, Smolensk\n"
+                              "offer blue at Smolensk: give 1 silfr for nothing"})
+    assert "not colocated with blue" in event(out, "refused")["why"]
+    # the journey went on to its end all the same
+    assert [sh["at"] for sh in out.state["ships"] if sh["owner"] == "red"] == ["smolensk"]
+    out = send(state, {"red": "journey from Ladoga to Holmgard, Smolensk\n"
+                              "offer blue at Svir: give 1 silfr for nothing"})
+    assert "not on the rest of your journey" in event(out, "refused")["why"]
+    out = send(state, {"red": "journey from Ladoga to Holmgard, Smolensk\n"
+                              "offer blue at Holmgard: give 1 silfr for nothing"})
+    assert module.phase(out.state).kind == "trade"
+
+
+def test_rule_b_two_trades_on_one_journey() -> None:
+    """Trade "before or after any step": two offers on one journey, each where its
+    rival is colocated, in the order written."""
+    state = table()
+    ship(state, "blue", "ladoga")
+    ship(state, "green", "holmgard")
+    ship(state, "red", "ladoga")
+    out = send(state, {"red": "journey from Ladoga to Holmgard, Ilmen\n"
+                              "offer blue: give 1 silfr for nothing\n"
+                              "offer green: give 1 silfr for nothing"})
+    assert "journey" not in types(out) and module.phase(out.state).owing == ("blue",)
+    out = send(out.state, {"blue": "refuse"})
+    assert event(out, "journey")["path"] == ["Holmgard"]
+    assert module.phase(out.state).owing == ("green",)
+    out = send(out.state, {"green": "accept"})
+    assert event(out, "journey")["path"] == ["Ilmen"]
+    assert out.state["players"]["green"]["silfr"] == 11

@@ -1,4 +1,4 @@
-"""The five standard actions: INVEST, JOURNEY, PLAY, ACTIVATE, PARLEY (Standard Actions A-E).
+"""The standard actions INVEST, PLAY, ACTIVATE, PARLEY (Standard Actions A, C-E; JOURNEY: rules/journey.py).
 
 Each function carries out one action for player ``p`` or raises
 :class:`Refusal` before changing anything it cannot finish; the turn engine
@@ -7,10 +7,10 @@ then reports the order as not carried out and does not spend the action.
 
 from __future__ import annotations
 
-from gm.games.viking.orders import Activate, InvestBuy, Journey, Parley, Play
+from gm.games.viking.orders import Activate, InvestBuy, Parley, Play
 from gm.games.viking.rules.effects import run_effects
 from gm.games.viking.rules.establish import challenge, establish, establish_check, place_venture
-from gm.games.viking.table import HOME, Refusal, Table
+from gm.games.viking.table import Refusal, Table
 
 
 def invest_draw(t: Table, p: str) -> None:
@@ -43,49 +43,6 @@ def invest_buy(t: Table, p: str, order: InvestBuy) -> None:
     t.player(p)["hand"].append(tid)
     t.emit("bought", power=p, tile=t.tile(tid).name, cost=cost)
     t.action_bonus(p, "invest")
-
-
-def journey(t: Table, p: str, order: Journey) -> list[str]:
-    """JOURNEY (Standard Actions B): move 1 unexhausted longship up to 3 steps, then
-    exhaust it. Returns the nodes the longship stood on (for Trade).
-
-    Steps: into or out of a post is one step; crossing a white border is one
-    step; black borders are impassable; harbor posts are entered only from their
-    sea region; a longship leaving the jarlboard first steps next to a home
-    marker. The longship is the first unexhausted one of ``p`` at the start (its
-    own before an ally longship).
-    """
-    start = t.node(order.start)
-    path = [t.node(n) for n in order.path]
-    steps = t.rule("journey_steps") + t.modifier(p, "journey", "steps")
-    if len(path) > steps:
-        raise Refusal(f"a journey is at most {steps} steps")
-    if HOME in path:
-        raise Refusal("a longship cannot journey back onto the jarlboard")
-    if start == HOME:
-        if t.ship_supply(p) <= 0:
-            raise Refusal("no longship left on your jarlboard")
-        if path[0] not in t.home_entries(p):
-            raise Refusal(f"{t.name(path[0])} is not next to one of your homes")
-        ship = None
-    else:
-        ready = sorted((sh for sh in t.ships_of(p, start) if not sh["exhausted"]),
-                       key=lambda sh: "fleet" in sh)
-        if not ready:
-            raise Refusal(f"you have no unexhausted longship at {t.name(start)}")
-        ship = ready[0]
-        if path[0] not in t.data.adjacent[start]:
-            raise Refusal(f"{t.name(path[0])} is not one step from {t.name(start)}")
-    for a, b in zip(path, path[1:], strict=False):
-        if b not in t.data.adjacent[a]:
-            raise Refusal(f"{t.name(b)} is not one step from {t.name(a)}")
-    if ship is None:
-        ship = t.launch(p, path[-1])
-    ship["at"], ship["exhausted"] = path[-1], True
-    t.emit("journey", power=p, start=t.name(start), path=[t.name(n) for n in path],
-           fleet=t.data.fleets[ship["fleet"]]["name"] if "fleet" in ship else "")
-    t.action_bonus(p, "journey")
-    return ([] if start == HOME else [start]) + path
 
 
 def requirement_posts(t: Table, p: str, location: str) -> list[str]:

@@ -1,6 +1,8 @@
 """Trade during a JOURNEY, played by mail as a proposal (Standard Actions B, Trade; trade examples).
 
-"During your JOURNEY, when your Longship is in the same Region as a Rival's
+"Move 1 Unexhausted Longship you control up to 3 Steps then Exhaust with the
+option to Trade before or after any step if Colocated with a Rival." "During
+your JOURNEY, when your Longship is in the same Region as a Rival's
 Longship (Posts within the Region included) you may Trade Saga Tiles,
 Longships, Followers, Silfr, or non-binding promises." By mail the offer is
 a proposal: the rival answers ``accept``, ``refuse`` or ``counter`` before a
@@ -15,35 +17,19 @@ from __future__ import annotations
 from typing import Any
 
 from gm.games.viking.orders import Item
+from gm.games.viking.rules import journey
 from gm.games.viking.table import Refusal, Table
 
 
-def colocated_rivals(t: Table, p: str, nodes: list[str]) -> set[str]:
-    """Rivals COLOCATED with ``p``'s longship anywhere along ``nodes``.
-
-    Colocated: a rival longship in the same region, posts within the region
-    included; a harbor post counts in the sea region it opens on. A rival's
-    follower on such a post also counts (Trade examples, Extortion: Ingvar's
-    ships in the German Ocean are "Colocated with Harald's Post in Normandy").
-    """
-    regions = {t.region_of(n) for n in nodes}
-    out = {c for sh in t.ships() if (c := t.controller(sh)) and c != p
-           and t.region_of(sh["at"]) in regions}
-    out |= {st["owner"] for pid, st in t.s["posts"].items()
-            if st.get("owner") not in (None, p) and t.post(pid).access in regions}
-    return out
-
-
 def propose(t: Table, p: str, rival: str, give: tuple[Item, ...], get: tuple[Item, ...],
-            nodes: list[str]) -> None:
-    """Open a trade proposal from ``p`` to ``rival`` (the trade phase waits on ``rival``)."""
+            at: str = "") -> None:
+    """Open a trade proposal from ``p`` to ``rival`` during ``p``'s journey (the trade
+    phase waits on ``rival``): the journeying longship first goes on to the step
+    where the offer is made (:func:`journey.trade_point`)."""
     if rival == p or rival not in t.powers:
         raise Refusal(f"{rival} is not a rival")
-    if not nodes:
-        raise Refusal("an offer follows the JOURNEY it is made during")
-    if rival not in colocated_rivals(t, p, nodes):
-        raise Refusal(f"your journeying longship is never colocated with {rival}")
     _check(t, p, give)
+    journey.advance(t, p, journey.trade_point(t, p, rival, at))
     k = t.s["turn"].get("trades", 0) + 1
     t.s["turn"]["trades"] = k
     t.s["trade"] = {"from": p, "to": rival, "give": [i.to_json() for i in give],
