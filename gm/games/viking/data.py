@@ -36,6 +36,7 @@ MODIFIER_ACTIONS = ("invest", "journey", "play", "activate", "parley", "jarldom"
                     "theocracy", "rus", "establish", "solstice", "althing")
 MODIFIER_KINDS = {
     "longships": ("parley",),
+    "follower_longships": ("parley",),
     "steps": ("journey",),
     "discount": ("invest", "establish"),
     "silfr": MODIFIER_ACTIONS,

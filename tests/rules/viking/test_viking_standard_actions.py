@@ -142,3 +142,43 @@ def test_no_more_than_four_actions() -> None:
     out = send(state, {"red": "invest draw\n" * 5})
     assert len(out.state["players"]["red"]["hand"]) == 4
     assert "no action left" in event(out, "refused")["why"]
+
+
+def test_rule_e_challenge_counts_the_rivals_modifiers_too() -> None:
+    """Challenge: "Add any potential modifications from persistent abilities of Gods,
+    Advocates, or special abilities to your total Longships on this Post and compare
+    to those of your Rival." The rival's Odin (+1 longship in PARLEY) counts for the
+    rival: 3 against 2 + 1 is not more."""
+    state = table()
+    ship(state, "red", "birka", 3)
+    ship(state, "blue", "birka", 2)
+    hold(state, "birka", "blue")
+    state["players"]["blue"]["gods"] = [tid("Odin")]
+    why = event(send(state, {"red": "parley Birka"}), "refused")["why"]
+    assert "blue counts 3 longship(s) on Birka; you count 3" in why
+    state["players"]["red"]["gods"] = [tid("Odin")]
+    state["players"]["blue"]["gods"] = []
+    out = send(state, {"red": "parley Birka"})
+    assert out.state["posts"]["birka"]["owner"] == "red"
+
+
+def test_rule_e_challenge_returns_followers_acting_as_longships() -> None:
+    """Rosetta Stone, CHALLENGE: "RETURN all RIVAL Followers acting as Longships."
+    Blue's Huscarl lets blue's follower on Birka act as a longship: red, alone by
+    longships, must challenge it (1 against 2) and the follower returns before red
+    establishes; with one longship red does not count more and is refused."""
+    state = table()
+    ship(state, "red", "birka", 2)
+    hold(state, "birka", "blue")
+    state["players"]["blue"]["advocates"] = [tid("Huscarl")]
+    out = send(state, {"red": "parley Birka"})
+    assert event(out, "challenged") == {"power": "red", "rival": "blue", "post": "Birka",
+                                        "returned": 0, "moved": 0, "to": "Svealand",
+                                        "followers": 1}
+    assert types(out).index("challenged") < types(out).index("established")
+    assert out.state["posts"]["birka"]["owner"] == "red"
+    one = table()
+    ship(one, "red", "birka", 1)
+    hold(one, "birka", "blue")
+    one["players"]["blue"]["advocates"] = [tid("Huscarl")]
+    assert "you need more" in event(send(one, {"red": "parley Birka"}), "refused")["why"]

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from gm.games.viking.orders import Activate, InvestBuy, Parley, Play
 from gm.games.viking.rules.effects import run_effects
-from gm.games.viking.rules.establish import challenge, establish, establish_check, place_venture
+from gm.games.viking.rules.establish import (
+    challenge,
+    establish,
+    establish_check,
+    place_venture,
+    rivals_present,
+)
 from gm.games.viking.table import Refusal, Table
 
 
@@ -164,7 +170,7 @@ def parley(t: Table, p: str, order: Parley) -> None:
     if not t.ships_of(p, pid):
         raise Refusal(f"you have no longship on {t.name(pid)}")
     establish_check(t, p, pid)
-    if not t.alone(p, pid):
+    if rivals_present(t, p, pid):
         challenge(t, p, pid)
     establish(t, p, pid)
     t.action_bonus(p, "parley")

@@ -96,29 +96,59 @@ def _put(t: Table, p: str, pid: str, ftype: str, n: int, cost: int) -> None:
         run_effects(t, p, post.gains, None, pid, [])
 
 
+def acting_followers(t: Table, q: str, pid: str) -> int:
+    """How many of ``q``'s followers on ``pid`` act as longships there: a persistent
+    ``follower_longships`` modifier on PARLEY lets up to ``amount`` of them
+    (Rosetta Stone, CHALLENGE: "Rival Followers acting as Longships")."""
+    st = t.s["posts"][pid]
+    if st.get("owner") != q:
+        return 0
+    return min(int(st.get("followers", 1)), t.modifier(q, "parley", "follower_longships"))
+
+
+def strength(t: Table, q: str, pid: str) -> int:
+    """``q``'s longships on ``pid`` for a CHALLENGE: its longships, its followers
+    acting as longships, and its persistent ``longships`` modifiers on PARLEY
+    (PARLEY: "more Longships, including special abilities"); a player with
+    nothing on the post counts 0, whatever its modifiers."""
+    present = t.count_at(pid)[q] + acting_followers(t, q, pid)
+    return present + t.modifier(q, "parley", "longships") if present else 0
+
+
+def rivals_present(t: Table, p: str, pid: str) -> list[str]:
+    """Rivals with longships (or followers acting as longships) on ``pid``: ``p`` is
+    not ALONE there and must CHALLENGE them to PARLEY."""
+    return [q for q in t.rivals(p) if t.count_at(pid)[q] or acting_followers(t, q, pid)]
+
+
 def challenge(t: Table, p: str, pid: str) -> None:
     """CHALLENGE every rival on ``pid`` with fewer longships (PARLEY, Challenge).
 
     "Add any potential modifications from persistent abilities ... to your total
     Longships on this Post and compare to those of your Rival. You need to have
-    more Longships than that Rival." Effect: "return the Rival's first Longship
-    (Rival's choice) and move every other Longship of that Rival to the nearest
-    Region" (the region the post is entered from). Default for the rival's
-    choice: an exhausted longship first, an ally longship last.
+    more Longships than that Rival." Both sides count their modifiers and their
+    followers acting as longships (:func:`strength`). Effect (Rosetta Stone):
+    "RETURN RIVAL'S first Longship and move every other RIVAL Longship to the
+    nearest REGION" (the region the post is entered from); "RETURN all RIVAL
+    Followers acting as Longships" (to the rival's jarlboard). Default for the
+    rival's choice: an exhausted longship first, an ally longship last.
     """
-    counts = t.count_at(pid)
-    mine = counts[p] + t.modifier(p, "parley", "longships")
-    for rival in t.rivals(p):
-        if counts[rival] and counts[rival] >= mine:
-            raise Refusal(f"{rival} has {counts[rival]} longship(s) on {t.name(pid)}; you "
+    mine = strength(t, p, pid)
+    rivals = rivals_present(t, p, pid)
+    for rival in rivals:
+        theirs = strength(t, rival, pid)
+        if theirs >= mine:
+            raise Refusal(f"{rival} counts {theirs} longship(s) on {t.name(pid)}; you "
                           f"count {mine}: you need more to challenge")
-    for rival in t.rivals(p):
+    for rival in rivals:
+        acting = acting_followers(t, rival, pid)
         theirs = sorted(t.ships_of(rival, pid),
                         key=lambda sh: (not sh["exhausted"], "fleet" in sh))
-        if not theirs:
-            continue
-        t.return_ship(theirs[0])
+        if theirs:
+            t.return_ship(theirs[0])
         for sh in theirs[1:]:
             sh["at"] = t.region_of(pid)
-        t.emit("challenged", power=p, rival=rival, post=t.name(pid), returned=1,
-               moved=len(theirs) - 1, to=t.name(t.region_of(pid)))
+        if acting:
+            t.s["posts"][pid].update(owner=None, followers=0)
+        t.emit("challenged", power=p, rival=rival, post=t.name(pid), returned=min(1, len(theirs)),
+               moved=max(0, len(theirs) - 1), to=t.name(t.region_of(pid)), followers=acting)
