@@ -117,6 +117,7 @@ class Tile:
     effects: tuple[dict[str, Any], ...] = ()
     modifiers: tuple[dict[str, Any], ...] = ()
     starter: int | None = None
+    once: bool = False  # ONCE: the ability applies only once per any player's turn
 
 
 @dataclass
@@ -200,7 +201,7 @@ def build(files: dict[str, dict[str, Any]]) -> Data:
             tiles[tid] = Tile(tid, t["number"], t["name"], t["type"], t["location"],
                               t["trigger"], tileset, t.get("follower", ""), t.get("cost", 0),
                               _tuple(t.get("effects")), _tuple(t.get("modifiers")),
-                              t.get("starter"))
+                              t.get("starter"), bool(t.get("once", False)))
     data = Data(
         winds={w["id"]: dict(w) for w in board["wind"]},
         regions=regions, posts=posts, white=white, black=black,

@@ -94,6 +94,8 @@ def _fields(fname: str, table: str, rows: Any) -> list[str]:
                 out.append(f"{label}: '{key}' must be a {typ.__name__}")
         if not isinstance(row.get("source"), str) or not row["source"].strip():
             out.append(f"{label}: no source")
+        if table == "tile" and not isinstance(row.get("once", False), bool):
+            out.append(f"{label}: 'once' must be true or false")
     return out
 
 
@@ -257,6 +259,9 @@ def _tiles(data: Any) -> list[str]:
             region = data.regions.get(t.location)
             if region is None or not any(p.kind == "empty" for p in data.posts_in(t.location)):
                 out.append(f"{label}: a venture names a region with an empty post")
+        if t.once and t.trigger not in ("activate", "persistent"):
+            out.append(f"{label}: once is for activate or persistent abilities "
+                       "(the others happen once anyway)")
         if t.trigger == "persistent" and not t.modifiers:
             out.append(f"{label}: a persistent ability needs modifiers")
         if t.trigger != "persistent" and not t.effects:
@@ -285,6 +290,8 @@ def _starter(data: Any, tiles: list[Any]) -> list[str]:
     out += [f"starter set: primitive {p!r} is never used" for p in PRIMITIVES if p not in used]
     if not any(t.modifiers for t in tiles):
         out.append("starter set: no persistent modifier")
+    if not any(t.once for t in tiles):
+        out.append("starter set: no ONCE ability")
     if not any(t.trigger == "althing" for t in tiles):
         out.append("starter set: no Althing event")
     return out

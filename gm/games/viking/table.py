@@ -251,29 +251,47 @@ class Table:
         return entries
 
     # -- modifiers --------------------------------------------------------------
-    def modifier(self, p: str, action: str, kind: str) -> int:
+    def modifier(self, p: str, action: str, kind: str, *, use: bool = False) -> int:
         """Sum of the persistent modifiers of ``p`` on ``action`` (∞ abilities).
 
         From the jarl, established gods and advocates, persistent venture posts
-        and trade centers (and powerful allies) where ``p`` has followers.
+        and trade centers (and powerful allies) where ``p`` has followers. A tile
+        marked ONCE ("Ability applies only once per any player's turn", Rosetta
+        Stone) counts until it has been used this turn; ``use`` says the modifier
+        is applied now, which uses up such tiles.
         """
-        mods: list[dict[str, Any]] = list(self.data.jarls[self.player(p)["jarl"]].modifiers)
-        for tid in self.player(p)["advocates"] + self.player(p)["gods"]:
-            if self.tile(tid).trigger == "persistent":
-                mods += self.tile(tid).modifiers
+        mods: list[tuple[str | None, dict[str, Any]]] = [
+            (None, m) for m in self.data.jarls[self.player(p)["jarl"]].modifiers]
+        tiles = list(self.player(p)["advocates"] + self.player(p)["gods"])
         for pid in self.owned_posts(p):
             venture = self.s["posts"][pid].get("venture")
             if venture:
-                if self.tile(venture).trigger == "persistent":
-                    mods += self.tile(venture).modifiers
+                tiles.append(venture)
             else:
-                mods += self.data.posts[pid].modifiers
-        return sum(int(m["amount"]) for m in mods
-                   if m["action"] == action and m["kind"] == kind)
+                mods += [(None, m) for m in self.data.posts[pid].modifiers]
+        for tid in tiles:
+            if self.tile(tid).trigger == "persistent" and not self.once_used(tid):
+                mods += [(tid, m) for m in self.tile(tid).modifiers]
+        total = 0
+        for tid, m in mods:
+            if m["action"] == action and m["kind"] == kind and int(m["amount"]):
+                total += int(m["amount"])
+                if use and tid is not None:
+                    self.use_once(tid)
+        return total
+
+    def once_used(self, tid: str) -> bool:
+        """A ONCE tile already used this turn (Rosetta Stone, ONCE)."""
+        return self.tile(tid).once and tid in self.s["turn"].get("once", [])
+
+    def use_once(self, tid: str) -> None:
+        """Record that a ONCE tile's ability was used this turn."""
+        if self.tile(tid).once and tid not in self.s["turn"].setdefault("once", []):
+            self.s["turn"]["once"].append(tid)
 
     def action_bonus(self, p: str, action: str) -> None:
         """Silfr modifiers on a named action (e.g. Chang'an: +1 silfr on INVEST)."""
-        self.gain(p, self.modifier(p, action, "silfr"), f"{action} bonus")
+        self.gain(p, self.modifier(p, action, "silfr", use=True), f"{action} bonus")
 
     # -- saga tiles -------------------------------------------------------------
     def draw(self, p: str, why: str) -> str | None:

@@ -45,6 +45,7 @@ def invest_buy(t: Table, p: str, order: InvestBuy) -> None:
     i = track.index(tid)
     cost = max(0, t.rule("track_costs")[i] - t.modifier(p, "invest", "discount"))
     t.pay(p, cost, f"buying {order.tile}")
+    t.modifier(p, "invest", "discount", use=True)
     track[i] = None
     t.player(p)["hand"].append(tid)
     t.emit("bought", power=p, tile=t.tile(tid).name, cost=cost)
@@ -152,11 +153,14 @@ def activate(t: Table, p: str, order: Activate) -> None:
     tile = t.tile(st["venture"])
     if tile.trigger != "activate":
         raise Refusal(f"{tile.name} has no ability to activate")
+    if t.once_used(st["venture"]):
+        raise Refusal(f"{tile.name} is used once a turn (ONCE) and was used this turn")
     ready = sorted((sh for sh in t.ships_of(p, pid) if not sh["exhausted"]),
                    key=lambda sh: "fleet" in sh)
     if not ready:
         raise Refusal(f"you have no unexhausted longship on {t.name(pid)}")
     ready[0]["exhausted"] = True
+    t.use_once(st["venture"])
     t.emit("activated", power=p, post=t.name(pid), tile=tile.name)
     run_effects(t, p, tile.effects, st["venture"], pid, order.choices)
     t.action_bonus(p, "activate")

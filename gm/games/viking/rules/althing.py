@@ -23,7 +23,7 @@ def default_vote(t: Table, p: str) -> bool:
 def resolve(t: Table, votes: dict[str, bool]) -> None:
     """Count the votes and resolve the event if 50% or more agree."""
     al = t.s["althing"]
-    weight = {p: 1 + t.modifier(p, "althing", "votes") for p in t.in_turn_order()}
+    weight = {p: 1 + t.modifier(p, "althing", "votes", use=True) for p in t.in_turn_order()}
     yes = sum(w for p, w in weight.items() if votes.get(p, default_vote(t, p)))
     total = sum(weight.values())
     passed = yes >= t.rule("althing_share") * total

@@ -180,7 +180,8 @@ def remove_longship(t: Table, p: str, effect: dict[str, Any], tile: Any, post: A
 def copy(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Choices) -> None:
     """COPY: use a rival's ability (choice: the rival's tile; default the first rival
     venture post, advocate or god with effects, in turn order and map order).
-    Persistent abilities and other copies are not copied."""
+    Persistent abilities and other copies are not copied, nor a ONCE ability
+    already used this turn (copying it uses it)."""
     kinds = ("venture", "advocate", "god") if effect["of"] == "any" else (effect["of"],)
     options: list[tuple[str, str | None]] = []
     for q in t.rivals(p):
@@ -189,7 +190,7 @@ def copy(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Cho
         for tid in t.player(q)["advocates"] + t.player(q)["gods"]:
             options.append((tid, None))
     options = [(tid, pid) for tid, pid in options
-               if t.tile(tid).type in kinds and t.tile(tid).effects
+               if t.tile(tid).type in kinds and t.tile(tid).effects and not t.once_used(tid)
                and not any(e["do"] == "copy" for e in t.tile(tid).effects)]
     names = {t.tile(tid).name.lower(): (tid, pid) for tid, pid in options}
     chosen = ch.take(lambda n: names.get(n.lower())) or (options[0] if options else None)
@@ -197,6 +198,7 @@ def copy(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Cho
         t.emit("no_effect", power=p, what="copy", why="no rival ability to copy")
         return
     tid, pid = chosen
+    t.use_once(tid)
     t.emit("copied", power=p, tile=t.tile(tid).name)
     run_effects(t, p, t.tile(tid).effects, tid, pid, ch)
 

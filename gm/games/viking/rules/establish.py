@@ -82,6 +82,8 @@ def _put(t: Table, p: str, pid: str, ftype: str, n: int, cost: int) -> None:
     previous = st.get("owner")
     if cost:
         t.pay(p, cost, f"establishing on {t.name(pid)}")
+    if cost < t.follower_type(pid)[2]:
+        t.modifier(p, "establish", "discount", use=True)  # a ONCE discount is used up
     st["owner"], st["followers"] = p, n
     if previous and previous != p:
         t.emit("follower_returned", power=previous, post=t.name(pid))
@@ -140,6 +142,9 @@ def challenge(t: Table, p: str, pid: str) -> None:
         if theirs >= mine:
             raise Refusal(f"{rival} counts {theirs} longship(s) on {t.name(pid)}; you "
                           f"count {mine}: you need more to challenge")
+    for q in (p, *rivals):  # the abilities counted are used (ONCE)
+        t.modifier(q, "parley", "longships", use=True)
+        t.modifier(q, "parley", "follower_longships", use=True)
     for rival in rivals:
         acting = acting_followers(t, rival, pid)
         theirs = sorted(t.ships_of(rival, pid),

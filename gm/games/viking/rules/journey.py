@@ -55,6 +55,8 @@ def start(t: Table, p: str, order: Journey) -> None:
             raise Refusal(f"{t.name(b)} is not one step from {t.name(a)}")
     if ship is not None:
         ship["journeying"] = True
+    if len(path) > t.rule("journey_steps"):
+        t.modifier(p, "journey", "steps", use=True)  # the extra steps are used
     t.s["turn"]["journey"] = {"start": begin, "left": path, "home": begin == HOME,
                               "nodes": [] if begin == HOME else [begin]}
     t.action_bonus(p, "journey")

@@ -10,7 +10,7 @@ def income(t: Table, p: str) -> None:
     ... (Max 4)", plus income modifiers (e.g. the Bulgar trade center)."""
     placed = sum(1 for n in t.established(p).values() if n > 0)
     amount = min(t.rule("income_max"), placed * t.rule("income_per_type"))
-    t.gain(p, amount + t.modifier(p, "solstice", "income"), "income")
+    t.gain(p, amount + t.modifier(p, "solstice", "income", use=True), "income")
 
 
 def refresh_track(t: Table) -> None:
@@ -39,7 +39,7 @@ def hand_limit(t: Table, p: str, keep: list[str]) -> None:
     tiles named there are kept first; default: the tiles held longest are kept,
     the most recently gained discarded."""
     hand = t.player(p)["hand"]
-    limit = t.rule("hand_limit") + t.modifier(p, "solstice", "hand_limit")
+    limit = t.rule("hand_limit") + t.modifier(p, "solstice", "hand_limit", use=True)
     if len(hand) <= limit:
         return
     wanted = [tid for name in keep if (tid := t.tile_named(name, hand))]
