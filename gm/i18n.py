@@ -87,6 +87,24 @@ def translate(text: Any, language: str) -> str:
     return template.format(**params)
 
 
-def say(english: str, language: str) -> str:
-    """A fixed English message (no placeholders) in ``language``; the Jinja filter ``say``."""
+def as_data(text: Any) -> Any:
+    """A message as JSON data, for what is stored (an event's reason): ``{"msg":
+    template, "params": {...}}``; anything else as it is. :func:`say` takes it back."""
+    if not isinstance(text, Text):
+        return text
+    return {"msg": text.template, "params": {k: as_data(v) for k, v in text.params.items()}}
+
+
+def from_data(data: Any) -> Any:
+    """The :class:`Text` that :func:`as_data` stored (anything else as it is)."""
+    if isinstance(data, dict) and "msg" in data:
+        return Text(data["msg"], **{k: from_data(v) for k, v in data.get("params", {}).items()})
+    return data
+
+
+def say(english: Any, language: str) -> str:
+    """A fixed English message (no placeholders), or a message stored with
+    :func:`as_data`, in ``language``; the Jinja filter ``say``."""
+    if isinstance(english, dict):
+        return translate(from_data(english), language)
     return translate(msg(str(english)), language)

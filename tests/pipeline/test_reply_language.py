@@ -19,7 +19,8 @@ from gm.i18n import catalogue, msg, translate, vocabularies
 from gm.orders.envelope import Problem
 from tests.pipeline.conftest import deliver, mail, outbox
 
-SLOTS = {"name", "territory", "sea", "nation", "block", "area", "sea zone", "power"}
+SLOTS = {"name", "territory", "sea", "nation", "block", "area", "sea zone", "power",
+         "tile", "post", "place", "choice"}
 
 
 def _templates_in_code() -> set[str]:
@@ -90,3 +91,21 @@ def test_a_line_the_grammar_does_not_understand_is_explained_in_french() -> None
     reasons = [translate(r.reason, "fr") for r in result.lines if isinstance(r, LineError)]
     assert reasons[0].startswith("commande inconnue 'voler'"), reasons
     assert reasons[1].startswith("territoire inconnu 'Livlandd'"), reasons
+
+
+def test_a_pax_viking_refusal_is_said_in_french() -> None:
+    """Viking's validation reasons and name slots come from the same catalogue."""
+    from gm.dice import Dice
+    from gm.games.registry import get as get_module
+    from gm.orders.model import SourceLine
+
+    module = get_module("viking")
+    state = module.setup("3p", {})
+    state = module.adjudicate(state, {}, Dice(seed=b"\x02" * 32, game_id="t",
+                                              phase_id="setup")).state
+    p = state["powers"][0]
+    result = module.parse_orders(state, p, [SourceLine(1, "parley Birka"),
+                                            SourceLine(2, "jouer Tuilez")])
+    [v] = module.validate(state, p, [result.lines[0].order])
+    assert translate(v.reason, "fr") == "vous n'avez aucun drakkar sur Birka"
+    assert translate(result.lines[1].reason, "fr").startswith("tuile inconnu")

@@ -48,6 +48,7 @@ from gm.games.viking.orders import (
 from gm.games.viking.rules import actions, althing, influence, journey, solstice, trade, victory
 from gm.games.viking.rules.setup import deal, new_turn
 from gm.games.viking.table import Refusal, Table
+from gm.i18n import msg
 
 
 def phase_id(state: dict[str, Any]) -> str:
@@ -148,8 +149,8 @@ def carry_out(t: Table, p: str, orders: list[Order], results: list[Any] | None =
         try:
             stop = _one(t, p, order)
         except Refusal as why:
-            _note(results, i, str(why))
-            t.emit("refused", visible_to=[p], power=p, order=order.echo(), why=str(why))
+            _note(results, i, why.reason)
+            t.emit("refused", visible_to=[p], power=p, order=order.echo(), why=why.reason)
             continue
         _note(results, i, "")
         if stop == "event" and victory.check(t, t.in_turn_order(), novice=False):
@@ -180,16 +181,16 @@ def _one(t: Table, p: str, order: Order) -> str | None:
         trade.propose(t, p, order.to, order.give, order.get, order.at)
         return "trade"
     if not order.action:
-        raise Refusal("not an order for your turn")
+        raise Refusal(msg("not an order for your turn"))
     if turn["actions"] >= t.rule("max_actions"):
-        raise Refusal(f"you have no action left ({t.rule('max_actions')} a turn)")
+        raise Refusal(msg("you have no action left ({n} a turn)", n=t.rule("max_actions")))
     influence_type = next((k for k, cls in INFLUENCE_ACTIONS.items() if isinstance(order, cls)),
                           None)
     if influence_type:
         if t.s["influence"].get(influence_type) != p:
-            raise Refusal(f"you do not hold the {influence_type} influence marker")
+            raise Refusal(msg("you do not hold the {marker} influence marker", marker=influence_type))
         if influence_type in turn["influence_used"]:
-            raise Refusal(f"the {influence_type} action is taken once a turn")
+            raise Refusal(msg("the {marker} action is taken once a turn", marker=influence_type))
     stop = None
     if isinstance(order, InvestDraw):
         actions.invest_draw(t, p)
@@ -212,7 +213,7 @@ def _one(t: Table, p: str, order: Order) -> str | None:
     elif isinstance(order, RusAction):
         influence.rus(t, p, order)
     else:  # pragma: no cover - every turn order is listed above
-        raise Refusal("not an order for your turn")
+        raise Refusal(msg("not an order for your turn"))
     turn["actions"] += 1
     if influence_type:
         turn["influence_used"].append(influence_type)

@@ -40,6 +40,7 @@ from gm.games.viking.orders import (
 )
 from gm.games.viking.rules.setup import initial_state
 from gm.games.viking.table import Table
+from gm.i18n import msg
 from gm.orders.model import ParsedOrder, ParseResult, SourceLine
 
 PHASE_ORDERS: Mapping[str, tuple[type, ...]] = {
@@ -107,10 +108,12 @@ class VikingModule(GameModule):
         out: list[Validation | None] = [None] * len(plain)
         for i, o in enumerate(plain):
             if power not in info.owing:
-                out[i] = Validation(Verdict.REFUSED, "not your phase: "
-                                    f"{', '.join(info.owing) or 'nobody'} owes orders now")
+                out[i] = Validation(Verdict.REFUSED, msg(
+                    "not your phase: {owing} owes orders now",
+                    owing=", ".join(info.owing) or msg("nobody")))
             elif not isinstance(o, allowed):
-                out[i] = Validation(Verdict.REFUSED, f"not an order for a {step} phase")
+                out[i] = Validation(Verdict.REFUSED, msg("not an order for a {step} phase",
+                                                         step=step))
         if step == "turn":
             self._simulate(state, power, plain, out)
         return [v or Validation(Verdict.ACCEPTED) for v in out]
@@ -129,8 +132,8 @@ class VikingModule(GameModule):
                 Verdict.ACCEPTED)
         for j, i in enumerate(index):
             if j not in done:
-                out[i] = Validation(Verdict.TO_CHECK, "carried out after an earlier order "
-                                    "whose outcome is not known yet")
+                out[i] = Validation(Verdict.TO_CHECK, msg(
+                    "carried out after an earlier order whose outcome is not known yet"))
 
     def default_orders(self, state: State, power: str) -> list[Any]:
         """No orders: a turn passes; a vote is the default vote; a trade is refused."""

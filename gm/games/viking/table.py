@@ -16,6 +16,7 @@ from typing import Any
 
 from gm.games.base import Event
 from gm.games.viking.data import Data, Post, Tile
+from gm.i18n import Text, as_data, msg
 from gm.orders.names import fold
 
 HOME = "home"
@@ -23,6 +24,12 @@ HOME = "home"
 
 class Refusal(Exception):
     """An order that cannot be carried out now; the action is not spent."""
+
+    @property
+    def reason(self) -> Text:
+        """Why, as a message said in the reader's language (``msg``)."""
+        why = self.args[0] if self.args else ""
+        return why if isinstance(why, Text) else msg(str(why))
 
 
 class Table:
@@ -41,7 +48,13 @@ class Table:
 
     # -- events ---------------------------------------------------------------
     def emit(self, type_: str, visible_to: Any = None, **data: Any) -> None:
+        """Record an event; a message built with ``msg`` (a reason) is kept in English
+        under its key and as data under ``KEY_msg``, so a report says it in the
+        reader's language (templates: ``d.get("why_msg", d.why) | say(lang)``)."""
         vis = frozenset(visible_to) if visible_to is not None else None
+        for key, value in list(data.items()):
+            if isinstance(value, Text):
+                data[key], data[f"{key}_msg"] = str(value), as_data(value)
         self.events.append(Event(f"viking.{type_}", data, vis))
 
     # -- players --------------------------------------------------------------
@@ -78,7 +91,7 @@ class Table:
         """Pay ``n`` to the supply; forced payments take what there is (Economy Limits)."""
         have = self.silfr(p)
         if n > have and not forced:
-            raise Refusal(f"{why} costs {n} silfr and you have {have}")
+            raise Refusal(msg("{what} costs {n} silfr and you have {have}", what=why, n=n, have=have))
         paid = min(n, have)
         self.player(p)["silfr"] -= paid
         if paid:
@@ -92,7 +105,7 @@ class Table:
             return HOME
         ident = self._node_names.get(fold(name))
         if ident is None:
-            raise Refusal(f"there is no place called {name}")
+            raise Refusal(msg("there is no place called {name}", name=name))
         return ident
 
     def post_id(self, name: str) -> str:
@@ -102,7 +115,7 @@ class Table:
             for pid, st in self.s["posts"].items():
                 if st.get("venture") and fold(self.tile(st["venture"]).name) == fold(name):
                     return pid
-            raise Refusal(f"{name} is not a post")
+            raise Refusal(msg("{name} is not a post", name=name))
         return ident
 
     def tile(self, tid: str) -> Tile:
@@ -195,7 +208,7 @@ class Table:
     def launch(self, p: str, node: str) -> dict[str, Any]:
         """A new longship of ``p`` from the jarlboard onto ``node``."""
         if self.ship_supply(p) <= 0:
-            raise Refusal("no longship left on your jarlboard")
+            raise Refusal(msg("no longship left on your jarlboard"))
         ship = {"owner": p, "at": node, "exhausted": False}
         self.s["ships"].append(ship)
         return ship
@@ -291,7 +304,7 @@ class Table:
 
     def action_bonus(self, p: str, action: str) -> None:
         """Silfr modifiers on a named action (e.g. Chang'an: +1 silfr on INVEST)."""
-        self.gain(p, self.modifier(p, action, "silfr", use=True), f"{action} bonus")
+        self.gain(p, self.modifier(p, action, "silfr", use=True), msg("{action} bonus", action=action))
 
     # -- saga tiles -------------------------------------------------------------
     def draw(self, p: str, why: str) -> str | None:

@@ -59,5 +59,5 @@ def test_copy_of_a_once_ability_uses_it() -> None:
     out = send(state, {"red": f"activate {module.data.posts[smithy].name}\n"
                               f"activate {module.data.posts[smithy].name}"})
     assert event(out, "copied") == {"power": "red", "tile": "Fur Traders"}
-    assert [e.data for e in out.events if e.type == "viking.no_effect"] == [
-        {"power": "red", "what": "copy", "why": "no rival ability to copy"}]
+    assert [(e.data["what"], e.data["why"]) for e in out.events
+            if e.type == "viking.no_effect"] == [("copy", "no rival ability to copy")]

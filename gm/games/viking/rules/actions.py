@@ -17,6 +17,7 @@ from gm.games.viking.rules.establish import (
     rivals_present,
 )
 from gm.games.viking.table import Refusal, Table
+from gm.i18n import msg
 
 
 def invest_draw(t: Table, p: str) -> None:
@@ -25,7 +26,7 @@ def invest_draw(t: Table, p: str) -> None:
     the Saga Track. Slide the other Saga Tiles within the Saga Track down, and
     refill the uppermost space on the Saga Track from the Saga Pile."""
     if not t.s["pile"]:
-        raise Refusal("the saga pile is empty: buy from the saga track instead")
+        raise Refusal(msg("the saga pile is empty: buy from the saga track instead"))
     t.draw(p, "invest")
     track = t.s["track"]
     if track[0] is not None:
@@ -41,10 +42,10 @@ def invest_buy(t: Table, p: str, order: InvestBuy) -> None:
     track = t.s["track"]
     tid = t.tile_named(order.tile, [x for x in track if x])
     if tid is None:
-        raise Refusal(f"{order.tile} is not on the saga track")
+        raise Refusal(msg("{tile} is not on the saga track", tile=order.tile))
     i = track.index(tid)
     cost = max(0, t.rule("track_costs")[i] - t.modifier(p, "invest", "discount"))
-    t.pay(p, cost, f"buying {order.tile}")
+    t.pay(p, cost, msg("buying {tile}", tile=order.tile))
     t.modifier(p, "invest", "discount", use=True)
     track[i] = None
     t.player(p)["hand"].append(tid)
@@ -70,11 +71,12 @@ def play(t: Table, p: str, order: Play) -> str | None:
     hand = t.player(p)["hand"]
     tid = t.tile_named(order.tile, hand)
     if tid is None:
-        raise Refusal(f"{order.tile} is not in your hand")
+        raise Refusal(msg("{tile} is not in your hand", tile=order.tile))
     tile = t.tile(tid)
     alone = requirement_posts(t, p, tile.location)
     if not alone:
-        raise Refusal(f"you need a longship alone on a post in {_loc(t, tile.location)}")
+        raise Refusal(msg("you need a longship alone on a post in {place}",
+                          place=_loc(t, tile.location)))
     if tile.type == "venture":
         pid = venture_post(t, p, alone, order.at)
         place_venture(t, p, tid, pid)
@@ -110,7 +112,7 @@ def play(t: Table, p: str, order: Play) -> str | None:
 def establish_check_tile(t: Table, p: str, tid: str) -> None:
     tile = t.tile(tid)
     if t.supply(p, tile.follower) < 1:
-        raise Refusal(f"no {tile.follower} follower left on your jarlboard")
+        raise Refusal(msg("no {follower} follower left on your jarlboard", follower=tile.follower))
 
 
 def venture_post(t: Table, p: str, alone: list[str], at: str) -> str:
@@ -119,11 +121,11 @@ def venture_post(t: Table, p: str, alone: list[str], at: str) -> str:
     if at:
         pid = t.post_id(at)
         if pid not in usable:
-            raise Refusal(f"you need a longship alone on {t.name(pid)}, an empty or venture post "
-                          "in the tile's location")
+            raise Refusal(msg("you need a longship alone on {place}, an empty or venture post in "
+                              "the tile's location", place=t.name(pid)))
         return pid
     if not usable:
-        raise Refusal("your longships there are alone only on pre-printed posts")
+        raise Refusal(msg("your longships there are alone only on pre-printed posts"))
 
     def rank(pid: str) -> int:
         owner = t.s["posts"][pid].get("owner")
@@ -149,16 +151,17 @@ def activate(t: Table, p: str, order: Activate) -> None:
     pid = t.post_id(order.post)
     st = t.s["posts"][pid]
     if not st.get("venture") or st.get("owner") != p:
-        raise Refusal(f"{t.name(pid)} is not one of your venture posts")
+        raise Refusal(msg("{place} is not one of your venture posts", place=t.name(pid)))
     tile = t.tile(st["venture"])
     if tile.trigger != "activate":
-        raise Refusal(f"{tile.name} has no ability to activate")
+        raise Refusal(msg("{tile} has no ability to activate", tile=tile.name))
     if t.once_used(st["venture"]):
-        raise Refusal(f"{tile.name} is used once a turn (ONCE) and was used this turn")
+        raise Refusal(msg("{tile} is used once a turn (ONCE) and was used this turn",
+                          tile=tile.name))
     ready = sorted((sh for sh in t.ships_of(p, pid) if not sh["exhausted"]),
                    key=lambda sh: "fleet" in sh)
     if not ready:
-        raise Refusal(f"you have no unexhausted longship on {t.name(pid)}")
+        raise Refusal(msg("you have no unexhausted longship on {place}", place=t.name(pid)))
     ready[0]["exhausted"] = True
     t.use_once(st["venture"])
     t.emit("activated", power=p, post=t.name(pid), tile=tile.name)
@@ -172,7 +175,7 @@ def parley(t: Table, p: str, order: Parley) -> None:
     rivals and establish your follower, paying the post's cost."""
     pid = t.post_id(order.post)
     if not t.ships_of(p, pid):
-        raise Refusal(f"you have no longship on {t.name(pid)}")
+        raise Refusal(msg("you have no longship on {place}", place=t.name(pid)))
     establish_check(t, p, pid)
     if rivals_present(t, p, pid):
         challenge(t, p, pid)
@@ -182,5 +185,5 @@ def parley(t: Table, p: str, order: Parley) -> None:
 
 def _loc(t: Table, location: str) -> str:
     if location in t.data.winds:
-        return f"the {t.data.winds[location]['name']}"
-    return "any region" if location == "anywhere" else t.name(location)
+        return msg("the {wind}", wind=t.data.winds[location]["name"])
+    return msg("any region") if location == "anywhere" else t.name(location)

@@ -15,6 +15,7 @@ from collections import deque
 from typing import Any
 
 from gm.games.viking.table import HOME, Refusal, Table
+from gm.i18n import msg
 
 
 class Choices:
@@ -63,14 +64,14 @@ def _who(t: Table, p: str, effect: dict[str, Any]) -> list[str]:
 def gain_silfr(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Choices) -> None:
     """GAIN silfr (``who``: self, rivals or all, clockwise from ``p``)."""
     for q in _who(t, p, effect):
-        t.gain(q, int(effect["amount"]), "ability")
+        t.gain(q, int(effect["amount"]), msg("ability"))
 
 
 def pay_silfr(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Choices) -> None:
     """Pay silfr to the supply; "if you are forced by game effects to pay Silfr and
     do not have enough, pay as much as you can" (Economy Limits)."""
     for q in _who(t, p, effect):
-        t.pay(q, int(effect["amount"]), "ability", forced=True)
+        t.pay(q, int(effect["amount"]), msg("ability"), forced=True)
 
 
 def draw(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Choices) -> None:
@@ -85,7 +86,7 @@ def place_longship(t: Table, p: str, effect: dict[str, Any], tile: Any, post: An
     location (choice; default the first post with no rival longship, else the
     first), or next to a home (choice; default the first home entry)."""
     if t.ship_supply(p) <= 0:
-        t.emit("no_effect", power=p, what="place_longship", why="no longship on the jarlboard")
+        t.emit("no_effect", power=p, what="place_longship", why=msg("no longship on the jarlboard"))
         return
     at = effect.get("at", "this")
     if at == "this" and post:
@@ -129,7 +130,7 @@ def establish(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch
                      and fits(t.post_id(n)) else None)
     chosen = chosen or next((c for c in candidates if fits(c)), None)
     if chosen is None:
-        t.emit("no_effect", power=p, what="establish", why="no post to establish on")
+        t.emit("no_effect", power=p, what="establish", why=msg("no post to establish on"))
         return
     do_establish(t, p, chosen)
 
@@ -141,11 +142,11 @@ def move(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Cho
     """
     start = ch.take(lambda n: t.node(n) if t.ships_of(p, t.node(n)) else None)
     if start is None:
-        t.emit("no_effect", power=p, what="move", why="no longship named to move")
+        t.emit("no_effect", power=p, what="move", why=msg("no longship named to move"))
         return
     end = ch.take(lambda n: t.node(n) if t.node(n) != HOME else None)
     if end is None or distance(t, start, end) > int(effect["steps"]):
-        t.emit("no_effect", power=p, what="move", why="no destination within reach")
+        t.emit("no_effect", power=p, what="move", why=msg("no destination within reach"))
         return
     ship = t.ships_of(p, start)[0]
     ship["at"] = end
@@ -174,7 +175,7 @@ def remove_longship(t: Table, p: str, effect: dict[str, Any], tile: Any, post: A
                 t.return_ship(ships[0])
                 t.emit("longship_removed", power=p, rival=q, at=t.name(node))
                 return
-    t.emit("no_effect", power=p, what="remove_longship", why="no rival longship there")
+    t.emit("no_effect", power=p, what="remove_longship", why=msg("no rival longship there"))
 
 
 def copy(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Choices) -> None:
@@ -195,7 +196,7 @@ def copy(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Cho
     names = {t.tile(tid).name.lower(): (tid, pid) for tid, pid in options}
     chosen = ch.take(lambda n: names.get(n.lower())) or (options[0] if options else None)
     if chosen is None:
-        t.emit("no_effect", power=p, what="copy", why="no rival ability to copy")
+        t.emit("no_effect", power=p, what="copy", why=msg("no rival ability to copy"))
         return
     tid, pid = chosen
     t.use_once(tid)

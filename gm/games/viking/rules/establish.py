@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from gm.games.viking.rules.effects import run_effects
 from gm.games.viking.table import Refusal, Table
+from gm.i18n import msg
 
 
 def establish_check(t: Table, p: str, pid: str, *, venture: str | None = None,
@@ -27,17 +28,18 @@ def establish_check(t: Table, p: str, pid: str, *, venture: str | None = None,
     else:
         ftype, n, cost = t.follower_type(pid)
         if not ftype:
-            raise Refusal(f"{t.name(pid)} is an empty post: nothing to establish on")
+            raise Refusal(msg("{place} is an empty post: nothing to establish on", place=t.name(pid)))
         if st.get("owner") == p:
-            raise Refusal(f"your followers are already on {t.name(pid)}")
+            raise Refusal(msg("your followers are already on {place}", place=t.name(pid)))
     if free:
         cost = 0
     cost = max(0, cost - t.modifier(p, "establish", "discount"))
     if t.supply(p, ftype) < n:
-        raise Refusal(f"no {ftype} follower left on your jarlboard (6 of each)")
+        raise Refusal(msg("no {follower} follower left on your jarlboard (6 of each)",
+                          follower=ftype))
     if t.silfr(p) < cost:
-        raise Refusal(f"establishing on {t.name(pid)} costs {cost} silfr and you have "
-                      f"{t.silfr(p)}")
+        raise Refusal(msg("establishing on {place} costs {cost} silfr and you have {have}",
+                          place=t.name(pid), cost=cost, have=t.silfr(p)))
     return ftype, n, cost
 
 
@@ -58,7 +60,7 @@ def place_venture(t: Table, p: str, tid: str, pid: str) -> None:
     follower returns; pre-printed posts cannot be replaced."""
     post = t.post(pid)
     if post.kind != "empty":
-        raise Refusal(f"{post.name} is pre-printed: a venture cannot replace it")
+        raise Refusal(msg("{place} is pre-printed: a venture cannot replace it", place=post.name))
     ftype, n, cost = establish_check(t, p, pid, venture=tid)
     st = t.s["posts"][pid]
     if st.get("owner") and st["owner"] != p:
@@ -81,7 +83,7 @@ def _put(t: Table, p: str, pid: str, ftype: str, n: int, cost: int) -> None:
     before = set(t.duchies(p))
     previous = st.get("owner")
     if cost:
-        t.pay(p, cost, f"establishing on {t.name(pid)}")
+        t.pay(p, cost, msg("establishing on {place}", place=t.name(pid)))
     if cost < t.follower_type(pid)[2]:
         t.modifier(p, "establish", "discount", use=True)  # a ONCE discount is used up
     st["owner"], st["followers"] = p, n
@@ -140,8 +142,9 @@ def challenge(t: Table, p: str, pid: str) -> None:
     for rival in rivals:
         theirs = strength(t, rival, pid)
         if theirs >= mine:
-            raise Refusal(f"{rival} counts {theirs} longship(s) on {t.name(pid)}; you "
-                          f"count {mine}: you need more to challenge")
+            raise Refusal(msg("{rival} counts {theirs} longship(s) on {place}; you count {mine}: "
+                              "you need more to challenge", rival=rival, theirs=theirs,
+                              place=t.name(pid), mine=mine))
     for q in (p, *rivals):  # the abilities counted are used (ONCE)
         t.modifier(q, "parley", "longships", use=True)
         t.modifier(q, "parley", "follower_longships", use=True)

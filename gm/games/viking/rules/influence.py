@@ -6,6 +6,7 @@ from gm.games.viking.orders import JarldomAction, RusAction, TheocracyAction
 from gm.games.viking.rules.actions import requirement_posts
 from gm.games.viking.rules.establish import establish, establish_check, place_venture
 from gm.games.viking.table import HOME, Refusal, Table
+from gm.i18n import msg
 
 
 def influence_phase(t: Table, p: str) -> None:
@@ -37,14 +38,15 @@ def jarldom(t: Table, p: str, order: JarldomAction) -> None:
     start, pid = t.node(order.start), t.post_id(order.post)
     if start == HOME:
         if pid not in t.home_entries(p):
-            raise Refusal(f"{t.name(pid)} is not next to one of your homes")
+            raise Refusal(msg("{place} is not next to one of your homes", place=t.name(pid)))
         ship = t.launch(p, pid)
     else:
         mine = sorted(t.ships_of(p, start), key=lambda sh: (sh["exhausted"], "fleet" in sh))
         if not mine:
-            raise Refusal(f"you have no longship at {t.name(start)}")
+            raise Refusal(msg("you have no longship at {place}", place=t.name(start)))
         if pid not in t.data.adjacent[start]:
-            raise Refusal(f"{t.name(pid)} is not one step from {t.name(start)}")
+            raise Refusal(msg("{place} is not one step from {start}", place=t.name(pid),
+                                  start=t.name(start)))
         ship = mine[0]
         ship["at"] = pid
     t.emit("jarldom_move", power=p, start=t.name(start), post=t.name(pid))
@@ -58,7 +60,7 @@ def jarldom(t: Table, p: str, order: JarldomAction) -> None:
         try:
             establish_check(t, p, pid)
         except Refusal as why:
-            t.emit("no_effect", power=p, what="establish", why=str(why))
+            t.emit("no_effect", power=p, what="establish", why=why.reason)
         else:
             establish(t, p, pid)
     t.action_bonus(p, "jarldom")
@@ -101,16 +103,16 @@ def sweden(t: Table, p: str) -> None:
         mine = [x for x in requirement_posts(t, p, tile.location) if x in posts]
         if not mine:
             t.emit("no_effect", power=p, what="sweden",
-                   why="no longship on the jarlboard and none alone in the tile's location")
+                   why=msg("no longship on the jarlboard and none alone in the tile's location"))
             return
         pid = sorted(mine, key=rank)[0]
     if not t.alone(p, pid):
-        t.emit("no_effect", power=p, what="sweden", why=f"rival longships on {t.name(pid)}")
+        t.emit("no_effect", power=p, what="sweden", why=msg("rival longships on {place}", place=t.name(pid)))
         return
     try:
         place_venture(t, p, tid, pid)
     except Refusal as why:
-        t.emit("no_effect", power=p, what="sweden", why=str(why))
+        t.emit("no_effect", power=p, what="sweden", why=why.reason)
 
 
 def theocracy(t: Table, p: str, order: TheocracyAction) -> None:
@@ -121,7 +123,8 @@ def theocracy(t: Table, p: str, order: TheocracyAction) -> None:
     ftype, _, _ = t.follower_type(pid)
     kind = "venture" if t.s["posts"][pid].get("venture") else t.post(pid).kind
     if kind not in ("venture", "ally") or ftype != "theocracy":
-        raise Refusal(f"{t.name(pid)} is not a theocracy venture or powerful ally post")
+        raise Refusal(msg("{place} is not a theocracy venture or powerful ally post",
+                          place=t.name(pid)))
     establish(t, p, pid)
     t.action_bonus(p, "theocracy")
 
@@ -135,12 +138,12 @@ def rus(t: Table, p: str, order: RusAction) -> None:
         if tid is not None:
             break
     else:
-        raise Refusal(f"no rival has the advocate {order.tile}")
+        raise Refusal(msg("no rival has the advocate {tile}", tile=order.tile))
     tile = t.tile(tid)
     if not requirement_posts(t, p, tile.location):
-        raise Refusal("you need a longship alone on a post in the advocate's location")
+        raise Refusal(msg("you need a longship alone on a post in the advocate's location"))
     if t.supply(p, tile.follower) < 1:
-        raise Refusal(f"no {tile.follower} follower left on your jarlboard")
+        raise Refusal(msg("no {follower} follower left on your jarlboard", follower=tile.follower))
     t.player(rival)["advocates"].remove(tid)
     board = t.player(p)["advocates"]
     if len(board) >= t.rule("advocate_slots"):

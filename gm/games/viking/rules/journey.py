@@ -18,6 +18,7 @@ from typing import Any
 
 from gm.games.viking.orders import Journey
 from gm.games.viking.table import HOME, Refusal, Table
+from gm.i18n import msg
 
 
 def start(t: Table, p: str, order: Journey) -> None:
@@ -33,26 +34,28 @@ def start(t: Table, p: str, order: Journey) -> None:
     path = [t.node(n) for n in order.path]
     steps = t.rule("journey_steps") + t.modifier(p, "journey", "steps")
     if len(path) > steps:
-        raise Refusal(f"a journey is at most {steps} steps")
+        raise Refusal(msg("a journey is at most {n} steps", n=steps))
     if HOME in path:
-        raise Refusal("a longship cannot journey back onto the jarlboard")
+        raise Refusal(msg("a longship cannot journey back onto the jarlboard"))
     ship = None
     if begin == HOME:
         if t.ship_supply(p) <= 0:
-            raise Refusal("no longship left on your jarlboard")
+            raise Refusal(msg("no longship left on your jarlboard"))
         if path[0] not in t.home_entries(p):
-            raise Refusal(f"{t.name(path[0])} is not next to one of your homes")
+            raise Refusal(msg("{place} is not next to one of your homes", place=t.name(path[0])))
     else:
         ready = sorted((sh for sh in t.ships_of(p, begin) if not sh["exhausted"]),
                        key=lambda sh: "fleet" in sh)
         if not ready:
-            raise Refusal(f"you have no unexhausted longship at {t.name(begin)}")
+            raise Refusal(msg("you have no unexhausted longship at {place}", place=t.name(begin)))
         if path[0] not in t.data.adjacent[begin]:
-            raise Refusal(f"{t.name(path[0])} is not one step from {t.name(begin)}")
+            raise Refusal(msg("{place} is not one step from {start}", place=t.name(path[0]),
+                                  start=t.name(begin)))
         ship = ready[0]
     for a, b in zip(path, path[1:], strict=False):
         if b not in t.data.adjacent[a]:
-            raise Refusal(f"{t.name(b)} is not one step from {t.name(a)}")
+            raise Refusal(msg("{place} is not one step from {start}", place=t.name(b),
+                                  start=t.name(a)))
     if ship is not None:
         ship["journeying"] = True
     if len(path) > t.rule("journey_steps"):
@@ -83,12 +86,12 @@ def trade_point(t: Table, p: str, rival: str, at: str) -> int:
     """
     j = current(t)
     if j is None:
-        raise Refusal("an offer is made during a JOURNEY: write it right after the journey")
+        raise Refusal(msg("an offer is made during a JOURNEY: write it right after the journey"))
     ahead = [where(j), *j["left"]]
     if at:
         node = t.node(at)
         if node not in ahead:
-            raise Refusal(f"{t.name(node)} is not on the rest of your journey")
+            raise Refusal(msg("{place} is not on the rest of your journey", place=t.name(node)))
         candidates = [ahead.index(node)]
     else:
         candidates = list(range(len(ahead)))
@@ -96,9 +99,9 @@ def trade_point(t: Table, p: str, rival: str, at: str) -> int:
         if ahead[i] != HOME and rival in t.colocated_rivals(p, ahead[i]):
             return i
     if at:
-        raise Refusal(f"at {t.name(t.node(at))} your journeying longship is not colocated "
-                      f"with {rival}")
-    raise Refusal(f"your journeying longship is never colocated with {rival}")
+        raise Refusal(msg("at {place} your journeying longship is not colocated with {rival}",
+                          place=t.name(t.node(at)), rival=rival))
+    raise Refusal(msg("your journeying longship is never colocated with {rival}", rival=rival))
 
 
 def advance(t: Table, p: str, steps: int) -> None:
@@ -137,7 +140,7 @@ def _move(t: Table, p: str, j: dict[str, Any], leg: list[str]) -> dict[str, Any]
         ship = t.launch(p, leg[-1])
         ship["journeying"] = True
     elif ship is None or t.controller(ship) != p:
-        t.emit("no_effect", power=p, what="journey", why="the longship changed hands")
+        t.emit("no_effect", power=p, what="journey", why=msg("the longship changed hands"))
         j["left"] = []
         return ship
     ship["at"] = leg[-1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gm.games.viking.table import Table
+from gm.i18n import msg
 
 
 def income(t: Table, p: str) -> None:
@@ -10,7 +11,7 @@ def income(t: Table, p: str) -> None:
     ... (Max 4)", plus income modifiers (e.g. the Bulgar trade center)."""
     placed = sum(1 for n in t.established(p).values() if n > 0)
     amount = min(t.rule("income_max"), placed * t.rule("income_per_type"))
-    t.gain(p, amount + t.modifier(p, "solstice", "income", use=True), "income")
+    t.gain(p, amount + t.modifier(p, "solstice", "income", use=True), msg("income"))
 
 
 def refresh_track(t: Table) -> None:

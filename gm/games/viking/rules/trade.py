@@ -19,6 +19,7 @@ from typing import Any
 from gm.games.viking.orders import Item
 from gm.games.viking.rules import journey
 from gm.games.viking.table import Refusal, Table
+from gm.i18n import msg
 
 
 def propose(t: Table, p: str, rival: str, give: tuple[Item, ...], get: tuple[Item, ...],
@@ -27,7 +28,7 @@ def propose(t: Table, p: str, rival: str, give: tuple[Item, ...], get: tuple[Ite
     phase waits on ``rival``): the journeying longship first goes on to the step
     where the offer is made (:func:`journey.trade_point`)."""
     if rival == p or rival not in t.powers:
-        raise Refusal(f"{rival} is not a rival")
+        raise Refusal(msg("{rival} is not a rival", rival=rival))
     _check(t, p, give)
     journey.advance(t, p, journey.trade_point(t, p, rival, at))
     k = t.s["turn"].get("trades", 0) + 1
@@ -70,7 +71,7 @@ def answer(t: Table, response: Any) -> None:
         _check_receive(t, tr["to"], give)
         _check_receive(t, tr["from"], get)
     except Refusal as why:
-        t.emit("trade_failed", power=tr["from"], rival=tr["to"], why=str(why))
+        t.emit("trade_failed", power=tr["from"], rival=tr["to"], why=why.reason)
         return
     _transfer(t, tr["from"], tr["to"], give)
     _transfer(t, tr["to"], tr["from"], get)
@@ -89,27 +90,29 @@ def _check(t: Table, giver: str, items: tuple[Item, ...]) -> None:
     """Can ``giver`` hand over every item now (Economy Limits: no debt)?"""
     silfr = sum(i.amount for i in items if i.kind == "silfr")
     if silfr > t.silfr(giver):
-        raise Refusal(f"{giver} has {t.silfr(giver)} silfr, not {silfr}")
+        raise Refusal(msg("{power} has {have} silfr, not {n}", power=giver, have=t.silfr(giver),
+                               n=silfr))
     for i in items:
         if i.kind == "tile" and t.tile_named(i.value, t.player(giver)["hand"]) is None:
-            raise Refusal(f"{giver} does not hold {i.value}")
+            raise Refusal(msg("{power} does not hold {tile}", power=giver, tile=i.value))
         if i.kind == "follower" and t.s["posts"][t.post_id(i.value)].get("owner") != giver:
-            raise Refusal(f"{giver} has no follower at {i.value}")
+            raise Refusal(msg("{power} has no follower at {place}", power=giver, place=i.value))
         if i.kind == "longship" and not [sh for sh in t.ships_of(giver, t.node(i.value))
                                          if "fleet" not in sh]:
-            raise Refusal(f"{giver} has no longship at {i.value}")
+            raise Refusal(msg("{power} has no longship at {place}", power=giver, place=i.value))
 
 
 def _check_receive(t: Table, taker: str, items: tuple[Item, ...]) -> None:
     """Component Limits: the taker needs the followers and longships in supply."""
     ships = sum(1 for i in items if i.kind == "longship")
     if ships > t.ship_supply(taker):
-        raise Refusal(f"{taker} has not enough longships on the jarlboard")
+        raise Refusal(msg("{power} has not enough longships on the jarlboard", power=taker))
     for i in items:
         if i.kind == "follower":
             ftype, n, _ = t.follower_type(t.post_id(i.value))
             if t.supply(taker, ftype) < n:
-                raise Refusal(f"{taker} has no {ftype} follower left")
+                raise Refusal(msg("{power} has no {follower} follower left", power=taker,
+                                   follower=ftype))
 
 
 def _transfer(t: Table, giver: str, taker: str, items: tuple[Item, ...]) -> None:

@@ -1,0 +1,49 @@
+"""Reports say Pax Viking's reasons in the seat's language (orders.md §8).
+
+A refusal in an adjudication is an event whose ``why`` is English and whose
+``why_msg`` is the message as data; the French report says it from
+gm/locale/fr.toml. Every event type the engine emits has a line in both
+report templates (no raw ``type: data`` fallback).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from viking_tables import send, ship, table
+
+import gm.games.viking as viking
+from gm.games.viking import module
+from gm.resources import templates_root
+from gm.service.render import render
+
+
+def _lines(out, power: str, lang: str) -> str:  # type: ignore[no-untyped-def]
+    events = [{"type": e.type, "data": e.data} for e in out.events
+              if e.visible_to is None or power in e.visible_to]
+    return render("report", lang, "viking", game_only=True, view=module.view(out.state, power),
+                  events=events, power=power)
+
+
+def test_a_refusal_reads_french_in_a_french_report() -> None:
+    state = table()
+    ship(state, "red", "ladoga")
+    out = send(state, {"red": "parley Birka\njourney from Ladoga to Svir, Ladoga, Holmgard, "
+                              "Ilmen"})
+    fr = _lines(out, "red", "fr")
+    assert "Non exécuté : « parley Birka » : vous n'avez aucun drakkar sur Birka." in fr
+    assert "un voyage fait au plus 3 pas" in fr
+    en = _lines(out, "red", "en")
+    assert 'Not carried out: "parley Birka": you have no longship on Birka.' in en
+
+
+def test_every_event_type_has_a_line_in_english_and_french() -> None:
+    package = Path(viking.__file__).parent
+    code = "\n".join(p.read_text(encoding="utf-8") for p in package.rglob("*.py"))
+    emitted = set(re.findall(r'emit\(\s*"([a-z_]+)"', code))
+    assert emitted
+    for lang in ("en", "fr"):
+        text = (templates_root() / "viking" / f"_events.{lang}.txt.j2").read_text(encoding="utf-8")
+        handled = set(re.findall(r't == "([a-z_]+)"', text))
+        assert sorted(emitted - handled) == [], lang
