@@ -57,6 +57,9 @@ QUANTITY_WORDS: Mapping[str, str] = {
     "strength": "strength of {0}",
     "enemy_blocks": "enemy blocks in {0}",
     "own_blocks": "my blocks in {0}",
+    "actions_left": "actions left",
+    "longships_at": "longships at {0}",
+    "rival_longships_at": "rival longships at {0}",
 }
 """The canonical English of each shared quantity (conditions.lark)."""
 

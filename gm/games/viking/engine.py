@@ -22,6 +22,7 @@ from typing import Any
 
 from gm.dice import Dice
 from gm.games.base import Outcome
+from gm.games.viking import conditions
 from gm.games.viking.data import Data
 from gm.games.viking.orders import (
     INFLUENCE_ACTIONS,
@@ -49,6 +50,7 @@ from gm.games.viking.rules import actions, althing, influence, journey, solstice
 from gm.games.viking.rules.setup import deal, new_turn
 from gm.games.viking.table import Refusal, Table
 from gm.i18n import msg
+from gm.orders.conditions import unwrap
 
 
 def phase_id(state: dict[str, Any]) -> str:
@@ -92,7 +94,7 @@ def adjudicate(data: Data, state: dict[str, Any], orders: Mapping[str, Sequence[
         mine = list(orders.get(p, ()))
         if not mine:
             t.emit("passed", power=p, defaulted=True)
-        s["turn"]["keep"] = [n for o in mine if isinstance(o, Keep) for n in o.tiles]
+        s["turn"]["keep"] = [n for o in mine if isinstance(o, Keep) for n in o.tiles]  # never conditional
         _go_on(t, p, mine)
     elif step == "althing":
         althing.resolve(t, althing.votes_from(dict(orders)))
@@ -132,7 +134,8 @@ def carry_out(t: Table, p: str, orders: list[Order], results: list[Any] | None =
     ``results`` receives ``(index, refusal reason or "")`` per order looked at.
     """
     turn = t.s["turn"]
-    for i, order in enumerate(orders):
+    for i, written in enumerate(orders):
+        order = unwrap(written)
         if isinstance(order, Keep):
             _note(results, i, "")
             continue
@@ -142,6 +145,11 @@ def carry_out(t: Table, p: str, orders: list[Order], results: list[Any] | None =
             return "hidden"
         if not isinstance(order, Offer):
             journey.finish(t, p)
+        if not conditions.applies(t, p, written):
+            _note(results, i, "")
+            t.emit("skipped", visible_to=[p], power=p, order=written.echo(),
+                   why=msg("its condition did not hold"))
+            continue
         if isinstance(order, Pass):
             _note(results, i, "")
             t.emit("passed", power=p, defaulted=False)
@@ -150,7 +158,7 @@ def carry_out(t: Table, p: str, orders: list[Order], results: list[Any] | None =
             stop = _one(t, p, order)
         except Refusal as why:
             _note(results, i, why.reason)
-            t.emit("refused", visible_to=[p], power=p, order=order.echo(), why=why.reason)
+            t.emit("refused", visible_to=[p], power=p, order=written.echo(), why=why.reason)
             continue
         _note(results, i, "")
         if stop == "event" and victory.check(t, t.in_turn_order(), novice=False):

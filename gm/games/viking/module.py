@@ -32,6 +32,7 @@ from gm.games.viking.orders import (
     TURN_ORDERS,
     Accept,
     Counter,
+    Keep,
     Order,
     Refuse,
     Vote,
@@ -41,6 +42,7 @@ from gm.games.viking.orders import (
 from gm.games.viking.rules.setup import initial_state
 from gm.games.viking.table import Table
 from gm.i18n import msg
+from gm.orders.conditions import Conditional, unwrap
 from gm.orders.model import ParsedOrder, ParseResult, SourceLine
 
 PHASE_ORDERS: Mapping[str, tuple[type, ...]] = {
@@ -107,11 +109,18 @@ class VikingModule(GameModule):
         info = self.phase(state)
         out: list[Validation | None] = [None] * len(plain)
         for i, o in enumerate(plain):
-            if power not in info.owing:
+            if isinstance(o, Conditional) and step != "turn":
+                out[i] = Validation(Verdict.REFUSED, msg(
+                    "a vote or a trade answer is not conditional: the votes are secret until "
+                    "the Althing closes and nothing changes while an offer waits"))
+            elif isinstance(o, Conditional) and isinstance(o.order, Keep):
+                out[i] = Validation(Verdict.REFUSED, msg(
+                    "keep is a standing rule for the winter solstice: it is not conditional"))
+            elif power not in info.owing:
                 out[i] = Validation(Verdict.REFUSED, msg(
                     "not your phase: {owing} owes orders now",
                     owing=", ".join(info.owing) or msg("nobody")))
-            elif not isinstance(o, allowed):
+            elif not isinstance(unwrap(o), allowed):
                 out[i] = Validation(Verdict.REFUSED, msg("not an order for a {step} phase",
                                                          step=step))
         if step == "turn":
@@ -128,8 +137,13 @@ class VikingModule(GameModule):
         done = set()
         for j, why in results:
             done.add(j)
-            out[index[j]] = Validation(Verdict.REFUSED, why) if why else Validation(
-                Verdict.ACCEPTED)
+            if why:
+                out[index[j]] = Validation(Verdict.REFUSED, why)
+            elif isinstance(orders[index[j]], Conditional):
+                out[index[j]] = Validation(Verdict.TO_CHECK,
+                                           msg("condition checked when carried out"))
+            else:
+                out[index[j]] = Validation(Verdict.ACCEPTED)
         for j, i in enumerate(index):
             if j not in done:
                 out[i] = Validation(Verdict.TO_CHECK, msg(

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from gm.orders.conditions import Conditional
+
 
 @dataclass(frozen=True)
 class Item:
@@ -231,7 +233,10 @@ INFLUENCE_ACTIONS = {"jarldom": JarldomAction, "sweden": SwedenAction,
                      "theocracy": TheocracyAction, "rus": RusAction}
 
 
-def order_to_json(order: Order) -> dict[str, Any]:
+def order_to_json(order: Any) -> dict[str, Any]:
+    """Plain orders by field; a conditional one by its canonical text (re-parsed)."""
+    if isinstance(order, Conditional):
+        return {"type": "conditional", "text": order.echo(), "order": order_to_json(order.order)}
     out: dict[str, Any] = {"type": order.kind}
     for f in fields(order):
         v = getattr(order, f.name)
@@ -243,7 +248,11 @@ def order_to_json(order: Order) -> dict[str, Any]:
     return out
 
 
-def order_from_json(data: dict[str, Any]) -> Order:
+def order_from_json(data: dict[str, Any]) -> Any:
+    if data["type"] == "conditional":
+        from gm.games.viking.parsing import reparse
+
+        return reparse(data["text"])
     cls = ORDER_TYPES[data["type"]]
     kwargs: dict[str, Any] = {}
     for f in fields(cls):

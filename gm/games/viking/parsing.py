@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from gm.games.viking.conditions import AlthingPassed, TradeAccepted
 from gm.games.viking.data import Data
 from gm.games.viking.orders import (
     Accept,
@@ -32,6 +33,7 @@ from gm.games.viking.orders import (
     TheocracyAction,
     Vote,
 )
+from gm.orders.conditions import Quantity
 from gm.orders.grammar import GameGrammar, OrderTransformer, ParseContext, parse_order_lines
 from gm.orders.model import ParseResult, SourceLine
 from gm.orders.names import NameIndex
@@ -39,6 +41,22 @@ from gm.orders.names import NameIndex
 
 class VikingTransformer(OrderTransformer):
     """Parse tree -> :mod:`gm.games.viking.orders`."""
+
+    # name slots: resolved among what the player may know, or as written (reparse)
+    def tile(self, c: list[str]) -> str:
+        return self.resolve("tile", c[0])
+
+    def post(self, c: list[str]) -> str:
+        return self.resolve("post", c[0])
+
+    def place(self, c: list[str]) -> str:
+        return self.resolve("place", c[0])
+
+    def power(self, c: list[str]) -> str:
+        return self.resolve("power", c[0])
+
+    def choice(self, c: list[str]) -> str:
+        return self.resolve("choice", c[0])
 
     def choices(self, c: list[str]) -> tuple[str, ...]:
         return tuple(c)
@@ -129,6 +147,25 @@ class VikingTransformer(OrderTransformer):
 
     def refuse(self, c: list[Any]) -> Refuse:
         return Refuse()
+
+    # -- conditions (gm/games/viking/conditions.py) --------------------------------
+    def trade_accepted(self, c: list[Any]) -> TradeAccepted:
+        return TradeAccepted()
+
+    def althing_passed(self, c: list[Any]) -> AlthingPassed:
+        return AlthingPassed()
+
+    def hand(self, c: list[Any]) -> Quantity:
+        return Quantity("hand")
+
+    def actions_left(self, c: list[Any]) -> Quantity:
+        return Quantity("actions_left")
+
+    def longships_at(self, c: list[str]) -> Quantity:
+        return Quantity("longships_at", (c[0],))
+
+    def rival_longships_at(self, c: list[str]) -> Quantity:
+        return Quantity("rival_longships_at", (c[0],))
 
 
 GRAMMAR = GameGrammar(

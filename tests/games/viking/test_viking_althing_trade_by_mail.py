@@ -27,7 +27,7 @@ def prepare(ctx) -> tuple[str, str, str]:  # type: ignore[no-untyped-def]
         state = copy.deepcopy(row.game_state)
         p0, p1, p2 = state["powers"]
         althing = next(t.id for t in module.data.tileset("starter")
-                       if t.name == "Althing Assembly")
+                       if t.name == "Thingvellir Assembly")
         state["pile"].remove(althing) if althing in state["pile"] else None
         state["track"] = [None if x == althing else x for x in state["track"]]
         state["players"][p0]["hand"].append(althing)
@@ -47,7 +47,7 @@ def send(ctx, p: str, lines: str) -> None:  # type: ignore[no-untyped-def]
 def test_althing_votes_and_a_trade_answer_by_mail(pv) -> None:  # type: ignore[no-untyped-def]
     p0, p1, p2 = prepare(pv)
     silfr = {p: now(pv)[1]["players"][p]["silfr"] for p in (p0, p1, p2)}
-    send(pv, p0, f"play Althing Assembly\njourney from Ladoga to Holmgard\n"
+    send(pv, p0, f"play Thingvellir Assembly\njourney from Ladoga to Holmgard\n"
                  f"offer {p1}: give 2 silfr for nothing\ninvest draw")
     phase, state, owing = now(pv)
     assert phase == f"round-1-{p0}-althing-1" and set(owing) == {p0, p1, p2}

@@ -39,9 +39,9 @@ def test_althing_vote_phase_then_the_turn_goes_on() -> None:
     """PLAY, Althing: every player votes; 50% or more: resolve; removed from the game;
     victory check regardless. A vote not sent: no (yes for whoever played it)."""
     state = table(pile=["Odin"])
-    give(state, "red", "Althing Assembly")  # North; althing: every player gains 2
+    give(state, "red", "Thingvellir Assembly")  # North; althing: every player gains 2
     ship(state, "red", "sigtuna")
-    out = send(state, {"red": "play Althing Assembly\ninvest draw"})
+    out = send(state, {"red": "play Thingvellir Assembly\ninvest draw"})
     s = out.state
     info = module.phase(s)
     assert (info.kind, info.owing, info.simultaneous) == ("althing", ("red", "blue", "green"),
@@ -53,7 +53,7 @@ def test_althing_vote_phase_then_the_turn_goes_on() -> None:
     s = out.state
     assert event(out, "althing")["votes"] == {"red": True, "blue": True, "green": False}
     assert [s["players"][p]["silfr"] for p in ("red", "blue", "green")] == [12, 12, 12]
-    assert tid("Althing Assembly") in s["removed"]
+    assert tid("Thingvellir Assembly") in s["removed"]
     assert tid("Odin") in s["players"]["red"]["hand"]  # the pending order went on
     assert module.phase(s).id == "round-1-blue"
 

@@ -30,6 +30,7 @@ def resolve(t: Table, votes: dict[str, bool]) -> None:
     tile = t.tile(al["tile"])
     t.emit("althing", tile=tile.name, power=al["power"], passed=passed, yes=yes, total=total,
            votes={p: bool(votes.get(p, default_vote(t, p))) for p in weight})
+    t.s["turn"].setdefault("althing_results", []).append(passed)  # for conditions
     if passed:
         run_effects(t, al["power"], tile.effects, al["tile"], None, al.get("choices", []))
     t.s["removed"].append(al["tile"])

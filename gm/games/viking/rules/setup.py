@@ -158,4 +158,5 @@ def _pile(dice: Dice, tiles: list[Any], n: int, deck: str, per: int,
 
 def new_turn() -> dict[str, Any]:
     return {"actions": 0, "influence_used": [], "pending": [], "keep": [], "trades": 0,
-            "althings": 0, "journey": {}, "once": [], "started": False}
+            "althings": 0, "journey": {}, "once": [],
+            "trade_results": [], "althing_results": [], "started": False}

@@ -60,6 +60,8 @@ def answer(t: Table, response: Any) -> None:
         _announce(t, "trade_countered")
         return
     t.s["trade"] = None
+    results = t.s["turn"].setdefault("trade_results", [])  # for conditions
+    results.append(False)
     if not isinstance(response, Accept):
         t.emit("trade_refused", visible_to=None, power=tr["from"], rival=tr["to"])
         return
@@ -75,6 +77,7 @@ def answer(t: Table, response: Any) -> None:
         return
     _transfer(t, tr["from"], tr["to"], give)
     _transfer(t, tr["to"], tr["from"], get)
+    results[-1] = True
     t.emit("trade_done", power=tr["from"], rival=tr["to"],
            give=[_public(i) for i in give], get=[_public(i) for i in get])
     t.emit("trade_tiles", visible_to=parties, power=tr["from"], rival=tr["to"],
