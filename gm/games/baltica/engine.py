@@ -22,6 +22,7 @@ from gm.games.baltica.rules.fleet_battle import fight_at_sea, fleet_battle_zones
 from gm.games.baltica.rules.interphase import run_interphase
 from gm.games.baltica.rules.losses import eliminate
 from gm.games.baltica.rules.retreat import BorderCount, carry_out_retreat, retreat_path
+from gm.games.baltica.rules.truce import impose_due_truces
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.sequence import acting_power, next_step, phase_id
 from gm.games.baltica.state import GameState, other_power
@@ -62,8 +63,10 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
 
 
 def end_of_phase(world: World) -> None:
-    """What happens "at the end of the current phase": sudden death (0.4), else the next
-    step; past the scenario's last game turn, its victory table (0.4, 3CG 12.x)."""
+    """What happens "at the end of the current phase": the truces called (10.2), then
+    sudden death (0.4), else the next step; past the scenario's last game turn, its
+    victory table (0.4, 3CG 12.x)."""
+    impose_due_truces(world)
     if victory.sudden_death(world):
         return
     next_step(world.state)

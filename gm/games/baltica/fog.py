@@ -74,7 +74,7 @@ def view(board: Board, state: dict[str, Any], power: str | None) -> dict[str, An
         "sieges": [{"where": _where(board, s.territory), "power": s.power,
                     "blocks": [board.blocks[b].name for b in s.blocks]}
                    for s in gs.turn.sieges],
-        "active": list(gs.active), "rp": dict(gs.rp),
+        "active": list(gs.active), "rp": dict(gs.rp), "truces": dict(sorted(gs.truces.items())),
     }
     if gs.ended:
         out["victory"] = gs.victory

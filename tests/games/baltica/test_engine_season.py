@@ -75,7 +75,11 @@ def test_a_full_season_phase_by_phase() -> None:
     state = out.state
     types = [e.type for e in out.events]
     assert "battle" in types and "reserves_revealed" in types
-    assert state["blocks"]["sheremetev"]["location"] == "novgorod"
+    retreat = [e for e in out.events if e.type == "retreated" and e.data["block"] == "Sheremetev"]
+    assert retreat and retreat[0].data["to"] == "Novgorod"
+    # Pyotr I fell: at the end of the phase a truce on Russia (2.3, 10.2) pools its blocks.
+    assert "russia" in state["truces"] and "russia" not in state["active"]
+    assert state["blocks"]["sheremetev"]["location"] == "pool"
     assert m.phase(state).id == "1701-summer-forage"
     out = m.adjudicate(state, {}, Dice.scripted([]))
     assert m.phase(out.state).id == "1701-autumn-action-roll"

@@ -95,6 +95,14 @@ SAMPLES: dict[str, dict] = {  # type: ignore[type-arg]
     "order_failed": {"order": "recon Pskov", "why": Why.NOT_ADJACENT.value,
                      "code": Why.NOT_ADJACENT.name},
     "truce_due": {"nation": "saxony", "reason": "capital"},
+    "truce": {"nation": "denmark", "reason": "royal", "until": 1715},
+    "truce_to_pool": {"territory": "Jylland", "blocks": ["Rantzau", "Fynske"]},
+    "truce_to_pool_count": {"power": "coalition", "territory": "Jylland", "count": 2},
+    "marker_removed": {"territory": "Skåne", "nation": "denmark", "control": "sweden"},
+    "evicted": {"territory": "Jylland", "to": "Holstein-Gottorp", "blocks": ["Dalregementet"]},
+    "blocks_evicted": {"power": "sweden", "territory": "Jylland", "to": "Holstein-Gottorp",
+                       "count": 1, "nations": ["sweden"]},
+    "truce_offered": {"power": "coalition", "nation": "denmark"},
     "sailed": {"origin": "Kattegat", "path": ["Southern Baltic Sea", "Gulf of Finland"],
                "fleets": ["Wachtmeister"], "cargo": ["Karl XII"]},
     "fleets_sailed": {"power": "sweden", "origin": "Kattegat", "to": "Gulf of Finland",
@@ -184,6 +192,17 @@ def test_every_refusal_reason_is_worded_in_french(why: Why) -> None:
 def test_every_interphase_note_is_worded(what: str, lang: str) -> None:
     text = line(lang, "interphase_due", {"what": what, "nation": "denmark", "rp": 4})
     assert f"{what} for " not in text and f"{what} pour " not in text, text
+
+
+@pytest.mark.parametrize("reason", ["royal", "capital", "peter_settles", "last_block", "rp_zero",
+                                    "surrender", "offered"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_truce_reason_is_worded(reason: str, lang: str) -> None:
+    module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module
+    assert reason in module.TRUCE  # type: ignore[attr-defined]
+    for type_ in ("truce_due", "truce"):
+        text = line(lang, type_, {"nation": "ottoman", "reason": reason, "until": 1715})
+        assert module.TRUCE[reason] in text, text  # type: ignore[attr-defined]
 
 
 def test_every_table_result_is_worded() -> None:

@@ -77,7 +77,7 @@ def test_rule_0_4_one_coalition_major_at_war_keeps_the_game_going() -> None:
 @pytest.mark.parametrize(("rp", "winner", "level"), [
     (40, "sweden", "major"), (36, "sweden", "minor"), (20, "sweden", "minor"),
     (16, "coalition", "historical"), (12, "coalition", "minor"), (8, "coalition", "minor"),
-    (4, "coalition", "major"), (0, "coalition", "major"),
+    (4, "coalition", "major"),
     (14, "coalition", "minor"),  # between two rows: the lower one
 ])
 def test_scenario_12_1_victory_table(rp: int, winner: str, level: str) -> None:
@@ -90,6 +90,17 @@ def test_scenario_12_1_victory_table(rp: int, winner: str, level: str) -> None:
     assert gs.ended
     v = victory_event(world)
     assert (v["winner"], v["level"], v["rp"]) == (winner, level, rp)
+
+
+def test_rule_10_2_sweden_at_zero_rp_is_under_truce_a_coalition_triumph() -> None:
+    """10.2: a truce is imposed "when their RP level is reduced to zero"; 0.4: on Sweden
+    that is a Coalition Triumphant Victory, whatever the table says."""
+    gs = last_turn(scenario_state("12.1"))
+    gs.rp["sweden"] = 0
+    world = close(gs)
+    assert [e.data["reason"] for e in world.events if e.type == "truce"] == ["rp_zero"]
+    v = victory_event(world)
+    assert (v["winner"], v["level"], v["reason"]) == ("coalition", "triumphant", "sweden_truce")
 
 
 def test_the_game_does_not_end_before_the_last_turn() -> None:

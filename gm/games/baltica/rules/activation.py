@@ -3,6 +3,7 @@ Special Envoy of the National Politics Table (12.4 #3)."""
 
 from __future__ import annotations
 
+from gm.games.baltica.rules.truce import may_reactivate
 from gm.games.baltica.rules.world import World
 
 KARL_XII = "karl-xii"
@@ -11,9 +12,13 @@ ACTIVATION_ROLL = 6  # 10.1: "on a 6, that nation becomes active and enters the 
 
 def may_roll(world: World, nation: str, power: str) -> bool:
     """10.1/11.x: ``power`` rolls for ``nation`` now: it is inactive, ``power`` rolls for
-    it (nations.toml ``rolled_by``), and the nation it needs active is active (11.8)."""
+    it (nations.toml ``rolled_by``), and the nation it needs active is active (11.8).
+    A nation under truce rolls, for its own side, from the year of its cube (10.3)."""
     n = world.board.nations[nation]
     act = n.activation
+    if nation in world.state.truces:  # 10.3: from the Year Track box of its cube
+        return (nation not in world.state.active and world.power_of_nation(nation) == power
+                and may_reactivate(world, nation))
     if nation in world.state.active or act.get("rolled_by") != power:
         return False
     if world.power_of_nation(nation) != power:
@@ -54,6 +59,7 @@ def activate(world: World, nation: str, why: str) -> None:
     if nation in world.state.active:
         return
     world.state.active.append(nation)
+    world.state.truces.pop(nation, None)  # 10.3: reactivated, its cube leaves the Year Track
     world.emit("nation_activated", nation=nation, why=why)
     act = world.board.nations[nation].activation
     loser = act.get("rp_loss_to")

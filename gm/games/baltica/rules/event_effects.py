@@ -4,8 +4,8 @@ The tables (rows, numbers, nations named) are data in ``tables.toml``; the effec
 here, keyed by the row's ``id``. The Event Table (12.1) is :mod:`.events`, the National
 Politics Table (12.4) :mod:`.politics`.
 
-What part I of the engine cannot carry out yet (the Year Track, the rest of a truce) is
-recorded in ``GameState.interphase_due`` and announced, never dropped.
+What the engine carries out later (the Interphase's share) is recorded in
+``GameState.interphase_due`` and announced, never dropped.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 from gm.games.baltica.rules.draws import draw
 from gm.games.baltica.rules.replacements import spend_on_map
+from gm.games.baltica.rules.truce import call_truce
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import ASIDE, POOL, other_power
 
@@ -252,8 +253,8 @@ def peter_settles(world: World, power: str, r: dict[str, Any], choices: Choices)
     (11.8). The blocks of the chosen nation are returned to their replacement pool."
 
     Choice: the player's ``target`` list; default the one of the two with more blocks on
-    the map (the Ottomans on a tie). Neither at war: no effect. The truce's other effects
-    (10.2: garrison markers, the Year Track) are part II: recorded for the Interphase.
+    the map (the Ottomans on a tie). Neither at war: no effect. The Ottoman truce takes
+    effect at the end of the phase (10.2, rules/truce.py).
     """
     options = [n for n in ("ottoman", "ukraine") if n in world.state.active]
     chosen = next((n for n in choices.targets if n in options), None)
@@ -264,13 +265,13 @@ def peter_settles(world: World, power: str, r: dict[str, Any], choices: Choices)
     if chosen is None:
         world.emit("no_effect", power=power, result=r["id"], reason="neither_at_war")
         return
+    if chosen == "ottoman":
+        call_truce(world, chosen, "peter_settles")
+        return
     to_pool(world, [b for b in world.state.blocks if world.spec(b).nation == chosen
                     and world.state.on_map(b)], r["id"])
     world.state.active.remove(chosen)
     world.emit("nation_deactivated", nation=chosen, cause=r["id"])
-    if chosen == "ottoman":
-        world.emit("truce_due", nation=chosen, reason="peter_settles")
-        due(world, "truce", chosen)
     check_returns(world)
 
 

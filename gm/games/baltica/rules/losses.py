@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gm.games.baltica.board import BlockKind
+from gm.games.baltica.rules.truce import call_truce
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import EXILE, POOL, REMOVED
 
@@ -55,8 +56,8 @@ def eliminate(world: World, block: str, *, hidden: bool = False) -> None:
     """2.1/2.3: an eliminated block goes to its replacement pool; a royal block is removed
     from the game, except Karl XII, who goes into exile the first time (the Night Rider).
 
-    The truce that follows a Coalition royal block's elimination (2.3, 10.2) is part II:
-    an event ``truce_due`` is emitted for it.
+    10.2: a truce follows "when their royal block is eliminated (Coalition only)" and
+    "when their last block on the map is eliminated" (at the end of the phase).
     """
     bs = world.state.blocks[block]
     spec = world.spec(block)
@@ -77,7 +78,10 @@ def eliminate(world: World, block: str, *, hidden: bool = False) -> None:
     if hidden:
         world.emit("block_lost", nation=spec.nation, territory=world.tname(where))
     if spec.royal and owner == "coalition":
-        world.emit("truce_due", nation=spec.nation, reason="royal")
+        call_truce(world, spec.nation, "royal")
+    if not any(world.spec(b).nation == spec.nation and world.state.on_map(b)
+               for b in world.state.blocks):
+        call_truce(world, spec.nation, "last_block")
     if spec.kind is BlockKind.FLEET:  # 9.3: "Blocks aboard destroyed fleets are also destroyed"
         for b in sorted(c for c, cs in world.state.blocks.items() if cs.aboard == block):
             eliminate(world, b, hidden=hidden)

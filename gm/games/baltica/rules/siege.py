@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gm.games.baltica.rules.fleets import harbor_captured
 from gm.games.baltica.rules.losses import strongest, take_step
+from gm.games.baltica.rules.truce import call_truce
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import SiegeState, other_power
 
@@ -81,8 +82,8 @@ def capture(world: World, siege: SiegeState) -> None:
     garrison marker ... against an enemy garrison in a friendly nation's territory only
     removes the enemy garrison marker (Exception: you always place a garrison marker when
     you successfully siege a territory in Poland.)" 8.1: the original owner loses 4 RP
-    levels, regained on recapture. 6.4/1.3: a captured capital calls a truce (part II:
-    ``truce_due`` is emitted)."""
+    levels, regained on recapture. 10.2: a captured capital calls a truce (at the end of
+    the phase)."""
     t = world.board.territories[siege.territory]
     nation = world.spec(siege.blocks[0]).nation
     owner = t.nation
@@ -101,4 +102,4 @@ def capture(world: World, siege: SiegeState) -> None:
                by=nation, control=world.controller(siege.territory))
     harbor_captured(world, siege.territory, other_power(siege.power))
     if t.capital and not friendly_land and owner is not None:
-        world.emit("truce_due", nation=owner, reason="capital")
+        call_truce(world, owner, "capital")

@@ -35,6 +35,7 @@ class World:
     events: list[Event] = field(default_factory=list)
     prefer: dict[str, list[str]] = field(default_factory=dict)
     pins: dict[str, list[str]] = field(default_factory=dict)
+    truces_due: list[tuple[str, str]] = field(default_factory=list)  # 10.2: (nation, reason)
 
     # -- events --------------------------------------------------------------
     def emit(self, type_: str, visible_to: Iterable[str] | None = None, **data: Any) -> None:

@@ -1,0 +1,191 @@
+"""Truce (10.2) and reactivation (10.3).
+
+A truce is called by a trigger during a phase (:func:`call_truce`) and takes effect
+"at the end of the current phase" (:func:`impose_due_truces`), which also checks the
+triggers that are states rather than moments: an RP level at zero (10.2) and the
+Ottoman surrender (11.6). A truce offered in the Interphase (10.2) takes effect at once
+(:func:`offer_truce`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from gm.games.baltica.rules.world import World
+from gm.games.baltica.state import OFF_MAP, POOL
+
+YEARS_ON_THE_TRACK = 4  # 10.2: "Place a cube ... on the Year Track four years ahead"
+RP_PER_GARRISON = 4  # 8.1: a captured garrison costs its owner 4 RP levels, regained
+NO_OFFER = ("sweden", "ukraine", "poland")  # 10.2: "Any nation (except Sweden, Ukraine, or
+# Poland) may offer to submit to a truce during any Interphase."
+
+
+def truce_possible(world: World, nation: str) -> bool:
+    """Whether a truce can be imposed on ``nation`` now: at war and not exempt (11.5:
+    "Poland is never subject to truce"; 11.10: Holstein-Gottorp "is always an active
+    Swedish ally"; 11.8: Ukraine is pacified, not truced)."""
+    act = world.board.nations[nation].activation
+    if act.get("never_truce") or act.get("always_active") or nation == "ukraine":
+        return False
+    return nation in world.state.active and nation not in world.state.truces
+
+
+def call_truce(world: World, nation: str, reason: str) -> None:
+    """10.2: "A truce is imposed on a nation at the end of the current phase": note it
+    (``truce_due``, public) for :func:`impose_due_truces`."""
+    if not truce_possible(world, nation) or any(n == nation for n, _ in world.truces_due):
+        return
+    world.truces_due.append((nation, reason))
+    world.emit("truce_due", nation=nation, reason=reason)
+
+
+def state_triggers(world: World) -> None:
+    """The truce triggers that are states: "when their RP level is reduced to zero"
+    (10.2) and 11.6: "If enemy blocks solely occupy all Ottoman territories, a truce is
+    imposed"."""
+    gs = world.state
+    for nation in list(gs.active):
+        if nation in gs.rp and gs.rp[nation] <= 0:
+            call_truce(world, nation, "rp_zero")
+    if "ottoman" in gs.active:
+        lands = world.board.nation_territories("ottoman")
+        if lands and all(world.enemy_blocks("sweden", t)
+                         and not world.blocks_of("sweden", t) for t in lands):
+            call_truce(world, "ottoman", "surrender")
+
+
+def impose_due_truces(world: World) -> None:
+    """End of the phase: every truce called during it takes effect, in the order called."""
+    state_triggers(world)
+    while world.truces_due:
+        nation, reason = world.truces_due.pop(0)
+        impose_truce(world, nation, reason)
+
+
+def impose_truce(world: World, nation: str, reason: str) -> None:
+    """10.2: "When a truce is imposed on a nation: All of the nation's blocks are returned
+    to their replacement pool and the nation becomes inactive. Remove all of the nation's
+    garrison markers from captured territories. Also remove all enemy garrison markers
+    from the nation's territories. Any blocks of another nation inside a nation under
+    truce are immediately moved to the nearest friendly territory they are allowed to
+    enter ... Place a cube of that nation's color on the Year Track four years ahead".
+
+    11.5: "If a truce is imposed on Saxony, return Polish blocks on the map to the Saxon
+    replacement pool." Removed markers give back the RP levels they cost (8.1, as a
+    recapture would: interpretation).
+    """
+    gs = world.state
+    if nation in gs.active:
+        gs.active.remove(nation)
+    until = gs.year + YEARS_ON_THE_TRACK
+    gs.truces[nation] = until
+    world.emit("truce", nation=nation, reason=reason, until=until)
+    followers = [n for n, v in world.board.nations.items()
+                 if v.activation.get("follows") == nation]
+    pooled = [b for b, bs in gs.blocks.items() if bs.location not in OFF_MAP
+              and world.spec(b).nation in (nation, *followers)]
+    _to_pool(world, pooled)
+    _lift_markers(world, nation)
+    _evict(world, nation)
+
+
+def _to_pool(world: World, blocks: list[str]) -> None:
+    """The blocks go to their pool; the owner learns which, the opponent how many where."""
+    by_owner: dict[str, dict[str, list[str]]] = {}
+    for b in sorted(blocks):
+        bs = world.state.blocks[b]
+        by_owner.setdefault(world.power_of(b), {}).setdefault(world.tname(bs.location),
+                                                              []).append(world.name(b))
+        bs.location, bs.strength, bs.aboard = POOL, 0, None
+        bs.moved = bs.pinned = bs.reserve = False
+    for power, places in sorted(by_owner.items()):
+        for where, names in sorted(places.items()):
+            world.emit("truce_to_pool", [power], territory=where, blocks=names)
+            world.emit("truce_to_pool_count", power=power, territory=where, count=len(names))
+
+
+def _lift_markers(world: World, nation: str) -> None:
+    """Remove the nation's markers from captured territories and the enemy's from its own."""
+    gs = world.state
+    for territory, holder in sorted(gs.control.items()):
+        owner = world.board.territories[territory].nation
+        if holder != nation and owner != nation:
+            continue
+        del gs.control[territory]
+        if owner is not None and owner != holder and owner in gs.rp:
+            gs.rp[owner] += RP_PER_GARRISON
+        world.emit("marker_removed", territory=world.tname(territory), nation=holder,
+                   control=world.controller(territory))
+
+
+def nearest_friendly(world: World, block: str, start: str, nation: str) -> str | None:
+    """10.2: "the nearest friendly territory they are allowed to enter" (fewest land
+    borders; not prohibited, 4.5; free of enemy blocks; outside the nation under truce).
+    Equidistant: "owner's choice"; default the first by territory id."""
+    power = world.power_of(block)
+    seen, frontier = {start}, deque([(start, 0)])
+    found: list[tuple[int, str]] = []
+    limit: int | None = None
+    while frontier:
+        here, dist = frontier.popleft()
+        if limit is not None and dist > limit:
+            break
+        t = world.board.territories[here]
+        if (here != start and t.nation != nation and world.controlled_by(here, power)
+                and not world.prohibited(here) and not world.enemy_blocks(power, here)):
+            found.append((dist, here))
+            limit = dist
+            continue
+        for nxt in world.board.neighbours(here):
+            if nxt not in seen:
+                seen.add(nxt)
+                frontier.append((nxt, dist + 1))
+    return min(found)[1] if found else None
+
+
+def _evict(world: World, nation: str) -> None:
+    """Blocks of other nations inside the nation under truce move out (10.2); a fleet
+    anchored in its harbors puts to sea in the harbor's zone; a block with nowhere to go
+    returns to its pool (interpretation)."""
+    gs = world.state
+    lands = set(world.board.nation_territories(nation))
+    moved: dict[tuple[str, str, str], list[str]] = {}
+    for b in sorted(gs.blocks):
+        bs = gs.blocks[b]
+        if bs.location not in lands or world.spec(b).nation == nation:
+            continue
+        here = bs.location
+        if not world.ground(b):
+            to: str | None = world.board.territories[here].sea
+        else:
+            to = nearest_friendly(world, b, here, nation)
+        if to is None:
+            _to_pool(world, [b])
+            continue
+        bs.location = to
+        moved.setdefault((world.power_of(b), here, to), []).append(b)
+    for (power, here, to), blocks in sorted(moved.items()):
+        world.emit("evicted", [power], territory=world.tname(here), to=world.tname(to),
+                   blocks=[world.name(b) for b in blocks])
+        nations = sorted({world.spec(b).nation for b in blocks})
+        world.emit("blocks_evicted", power=power, territory=world.tname(here),
+                   to=world.tname(to), count=len(blocks), nations=nations)
+
+
+def offer_truce(world: World, power: str, nation: str) -> bool:
+    """10.2: "Any nation (except Sweden, Ukraine, or Poland) may offer to submit to a
+    truce during any Interphase. The offer must be accepted and goes into effect
+    immediately." True when it took effect."""
+    if (nation in NO_OFFER or world.power_of_nation(nation) != power
+            or not truce_possible(world, nation)):
+        return False
+    world.emit("truce_offered", power=power, nation=nation)
+    impose_truce(world, nation, "offered")
+    return True
+
+
+def may_reactivate(world: World, nation: str) -> bool:
+    """10.3: "At the start of the Interphase of the Year with the nation's cube ... the
+    nation may begin to roll for activation again" (needing a 6, 10.1)."""
+    until = world.state.truces.get(nation)
+    return until is not None and world.state.year >= until
