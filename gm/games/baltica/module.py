@@ -40,10 +40,11 @@ from gm.games.baltica.orders import (
     Retreat,
     Sail,
     Siege,
+    TruceOffer,
     order_from_json,
     order_to_json,
 )
-from gm.games.baltica.rules import actions, movement, politics
+from gm.games.baltica.rules import actions, movement, politics, truce
 from gm.games.baltica.rules.replacements import replacement_problem
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
@@ -67,7 +68,7 @@ PHASE_ORDERS: Mapping[str, tuple[type, ...]] = {
     "actions": ACTION_TYPES + (MainAttack, HitsPrefer, Reinforce, Pin, Discontent),
     "battle": (BattleOrder, HitsPrefer, Retreat, Regroup),
     "forage": (HitsPrefer,),
-    "interphase": (),
+    "interphase": (TruceOffer,),
 }
 """Which orders each kind of phase takes (orders.md §5); others are refused."""
 
@@ -192,6 +193,8 @@ class BalticaModule(GameModule):
             why = replacement_problem(world, world.bid_block(order.block))
         elif isinstance(order, Politics):
             why = politics.politics_problem(world, power, world.bid_nation(order.nation))
+        elif isinstance(order, TruceOffer):
+            why = truce.truce_offer_problem(world, power, world.bid_nation(order.nation))
         elif isinstance(order, (Retreat, Regroup, Siege, Embark, Sail, Land)):
             return Validation(Verdict.TO_CHECK)
         if why is not None:

@@ -324,14 +324,25 @@ class WinterCampaign:
         return word + self.move.echo(lang)
 
 
+@dataclass(frozen=True)
+class TruceOffer:
+    """``truce offer Denmark`` (10.2): in the Interphase, a nation submits to a truce."""
+
+    kind: ClassVar[str] = "truce_offer"
+    nation: str
+
+    def echo(self, lang: str = "en") -> str:
+        return f"{'offre de trêve' if lang == 'fr' else 'truce offer'} {self.nation}"
+
+
 Order = (Recon | Move | MainAttack | Siege | Politics | Replace | Embark | Sail | Land
          | BattleOrder | HitsPrefer | Retreat | Regroup | Build | Reform | Cede | WinterCampaign
-         | Reinforce | Pin | Discontent)
+         | Reinforce | Pin | Discontent | TruceOffer)
 
 ORDER_TYPES: tuple[type, ...] = (
     Recon, Move, MainAttack, Siege, Politics, Replace, Embark, Sail, Land,
     BattleOrder, HitsPrefer, Retreat, Regroup, Build, Reform, Cede, WinterCampaign,
-    Reinforce, Pin, Discontent,
+    Reinforce, Pin, Discontent, TruceOffer,
 )
 
 OPPONENT_ORDERS: tuple[type, ...] = (Pin, Discontent)

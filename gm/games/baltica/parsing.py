@@ -35,6 +35,7 @@ from gm.games.baltica.orders import (
     Retreat,
     Sail,
     Siege,
+    TruceOffer,
     WinterCampaign,
 )
 from gm.games.baltica.state import OFF_MAP, GameState
@@ -145,6 +146,9 @@ class BalticaTransformer(OrderTransformer):
 
     def cede(self, c: list[Any]) -> Cede:
         return Cede(c[0], c[1])
+
+    def truce_offer(self, c: list[Any]) -> TruceOffer:
+        return TruceOffer(c[0])
 
     def winter_campaign(self, c: list[Any]) -> WinterCampaign:
         return WinterCampaign(c[0])

@@ -39,6 +39,8 @@ def test_no_interphase_between_seasons_of_a_year() -> None:
 
 
 def test_sub_steps_are_in_the_rulebook_order() -> None:
-    """0.3: activation rolls (10.1) come before replacements (8.0)."""
+    """0.3: activation rolls (10.1) come before replacements (8.0); a truce offered
+    (10.2) before the rolls, so a nation that submits spends nothing."""
     ids = [s.id for s in INTERPHASE_STEPS]
-    assert ids.index("activation") == 0
+    assert ids.index("truce-offers") < ids.index("activation")
+    assert all(ids.index("activation") < i for i, s in enumerate(ids) if s.startswith("replace"))

@@ -18,7 +18,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gm.games.baltica.rules import activation
+from gm.games.baltica.conditions import unwrap
+from gm.games.baltica.orders import TruceOffer
+from gm.games.baltica.rules import activation, truce
 from gm.games.baltica.rules.world import World
 
 Orders = Mapping[str, Sequence[Any]]
@@ -47,7 +49,24 @@ def activation_rolls(world: World, orders: Orders) -> None:
                 activation.activate(world, nation, "10.1")
 
 
+def truce_offers(world: World, orders: Orders) -> None:
+    """10.2: "Any nation (except Sweden, Ukraine, or Poland) may offer to submit to a
+    truce during any Interphase. The offer must be accepted and goes into effect
+    immediately." Each player's ``truce offer N`` orders, Sweden's first (0.3); the
+    offers come before the activation rolls, so a nation that submits spends nothing."""
+    for power in world.state.powers:
+        for o in orders.get(power, ()):
+            inner, _ = unwrap(o)
+            if not isinstance(inner, TruceOffer):
+                continue
+            why = truce.offer_truce(world, power, world.bid_nation(inner.nation) or "")
+            if why is not None:
+                world.emit("order_failed", [power], order=inner.echo(), why=why.value,
+                           code=why.name)
+
+
 INTERPHASE_STEPS: tuple[SubStep, ...] = (
+    SubStep("truce-offers", "10.2", truce_offers),
     SubStep("activation", "10.1, 11.x", activation_rolls),
 )
 """What the Interphase does, in the rulebook's order (0.3, 2.3, 8.x, 10.1, 11.2)."""

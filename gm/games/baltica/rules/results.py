@@ -70,3 +70,5 @@ class Why(Enum):
     NO_PORT_ON_SEA = "blocks land only through a port on that sea zone (9.2)"
     NOT_ABOARD = "not aboard a fleet in that sea zone"
     NOT_FRIENDLY_HARBOR = "a retreating fleet goes to a friendly harbor (9.3)"
+    NO_TRUCE_OFFER = "Sweden, Ukraine and Poland never offer a truce (10.2)"
+    NOT_YOUR_NATION_AT_WAR = "not a nation of yours at war (10.2)"

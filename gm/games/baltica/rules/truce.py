@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import OFF_MAP, POOL
 
@@ -172,16 +173,27 @@ def _evict(world: World, nation: str) -> None:
                    to=world.tname(to), count=len(blocks), nations=nations)
 
 
-def offer_truce(world: World, power: str, nation: str) -> bool:
+def truce_offer_problem(world: World, power: str, nation: str | None) -> Why | None:
+    """Why ``power`` may not offer a truce for ``nation`` now (10.2), or None."""
+    if nation in NO_OFFER:
+        return Why.NO_TRUCE_OFFER
+    if (nation is None or world.power_of_nation(nation) != power
+            or not truce_possible(world, nation)):
+        return Why.NOT_YOUR_NATION_AT_WAR
+    return None
+
+
+def offer_truce(world: World, power: str, nation: str) -> Why | None:
     """10.2: "Any nation (except Sweden, Ukraine, or Poland) may offer to submit to a
     truce during any Interphase. The offer must be accepted and goes into effect
-    immediately." True when it took effect."""
-    if (nation in NO_OFFER or world.power_of_nation(nation) != power
-            or not truce_possible(world, nation)):
-        return False
+    immediately." (The other player has no say: "must be accepted".) None when it took
+    effect, else why not."""
+    why = truce_offer_problem(world, power, nation)
+    if why is not None:
+        return why
     world.emit("truce_offered", power=power, nation=nation)
     impose_truce(world, nation, "offered")
-    return True
+    return None
 
 
 def may_reactivate(world: World, nation: str) -> bool:
