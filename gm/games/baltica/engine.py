@@ -23,6 +23,7 @@ from gm.games.baltica.rules.interphase import run_interphase
 from gm.games.baltica.rules.losses import eliminate
 from gm.games.baltica.rules.retreat import BorderCount, carry_out_retreat, retreat_path
 from gm.games.baltica.rules.truce import impose_due_truces
+from gm.games.baltica.rules.winter_campaign import winter_campaign
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.sequence import acting_power, next_step, phase_id
 from gm.games.baltica.state import GameState, other_power
@@ -57,6 +58,9 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
         battle_phase(world, orders)
     elif step == "forage":
         forage.forage_phase(world, gs.turn.first or gs.powers[0])
+    elif step == "winter-campaign":
+        if winter_campaign(world, orders.get("sweden", ()), orders.get("coalition", ())):
+            battle_phase(world, orders)  # 3.4: "the move may cause a battle as normal"
     check_returns(world)
     end_of_phase(world)
     return Outcome(gs.to_json(), world.events)

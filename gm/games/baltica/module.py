@@ -41,10 +41,12 @@ from gm.games.baltica.orders import (
     Sail,
     Siege,
     TruceOffer,
+    WinterCampaign,
     order_from_json,
     order_to_json,
 )
 from gm.games.baltica.rules import actions, movement, politics, truce
+from gm.games.baltica.rules import winter_campaign as winter
 from gm.games.baltica.rules.replacements import replacement_problem
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
@@ -69,6 +71,7 @@ PHASE_ORDERS: Mapping[str, tuple[type, ...]] = {
     "battle": (BattleOrder, HitsPrefer, Retreat, Regroup),
     "forage": (HitsPrefer,),
     "interphase": (TruceOffer,),
+    "winter-campaign": (WinterCampaign, Siege, BattleOrder, HitsPrefer, Retreat, Regroup, Pin),
 }
 """Which orders each kind of phase takes (orders.md §5); others are refused."""
 
@@ -130,7 +133,8 @@ class BalticaModule(GameModule):
         gs = GameState.from_json(state)
         acting = acting_power(gs)
         return PhaseInfo(phase_id(gs), step_row(gs.step).kind, owing(gs),
-                         may_order=POWERS if acting is not None and not gs.ended else (),
+                         may_order=POWERS if (acting is not None or gs.step == "winter-campaign")
+                         and not gs.ended else (),
                          simultaneous=gs.step in ("battles", "forage", "interphase"), ended=gs.ended)
 
     # -- orders ----------------------------------------------------------------
@@ -174,6 +178,8 @@ class BalticaModule(GameModule):
             return Validation(Verdict.REFUSED, msg(Why.NOT_YET_IMPLEMENTED.value))
         if kind not in PHASE_ORDERS or not isinstance(order, PHASE_ORDERS[kind]):
             return Validation(Verdict.REFUSED, msg("not allowed in this phase"))
+        if kind == "winter-campaign":
+            return self._judge_winter(world, power, order)
         acting = kind == "actions" and acting_power(gs) == power
         if kind == "actions" and isinstance(order, OPPONENT_ORDERS):
             if acting:
@@ -200,6 +206,27 @@ class BalticaModule(GameModule):
         if why is not None:
             return Validation(Verdict.REFUSED, msg(why.value))
         return Validation(Verdict.ACCEPTED)
+
+    def _judge_winter(self, world: World, power: str, order: Any) -> Validation:
+        """3.4: Sweden's campaign (the move, sieges, battle order); the Coalition's
+        standing orders for the battles it may cause (pins, hits, retreats)."""
+        if isinstance(order, Pin):
+            if power == "sweden":
+                return Validation(Verdict.REFUSED, msg(Why.OPPONENT_ONLY.value))
+            return Validation(Verdict.TO_CHECK, msg("used if the other player's actions call for it"))
+        if isinstance(order, (WinterCampaign, Siege, BattleOrder)) and power != "sweden":
+            return Validation(Verdict.REFUSED, msg(Why.SWEDEN_ONLY.value))
+        if isinstance(order, WinterCampaign):
+            why = winter.campaign_problem(world, order.move, ())
+            if why is None:
+                origin = world.bid_territory(order.move.origin)
+                for g in order.move.groups:
+                    why = why or movement.group_problem(
+                        world, power, origin, [world.bid_block(b) for b in g.blocks])
+            if why is not None:
+                return Validation(Verdict.REFUSED, msg(why.value))
+            return Validation(Verdict.ACCEPTED)
+        return Validation(Verdict.TO_CHECK)
 
     def default_orders(self, state: State, power: str) -> list[Any]:
         """No orders: the power passes its actions and takes every standing default."""

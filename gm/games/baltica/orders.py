@@ -314,7 +314,7 @@ class Cede:
 
 @dataclass(frozen=True)
 class WinterCampaign:
-    """``winter campaign: move from Livland: Karl XII to Ingermanland`` (3.4): not yet."""
+    """``winter campaign: move from Livland: Karl XII to Ingermanland`` (3.4)."""
 
     kind: ClassVar[str] = "winter_campaign"
     move: Move
@@ -352,7 +352,7 @@ ACTION_TYPES: tuple[type, ...] = (Recon, Move, Siege, Politics, Replace, Embark,
 """Orders that cost one action each (3.3); the others are standing orders."""
 
 NOT_YET_IMPLEMENTED: tuple[type, ...] = (
-    Build, Reform, Cede, WinterCampaign,
+    Build, Reform, Cede,
 )
 """Understood, but refused at validation: their rules are part II (docs/baltica.md)."""
 

@@ -17,8 +17,11 @@ any scenario")::
 
 Its phase id is ``1701-interphase``; what it does, in order, is the list of
 sub-steps :data:`gm.games.baltica.rules.interphase.INTERPHASE_STEPS`.
-Sweden's ``winter-campaign`` (3.4) is a row marked ``enabled=False``: the
-sequence skips it until its rules are carried out.
+
+After the Winter turn, Sweden's option of a winter campaign (3.4), while Karl XII is on
+the map (its phase id ``1701-winter-campaign``; not after the scenario's last turn)::
+
+    winter-campaign winter-campaign  Sweden      3.4
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gm.games.baltica.state import POWERS, SEASONS, GameState, Turn, other_power
+
+KARL_XII = "karl-xii"  # 3.4: the winter campaign is Karl XII's
 
 
 @dataclass(frozen=True)
@@ -49,7 +54,7 @@ SEASON = (
     Step("forage", "forage", "7.x"),
 )
 YEAR_END = (
-    Step("winter-campaign", "winter-campaign", "3.4 (part II: TODO)", enabled=False),
+    Step("winter-campaign", "winter-campaign", "3.4"),
 )
 
 
@@ -73,7 +78,7 @@ def phase_id(state: GameState) -> str:
     step = state.step
     if state.ended:
         return f"{state.year}-{state.season}-game-over"
-    if any(s.id == step for s in YEAR_START):
+    if any(s.id == step for s in YEAR_START + YEAR_END):
         return f"{state.year}-{step}"
     if step.startswith("actions-"):
         return f"{state.year}-{state.season}-actions-{acting_power(state)}"
@@ -86,6 +91,8 @@ def owing(state: GameState) -> tuple[str, ...]:
     """The powers whose orders (or defaults) the step needs."""
     if state.ended or state.step == "action-roll":
         return ()
+    if state.step == "winter-campaign":
+        return (POWERS[0],)  # 3.4: "the Swedish player may go on a special Winter Campaign"
     power = acting_power(state)
     if power is not None:
         return (power,)
@@ -99,6 +106,9 @@ def next_step(state: GameState) -> None:
         i = start.index(state.step)
         state.step = start[i + 1] if i + 1 < len(start) else SEASON[0].id
         return
+    if state.step in [s.id for s in YEAR_END]:
+        _new_year(state)
+        return
     order = [s.id for s in SEASON]
     i = order.index(state.step)
     if i + 1 < len(order):
@@ -109,20 +119,35 @@ def next_step(state: GameState) -> None:
 
 def new_turn(state: GameState) -> None:
     """End the game turn: next season (or year), fresh turn record; the game ends after
-    the scenario's last season (its victory table: rules/victory.py)."""
+    the scenario's last season (its victory table: rules/victory.py). After Winter, the
+    year's end steps first (3.4), then the next year."""
     if (state.year, SEASONS.index(state.season)) >= (state.end_year,
                                                      SEASONS.index(state.end_season)):
         state.ended = True
         return
+    _fresh_turn(state)
     s = SEASONS.index(state.season)
-    state.step = SEASON[0].id
-    if s == len(SEASONS) - 1:
-        state.year, state.season = state.year + 1, SEASONS[0]
-        start = [row.id for row in YEAR_START if row.enabled]
-        if start:  # 0.3: the Interphase opens every year but the scenario's first
-            state.step = start[0]
-    else:
+    if s < len(SEASONS) - 1:
         state.season = SEASONS[s + 1]
+        state.step = SEASON[0].id
+        return
+    if YEAR_END[0].enabled and state.on_map(KARL_XII) and "sweden" in state.active:
+        state.step = YEAR_END[0].id  # 3.4: only Karl XII leads a winter campaign
+        return
+    _new_year(state)
+
+
+def _new_year(state: GameState) -> None:
+    """0.3: "Play then proceeds to the Interphase of the next year"."""
+    _fresh_turn(state)
+    state.year, state.season = state.year + 1, SEASONS[0]
+    state.step = SEASON[0].id
+    start = [row.id for row in YEAR_START if row.enabled]
+    if start:  # 0.3: the Interphase opens every year but the scenario's first
+        state.step = start[0]
+
+
+def _fresh_turn(state: GameState) -> None:
     state.turn = Turn()
     for bs in state.blocks.values():
         bs.moved = bs.pinned = bs.reserve = False

@@ -22,6 +22,8 @@ def test_the_interphase_follows_winter_and_precedes_spring() -> None:
     both players order in it at once; then the spring Action Roll."""
     m, state = grand_campaign(year=1700, season="winter", step="forage")
     state = m.adjudicate(state, {}, Dice.scripted([])).state
+    assert m.phase(state).id == "1700-winter-campaign"  # 3.4, Sweden's option first
+    state = m.adjudicate(state, {}, Dice.scripted([])).state
     info = m.phase(state)
     assert (info.id, info.kind, info.owing) == ("1701-interphase", "interphase",
                                                 ("sweden", "coalition"))

@@ -135,6 +135,21 @@ def standing_orders(rng: random.Random, state: dict[str, Any], power: str) -> li
     return [f"pin {BOARD.blocks[b].name} in {where}", f"discontent {where}"]
 
 
+def winter_orders(rng: random.Random, state: dict[str, Any], power: str) -> list[str]:
+    """3.4: Sweden campaigns with Karl XII and the blocks with him into a neighbour; the
+    Coalition pins."""
+    if power != "sweden":
+        return standing_orders(rng, state, power)
+    gs = GameState.from_json(state)
+    here = gs.blocks["karl-xii"].location
+    if here not in BOARD.territories or not BOARD.neighbours(here):
+        return []
+    names = [BOARD.blocks[b].name for b, bs in gs.blocks.items()
+             if bs.location == here and side_of(b) == "sweden" and BOARD.blocks[b].kind.value != "fleet"]
+    to = BOARD.territories[rng.choice(BOARD.neighbours(here))].name
+    return [f"winter campaign: move from {BOARD.territories[here].name}: {', '.join(names)} to {to}"]
+
+
 def revealed_names(state: dict[str, Any] | None, power: str) -> set[str]:
     if state is None:
         return set()
@@ -153,6 +168,17 @@ def battle_names(state: dict[str, Any] | None, power: str) -> set[str]:
     contested = {t for t, s in sides.items() if len(s) == 2}
     return {BOARD.blocks[b].name for b, bs in gs.blocks.items()
             if bs.location in contested and side_of(b) == ENEMY[power]}
+
+
+def winter_battle_names(state: dict[str, Any] | None, power: str) -> set[str]:
+    """Enemy blocks next to Karl XII when a winter campaign starts (the battle it may cause)."""
+    if state is None:
+        return set()
+    gs = GameState.from_json(state)
+    here = gs.blocks["karl-xii"].location
+    near = set(BOARD.neighbours(here)) if here in BOARD.territories else set()
+    return {BOARD.blocks[b].name for b, bs in gs.blocks.items()
+            if bs.location in near and side_of(b) == ENEMY[power]}
 
 
 def phases(ctx: ServiceContext) -> dict[str, Phase]:
@@ -174,6 +200,8 @@ def allowed_for_report(ctx: ServiceContext, text: str, power: str) -> set[str]:
         allowed |= revealed_names(before.game_state, power)
         if before.kind == "battle":
             allowed |= battle_names(before.game_state, power)
+        if before.kind == "winter-campaign":  # its battle is where Karl XII went (3.4)
+            allowed |= winter_battle_names(before.game_state, power)
     return allowed
 
 
@@ -232,7 +260,11 @@ def test_no_hidden_enemy_block_in_reports_or_state_as(sqlite_ctx, seed: int) -> 
                 break
             info = MODULE.phase(phase.game_state or {})
             for power in info.allowed():
-                if phase.kind == "actions":
+                if phase.kind == "winter-campaign":
+                    lines = winter_orders(rng, phase.game_state or {}, power)
+                    submit_orders(ctx, s, game, power,
+                                  [SourceLine(i + 1, t) for i, t in enumerate(lines)])
+                elif phase.kind == "actions":
                     make = random_orders if power in info.owing else standing_orders
                     lines = make(rng, phase.game_state or {}, power)
                     submit_orders(ctx, s, game, power,

@@ -72,3 +72,5 @@ class Why(Enum):
     NOT_FRIENDLY_HARBOR = "a retreating fleet goes to a friendly harbor (9.3)"
     NO_TRUCE_OFFER = "Sweden, Ukraine and Poland never offer a truce (10.2)"
     NOT_YOUR_NATION_AT_WAR = "not a nation of yours at war (10.2)"
+    WINTER_WITH_KARL = "a winter campaign moves or besieges with Karl XII, from where he stands (3.4)"
+    SWEDEN_ONLY = "only Sweden goes on a winter campaign (3.4)"
