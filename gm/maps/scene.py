@@ -36,7 +36,7 @@ class Link:
 
     a: str
     b: str
-    style: str = "land"  # land | difficult | blocked | sea
+    style: str = "land"  # land | difficult | blocked | sea | impassable (drawn, never crossed)
 
 
 @dataclass

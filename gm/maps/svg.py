@@ -22,6 +22,7 @@ LINK_STYLE = {
     "difficult": {"stroke": "#5b4a2e", "stroke-width": "2.5", "stroke-dasharray": "7 4"},
     "blocked": {"stroke": "#9fb8cc", "stroke-width": "1", "stroke-dasharray": "2 3"},
     "sea": {"stroke": "#6d9cc5", "stroke-width": "1.2", "stroke-dasharray": "4 3"},
+    "impassable": {"stroke": "#111111", "stroke-width": "4"},
 }
 MARK_STYLE = {
     "battle": ("#c0271d", "#ffffff"), "siege": ("#e08a00", "#ffffff"),
@@ -109,7 +110,8 @@ class _Drawing:
                     _el(links, "line", x1=p[0], y1=p[1], x2=edge, y2=(a[1] + b[1]) / 2,
                         **LINK_STYLE[link.style])
                 continue
-            _el(links, "line", x1=a[0], y1=a[1], x2=b[0], y2=b[1], **LINK_STYLE[link.style])
+            _el(links, "line", x1=a[0], y1=a[1], x2=b[0], y2=b[1], data_link=link.style,
+                data_between=f"{link.a} {link.b}", **LINK_STYLE[link.style])
         areas = _el(self.root, "g", data_layer="areas")
         for area in s.areas.values():
             self.area(areas, area)
@@ -228,6 +230,9 @@ class _Drawing:
         used = {m for a in s.areas.values() for m in a.marks}
         rows += [(f"mark:{m}", MARK_STYLE[m][0], s.words[m]) for m in MARK_STYLE
                  if m in s.words and m in used]
+        drawn = {link.style for link in s.links}
+        rows += [(f"link:{k}", LINK_STYLE[k]["stroke"], s.words[k]) for k in ("impassable",)
+                 if k in drawn and k in s.words]
         if not rows:
             return
         width = 190
@@ -240,6 +245,9 @@ class _Drawing:
             y = y0 + 8 + 16 * i
             if kind == "swatch":
                 _el(g, "rect", x=x0 + 8, y=y, width=14, height=11, fill=tint(colour), stroke=_darker(colour))
+            elif kind.startswith("link:"):
+                _el(g, "line", x1=x0 + 6, y1=y + 6, x2=x0 + 24, y2=y + 6, data_link=kind[5:],
+                    **LINK_STYLE[kind[5:]])
             else:
                 _el(g, "circle", cx=x0 + 15, cy=y + 6, r=6, fill=colour)
                 _text(g, x0 + 15, y + 9.5, MARK_LETTER[kind[5:]], 8.5, fill="#ffffff", font_weight="bold")

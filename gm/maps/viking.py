@@ -9,7 +9,8 @@ play; longships as the view counts them, by controller (an uncontrolled ally
 fleet in grey), exhausted ones apart. The hand the view carries for its own
 player is never drawn. This turn's journeys and longship moves are arrows; a
 journey "from home" starts at the player's home; a removed longship marks its
-place as a battle.
+place as a battle. Borders: white borders (one step) thin, sea lanes dashed,
+black borders (impassable, Standard Actions B) a thick black line.
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ def scene(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
     for pair in sorted(data.white | data.black, key=sorted):
         a, b = sorted(pair)
         sea = "sea" in (data.regions[a].type, data.regions[b].type)
-        sc.links.append(Link(a, b, "sea" if sea else "difficult" if pair in data.black else "land"))
+        style = "impassable" if pair in data.black else "sea" if sea else "land"
+        sc.links.append(Link(a, b, style))
     for s in view.get("longships") or []:
         where = area_id(s.get("at"))
         if where is None:

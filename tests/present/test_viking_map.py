@@ -90,3 +90,31 @@ def test_map_of_a_three_player_game_is_the_view(pv) -> None:  # type: ignore[no-
     assert checked == 27
     assert drawn > 0, "longships were launched and drawn"
     assert arrows > 0, "the journeys from home are drawn as arrows"
+
+
+def test_black_borders_are_drawn_as_impassable() -> None:
+    """Standard Actions B, Steps: "White borders count as one step to cross. Black
+    borders, which indicate a land-locked area not accessible by river, are
+    impassable." Every black border of board.toml is a thick black line, marked
+    data-link="impassable" and named in the legend; no white border is."""
+    from gm.dice import Dice
+    from gm.maps.draw import draw_svg
+    from gm.maps.svg import LINK_STYLE
+
+    state = module.setup("3p", {})
+    state = module.adjudicate(state, {}, Dice(seed=b"\x03" * 32, game_id="t",
+                                              phase_id="setup")).state
+    svg = draw_svg(module, module.view(state, "red"), [], {"impassable": "impassable border"})
+    assert svg is not None
+    lines = [dict(x.attrib) for x in ET.fromstring(svg.encode()).iter(f"{SVG}line")]
+    drawn = {frozenset(x["data-between"].split()): x for x in lines if "data-between" in x}
+    assert DATA.black and all(pair in drawn for pair in DATA.black)
+    for pair, line in drawn.items():
+        black = pair in DATA.black
+        assert (line["data-link"] == "impassable") == black, sorted(pair)
+        if black:
+            assert line["stroke"] == LINK_STYLE["impassable"]["stroke"] == "#111111"
+            assert float(line["stroke-width"]) > max(
+                float(s["stroke-width"]) for k, s in LINK_STYLE.items() if k != "impassable")
+    legend = [x for x in lines if x.get("data-link") == "impassable" and "data-between" not in x]
+    assert len(legend) == 1 and "impassable border" in svg
