@@ -4,8 +4,9 @@
 player sees their own hand, the number of tiles in each rival's hand, and
 everything on the table; nobody sees the order of the saga pile (only its
 size) nor a face-down victory card (Bragi's Variant). With the game setting
-``open_information`` every hand is shown to everyone. A trade proposal is
-shown in full to its two parties only. ``power=None`` is the moderator.
+``open_information`` every hand is shown to everyone, and so are a trade
+proposal's items and the tiles traded; otherwise a trade proposal is shown in
+full to its two parties only. ``power=None`` is the moderator.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def view(data: Data, state: dict[str, Any], power: str | None) -> dict[str, Any]
     if tr:
         parties = (tr["from"], tr["to"])
         out["trade"] = {"from": tr["from"], "to": tr["to"]}
-        if power is None or power in parties:
+        if power is None or power in parties or open_info:
             out["trade"].update(give=[Item.from_json(i).echo() for i in tr["give"]],
                                 get=[Item.from_json(i).echo() for i in tr["get"]])
     if power is None:

@@ -120,3 +120,21 @@ def test_solo_game_influence_and_end_without_a_card_is_a_loss() -> None:
     state["track"] = [tid("Odin")] + [None] * 6
     out = send(state, {"red": "invest buy Odin"})
     assert out.state["ended"] and out.state["winners"] == []
+
+
+def test_set_up_d_handicap_a_player_wins_only_by_cards_of_their_level() -> None:
+    """Set-up D: "let less advanced players reach the easier conditions to win while
+    more advanced players have to reach the more difficult conditions." Red plays at
+    novice: 15 silfr meets the standard card s5, which is not red's; blue, at
+    standard, meets it when the event is played and wins."""
+    state = table(pile=[])
+    state["victory"]["cards"] = ["n5", "n1", "s5", "s2"]
+    state["options"]["player_levels"] = {"red": "novice", "blue": "standard"}
+    give(state, "red", "Byzantine Tribute")  # South: gain 3
+    ship(state, "red", "pera")
+    state["players"]["red"]["silfr"] = 12
+    state["players"]["blue"]["silfr"] = 15
+    out = send(state, {"red": "play Byzantine Tribute"})
+    assert out.state["players"]["red"]["silfr"] >= 15
+    assert out.state["winners"] == ["blue"]
+    assert list(event(out, "game_over")["met"]) == ["blue"]

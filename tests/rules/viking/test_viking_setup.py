@@ -69,3 +69,17 @@ def test_bad_settings_are_refused() -> None:
         module.setup("3p", {"difficulty": "heroic"})
     with pytest.raises(GameError, match="tile set"):
         module.setup("3p", {"tilesets": ["printed"]})
+
+
+def test_set_up_d_handicap_levels_must_be_drawn() -> None:
+    """Set-up D, handicap: a player given a level wins only by the cards of that level,
+    so the level must be among the cards drawn (a typo would make a player unable to
+    win), and the player must be in the game."""
+    cards = ["novice", "novice", "advanced", "advanced"]
+    state = module.setup("3p", {"cards": cards, "player_levels": {"red": "novice",
+                                                                  "blue": "advanced"}})
+    assert state["options"]["player_levels"] == {"red": "novice", "blue": "advanced"}
+    with pytest.raises(GameError, match="no card of that level"):
+        module.setup("3p", {"cards": cards, "player_levels": {"red": "standard"}})
+    with pytest.raises(GameError, match="not a player"):
+        module.setup("3p", {"cards": cards, "player_levels": {"black": "novice"}})

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from viking_tables import event, give, hold, send, ship, ships_at, table, tid, types, venture
+from viking_tables import (
+    event,
+    give,
+    hold,
+    orders,
+    send,
+    ship,
+    ships_at,
+    table,
+    tid,
+    types,
+    venture,
+)
 
 from gm.games.viking import module
 
@@ -165,3 +177,27 @@ def test_rule_b_two_trades_on_one_journey() -> None:
     out = send(out.state, {"green": "accept"})
     assert event(out, "journey")["path"] == ["Ilmen"]
     assert out.state["players"]["green"]["silfr"] == 11
+
+
+def test_all_information_public_shows_every_hand_and_every_trade() -> None:
+    """Key Concepts, Public and Private Information: "for a game with more strategy and
+    negotiation, consider making all information public" (setting open_information):
+    every hand is in every view, a third player sees the offer's items and the tile
+    traded, and may name a rival's tile in its orders."""
+    state = table(open_information=True)
+    give(state, "red", "Odin")
+    give(state, "blue", "Skald")
+    ship(state, "blue", "ilmen")
+    ship(state, "red", "ladoga")
+    green = module.view(state, "green")
+    assert [t["name"] for p in green["players"] for t in p["hand"]] == ["Odin", "Skald"]
+    out = send(state, {"red": "journey from Ladoga to Holmgard\n"
+                              "offer blue: give tile Odin for tile Skald"})
+    proposed = next(e for e in out.events if e.type == "viking.trade_proposed")
+    assert proposed.visible_to is None
+    assert module.view(out.state, "green")["trade"]["give"] == ["tile Odin"]
+    out = send(out.state, {"blue": "accept"})
+    assert event(out, "trade_done")["give"] == ["tile Odin"]
+    assert "trade_tiles" not in types(out)
+    [o] = orders(out.state, "green", "offer red: give 1 silfr for tile Skald")
+    assert o.get[0].value == "Skald"  # red holds Skald now, and everyone knows it

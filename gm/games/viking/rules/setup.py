@@ -43,10 +43,26 @@ def options_from(data: Data, n: int, options: Mapping[str, Any]) -> dict[str, An
             "player_levels": dict(options.get("player_levels") or {})}
 
 
+def check_player_levels(levels: Mapping[str, str], powers: list[str], cards: list[str]) -> None:
+    """Set-up D, handicap: "let less advanced players reach the easier conditions to
+    win while more advanced players have to reach the more difficult conditions".
+    A player given a level may win only by the cards of that level, so the level
+    must be one of the cards drawn, or that player could never win."""
+    for power, level in levels.items():
+        if power not in powers:
+            raise GameError(f"player_levels: {power!r} is not a player of this game "
+                            f"({', '.join(powers)})")
+        if level not in cards:
+            raise GameError(f"player_levels: {power} plays at {level!r} but the cards are "
+                            f"{', '.join(cards)}: no card of that level would be drawn")
+
+
 def initial_state(data: Data, powers: list[str], options: Mapping[str, Any]) -> dict[str, Any]:
     n = len(powers)
+    opts = options_from(data, n, options)
+    check_player_levels(opts["player_levels"], powers, opts["cards"])
     return {
-        "game": "viking", "powers": list(powers), "options": options_from(data, n, options),
+        "game": "viking", "powers": list(powers), "options": opts,
         "step": "setup", "round": 0, "current": 0, "turn": {},
         "players": {}, "ships": [], "allies": [], "posts": {}, "influence": {},
         "pile": [], "track": [], "discard": [], "removed": [],

@@ -41,10 +41,12 @@ def propose(t: Table, p: str, rival: str, give: tuple[Item, ...], get: tuple[Ite
 def _announce(t: Table, kind: str) -> None:
     tr = t.s["trade"]
     parties = [tr["from"], tr["to"]]
-    t.emit(kind, visible_to=parties, power=tr["from"], rival=tr["to"],
+    open_info = t.s["options"].get("open_information")
+    t.emit(kind, visible_to=None if open_info else parties, power=tr["from"], rival=tr["to"],
            give=[Item.from_json(i).echo() for i in tr["give"]],
            get=[Item.from_json(i).echo() for i in tr["get"]])
-    t.emit("trade_negotiating", power=tr["from"], rival=tr["to"])
+    if not open_info:
+        t.emit("trade_negotiating", power=tr["from"], rival=tr["to"])
 
 
 def answer(t: Table, response: Any) -> None:
@@ -78,6 +80,10 @@ def answer(t: Table, response: Any) -> None:
     _transfer(t, tr["from"], tr["to"], give)
     _transfer(t, tr["to"], tr["from"], get)
     results[-1] = True
+    if t.s["options"].get("open_information"):  # hands are public: so is what changed hands
+        t.emit("trade_done", power=tr["from"], rival=tr["to"],
+               give=[i.echo() for i in give], get=[i.echo() for i in get])
+        return
     t.emit("trade_done", power=tr["from"], rival=tr["to"],
            give=[_public(i) for i in give], get=[_public(i) for i in get])
     t.emit("trade_tiles", visible_to=parties, power=tr["from"], rival=tr["to"],
@@ -85,7 +91,8 @@ def answer(t: Table, response: Any) -> None:
 
 
 def _public(item: Item) -> str:
-    """What everyone learns of an item: a traded tile is not named (hands are private)."""
+    """What everyone learns of an item: a traded tile is not named (hands are private,
+    unless the game makes all information public)."""
     return "a saga tile" if item.kind == "tile" else item.echo()
 
 
