@@ -3,7 +3,8 @@
 The position is prepared in the open phase's state (the player to move holds an
 Althing event and has longships placed); everything after that is mail: the
 turn's orders, every player's secret vote in the short Althing phase, the
-rival's answer to the offer in the trade phase, then the rest of the turn.
+rival's answer to the offer made mid-journey in the trade phase, then the rest of
+the journey and of the turn (an order conditional on the answer).
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def send(ctx, p: str, lines: str) -> None:  # type: ignore[no-untyped-def]
 def test_althing_votes_and_a_trade_answer_by_mail(pv) -> None:  # type: ignore[no-untyped-def]
     p0, p1, p2 = prepare(pv)
     silfr = {p: now(pv)[1]["players"][p]["silfr"] for p in (p0, p1, p2)}
-    send(pv, p0, f"play Thingvellir Assembly\njourney from Ladoga to Holmgard\n"
-                 f"offer {p1}: give 2 silfr for nothing\ninvest draw")
+    send(pv, p0, f"play Thingvellir Assembly\njourney from Ladoga to Holmgard, Smolensk\n"
+                 f"offer {p1}: give 2 silfr for nothing\ninvest draw if trade accepted")
     phase, state, owing = now(pv)
     assert phase == f"round-1-{p0}-althing-1" and set(owing) == {p0, p1, p2}
 
@@ -63,6 +64,9 @@ def test_althing_votes_and_a_trade_answer_by_mail(pv) -> None:  # type: ignore[n
     # The Althing passed (2 of 3); the turn went on to the offer.
     phase, state, owing = now(pv)
     assert phase == f"round-1-{p0}-trade-1-0" and owing == (p1,)
+    # the journey stopped where p1 is colocated (Holmgard), waiting for the answer
+    assert [sh["at"] for sh in state["ships"] if sh["owner"] == p0 and sh["at"] != "sigtuna"] \
+        == ["holmgard"]
     assert all(state["players"][p]["silfr"] == silfr[p] + 2 for p in (p0, p1, p2))
     report_p2 = outbox(pv, kind="report", to=ADDR[p2])[-1][1]
     assert "2 of 3 vote(s) yes" in report_p2 or "2 voix pour sur 3" in report_p2
@@ -77,4 +81,8 @@ def test_althing_votes_and_a_trade_answer_by_mail(pv) -> None:  # type: ignore[n
     assert phase == f"round-1-{p1}" and owing == (p1,)
     assert state["players"][p0]["silfr"] == silfr[p0]  # +2 Althing, -2 trade, no income
     assert state["players"][p1]["silfr"] == silfr[p1] + 4
-    assert len(state["players"][p0]["hand"]) == 1  # the pending "invest draw" was carried out
+    assert len(state["players"][p0]["hand"]) == 1  # "invest draw if trade accepted" was
+    assert [sh["at"] for sh in state["ships"] if sh["owner"] == p0 and sh["at"] != "sigtuna"] \
+        == ["smolensk"]  # and the rest of the journey after the answer
+    report_p2 = outbox(pv, kind="report", to=ADDR[p2])[-1][1]
+    assert "skipped" not in report_p2.lower() and "if trade accepted" not in report_p2

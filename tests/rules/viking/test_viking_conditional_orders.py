@@ -29,6 +29,8 @@ def test_orders_after_a_trade_see_its_answer() -> None:
     assert accepted.state["players"]["red"]["gods"] == [tid("Odin")]
     assert "drew" not in types(accepted)
     assert event(accepted, "skipped")["order"] == "invest draw unless trade accepted"
+    skipped = next(e for e in accepted.events if e.type == "viking.skipped")
+    assert skipped.visible_to == frozenset({"red"})  # an order is its writer's business
     refused = send(out.state, {"blue": "refuse"})
     assert "drew" in types(refused) and "played" not in types(refused)
     assert event(refused, "skipped")["order"] == "play Odin if trade accepted"
