@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from gm.games.baltica.rules.fleets import sea_retreat_fleet
 from gm.games.baltica.rules.losses import strongest, take_step
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.retreat import (
@@ -150,13 +151,27 @@ def fire(world: World, battle: Battle, block: str, round_: int) -> None:
 def retreat_block(world: World, battle: Battle, block: str, to: str | None,
                   count: BorderCount, round_: int, *, forced: bool) -> bool:
     """5.6: retreat one block (to ``to`` or, forced, to the nearest legal territory).
-    A forced retreat that is impossible destroys the block ("retreat or be destroyed").
-    Returns True if the block left the battle."""
-    path = retreat_path(world, block, battle.territory, battle.attacker, to, count)
-    if path is None and forced and to is not None:
-        path = retreat_path(world, block, battle.territory, battle.attacker, None, count)
+    ``to`` a sea zone: a retreat to sea onto a fleet there (9.5). A forced retreat with
+    no land retreat left goes to sea if it can (interpretation), else it destroys the
+    block ("retreat or be destroyed"). Returns True if the block left the battle."""
     owner = world.power_of(block)
     hidden = block in battle.reserves and round_ == 1
+    home_sea = world.board.territories[battle.territory].sea
+    path, fleet = None, None
+    if to in world.board.seas:
+        fleet = sea_retreat_fleet(world, block, battle.territory, to)
+    else:
+        path = retreat_path(world, block, battle.territory, battle.attacker, to, count)
+    if path is None and fleet is None and forced:
+        path = retreat_path(world, block, battle.territory, battle.attacker, None, count)
+        if path is None and home_sea is not None:
+            fleet = sea_retreat_fleet(world, block, battle.territory, home_sea)
+    if fleet is not None:
+        bs = world.state.blocks[block]  # 9.5: aboard, as if embarked (9.2)
+        bs.location, bs.aboard = world.state.blocks[fleet].location, fleet
+        bs.reserve = bs.pinned = False
+        _announce_retreat(world, block, battle.territory, bs.location, round_, forced, hidden)
+        return True
     if path is None:
         if forced:
             world.emit("retreat_impossible", [owner] if hidden else None,
@@ -165,14 +180,21 @@ def retreat_block(world: World, battle: Battle, block: str, to: str | None,
                 pass
         return forced
     carry_out_retreat(world, block, battle.territory, path, count)
-    data = {"territory": world.tname(battle.territory), "round": round_,
-            "to": world.tname(path[-1]), "forced": forced}
+    _announce_retreat(world, block, battle.territory, path[-1], round_, forced, hidden)
+    return True
+
+
+def _announce_retreat(world: World, block: str, territory: str, to: str, round_: int,
+                      forced: bool, hidden: bool) -> None:
+    """The owner learns which block retreated where; others only its nation when hidden."""
+    owner = world.power_of(block)
+    data = {"territory": world.tname(territory), "round": round_, "to": world.tname(to),
+            "forced": forced}
     if hidden:
         world.emit("retreated", [owner], block=world.name(block), **data)
         world.emit("block_retreated", None, nation=world.spec(block).nation, **data)
     else:
         world.emit("retreated", None, block=world.name(block), **data)
-    return True
 
 
 def over(world: World, battle: Battle, round_: int) -> bool:

@@ -183,6 +183,20 @@ def embark(world: World, power: str, order: Embark) -> Why | None:
     return None
 
 
+def sea_retreat_fleet(world: World, block: str, territory: str, sea: str) -> str | None:
+    """9.5: "Army or regiment blocks may retreat to sea onto fleets, under the same
+    restrictions as sea transport (9.2). Sea retreats can only be conducted from a
+    territory with a friendly port. Blocks may not sea retreat onto anchored fleets."
+    The first own fleet at sea in ``sea`` (by id) with room for ``block``, or None."""
+    power = world.power_of(block)
+    t = world.board.territories.get(territory)
+    if (t is None or not t.port or t.sea != sea or not world.controlled_by(territory, power)
+            or not world.ground(block) or enemy_fleets(world, power, sea)):
+        return None
+    return next((f for f in sorted(fleets_at(world, power, sea))
+                 if _room_with(world, f, block, [])), None)
+
+
 def _room_with(world: World, fleet: str, block: str, planned: list[str]) -> bool:
     aboard = cargo_of(world, fleet) + planned
     if world.spec(block).kind is BlockKind.ARMY:
