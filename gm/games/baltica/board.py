@@ -123,6 +123,9 @@ class Nation:
     rp_level: int | None = None
     pool: str | None = None
     activation: Mapping[str, Any] = field(default_factory=dict)
+    deploy: tuple[str, ...] = ()
+    deploy_fleets: tuple[str, ...] = ()
+    self_sufficient: str | None = None
     sources: Sources = field(default_factory=dict)
 
     def source(self, fieldname: str) -> str:
@@ -220,6 +223,9 @@ class BlockType:
     star_pair: str | None = None
     galley: bool = False
     aliases: tuple[str, ...] = ()
+    deploy: tuple[str, ...] = ()
+    deploy_adjacent: bool = False
+    deploy_else: tuple[str, ...] = ()
     sources: Sources = field(default_factory=dict)
 
     def source(self, fieldname: str) -> str:

@@ -78,6 +78,9 @@ def _nation(key: str, v: Mapping[str, Any], territories: tuple[str, ...]) -> Nat
         rp_level=v.get("rp_level"),
         pool=v.get("pool") or None,
         activation=_frozen(activation),
+        deploy=tuple(v.get("deploy", ())),
+        deploy_fleets=tuple(v.get("deploy_fleets", ())),
+        self_sufficient=v.get("self_sufficient"),
         sources=_sources(v),
     )
 
@@ -145,6 +148,9 @@ def _block(key: str, v: Mapping[str, Any]) -> BlockType:
         star_pair=v.get("star_pair"),
         galley=v.get("galley", False),
         aliases=tuple(v.get("aliases", ())),
+        deploy=tuple(v.get("deploy", ())),
+        deploy_adjacent=v.get("deploy_adjacent", False),
+        deploy_else=tuple(v.get("deploy_else", ())),
         sources=_sources(v),
     )
 

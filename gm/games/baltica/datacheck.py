@@ -149,7 +149,10 @@ def _check_nations(raw: Raw, problems: Problems) -> None:
     territories = _ids(raw, "map.toml", "territory")
     for key, data in _table(raw, "nations.toml", "nation", problems).items():
         e = _Entry(problems, "nations.toml", f"nation {key}", data)
-        e.only(("name", "aliases", "side", "major", "colour", "capital", "proper", "rp_level", "pool", "activation"))
+        e.only(("name", "aliases", "side", "major", "colour", "capital", "proper", "rp_level", "pool",
+                "activation", "deploy", "deploy_fleets", "self_sufficient"))
+        _check_places(raw, e, ("deploy", "deploy_fleets"))
+        e.choice("self_sufficient", ("line", "inside"), required=False)
         e.require("name", str)
         e.choice("side", SIDES)
         e.require("colour", str)
@@ -169,6 +172,17 @@ def _check_nations(raw: Raw, problems: Problems) -> None:
         if "needs" in activation and activation["needs"] not in range(1, 7):
             e.bad("activation", f"needs {activation['needs']!r} is not a die roll 1-6")
         e.sources(data.keys() if isinstance(data, Mapping) else ())
+
+
+def _check_places(raw: Raw, e: _Entry, fieldnames: tuple[str, ...]) -> None:
+    """Deployment places (8.7): each a territory, a region of map.toml or a nation."""
+    known = _ids(raw, "map.toml", "territory") | _ids(raw, "nations.toml", "nation")
+    for t in _table(raw, "map.toml", "territory", []).values():
+        if isinstance(t, Mapping):
+            known |= set(t.get("regions", ()))
+    for fieldname in fieldnames:
+        for item in e.optional(fieldname, list) or ():
+            e.ref(fieldname, known, "deployment place", item)
 
 
 def _check_territories(raw: Raw, problems: Problems) -> None:
@@ -247,7 +261,10 @@ def _check_blocks(raw: Raw, problems: Problems) -> None:
     for key, data in blocks.items():
         e = _Entry(problems, "blocks.toml", f"block {key}", data)
         e.only(("name", "aliases", "nation", "kind", "max_strength", "rating", "movement", "trains",
-                "royal", "red_dot", "star", "star_pair", "galley"))
+                "royal", "red_dot", "star", "star_pair", "galley", "deploy", "deploy_adjacent",
+                "deploy_else"))
+        _check_places(raw, e, ("deploy", "deploy_else"))
+        e.optional("deploy_adjacent", bool)
         e.require("name", str)
         e.ref("nation", nations, "nation")
         e.require("nation", str)

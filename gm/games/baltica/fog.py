@@ -16,7 +16,7 @@ from typing import Any
 
 from gm.games.baltica.board import BlockKind, Board
 from gm.games.baltica.sequence import owing, phase_id
-from gm.games.baltica.state import OFF_MAP, POWERS, GameState
+from gm.games.baltica.state import OFF_MAP, POOL, POWERS, GameState
 
 
 def _block(board: Board, gs: GameState, b: str) -> dict[str, Any]:
@@ -75,6 +75,12 @@ def view(board: Board, state: dict[str, Any], power: str | None) -> dict[str, An
                     "blocks": [board.blocks[b].name for b in s.blocks]}
                    for s in gs.turn.sieges],
         "active": list(gs.active), "rp": dict(gs.rp), "truces": dict(sorted(gs.truces.items())),
+        # 8.6: a player knows the blocks in their own pools; 11.2: the Year Track is public
+        # as counts per year, the owner sees which armies wait there.
+        "pool": sorted(board.blocks[b].name for b in mine if gs.blocks[b].location == POOL),
+        "year_track": {str(y): sorted(board.blocks[b].name if b in mine else "?"
+                                      for b, yb in gs.year_track.items() if yb == y)
+                       for y in sorted(set(gs.year_track.values()))},
     }
     if gs.ended:
         out["victory"] = gs.victory

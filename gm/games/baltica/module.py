@@ -25,6 +25,7 @@ from gm.games.baltica.orders import (
     NOT_YET_IMPLEMENTED,
     OPPONENT_ORDERS,
     BattleOrder,
+    Build,
     Discontent,
     Embark,
     HitsPrefer,
@@ -34,6 +35,7 @@ from gm.games.baltica.orders import (
     Pin,
     Politics,
     Recon,
+    Reform,
     Regroup,
     Reinforce,
     Replace,
@@ -47,6 +49,7 @@ from gm.games.baltica.orders import (
 )
 from gm.games.baltica.rules import actions, movement, politics, truce
 from gm.games.baltica.rules import winter_campaign as winter
+from gm.games.baltica.rules.reforms import reform_problem
 from gm.games.baltica.rules.replacements import replacement_problem
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
@@ -70,7 +73,7 @@ PHASE_ORDERS: Mapping[str, tuple[type, ...]] = {
     "actions": ACTION_TYPES + (MainAttack, HitsPrefer, Reinforce, Pin, Discontent),
     "battle": (BattleOrder, HitsPrefer, Retreat, Regroup),
     "forage": (HitsPrefer,),
-    "interphase": (TruceOffer,),
+    "interphase": (TruceOffer, Build, Replace, Reform),
     "winter-campaign": (WinterCampaign, Siege, BattleOrder, HitsPrefer, Retreat, Regroup, Pin),
 }
 """Which orders each kind of phase takes (orders.md §5); others are refused."""
@@ -196,7 +199,19 @@ class BalticaModule(GameModule):
         elif isinstance(order, Recon):
             why = actions.recon_problem(world, power, world.bid_territory(order.territory))
         elif isinstance(order, Replace):
-            why = replacement_problem(world, world.bid_block(order.block))
+            if kind == "actions" and order.strength is not None:
+                why = Why.STRENGTH_IN_INTERPHASE
+            else:
+                why = replacement_problem(world, world.bid_block(order.block))
+        elif isinstance(order, Build):
+            nation = world.bid_nation(order.nation)
+            pool = self.board.nations[nation].pool if nation is not None else None
+            if pool is None or pool not in gs.rp or world.power_of_nation(pool) != power:
+                why = Why.NO_POOL
+            elif pool not in gs.active:
+                return Validation(Verdict.TO_CHECK)
+        elif isinstance(order, Reform):
+            why = reform_problem(world, power, world.bid_block(order.block))
         elif isinstance(order, Politics):
             why = politics.politics_problem(world, power, world.bid_nation(order.nation))
         elif isinstance(order, TruceOffer):

@@ -165,13 +165,18 @@ class Discontent:
 
 @dataclass(frozen=True)
 class Replace:
-    """``replace Karl XII`` (3.3.5, 8.4): one step for one action."""
+    """``replace Karl XII`` (3.3.5, 8.4): one step for one action; in the Interphase (8.3)
+    as many steps as the RPs pay, up to ``strength`` (``replace Karl XII to 3``) or full."""
 
     kind: ClassVar[str] = "replace"
     block: str
+    strength: int | None = None
 
     def echo(self, lang: str = "en") -> str:
-        return f"{'remplacer' if lang == 'fr' else 'replace'} {self.block}"
+        text = f"{'remplacer' if lang == 'fr' else 'replace'} {self.block}"
+        if self.strength is not None:
+            text += f" {'jusqu’à' if lang == 'fr' else 'to'} {self.strength}"
+        return text
 
 
 @dataclass(frozen=True)
@@ -272,24 +277,32 @@ class Regroup:
 
 @dataclass(frozen=True)
 class Build:
-    """``build sweden: draw 3; deploy Småland`` (8.6, 8.7): part II, not yet."""
+    """``build Sweden: draw 3 strength 2; deploy Småland, Skåne`` (8.6, 8.7): in the
+    Interphase, draw blocks one at a time from the nation's pool, each paid up to
+    ``strength`` steps (default full) and deployed in the first listed territory open to
+    it."""
 
     kind: ClassVar[str] = "build"
     nation: str
     draw: int
     deploy: tuple[str, ...] = ()
+    strength: int | None = None
 
     def echo(self, lang: str = "en") -> str:
-        if lang == "fr":
-            text = f"construire {self.nation} : tirer {self.draw}"
-            return text + (f"; déployer {_names(self.deploy)}" if self.deploy else "")
-        text = f"build {self.nation}: draw {self.draw}"
-        return text + (f"; deploy {_names(self.deploy)}" if self.deploy else "")
+        fr = lang == "fr"
+        text = (f"construire {self.nation} : tirer {self.draw}" if fr
+                else f"build {self.nation}: draw {self.draw}")
+        if self.strength is not None:
+            text += f" {'force' if fr else 'strength'} {self.strength}"
+        if self.deploy:
+            text += f"; {'déployer' if fr else 'deploy'} {_names(self.deploy)}"
+        return text
 
 
 @dataclass(frozen=True)
 class Reform:
-    """``reform Repnin`` (11.2): part II, not yet."""
+    """``reform Repnin`` (11.2): in the Interphase, the hollow-star army leaves the game
+    and its reformed twin goes on the Year Track."""
 
     kind: ClassVar[str] = "reform"
     block: str
@@ -352,7 +365,7 @@ ACTION_TYPES: tuple[type, ...] = (Recon, Move, Siege, Politics, Replace, Embark,
 """Orders that cost one action each (3.3); the others are standing orders."""
 
 NOT_YET_IMPLEMENTED: tuple[type, ...] = (
-    Build, Reform, Cede,
+    Cede,
 )
 """Understood, but refused at validation: their rules are part II (docs/baltica.md)."""
 

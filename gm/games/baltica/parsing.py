@@ -53,6 +53,10 @@ class _Via(tuple):  # type: ignore[type-arg]
     """Marks the ``via`` territories of a group."""
 
 
+class _Strength(int):
+    """Marks the ``strength`` of a build."""
+
+
 class BalticaTransformer(OrderTransformer):
     """Parse tree -> :mod:`gm.games.baltica.orders` dataclasses."""
 
@@ -112,7 +116,16 @@ class BalticaTransformer(OrderTransformer):
         return Discontent(c[0])
 
     def replace(self, c: list[Any]) -> Replace:
-        return Replace(c[0])
+        return Replace(c[0], c[1] if len(c) > 1 else None)
+
+    def upto(self, c: list[Any]) -> int:
+        return int(c[0])
+
+    def build_strength(self, c: list[Any]) -> _Strength:
+        return _Strength(int(c[0]))
+
+    def army(self, c: list[str]) -> str:
+        return self.resolve("army", c[0])
 
     def embark(self, c: list[Any]) -> Embark:
         return Embark(c[0], c[1], c[2])
@@ -139,7 +152,9 @@ class BalticaTransformer(OrderTransformer):
         return tuple(c[0])
 
     def build(self, c: list[Any]) -> Build:
-        return Build(c[0], int(c[1]), c[2] if len(c) > 2 else ())
+        strength = next((int(x) for x in c[2:] if isinstance(x, _Strength)), None)
+        deploy = next((x for x in c[2:] if isinstance(x, tuple)), ())
+        return Build(c[0], int(c[1]), deploy, strength)
 
     def reform(self, c: list[Any]) -> Reform:
         return Reform(c[0])
@@ -179,6 +194,7 @@ def context_for(board: Board, state: dict[str, Any], power: str, language: str =
     block_names = board.names("block")
     own = {b: block_names[b] for b, bs in gs.blocks.items()
            if side[board.blocks[b].nation] == power and bs.location not in OFF_MAP}
+    armies = {b: block_names[b] for b in gs.blocks if side[board.blocks[b].nation] == power}
     territories = _index(board.names("territory"), "territory")
     powers = {n: [n.title()] for n in ("sweden", "coalition")}
     nations = {**board.names("nation"), **{k: v for k, v in powers.items()
@@ -188,7 +204,7 @@ def context_for(board: Board, state: dict[str, Any], power: str, language: str =
                "sea": _index(board.names("sea"), "sea"),
                "waters": _index({**board.names("sea"), **board.names("territory")}, "waters"),
                "nation": _index(nations, "nation"),
-               "block": _index(own, "block")},
+               "block": _index(own, "block"), "army": _index(armies, "block")},
         power=power, language=language)
 
 

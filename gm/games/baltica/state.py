@@ -7,9 +7,10 @@ returns a new dict: the input is never changed.
 
 Block locations: a territory or sea-zone id, or one of :data:`POOL`
 (replacement pool, 8.6), :data:`REMOVED` (out of the game, 2.3) and
-:data:`EXILE` (Karl XII's first elimination, 2.3) and :data:`ASIDE` (taken out by an
+:data:`EXILE` (Karl XII's first elimination, 2.3), :data:`ASIDE` (taken out by an
 event until a condition returns it to its pool, 12.2; the condition is kept in
-``GameState.aside``).
+``GameState.aside``) and :data:`YEAR_TRACK` (a reformed Russian army or a Russian fleet
+waiting in a Year box, 11.2; the year is kept in ``GameState.year_track``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ POOL = "pool"
 REMOVED = "removed"
 EXILE = "exile"
 ASIDE = "aside"
-OFF_MAP = (POOL, REMOVED, EXILE, ASIDE)
+YEAR_TRACK = "year-track"
+OFF_MAP = (POOL, REMOVED, EXILE, ASIDE, YEAR_TRACK)
 
 SEASONS = ("spring", "summer", "autumn", "winter")
 POWERS = ("sweden", "coalition")
@@ -94,6 +96,10 @@ class GameState:
     Interphase it may roll to reactivate, 10.3); a nation is under truce while listed.
     ``victory``: once decided (0.4), the result: ``winner``, ``level``, ``result`` (the
     table's words), ``condition``, ``reason`` and the Swedish ``rp`` counted.
+    ``year_track``: block -> its Year box (11.2); ``reform_open``: Russian military
+    reforms have been triggered (11.2); ``exile_rolls``: Interphase rolls Karl XII has
+    failed in exile (2.3); ``upgraded``: territories whose garrison became their
+    ``upgrade`` (Nyen -> Sankt-Peterburg, 11.2).
     """
 
     scenario: str
@@ -121,6 +127,10 @@ class GameState:
     mistrust_year: int | None = None
     truces: dict[str, int] = field(default_factory=dict)
     victory: dict[str, Any] | None = None
+    year_track: dict[str, int] = field(default_factory=dict)
+    reform_open: bool = False
+    exile_rolls: int = 0
+    upgraded: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-compatible dict the service stores."""
@@ -136,7 +146,8 @@ class GameState:
         t = {k: _copy(v) for k, v in t.items()}
         data["turn"] = Turn(**t)
         for key in ("control", "active", "rp", "last_event", "first_turn_actions", "powers",
-                    "politics_used", "interphase_due", "aside", "truces", "victory"):
+                    "politics_used", "interphase_due", "aside", "truces", "victory",
+                    "year_track", "upgraded"):
             if key in data:
                 data[key] = _copy(data[key])
         return cls(**data)

@@ -8,6 +8,8 @@ and the fog of war in the reports).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlmodel import select
 
@@ -211,3 +213,60 @@ def test_the_last_army_by_mail_to_its_victory_report(ctx) -> None:  # type: igno
     html = page.get_content()
     assert "everything revealed" in html and "1718-autumn-actions-" in html
     assert "Report for coalition" in html and "Report for sweden" in html
+
+
+def test_an_interphase_by_mail(pb) -> None:  # type: ignore[no-untyped-def]
+    """The 1701 Interphase (0.3) by mail: both players send spending orders (the Coalition in
+    French), the phase closes at its deadline, each report says what the rules let its
+    reader know: the owner the block drawn from the pool (8.6), the opponent only that a
+    block was deployed and where; activation rolls (10.1) and RPs (8.2) to both."""
+    # The moderator winds the game on to the last phase of 1700 (SET) and closes it.
+    deliver(pb, mail("GAME pb1\nMODERATOR mod-secret\nSET season = winter\nSET step = forage\n"
+                     "SET blocks.karl-xii.strength = 2\n", sender=MOD))
+    assert "OK" in last_reply(pb, MOD)
+    settle(pb, "pb1", by="test")
+    assert phase_now(pb)[0] == "1701-interphase"
+
+    deliver(pb, mail("GAME pb1\nPOWER sweden sw-secret\nreplace Karl XII\n"
+                     "build Sweden: draw 1 strength 2; deploy Svealand\n", sender=SWEDEN))
+    reply = last_reply(pb, SWEDEN)
+    assert "OK  replace Karl XII" in reply
+    assert "OK  build Sweden: draw 1 strength 2; deploy Svealand" in reply
+    deliver(pb, mail("GAME pb1\nPOWER coalition co-secret\n"
+                     "construire Saxe : tirer 1 ; déployer Lausitz\n"
+                     "réformer Repnin\n", sender=COALITION))
+    reply = last_reply(pb, COALITION)
+    assert "build Saxony: draw 1; deploy Lausitz" in reply
+    assert "réformes militaires russes" not in reply  # refusals are in the reply's language
+    assert "aucune armée russe perdue en bataille" in reply
+    assert close_phase(pb, "pb1", phase_now(pb)[1], by="test").closed
+    assert phase_now(pb)[0].startswith("1701-spring-")
+
+    sw = next(t for t in reports(pb, SWEDEN) if "--- 1701-interphase ---" in t)
+    co = next(t for t in reports(pb, COALITION) if "--- 1701-interphase ---" in t)
+    assert "Karl XII receives a replacement step: strength 4" in sw
+    assert "Sweden receives 40 RPs (RP level 40) (8.2)." in sw
+    assert "La Suède reçoit 40 PR (niveau 40) (8.2)." in co
+    built = re.search(r"^(.+) is built for Sweden in (.+) at strength (\d)", sw, re.M)
+    assert built is not None and built.group(3) == "2"  # "strength 2" (8.6)
+    assert "Jet d’activation pour le Danemark" in co and "Activation roll for Denmark" in sw
+    assert f"La Suède déploie un nouveau bloc (suédois) en {built.group(2)}." in co
+    assert "La Suède ajoute un pas de remplacement à un bloc en Skåne." in co
+    # The block Sweden drew, and Karl XII's new strength, never reach the Coalition.
+    to_coalition = [without_places(t) for _, t in outbox(pb, to=COALITION)]
+    assert not [t for t in to_coalition if built.group(1) in t]
+    assert not [t for t in to_coalition if "Karl XII" in t]
+    # The Coalition's draw is as private: Sweden learns only that a new block stands there.
+    drawn = re.search(r"^(.+) est construit pour la Saxe en (.+) avec", co, re.M)
+    assert drawn is not None
+    assert re.search(rf"^The Coalition deploys a new \w+ block in {drawn.group(2)}\.$", sw, re.M)
+    assert not [t for _, t in outbox(pb, to=SWEDEN) if drawn.group(1) in without_places(t)]
+
+
+def without_places(text: str) -> str:
+    """A report without territory and sea names (a block may share its territory's name,
+    as Savolax does)."""
+    board = BalticaModule().board
+    for place in [*board.territories.values(), *board.seas.values()]:
+        text = text.replace(place.name, "")
+    return text

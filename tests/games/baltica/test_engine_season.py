@@ -89,7 +89,7 @@ def test_not_yet_implemented_orders_are_refused() -> None:
     """Part II orders parse but are refused, never stored and silently ignored."""
     m, state = game()
     state = m.adjudicate(state, {}, Dice.scripted([5, 2])).state
-    os = orders(m, state, "sweden", "build Sweden: draw 2", "recon Pskov")
+    os = orders(m, state, "sweden", "cede Svealand to Russia", "recon Pskov")
     vs = m.validate(state, "sweden", os)
     assert vs[0].verdict is Verdict.REFUSED and "not yet implemented" in vs[0].reason
     assert vs[1].verdict is Verdict.ACCEPTED

@@ -34,7 +34,7 @@ def friendly_harbors(world: World, power: str, fleet: str | None = None) -> list
     only for its own nation's fleet (11.11)."""
     nation = world.spec(fleet).nation if fleet else None
     return [t for t, v in sorted(world.board.territories.items())
-            if v.harbor and world.controlled_by(t, power) and (not v.box or v.nation == nation)]
+            if world.harbor(t) and world.controlled_by(t, power) and (not v.box or v.nation == nation)]
 
 
 def nearest_harbor(world: World, fleet: str, sea: str) -> str | None:

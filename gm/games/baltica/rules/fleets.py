@@ -53,7 +53,7 @@ def sea_path(world: World, power: str, fleets: Sequence[str], origin: str,
     target_sea = to
     if to in world.board.territories:
         t = world.board.territories[to]
-        if not t.harbor or t.sea is None:
+        if not world.harbor(to) or t.sea is None:
             return Why.NOT_A_HARBOR
         if t.box and any(world.spec(f).nation != t.nation for f in fleets):
             return Why.NOT_A_HARBOR

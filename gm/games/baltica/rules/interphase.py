@@ -18,14 +18,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gm.games.baltica.conditions import unwrap
+from gm.games.baltica.conditions import applies, unwrap
 from gm.games.baltica.orders import TruceOffer
-from gm.games.baltica.rules import activation, truce
+from gm.games.baltica.rules import activation, reforms, spending, truce
 from gm.games.baltica.rules.world import World
 
 Orders = Mapping[str, Sequence[Any]]
-"""Both players' orders for the Interphase, by power (conditions already unwrapped or not:
-each sub-step reads what it needs)."""
+"""Both players' orders for the Interphase, by power."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +34,29 @@ class SubStep:
     id: str
     rule: str
     run: Callable[[World, Orders], None]
+
+
+def orders_of(world: World, orders: Orders, power: str, kind: type) -> list[Any]:
+    """``power``'s orders of one type whose condition (if any) holds, in the order given."""
+    out = []
+    for o in orders.get(power, ()):
+        inner, cond = unwrap(o)
+        if isinstance(inner, kind) and applies(world, power, cond):
+            out.append(inner)
+    return out
+
+
+def due_activations(world: World, orders: Orders) -> None:
+    """12.4 #3: an ally won by a Special Envoy "enters the war during the next
+    Interphase"; 12.3 #3 (reforms accelerated) moves a reformed army on the Year Track.
+    The RP changes left for this Interphase (8.8) are read by the spending sub-step."""
+    for item in list(world.state.interphase_due):
+        if item["what"] == "activate":
+            world.state.interphase_due.remove(item)
+            activation.activate(world, item["nation"], "12.4")
+        elif item["what"] == "reform_accelerated":
+            world.state.interphase_due.remove(item)
+            reforms.accelerate(world)
 
 
 def activation_rolls(world: World, orders: Orders) -> None:
@@ -65,9 +87,52 @@ def truce_offers(world: World, orders: Orders) -> None:
                            code=why.name)
 
 
+def reform_orders(world: World, orders: Orders) -> None:
+    """11.2: "At the start of every following Interphase, the Coalition player may choose
+    an army to reform" (the ``reform`` order; default: none)."""
+    from gm.games.baltica.orders import Reform
+
+    for power in world.state.powers:
+        for order in orders_of(world, orders, power, Reform)[:1]:
+            reforms.reform(world, power, world.bid_block(order.block), order)
+
+
+def year_track(world: World, orders: Orders) -> None:
+    """11.2: the Year Track at the start of the Interphase (armies and fleets arrive)."""
+    reforms.year_track_arrivals(world)
+
+
+def night_rider(world: World, orders: Orders) -> None:
+    """2.3: Karl XII's return from exile, to the first territory of Sweden's ``build``
+    ``deploy`` lists that qualifies (else the default)."""
+    from gm.games.baltica.orders import Build
+
+    wanted = [world.bid_territory(t) for power in world.state.powers
+              for o in orders_of(world, orders, power, Build) for t in o.deploy]
+    reforms.karl_returns(world, wanted)
+
+
+def self_sufficient(world: World, orders: Orders) -> None:
+    """11.7, 11.8, 11.9: blocks that use no RPs are restored (and Mazepa deployed)."""
+    spending.self_sufficient(world)
+
+
+def replacements_and_builds(world: World, orders: Orders) -> None:
+    """8.1-8.7: each nation's RPs, spent on on-map replacements first, then builds;
+    Sweden first (0.3)."""
+    for power in world.state.powers:
+        spending.spend_power(world, power, orders, orders_of)
+
+
 INTERPHASE_STEPS: tuple[SubStep, ...] = (
     SubStep("truce-offers", "10.2", truce_offers),
+    SubStep("due", "8.8, 12.3 #3, 12.4 #3", due_activations),
+    SubStep("reform", "11.2", reform_orders),
+    SubStep("year-track", "11.2", year_track),
+    SubStep("night-rider", "2.3", night_rider),
     SubStep("activation", "10.1, 11.x", activation_rolls),
+    SubStep("self-sufficient", "11.7, 11.8, 11.9", self_sufficient),
+    SubStep("spending", "8.1-8.7, 11.x", replacements_and_builds),
 )
 """What the Interphase does, in the rulebook's order (0.3, 2.3, 8.x, 10.1, 11.2)."""
 

@@ -82,6 +82,11 @@ def eliminate(world: World, block: str, *, hidden: bool = False) -> None:
     if not any(world.spec(b).nation == spec.nation and world.state.on_map(b)
                for b in world.state.blocks):
         call_truce(world, spec.nation, "last_block")
+    if spec.nation == "russia" and spec.kind is BlockKind.ARMY:
+        # 11.2: a Russian army eliminated in a battle (events and forage never eliminate)
+        from gm.games.baltica.rules.reforms import reform_open
+
+        reform_open(world)
     if spec.kind is BlockKind.FLEET:  # 9.3: "Blocks aboard destroyed fleets are also destroyed"
         for b in sorted(c for c, cs in world.state.blocks.items() if cs.aboard == block):
             eliminate(world, b, hidden=hidden)

@@ -18,9 +18,10 @@ from gm.games.baltica.rules.world import World
 def line_of_communications(world: World, block: str) -> bool:
     """8.5: the block's territory is its nation's, with the garrison controlled; or a line
     can be traced "through adjacent friendly (1.2) or transit (1.5) territories back to
-    any controlled national territory", never into or through enemy blocks.
-
-    Lines across sea zones (through fleets) are part II (fleets): not traced yet.
+    any controlled national territory", never into or through enemy blocks; and "across
+    a sea zone if the line is traced from or through a territory with a friendly port,
+    through a sea zone occupied by fleets of the same nationality, to a friendly national
+    territory with a port".
     """
     power = world.power_of(block)
     nation = world.spec(block).nation
@@ -32,6 +33,9 @@ def line_of_communications(world: World, block: str) -> bool:
 
     if start not in world.board.territories:
         return False
+    seas = {bs.location for b, bs in world.state.blocks.items()
+            if bs.location in world.board.seas and bs.aboard is None
+            and world.spec(b).nation == nation and not world.ground(b)}
     seen, queue = {start}, deque([start])
     while queue:
         here = queue.popleft()
@@ -43,21 +47,33 @@ def line_of_communications(world: World, block: str) -> bool:
             if world.friendly_or_transit(there, power):
                 seen.add(there)
                 queue.append(there)
+        t = world.board.territories[here]
+        if t.port and t.sea in seas and world.controlled_by(here, power):
+            for there in world.board.ports_on(t.sea):
+                if home(there) and not world.enemy_blocks(power, there):
+                    return True
     return False
 
 
-def step_cost(world: World, block: str) -> int:
+def base_cost(world: World, block: str) -> int:
     """8.2: "Army block: 2 RPs per step; Regiment block: 1 RP per step; Fleet block: 2 RPs
-    per step"; 8.3: "Replacement steps may be added to blocks in territories without a
-    friendly garrison. However, the RP cost is doubled in this case." """
+    per step" (tables.toml ``limits``)."""
     limits = world.board.tables["limits"]
     kind = world.spec(block).kind
-    cost = {BlockKind.ARMY: limits["rp_army_step"], BlockKind.REGIMENT: limits["rp_regiment_step"],
-            BlockKind.FLEET: limits["rp_fleet_step"]}[kind]
+    return int({BlockKind.ARMY: limits["rp_army_step"],
+                BlockKind.REGIMENT: limits["rp_regiment_step"],
+                BlockKind.FLEET: limits["rp_fleet_step"]}[kind])
+
+
+def step_cost(world: World, block: str) -> int:
+    """8.2 (:func:`base_cost`); 8.3: "Replacement steps may be added to blocks in
+    territories without a friendly garrison. However, the RP cost is doubled in this
+    case." """
+    cost = base_cost(world, block)
     where = world.state.blocks[block].location
     if not world.controlled_by(where, world.power_of(block)):
         cost *= 2
-    return int(cost)
+    return cost
 
 
 def replacement_problem(world: World, block: str) -> Why | None:
@@ -73,7 +89,7 @@ def replacement_problem(world: World, block: str) -> Why | None:
     if world.occupied_by_both(bs.location):
         return Why.IN_BATTLE
     if not world.ground(block):
-        return None if world.board.territories[bs.location].harbor else Why.AT_SEA
+        return None if world.harbor(bs.location) else Why.AT_SEA
     if not line_of_communications(world, block):
         return Why.NO_LINE
     return None
@@ -99,14 +115,24 @@ def spend_on_map(world: World, power: str, blocks: Sequence[str], rp: int,
     order = [b for b in prefer if b in able]
     order += sorted((b for b in able if b not in order), key=lambda b: default_rank(world, b))
     for b in order:
-        bs = world.state.blocks[b]
-        cost = step_cost(world, b)
-        steps = 0
-        while rp >= cost and bs.strength < world.spec(b).max_strength:
-            bs.strength += 1
-            rp -= cost
-            steps += 1
-        if steps:
-            world.emit("replaced", [power], block=world.name(b), strength=bs.strength)
-            world.emit("replacement_made", None, power=power, territory=world.tname(bs.location))
+        rp, _ = add_steps(world, power, b, rp)
     return rp
+
+
+def add_steps(world: World, power: str, block: str, rp: int,
+              top: int | None = None) -> tuple[int, int]:
+    """8.2, 8.3: add steps to ``block`` up to ``top`` (default full strength) while ``rp``
+    pays for them; return (RPs left, steps added). The owner learns the new strength, the
+    other player where a step was added."""
+    bs = world.state.blocks[block]
+    top = world.spec(block).max_strength if top is None else min(top, world.spec(block).max_strength)
+    cost = step_cost(world, block)
+    steps = 0
+    while rp >= cost and bs.strength < top:
+        bs.strength += 1
+        rp -= cost
+        steps += 1
+    if steps:
+        world.emit("replaced", [power], block=world.name(block), strength=bs.strength)
+        world.emit("replacement_made", None, power=power, territory=world.tname(bs.location))
+    return rp, steps

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gm.games.baltica.rules.fleets import harbor_captured
 from gm.games.baltica.rules.losses import strongest, take_step
+from gm.games.baltica.rules.reforms import nyen_changed_hands, reform_open
 from gm.games.baltica.rules.truce import call_truce
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import SiegeState, other_power
@@ -37,7 +38,7 @@ def resolve(world: World, siege: SiegeState) -> None:
     if world.enemy_blocks(siege.power, siege.territory):
         world.emit("siege_abandoned", None, territory=t.name)
         return
-    value = t.garrison.value
+    value = world.garrison_value(siege.territory)
     world.emit("siege", None, territory=t.name, garrison=t.garrison.name, value=value,
                blocks=[{"block": world.name(b), "strength": world.state.blocks[b].strength,
                         "rating": str(world.spec(b).rating)} for b in blocks])
@@ -101,5 +102,8 @@ def capture(world: World, siege: SiegeState) -> None:
     world.emit("captured", None, territory=t.name, garrison=t.garrison.name if t.garrison else "",
                by=nation, control=world.controller(siege.territory))
     harbor_captured(world, siege.territory, other_power(siege.power))
+    if owner == "russia" and not friendly_land:
+        reform_open(world)  # 11.2: "if a territory in Russia has been captured"
+    nyen_changed_hands(world, siege.territory)
     if t.capital and not friendly_land and owner is not None:
         call_truce(world, owner, "capital")

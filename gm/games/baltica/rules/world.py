@@ -13,7 +13,7 @@ from typing import Any
 
 from gm.dice import Dice
 from gm.games.baltica.board import BlockKind, BlockType, Board, Side, Terrain
-from gm.games.baltica.state import POWERS, GameState, other_power
+from gm.games.baltica.state import POWERS, REMOVED, GameState, other_power
 from gm.games.base import Event
 
 NORMAL_BORDER_LIMIT = 6  # 4.2: "Normal border: 6 blocks."
@@ -45,8 +45,14 @@ class World:
 
     # -- names ---------------------------------------------------------------
     def bid_block(self, name: str) -> str:
-        """The id of a block given its id or display name (orders carry names)."""
-        return _lookup(self.board.blocks, name)
+        """The id of a block given its id or display name (orders carry names). Of a
+        Russian star pair (same name, 11.2) the one still in the game."""
+        if name in self.board.blocks:
+            return name
+        found = [k for k, b in self.board.blocks.items() if b.name == name]
+        live = [k for k in found if k in self.state.blocks
+                and self.state.blocks[k].location != REMOVED]
+        return (live or found or [_lookup(self.board.blocks, name)])[0]
 
     def bid_territory(self, name: str) -> str:
         """The id of a territory or sea zone given its id or display name."""
@@ -122,6 +128,20 @@ class World:
         """The garrison is held by the other player's nations."""
         nation = self.controller(territory)
         return nation is not None and self.power_of_nation(nation) == other_power(power)
+
+    def harbor(self, territory: str) -> bool:
+        """A harbor (1.6), counting a garrison upgraded in play (Sankt-Peterburg, 11.2)."""
+        t = self.board.territories[territory]
+        if territory in self.state.upgraded and t.upgrade is not None:
+            return t.upgrade.harbor
+        return t.harbor
+
+    def garrison_value(self, territory: str) -> int:
+        """A garrison's value (1.2), upgraded in play (Sankt-Peterburg is 4, 11.2)."""
+        t = self.board.territories[territory]
+        if territory in self.state.upgraded and t.upgrade is not None:
+            return t.upgrade.value
+        return t.garrison.value if t.garrison is not None else 0
 
     def transit(self, territory: str) -> bool:
         """1.5: Mecklenburg, Schlesien and Polish territories without a garrison marker."""
