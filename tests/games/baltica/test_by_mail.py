@@ -225,6 +225,8 @@ def test_an_interphase_by_mail(pb) -> None:  # type: ignore[no-untyped-def]
                      "SET blocks.karl-xii.strength = 2\n", sender=MOD))
     assert "OK" in last_reply(pb, MOD)
     settle(pb, "pb1", by="test")
+    assert phase_now(pb)[0] == "1700-winter-campaign"  # 3.4: Sweden does not campaign
+    assert close_phase(pb, "pb1", phase_now(pb)[1], by="test").closed
     assert phase_now(pb)[0] == "1701-interphase"
 
     deliver(pb, mail("GAME pb1\nPOWER sweden sw-secret\nreplace Karl XII\n"

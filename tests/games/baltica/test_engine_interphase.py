@@ -53,8 +53,11 @@ def test_sub_steps_are_in_the_rulebook_order() -> None:
 
 
 def interphase_state() -> tuple[BalticaModule, dict]:  # type: ignore[type-arg]
+    """The 1701 Interphase, reached from the winter forage (no winter campaign, 3.4)."""
     m, state = grand_campaign(year=1700, season="winter", step="forage")
-    return m, m.adjudicate(state, {}, Dice.scripted([])).state
+    while not m.phase(state).id.endswith("-interphase"):
+        state = m.adjudicate(state, {}, Dice.scripted([])).state
+    return m, state
 
 
 def parse(m: BalticaModule, state: dict, power: str, *lines: str) -> list:  # type: ignore[type-arg]
