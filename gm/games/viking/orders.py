@@ -134,9 +134,10 @@ class Activate(Order):
 class Parley(Order):
     kind = "parley"
     post: str
+    rival: str = ""  # the rival challenged (PARLEY, Challenge); "" = the only one there
 
     def echo(self) -> str:
-        return f"parley {self.post}"
+        return f"parley {self.post}" + (f" challenge {self.rival}" if self.rival else "")
 
 
 @dataclass(frozen=True)

@@ -113,7 +113,7 @@ class VikingTransformer(OrderTransformer):
         return Activate(c[0], c[1] if len(c) > 1 else ())
 
     def parley(self, c: list[Any]) -> Parley:
-        return Parley(c[0])
+        return Parley(c[0], c[1] if len(c) > 1 else "")
 
     def jarldom(self, c: list[Any]) -> JarldomAction:
         return JarldomAction(c[0], c[1])

@@ -34,6 +34,7 @@ def test_english_and_french_give_the_same_canonical_orders(state) -> None:  # ty
         ("offer blue: give 3 silfr, promise \"peace\" for follower at Lyubsha",
          "offrir blue : donner 3 silfr, promesse \"peace\" contre partisan sur Lyubsha"),
         ("parley Damascus", "parlementer Damas"),
+        ("parley Birka challenge blue", "parlementer Birka défier blue"),
         ("jarldom from Ladoga to Svir", "jarlat de Ladoga vers Svir"),
         ("sweden", "suède"),
         ("theocracy Normandy", "théocratie Normandie"),
@@ -46,6 +47,8 @@ def test_english_and_french_give_the_same_canonical_orders(state) -> None:  # ty
         assert isinstance(a, ParsedOrder) and isinstance(b, ParsedOrder), (en, a, b)
         assert a.order == b.order and a.echo == b.echo
         assert module.order_from_json(module.order_to_json(a.order)) == a.order
+        again = parse(state, a.echo)[0]
+        assert isinstance(again, ParsedOrder) and again.order == a.order, a.echo
 
 
 def test_names_are_only_those_the_player_may_know(state) -> None:  # type: ignore[no-untyped-def]

@@ -174,7 +174,7 @@ def test_rule_e_challenge_returns_followers_acting_as_longships() -> None:
     out = send(state, {"red": "parley Birka"})
     assert event(out, "challenged") == {"power": "red", "rival": "blue", "post": "Birka",
                                         "returned": 0, "moved": 0, "to": "Svealand",
-                                        "followers": 1}
+                                        "followers": 1, "remaining": []}
     assert types(out).index("challenged") < types(out).index("established")
     assert out.state["posts"]["birka"]["owner"] == "red"
     one = table()

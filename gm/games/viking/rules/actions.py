@@ -11,6 +11,7 @@ from gm.games.viking.orders import Activate, InvestBuy, Parley, Play
 from gm.games.viking.rules.effects import run_effects
 from gm.games.viking.rules.establish import (
     challenge,
+    challenged_rival,
     establish,
     establish_check,
     place_venture,
@@ -170,16 +171,24 @@ def activate(t: Table, p: str, order: Activate) -> None:
 
 
 def parley(t: Table, p: str, order: Parley) -> None:
-    """PARLEY (Standard Actions E): with a longship alone on the post, or more
-    longships (with persistent modifiers) than each rival there, challenge those
-    rivals and establish your follower, paying the post's cost."""
+    """PARLEY (Standard Actions E): "You may PARLEY as long as a Longship you control
+    is Alone in the Post or you have more Longships, including special abilities,
+    in the Post than a Rival." Alone, establish your follower, paying the post's
+    cost. Not alone, challenge one rival with fewer longships (the one the order
+    names, else the only one: :func:`challenged_rival`), then establish if no
+    rival is left on the post; with another rival still there, the PARLEY ends
+    with the challenge (as the Jarldom action: "If you are now the only player
+    who has a Longship(s) on this Post, Establish"). Either way the player must
+    be able to establish there (follower, cost) for the PARLEY to begin.
+    """
     pid = t.post_id(order.post)
     if not t.ships_of(p, pid):
         raise Refusal(msg("you have no longship on {place}", place=t.name(pid)))
     establish_check(t, p, pid)
-    if rivals_present(t, p, pid):
-        challenge(t, p, pid)
-    establish(t, p, pid)
+    if rivals_present(t, p, pid) or order.rival:
+        challenge(t, p, pid, challenged_rival(t, p, pid, order.rival))
+    if not rivals_present(t, p, pid):
+        establish(t, p, pid)
     t.action_bonus(p, "parley")
 
 

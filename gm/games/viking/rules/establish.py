@@ -125,38 +125,55 @@ def rivals_present(t: Table, p: str, pid: str) -> list[str]:
     return [q for q in t.rivals(p) if t.count_at(pid)[q] or acting_followers(t, q, pid)]
 
 
-def challenge(t: Table, p: str, pid: str) -> None:
-    """CHALLENGE every rival on ``pid`` with fewer longships (PARLEY, Challenge).
+def challenged_rival(t: Table, p: str, pid: str, named: str) -> str:
+    """The rival ``p`` challenges on ``pid`` (Rosetta Stone, CHALLENGE: "Choose a
+    RIVAL in the same POST"): the one the order names, else the only rival there.
+    With several rivals there and none named, the order is refused: whom to
+    challenge is the player's choice, and gm does not make it for them."""
+    rivals = rivals_present(t, p, pid)
+    if named:
+        if named == p or named not in t.rivals(p):
+            raise Refusal(msg("{rival} is not a rival", rival=named))
+        if named not in rivals:
+            raise Refusal(msg("{rival} has no longship on {place} to challenge",
+                              rival=named, place=t.name(pid)))
+        return named
+    if len(rivals) > 1:
+        raise Refusal(msg("several rivals are on {place} ({rivals}): name the one you challenge, "
+                          "e.g. 'parley {place} challenge {rival}'", place=t.name(pid),
+                          rivals=", ".join(rivals), rival=rivals[0]))
+    return rivals[0]
+
+
+def challenge(t: Table, p: str, pid: str, rival: str) -> None:
+    """CHALLENGE ``rival`` on ``pid`` (PARLEY, Challenge; Rosetta Stone, CHALLENGE).
 
     "Add any potential modifications from persistent abilities ... to your total
     Longships on this Post and compare to those of your Rival. You need to have
     more Longships than that Rival." Both sides count their modifiers and their
-    followers acting as longships (:func:`strength`). Effect (Rosetta Stone):
-    "RETURN RIVAL'S first Longship and move every other RIVAL Longship to the
-    nearest REGION" (the region the post is entered from); "RETURN all RIVAL
-    Followers acting as Longships" (to the rival's jarlboard). Default for the
-    rival's choice: an exhausted longship first, an ally longship last.
+    followers acting as longships (:func:`strength`); other rivals on the post
+    do not count. Effect (Rosetta Stone): "RETURN RIVAL'S first Longship and move
+    every other RIVAL Longship to the nearest REGION" (the region the post is
+    entered from); "RETURN all RIVAL Followers acting as Longships" (to the
+    rival's jarlboard). Default for the rival's choice: an exhausted longship
+    first, an ally longship last.
     """
-    mine = strength(t, p, pid)
-    rivals = rivals_present(t, p, pid)
-    for rival in rivals:
-        theirs = strength(t, rival, pid)
-        if theirs >= mine:
-            raise Refusal(msg("{rival} counts {theirs} longship(s) on {place}; you count {mine}: "
-                              "you need more to challenge", rival=rival, theirs=theirs,
-                              place=t.name(pid), mine=mine))
-    for q in (p, *rivals):  # the abilities counted are used (ONCE)
+    mine, theirs_n = strength(t, p, pid), strength(t, rival, pid)
+    if theirs_n >= mine:
+        raise Refusal(msg("{rival} counts {theirs} longship(s) on {place}; you count {mine}: "
+                          "you need more to challenge", rival=rival, theirs=theirs_n,
+                          place=t.name(pid), mine=mine))
+    for q in (p, rival):  # the abilities counted are used (ONCE)
         t.modifier(q, "parley", "longships", use=True)
         t.modifier(q, "parley", "follower_longships", use=True)
-    for rival in rivals:
-        acting = acting_followers(t, rival, pid)
-        theirs = sorted(t.ships_of(rival, pid),
-                        key=lambda sh: (not sh["exhausted"], "fleet" in sh))
-        if theirs:
-            t.return_ship(theirs[0])
-        for sh in theirs[1:]:
-            sh["at"] = t.region_of(pid)
-        if acting:
-            t.s["posts"][pid].update(owner=None, followers=0)
-        t.emit("challenged", power=p, rival=rival, post=t.name(pid), returned=min(1, len(theirs)),
-               moved=max(0, len(theirs) - 1), to=t.name(t.region_of(pid)), followers=acting)
+    acting = acting_followers(t, rival, pid)
+    theirs = sorted(t.ships_of(rival, pid), key=lambda sh: (not sh["exhausted"], "fleet" in sh))
+    if theirs:
+        t.return_ship(theirs[0])
+    for sh in theirs[1:]:
+        sh["at"] = t.region_of(pid)
+    if acting:
+        t.s["posts"][pid].update(owner=None, followers=0)
+    t.emit("challenged", power=p, rival=rival, post=t.name(pid), returned=min(1, len(theirs)),
+           moved=max(0, len(theirs) - 1), to=t.name(t.region_of(pid)), followers=acting,
+           remaining=rivals_present(t, p, pid))
