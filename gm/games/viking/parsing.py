@@ -33,6 +33,7 @@ from gm.games.viking.orders import (
     TheocracyAction,
     Vote,
 )
+from gm.i18n import msg
 from gm.orders.conditions import Quantity
 from gm.orders.grammar import GameGrammar, OrderTransformer, ParseContext, parse_order_lines
 from gm.orders.model import ParseResult, SourceLine
@@ -171,11 +172,17 @@ class VikingTransformer(OrderTransformer):
 GRAMMAR = GameGrammar(
     "viking",
     VikingTransformer,
-    error_examples={
-        "a journey needs 'from PLACE to PLACE, PLACE'": ["journey Svealand", "journey to Ladoga"],
-        "an offer needs 'PLAYER: give ITEMS for ITEMS'": ["offer blue 3 silfr",
-                                                          "offer blue: 3 silfr"],
-        "invest needs 'draw' or 'buy TILE'": ["invest", "invest Odin"],
+    error_examples={  # labels are messages (a French seat reads them in French); examples
+        # in both languages, as the parser's state after a keyword depends on its language
+        msg("a journey needs 'from PLACE to PLACE, PLACE'"): [
+            "journey Svealand", "journey to Ladoga", "voyager Svealand", "voyager vers Ladoga"],
+        msg("an offer needs 'PLAYER: give ITEMS for ITEMS'"): [
+            "offer blue 3 silfr", "offer blue: 3 silfr", "offrir blue 3 silfr",
+            "offrir blue : 3 silfr"],
+        msg("invest needs 'draw' or 'buy TILE'"): ["invest", "invest Odin", "investir",
+                                                   "investir Odin"],
+        msg("parley needs 'POST' or 'POST challenge PLAYER'"): [
+            "parley", "parley Birka challenge", "parlementer", "parlementer Birka défier"],
     },
 )
 

@@ -138,3 +138,30 @@ def test_a_three_player_game_by_mail_to_the_end_of_the_saga(pv, db_url) -> None:
     # Replay re-adjudicates every phase to the same result.
     with session_scope(pv.engine) as s:
         assert verify_replay(s, "pv1") == []
+
+
+def test_a_french_seat_reads_the_parse_error_labels_in_french(pv) -> None:  # type: ignore[no-untyped-def]
+    """A line not understood is named by the example it resembles ("a journey needs
+    ..."); blue's seat is French, so blue's reply names it in French, and red's
+    English reply in English."""
+    bad = {"fr": "voyager Svealand\ninvestir\nparlementer Birka défier",
+           "en": "journey Svealand\ninvest\nparley Birka challenge"}
+    told: dict[str, str] = {}
+    for _ in range(6):
+        _, state, owing = now(pv)
+        p = owing[0]
+        if p in ("blue", "red") and p not in told:
+            deliver(pv, mail(f"GAME pv1\nPOWER {p} {p}-pw\n{bad[LANG[p]]}\n", sender=ADDR[p]))
+            told[p] = outbox(pv, kind="reply", to=ADDR[p])[-1][1]
+        deliver(pv, mail(f"GAME pv1\nPOWER {p} {p}-pw\n" + "\n".join(plan(state, p))
+                         + ("\nPRET\n" if LANG[p] == "fr" else "\nREADY\n"), sender=ADDR[p]))
+        if len(told) == 2:
+            break
+    fr, en = told["blue"], told["red"]
+    assert "un voyage s'écrit 'de LIEU vers LIEU, LIEU' (à 'Svealand', colonne 9)" in fr
+    assert "investir s'écrit 'piocher' ou 'acheter TUILE'" in fr
+    assert "parlementer s'écrit 'POSTE' ou 'POSTE défier JOUEUR'" in fr
+    assert "needs" not in fr
+    assert "a journey needs 'from PLACE to PLACE, PLACE' (at 'Svealand', column 9)" in en
+    assert "invest needs 'draw' or 'buy TILE'" in en
+    assert "parley needs 'POST' or 'POST challenge PLAYER'" in en
