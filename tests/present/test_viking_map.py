@@ -96,7 +96,9 @@ def test_black_borders_are_drawn_as_impassable() -> None:
     """Standard Actions B, Steps: "White borders count as one step to cross. Black
     borders, which indicate a land-locked area not accessible by river, are
     impassable." Every black border of board.toml is a thick black line, marked
-    data-link="impassable" and named in the legend; no white border is."""
+    data-link="impassable" and named in the legend; no white border is. No black
+    border runs under a box other than its two ends' (it would seem to cut that
+    post or region off)."""
     from gm.dice import Dice
     from gm.maps.draw import draw_svg
     from gm.maps.svg import LINK_STYLE
@@ -118,3 +120,39 @@ def test_black_borders_are_drawn_as_impassable() -> None:
                 float(s["stroke-width"]) for k, s in LINK_STYLE.items() if k != "impassable")
     legend = [x for x in lines if x.get("data-link") == "impassable" and "data-between" not in x]
     assert len(legend) == 1 and "impassable border" in svg
+    boxes = _boxes(svg)
+    for pair, line in drawn.items():
+        if pair in DATA.black:
+            under = [a for a, box in boxes.items() if a not in pair and _crosses(line, box)]
+            assert under == [], f"the black border {sorted(pair)} runs under {under}"
+
+
+def _boxes(svg: str) -> dict[str, tuple[float, float, float, float]]:
+    """Each area's box as drawn: (left, top, right, bottom)."""
+    out = {}
+    for g in ET.fromstring(svg.encode()).iter(f"{SVG}g"):
+        rect = g.find(f"{SVG}rect")
+        if "data-area" in g.attrib and "data-kind" not in g.attrib and rect is not None:
+            x, y, w, h = (float(rect.attrib[k]) for k in ("x", "y", "width", "height"))
+            out[g.attrib["data-area"]] = (x, y, x + w, y + h)
+    return out
+
+
+def _crosses(line: dict[str, str], box: tuple[float, float, float, float]) -> bool:
+    """Whether the drawn line (its stroke's width included) touches the box
+    (Liang-Barsky clipping of the segment against the box grown by half the stroke)."""
+    x1, y1, x2, y2 = (float(line[k]) for k in ("x1", "y1", "x2", "y2"))
+    m = float(line["stroke-width"]) / 2
+    left, top, right, bottom = box[0] - m, box[1] - m, box[2] + m, box[3] + m
+    lo, hi = 0.0, 1.0
+    for p, q in ((x1 - x2, x1 - left), (x2 - x1, right - x1), (y1 - y2, y1 - top),
+                 (y2 - y1, bottom - y1)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        lo, hi = (max(lo, t), hi) if p < 0 else (lo, min(hi, t))
+        if lo > hi:
+            return False
+    return True
