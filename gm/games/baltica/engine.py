@@ -12,8 +12,8 @@ from typing import Any
 from gm.dice import Dice
 from gm.games.baltica.board import Board
 from gm.games.baltica.conditions import applies, unwrap
-from gm.games.baltica.orders import BattleOrder, HitsPrefer, Regroup, Retreat
-from gm.games.baltica.rules import battle, forage, siege, victory
+from gm.games.baltica.orders import BattleOrder, Cede, HitsPrefer, Regroup, Retreat
+from gm.games.baltica.rules import battle, forage, nations, siege, victory
 from gm.games.baltica.rules.action_phase import run_action_phase
 from gm.games.baltica.rules.actions import action_roll
 from gm.games.baltica.rules.event_effects import Choices, check_returns
@@ -38,6 +38,7 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
     gs.turn.revealed = {}
     world.prefer = _prefer(world, orders)
     world.emit("phase", None, phase=phase_id(gs))
+    cessions(world, orders.get("sweden", ()))
     step = gs.step
     if step == "interphase":
         run_interphase(world, orders)
@@ -66,10 +67,24 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
     return Outcome(gs.to_json(), world.events)
 
 
+def cessions(world: World, orders: Sequence[Any]) -> None:
+    """11.1: "The Swedish player may at any time cede" Bremen-Verden or Pommern: ``cede``
+    orders, in any phase Sweden orders in, are carried out first."""
+    for o in orders:
+        inner, _ = unwrap(o)
+        if isinstance(inner, Cede):
+            why = nations.cede(world, world.bid_territory(inner.territory),
+                               world.bid_nation(inner.to))
+            if why is not None:
+                world.emit("order_failed", ["sweden"], order=inner.echo(), why=why.value,
+                           code=why.name)
+
+
 def end_of_phase(world: World) -> None:
     """What happens "at the end of the current phase": the truces called (10.2), then
     sudden death (0.4), else the next step; past the scenario's last game turn, its
     victory table (0.4, 3CG 12.x)."""
+    nations.end_of_phase_triggers(world)
     impose_due_truces(world)
     if victory.sudden_death(world):
         return

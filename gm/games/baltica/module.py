@@ -26,6 +26,7 @@ from gm.games.baltica.orders import (
     OPPONENT_ORDERS,
     BattleOrder,
     Build,
+    Cede,
     Discontent,
     Embark,
     HitsPrefer,
@@ -47,7 +48,7 @@ from gm.games.baltica.orders import (
     order_from_json,
     order_to_json,
 )
-from gm.games.baltica.rules import actions, movement, politics, truce
+from gm.games.baltica.rules import actions, movement, nations, politics, truce
 from gm.games.baltica.rules import winter_campaign as winter
 from gm.games.baltica.rules.reforms import reform_problem
 from gm.games.baltica.rules.replacements import replacement_problem
@@ -179,6 +180,11 @@ class BalticaModule(GameModule):
                order: Any) -> Validation:
         if isinstance(order, NOT_YET_IMPLEMENTED):
             return Validation(Verdict.REFUSED, msg(Why.NOT_YET_IMPLEMENTED.value))
+        if isinstance(order, Cede):  # 11.1: "at any time", carried out first
+            why = (Why.SWEDEN_CEDES if power != "sweden" else nations.cede_problem(
+                world, world.bid_territory(order.territory), world.bid_nation(order.to)))
+            return Validation(Verdict.REFUSED, msg(why.value)) if why else Validation(
+                Verdict.ACCEPTED)
         if kind not in PHASE_ORDERS or not isinstance(order, PHASE_ORDERS[kind]):
             return Validation(Verdict.REFUSED, msg("not allowed in this phase"))
         if kind == "winter-campaign":

@@ -313,7 +313,7 @@ class Reform:
 
 @dataclass(frozen=True)
 class Cede:
-    """``cede Bremen-Verden to Hannover`` (11.1): part II, not yet."""
+    """``cede Bremen-Verden to Hannover`` (11.1): in any phase Sweden orders in."""
 
     kind: ClassVar[str] = "cede"
     territory: str
@@ -365,7 +365,6 @@ ACTION_TYPES: tuple[type, ...] = (Recon, Move, Siege, Politics, Replace, Embark,
 """Orders that cost one action each (3.3); the others are standing orders."""
 
 NOT_YET_IMPLEMENTED: tuple[type, ...] = (
-    Cede,
 )
 """Understood, but refused at validation: their rules are part II (docs/baltica.md)."""
 

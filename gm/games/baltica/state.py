@@ -100,6 +100,9 @@ class GameState:
     reforms have been triggered (11.2); ``exile_rolls``: Interphase rolls Karl XII has
     failed in exile (2.3); ``upgraded``: territories whose garrison became their
     ``upgrade`` (Nyen -> Sankt-Peterburg, 11.2).
+    ``ceded``: territory -> the nation Sweden ceded it to (11.1), which is then in
+    ``permanently_inactive``; ``defected``: nations that changed sides (11.9);
+    ``polish_capitals_lost``: Saxony's 4 RP levels are lost with both capitals (11.5).
     """
 
     scenario: str
@@ -131,6 +134,10 @@ class GameState:
     reform_open: bool = False
     exile_rolls: int = 0
     upgraded: list[str] = field(default_factory=list)
+    ceded: dict[str, str] = field(default_factory=dict)
+    permanently_inactive: list[str] = field(default_factory=list)
+    defected: list[str] = field(default_factory=list)
+    polish_capitals_lost: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-compatible dict the service stores."""
@@ -147,7 +154,7 @@ class GameState:
         data["turn"] = Turn(**t)
         for key in ("control", "active", "rp", "last_event", "first_turn_actions", "powers",
                     "politics_used", "interphase_due", "aside", "truces", "victory",
-                    "year_track", "upgraded"):
+                    "year_track", "upgraded", "ceded", "permanently_inactive", "defected"):
             if key in data:
                 data[key] = _copy(data[key])
         return cls(**data)

@@ -126,6 +126,12 @@ SAMPLES: dict[str, dict] = {  # type: ignore[type-arg]
                        "count": 1, "nations": ["sweden"]},
     "truce_offered": {"power": "coalition", "nation": "denmark"},
     "no_winter_campaign": {},
+    "ceded": {"territory": "Bremen-Verden", "nation": "hannover", "rp": 36},
+    "polish_capitals_lost": {"rp": 12},
+    "polish_capitals_regained": {"rp": 16},
+    "austro_turkish_war": {"roll": 6, "war": True},
+    "ukraine_pacified": {"rp": 24},
+    "placed": {"block": "Hannover", "territory": "Hannover"},
     "winter_campaign": {"territory": "Livland", "count": 3},
     "winter_losses": {"blocks": [{"block": "Karl XII", "strength": 3, "eliminated": False},
                                  {"block": "Upplands", "strength": 0, "eliminated": True}]},
@@ -222,7 +228,7 @@ def test_every_interphase_note_is_worded(what: str, lang: str) -> None:
 
 
 @pytest.mark.parametrize("reason", ["royal", "capital", "peter_settles", "last_block", "rp_zero",
-                                    "surrender", "offered"])
+                                    "surrender", "offered", "austro_turkish_war"])
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_every_truce_reason_is_worded(reason: str, lang: str) -> None:
     module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module

@@ -16,6 +16,8 @@ def may_roll(world: World, nation: str, power: str) -> bool:
     A nation under truce rolls, for its own side, from the year of its cube (10.3)."""
     n = world.board.nations[nation]
     act = n.activation
+    if nation in world.state.permanently_inactive:  # 11.1: a ceded territory's receiver
+        return False
     if nation in world.state.truces:  # 10.3: from the Year Track box of its cube
         return (nation not in world.state.active and world.power_of_nation(nation) == power
                 and may_reactivate(world, nation))

@@ -20,7 +20,7 @@ from typing import Any
 
 from gm.games.baltica.conditions import applies, unwrap
 from gm.games.baltica.orders import TruceOffer
-from gm.games.baltica.rules import activation, reforms, spending, truce
+from gm.games.baltica.rules import activation, nations, reforms, spending, truce
 from gm.games.baltica.rules.world import World
 
 Orders = Mapping[str, Sequence[Any]]
@@ -131,6 +131,8 @@ INTERPHASE_STEPS: tuple[SubStep, ...] = (
     SubStep("year-track", "11.2", year_track),
     SubStep("night-rider", "2.3", night_rider),
     SubStep("activation", "10.1, 11.x", activation_rolls),
+    SubStep("austro-turkish-war", "11.6", lambda world, orders: nations.austro_turkish_war(world)),
+    SubStep("british-fleet", "11.11", lambda world, orders: nations.british_fleet_interphase(world)),
     SubStep("self-sufficient", "11.7, 11.8, 11.9", self_sufficient),
     SubStep("spending", "8.1-8.7, 11.x", replacements_and_builds),
 )

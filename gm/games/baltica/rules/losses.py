@@ -79,6 +79,8 @@ def eliminate(world: World, block: str, *, hidden: bool = False) -> None:
         world.emit("block_lost", nation=spec.nation, territory=world.tname(where))
     if spec.royal and owner == "coalition":
         call_truce(world, spec.nation, "royal")
+    if spec.nation == "ukraine":
+        world.triggers.add("mazepa-eliminated")  # 11.8: pacification
     if not any(world.spec(b).nation == spec.nation and world.state.on_map(b)
                for b in world.state.blocks):
         call_truce(world, spec.nation, "last_block")

@@ -81,3 +81,6 @@ class Why(Enum):
     REFORM_NOT_OPEN = "no Russian army lost in battle nor Russian territory captured yet (11.2)"
     ALREADY_REFORMED = "that army is already reformed or out of the game (11.2)"
     STRENGTH_IN_INTERPHASE = "an action adds one step (8.4); 'to N' is for the Interphase"
+    NOT_A_CESSION = "Sweden cedes only Bremen-Verden to Hannover and Pommern to Prussia, once (11.1)"
+    NOT_HELD = "Sweden does not hold that garrison (11.1)"
+    SWEDEN_CEDES = "only Sweden cedes territories (11.1)"

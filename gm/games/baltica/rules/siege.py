@@ -105,5 +105,7 @@ def capture(world: World, siege: SiegeState) -> None:
     if owner == "russia" and not friendly_land:
         reform_open(world)  # 11.2: "if a territory in Russia has been captured"
     nyen_changed_hands(world, siege.territory)
+    if owner == "ukraine" and t.capital and nation == "russia":
+        world.triggers.add("baturyn-captured")  # 11.8: "captured by Russian siege"
     if t.capital and not friendly_land and owner is not None:
         call_truce(world, owner, "capital")

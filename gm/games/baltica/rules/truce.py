@@ -10,6 +10,7 @@ Ottoman surrender (11.6). A truce offered in the Interphase (10.2) takes effect 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Collection
 
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
@@ -87,7 +88,7 @@ def impose_truce(world: World, nation: str, reason: str) -> None:
               and world.spec(b).nation in (nation, *followers)]
     _to_pool(world, pooled)
     _lift_markers(world, nation)
-    _evict(world, nation)
+    evict(world, world.board.nation_territories(nation))
 
 
 def _to_pool(world: World, blocks: list[str]) -> None:
@@ -119,10 +120,10 @@ def _lift_markers(world: World, nation: str) -> None:
                    control=world.controller(territory))
 
 
-def nearest_friendly(world: World, block: str, start: str, nation: str) -> str | None:
+def nearest_friendly(world: World, block: str, start: str, leaving: Collection[str]) -> str | None:
     """10.2: "the nearest friendly territory they are allowed to enter" (fewest land
-    borders; not prohibited, 4.5; free of enemy blocks; outside the nation under truce).
-    Equidistant: "owner's choice"; default the first by territory id."""
+    borders; not prohibited, 4.5; free of enemy blocks; outside the territories being
+    left). Equidistant: "owner's choice"; default the first by territory id."""
     power = world.power_of(block)
     seen, frontier = {start}, deque([(start, 0)])
     found: list[tuple[int, str]] = []
@@ -131,8 +132,7 @@ def nearest_friendly(world: World, block: str, start: str, nation: str) -> str |
         here, dist = frontier.popleft()
         if limit is not None and dist > limit:
             break
-        t = world.board.territories[here]
-        if (here != start and t.nation != nation and world.controlled_by(here, power)
+        if (here not in leaving and world.controlled_by(here, power)
                 and not world.prohibited(here) and not world.enemy_blocks(power, here)):
             found.append((dist, here))
             limit = dist
@@ -144,22 +144,22 @@ def nearest_friendly(world: World, block: str, start: str, nation: str) -> str |
     return min(found)[1] if found else None
 
 
-def _evict(world: World, nation: str) -> None:
-    """Blocks of other nations inside the nation under truce move out (10.2); a fleet
-    anchored in its harbors puts to sea in the harbor's zone; a block with nowhere to go
-    returns to its pool (interpretation)."""
+def evict(world: World, territories: Collection[str]) -> None:
+    """Blocks inside the territories of a nation under truce move out (10.2; the nation's
+    own blocks are in the pool already); a fleet anchored in a harbor there puts to sea in
+    the harbor's zone; a block with nowhere to go returns to its pool (interpretation)."""
     gs = world.state
-    lands = set(world.board.nation_territories(nation))
+    lands = set(territories)
     moved: dict[tuple[str, str, str], list[str]] = {}
     for b in sorted(gs.blocks):
         bs = gs.blocks[b]
-        if bs.location not in lands or world.spec(b).nation == nation:
+        if bs.location not in lands:
             continue
         here = bs.location
         if not world.ground(b):
             to: str | None = world.board.territories[here].sea
         else:
-            to = nearest_friendly(world, b, here, nation)
+            to = nearest_friendly(world, b, here, lands)
         if to is None:
             _to_pool(world, [b])
             continue

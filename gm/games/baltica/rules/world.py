@@ -36,6 +36,7 @@ class World:
     prefer: dict[str, list[str]] = field(default_factory=dict)
     pins: dict[str, list[str]] = field(default_factory=dict)
     truces_due: list[tuple[str, str]] = field(default_factory=list)  # 10.2: (nation, reason)
+    triggers: set[str] = field(default_factory=set)  # moments section 11 reacts to (11.8)
 
     # -- events --------------------------------------------------------------
     def emit(self, type_: str, visible_to: Iterable[str] | None = None, **data: Any) -> None:
@@ -157,6 +158,8 @@ class World:
     def prohibited(self, territory: str) -> bool:
         """4.5: territories of inactive nations may not be entered (Ukraine with Russia)."""
         t = self.board.territories[territory]
+        if territory in self.state.ceded:  # 11.1: now the inactive receiver's
+            return self.state.ceded[territory] not in self.state.active
         if t.transit or t.nation is None or t.box:
             return False
         active = set(self.state.active)

@@ -1,0 +1,221 @@
+"""The section 11 rules that fire on triggers (GMT 2012 11.1, 11.5, 11.6, 11.8, 11.9,
+11.11): checked at the end of every phase (:func:`end_of_phase_triggers`, before the
+truces), in the Interphase (:func:`austro_turkish_war`, :func:`british_fleet_interphase`)
+or when the Swedish player cedes a territory (:func:`cede`).
+
+Which territories and blocks they name is data (nations.toml, map.toml); the numbers
+are the rule book's, next to the rule they come from.
+"""
+
+from __future__ import annotations
+
+from gm.games.baltica.rules import activation
+from gm.games.baltica.rules.results import Why
+from gm.games.baltica.rules.truce import evict, impose_truce
+from gm.games.baltica.rules.world import World
+from gm.games.baltica.state import ASIDE, OFF_MAP, POOL
+
+CEDED_RP = 4  # 11.1: "Each territory ceded reduces Sweden's RP level by 4"
+CESSIONS = {"bremen-verden": "hannover", "pommern": "prussia"}  # 11.1
+POLISH_CAPITALS_RP = 4  # 11.5: "reduce Saxony's RP level by 4"
+UKRAINE_RP = 8  # 11.8: "Russia regains its lost 8 RPs"
+AUSTRO_TURKISH_WAR = 6  # 11.6: "which occurs on a 6"
+MAZEPA, BRITISH_FLEET, HANNOVER = "mazepa", "british-fleet", "hannover"
+PORTSMOUTH = "portsmouth"  # 11.11: "The British Fleet block always starts in Portsmouth"
+
+
+def end_of_phase_triggers(world: World) -> None:
+    """The section 11 triggers, in rule order, at the end of every phase."""
+    polish_capitals(world)
+    christian_solidarity(world)
+    ukraine_pacification(world)
+    hannover_joins(world)
+    britain_joins_on_invasion(world)
+
+
+def invaded(world: World, territories: tuple[str, ...] | list[str]) -> bool:
+    """"The Coalition invades" (11.9, 11.11): Coalition blocks moved or landed into one of
+    ``territories`` this turn (blocks standing there since the set-up do not invade)."""
+    return any(world.state.blocks[b].moved for t in territories
+               for b in world.enemy_blocks("sweden", t))
+
+
+# -- 11.1 Sweden: concessions ---------------------------------------------------------
+def cede_problem(world: World, territory: str, nation: str | None) -> Why | None:
+    """11.1: only Bremen-Verden to Hannover and Pommern to Prussia, once, while Sweden
+    holds the garrison (interpretation: it cannot give what the enemy holds)."""
+    if CESSIONS.get(territory) != nation or territory in world.state.ceded:
+        return Why.NOT_A_CESSION
+    if not world.controlled_by(territory, "sweden"):
+        return Why.NOT_HELD
+    return None
+
+
+def cede(world: World, territory: str, nation: str) -> Why | None:
+    """11.1: "The Swedish player may at any time cede the territories of Bremen-Verden to
+    Hannover and/or Pommern to Prussia. Each territory ceded reduces Sweden's RP level by
+    4, but renders the receiving nation permanently inactive." The territory becomes the
+    receiving nation's (prohibited, 4.5); blocks in it leave as from a nation under truce
+    (10.2); an active receiving nation's block goes to its pool."""
+    why = cede_problem(world, territory, nation)
+    if why is not None:
+        return why
+    gs = world.state
+    gs.ceded[territory] = nation
+    gs.control[territory] = nation
+    gs.rp["sweden"] = max(0, gs.rp.get("sweden", 0) - CEDED_RP)
+    if nation not in gs.permanently_inactive:
+        gs.permanently_inactive.append(nation)
+    world.emit("ceded", territory=world.tname(territory), nation=nation,
+               rp=gs.rp["sweden"])
+    if nation in gs.active:
+        gs.active.remove(nation)
+        for b, bs in gs.blocks.items():
+            if world.spec(b).nation == nation and bs.location not in OFF_MAP:
+                bs.location, bs.strength = POOL, 0
+        world.emit("nation_deactivated", nation=nation, cause="ceded")
+    evict(world, [territory])
+    return None
+
+
+# -- 11.5 Poland: the capitals --------------------------------------------------------
+def polish_capitals(world: World) -> None:
+    """11.5: "If at any time both capitals are lost, reduce Saxony's RP level by 4 and
+    return any Polish blocks on the map to the Saxon replacement pool (they may be rebuilt
+    normally). If Saxony regains both capitals, restore the lost RP level." Lost: the
+    Swedish side holds both garrisons."""
+    gs = world.state
+    capitals = [t for t in world.board.nation_territories("poland")
+                if world.board.territories[t].capital]
+    if not capitals or "saxony" not in gs.rp:
+        return
+    lost = all(world.controlled_by(t, "sweden") for t in capitals)
+    held = all(world.controlled_by(t, "coalition") for t in capitals)
+    if lost and not gs.polish_capitals_lost:
+        gs.polish_capitals_lost = True
+        gs.rp["saxony"] = max(0, gs.rp["saxony"] - POLISH_CAPITALS_RP)
+        world.emit("polish_capitals_lost", rp=gs.rp["saxony"])
+        polish = [b for b, bs in gs.blocks.items()
+                  if world.spec(b).nation == "poland" and bs.location not in OFF_MAP]
+        for b in polish:
+            gs.blocks[b].location, gs.blocks[b].strength = POOL, 0
+        if polish:
+            world.emit("sent_to_pool_count", power="coalition", cause="polish_capitals",
+                       count=len(polish))
+    elif held and gs.polish_capitals_lost:
+        gs.polish_capitals_lost = False
+        gs.rp["saxony"] += POLISH_CAPITALS_RP
+        world.emit("polish_capitals_regained", rp=gs.rp["saxony"])
+
+
+# -- 11.6 Ottoman Empire --------------------------------------------------------------
+def christian_solidarity(world: World) -> None:
+    """11.6: "If the Ottomans invade Poland, Russia and Saxony are immediately activated if
+    not already active." (A nation under truce waits for the Interphase choice, 11.6.)"""
+    gs = world.state
+    poland = set(world.board.nation_territories("poland"))
+    if not any(world.spec(b).nation == "ottoman" and bs.location in poland
+               for b, bs in gs.blocks.items()):
+        return
+    for nation in ("russia", "saxony"):
+        if nation not in gs.active and nation not in gs.truces:
+            activation.activate(world, nation, "11.6")
+
+
+def austro_turkish_war(world: World) -> None:
+    """11.6: "While the Ottomans are active, roll each following Interphase for the start
+    of the Austro-Turkish War, which occurs on a 6. If it occurs, a truce is imposed on
+    the Ottomans immediately (10.2)." (Interphase sub-step.)"""
+    if "ottoman" not in world.state.active:
+        return
+    roll = world.dice.d6("Austro-Turkish War (11.6)")
+    war = roll >= AUSTRO_TURKISH_WAR
+    world.emit("austro_turkish_war", roll=roll, war=war)
+    if war:
+        impose_truce(world, "ottoman", "austro_turkish_war")
+
+
+# -- 11.8 Ukraine ---------------------------------------------------------------------
+def ukraine_pacification(world: World) -> None:
+    """11.8: "Ukraine rejoins Russia at the end of the phase when the Mazepa block is
+    eliminated or Baturyn is captured by Russian siege. Russia regains its lost 8 RPs and
+    the Mazepa block is set aside. Ukraine may be activated again by the procedure used
+    above." (The triggers are noted by losses.py and siege.py in ``world.triggers``.)"""
+    gs = world.state
+    if "ukraine" not in gs.active or not world.triggers & {"mazepa-eliminated",
+                                                           "baturyn-captured"}:
+        return
+    gs.active.remove("ukraine")
+    if "russia" in gs.rp:
+        gs.rp["russia"] += UKRAINE_RP
+    mazepa = gs.blocks.get(MAZEPA)
+    if mazepa is not None:
+        mazepa.location, mazepa.strength, mazepa.aboard = ASIDE, 0, None
+    world.emit("ukraine_pacified", rp=gs.rp.get("russia"))
+
+
+# -- 11.9 Hannover --------------------------------------------------------------------
+def hannover_joins(world: World) -> None:
+    """11.9: "Hannover begins the game inactive, but automatically becomes a Swedish ally if
+    the Coalition invades Holstein-Gottorp; immediately place the Hannoverian block in
+    Hannover." Not once it has defected or been made permanently inactive (11.1)."""
+    gs = world.state
+    if (HANNOVER in gs.active or HANNOVER in gs.permanently_inactive
+            or HANNOVER in gs.truces or HANNOVER in gs.defected):
+        return
+    if not invaded(world, world.board.nation_territories("holstein-gottorp")):
+        return
+    activation.activate(world, HANNOVER, "11.9")
+    block = gs.blocks.get(HANNOVER)
+    if block is not None and block.location == POOL:
+        block.location, block.strength = HANNOVER, world.spec(HANNOVER).max_strength
+        world.emit("placed", block=world.name(HANNOVER), territory=world.tname(HANNOVER))
+
+
+# -- 11.11 Great Britain --------------------------------------------------------------
+def fleets_at_sea(world: World, power: str) -> int:
+    """Fleet blocks of ``power`` at sea (not anchored, not in Portsmouth)."""
+    return sum(1 for b, bs in world.state.blocks.items()
+               if not world.ground(b) and world.power_of(b) == power
+               and bs.location in world.board.seas)
+
+
+def _activate_britain(world: World, why: str) -> None:
+    gs = world.state
+    if "britain" in gs.active or ("britain" in gs.truces
+                                  and not activation.may_reactivate(world, "britain")):
+        return
+    activation.activate(world, "britain", why)
+    fleet = gs.blocks.get(BRITISH_FLEET)
+    if fleet is not None:  # "always starts in Portsmouth at full strength"
+        fleet.location, fleet.strength = PORTSMOUTH, world.spec(BRITISH_FLEET).max_strength
+        fleet.aboard = None
+        world.emit("placed", block=world.name(BRITISH_FLEET), territory=world.tname(PORTSMOUTH))
+
+
+def britain_joins_on_invasion(world: World) -> None:
+    """11.11: the British fleet activates "immediately when the Coalition invades Sweden
+    proper"."""
+    if invaded(world, world.board.nations["sweden"].proper):
+        _activate_britain(world, "11.11")
+
+
+def british_fleet_interphase(world: World) -> None:
+    """11.11 in the Interphase: it activates if "the Coalition player has more fleet blocks
+    at sea than Sweden"; it "is removed from the map if ... the Swedish player has more
+    fleet blocks (including the British fleet) at sea than the Coalition and there are no
+    Coalition blocks in Sweden proper. It remains available for later activation"."""
+    gs = world.state
+    sweden, coalition = fleets_at_sea(world, "sweden"), fleets_at_sea(world, "coalition")
+    if "britain" not in gs.active:
+        if coalition > sweden:
+            _activate_britain(world, "11.11")
+        return
+    invaded = any(world.enemy_blocks("sweden", t) for t in world.board.nations["sweden"].proper)
+    if sweden > coalition and not invaded:
+        gs.active.remove("britain")
+        fleet = gs.blocks.get(BRITISH_FLEET)
+        if fleet is not None:
+            fleet.location, fleet.strength, fleet.aboard = POOL, 0, None
+        world.emit("nation_deactivated", nation="britain", cause="british_fleet_withdrawn")
+

@@ -1,0 +1,172 @@
+"""Pax Baltica section 11 rules that fire on triggers (GMT 2012 11.1, 11.5, 11.6, 11.8,
+11.9, 11.11), on the shipped map and the 3CG set-ups."""
+
+from __future__ import annotations
+
+from gm.dice import Dice
+from gm.games.baltica.board import load_board
+from gm.games.baltica.conditions import unwrap
+from gm.games.baltica.engine import end_of_phase
+from gm.games.baltica.module import BalticaModule
+from gm.games.baltica.rules import activation, nations
+from gm.games.baltica.rules.losses import eliminate
+from gm.games.baltica.rules.results import Why
+from gm.games.baltica.rules.world import World
+from gm.games.baltica.state import ASIDE, POOL, GameState
+from gm.games.base import Verdict
+from gm.orders.model import SourceLine
+
+MODULE = BalticaModule()
+BOARD = load_board()
+
+
+def world_of(scenario: str = "12.1", rolls: list[int] | None = None, step: str = "battles") -> World:
+    gs = GameState.from_json(MODULE.setup(scenario, {}))
+    gs.step, gs.turn.first = step, "sweden"
+    return World(BOARD, gs, Dice.scripted(rolls or []))
+
+
+def test_rule_11_1_concessions() -> None:
+    """11.1: "The Swedish player may at any time cede the territories of Bremen-Verden to
+    Hannover and/or Pommern to Prussia. Each territory ceded reduces Sweden's RP level by
+    4, but renders the receiving nation permanently inactive." Blocks in it leave (10.2
+    by analogy); it is prohibited (4.5)."""
+    w = world_of()
+    gs = w.state
+    rp = gs.rp["sweden"]
+    assert nations.cede(w, "pommern", "hannover") is Why.NOT_A_CESSION
+    assert nations.cede(w, "pommern", "prussia") is None
+    assert gs.rp["sweden"] == rp - 4 and "prussia" in gs.permanently_inactive
+    assert w.controller("pommern") == "prussia" and w.prohibited("pommern")
+    assert {gs.blocks[b].location for b in ("pommerska", "ostgota")} != {"pommern"}
+    assert nations.cede(w, "pommern", "prussia") is Why.NOT_A_CESSION, "once"
+    gs.year += 1
+    assert not activation.may_roll(w, "prussia", "coalition")
+
+
+def test_rule_11_1_cede_by_mail_in_the_coalition_action_phase() -> None:
+    """"at any time": Sweden's ``cede`` in the Coalition's action phase is carried out
+    first; the Coalition may not cede."""
+    gs = GameState.from_json(MODULE.setup("12.1", {}))
+    gs.step, gs.turn.first = "actions-first", "coalition"
+    state = gs.to_json()
+
+    def parsed(power: str, text: str) -> list:  # type: ignore[type-arg]
+        return [unwrap(o.order)[0] for o in MODULE.parse_orders(
+            state, power, [SourceLine(1, text)]).orders]
+
+    cede = parsed("sweden", "céder Bremen-Verden à Hanovre")
+    assert MODULE.validate(state, "sweden", cede)[0].verdict is Verdict.ACCEPTED
+    refused = MODULE.validate(state, "coalition", parsed("coalition", "cede Pommern to Prussia"))
+    assert refused[0].verdict is Verdict.REFUSED
+    out = MODULE.adjudicate(state, {"coalition": [], "sweden": cede}, Dice.scripted([]))
+    after = GameState.from_json(out.state)
+    assert after.ceded == {"bremen-verden": "hannover"} and after.rp["sweden"] == gs.rp["sweden"] - 4
+    assert [e.type for e in out.events][:2] == ["phase", "ceded"]
+
+
+def test_rule_11_5_both_polish_capitals_lost_and_regained() -> None:
+    """11.5: "If at any time both capitals are lost, reduce Saxony's RP level by 4 and
+    return any Polish blocks on the map to the Saxon replacement pool ... If Saxony regains
+    both capitals, restore the lost RP level." """
+    w = world_of("12.4")
+    gs = w.state
+    rp = gs.rp["saxony"]
+    gs.control["mazowsze"] = "sweden"
+    end_of_phase(w)
+    assert gs.rp["saxony"] == rp and not gs.polish_capitals_lost, "one capital is not both"
+    gs.control["malopolska"] = "sweden"
+    end_of_phase(w)
+    assert gs.rp["saxony"] == rp - 4 and gs.blocks["lubomirski"].location == POOL
+    end_of_phase(w)
+    assert gs.rp["saxony"] == rp - 4, "once"
+    gs.control.update({"mazowsze": "saxony", "malopolska": "saxony"})
+    end_of_phase(w)
+    assert gs.rp["saxony"] == rp and not gs.polish_capitals_lost
+
+
+def test_rule_11_6_christian_solidarity() -> None:
+    """11.6: "If the Ottomans invade Poland, Russia and Saxony are immediately activated if
+    not already active." """
+    w = world_of("12.3")
+    gs = w.state
+    assert "saxony" not in gs.active
+    gs.active.append("ottoman")
+    gs.blocks["ottoman-1"].location, gs.blocks["ottoman-1"].strength = "ukraiyina", 4
+    end_of_phase(w)
+    assert "saxony" in gs.active
+
+
+def test_rule_11_6_the_austro_turkish_war() -> None:
+    """11.6: "While the Ottomans are active, roll each following Interphase for the start
+    of the Austro-Turkish War, which occurs on a 6. If it occurs, a truce is imposed on the
+    Ottomans immediately (10.2)." """
+    w = world_of("12.4", [5, 6])
+    gs = w.state
+    nations.austro_turkish_war(w)
+    assert not [e for e in w.events if e.type == "austro_turkish_war"], "not at war: no roll"
+    gs.active.append("ottoman")
+    nations.austro_turkish_war(w)
+    assert "ottoman" in gs.active
+    nations.austro_turkish_war(w)
+    assert "ottoman" not in gs.active and gs.truces["ottoman"] == gs.year + 4
+
+
+def test_rule_11_8_pacification_when_mazepa_is_eliminated() -> None:
+    """11.8: "Ukraine rejoins Russia at the end of the phase when the Mazepa block is
+    eliminated ... Russia regains its lost 8 RPs and the Mazepa block is set aside." """
+    w = world_of("12.1")
+    gs = w.state
+    activation.activate(w, "ukraine", "10.1")
+    rp = gs.rp["russia"]
+    gs.blocks["mazepa"].location, gs.blocks["mazepa"].strength = "sivershchyna", 1
+    eliminate(w, "mazepa")
+    assert "ukraine" in gs.active, "at the end of the phase"
+    end_of_phase(w)
+    assert "ukraine" not in gs.active and gs.rp["russia"] == rp + 8
+    assert gs.blocks["mazepa"].location == ASIDE
+    assert "ukraine" not in gs.truces
+
+
+def test_rule_11_9_hannover_joins_when_the_coalition_invades_holstein_gottorp() -> None:
+    """11.9: Hannover "automatically becomes a Swedish ally if the Coalition invades
+    Holstein-Gottorp; immediately place the Hannoverian block in Hannover." """
+    w = world_of("12.4")
+    gs = w.state
+    end_of_phase(w)
+    assert "hannover" not in gs.active
+    gs.blocks["rantzau"].location = "holstein-gottorp"
+    end_of_phase(w)
+    assert "hannover" not in gs.active, "standing there is not invading"
+    gs.blocks["rantzau"].moved = True
+    w = World(BOARD, gs, Dice.scripted([]))
+    end_of_phase(w)
+    assert "hannover" in gs.active and gs.blocks["hannover"].location == "hannover"
+    assert gs.blocks["hannover"].strength == BOARD.blocks["hannover"].max_strength
+
+
+def test_rule_11_11_the_british_fleet() -> None:
+    """11.11: the British fleet activates "immediately when the Coalition invades Sweden
+    proper" (in Portsmouth at full strength), and in the Interphase "if the Coalition
+    player has more fleet blocks at sea than Sweden"; it is removed "if, during the
+    Interphase, the Swedish player has more fleet blocks (including the British fleet) at
+    sea than the Coalition and there are no Coalition blocks in Sweden proper"."""
+    w = world_of("12.4")
+    gs = w.state
+    end_of_phase(w)
+    assert "britain" not in gs.active, "the Danes in Skåne since the set-up do not invade"
+    gs.blocks["rantzau"].location, gs.blocks["rantzau"].moved = "smaland", True
+    end_of_phase(w)
+    assert "britain" in gs.active and gs.blocks["british-fleet"].location == "portsmouth"
+    nations.british_fleet_interphase(w)
+    assert "britain" in gs.active, "Coalition blocks in Sweden proper"
+    for b in ("rantzau", "reventlov", "fynske"):
+        gs.blocks[b].location = "jylland"
+    for f in ("tordenskiold", "juel"):
+        gs.blocks[f].location = "pool"
+    nations.british_fleet_interphase(w)
+    assert "britain" not in gs.active and gs.blocks["british-fleet"].location == POOL
+    gs.blocks["wachtmeister"].location = gs.blocks["wattrang"].location = "svealand"
+    gs.blocks["tordenskiold"].location = "kattegat"
+    nations.british_fleet_interphase(w)
+    assert "britain" in gs.active, "more Coalition fleets at sea"
