@@ -85,13 +85,14 @@ def test_a_full_season_phase_by_phase() -> None:
     assert m.phase(out.state).id == "1701-autumn-action-roll"
 
 
-def test_not_yet_implemented_orders_are_refused() -> None:
-    """Part II orders parse but are refused, never stored and silently ignored."""
+def test_an_impossible_cession_is_refused_with_its_reason() -> None:
+    """11.1: only Bremen-Verden to Hannover and Pommern to Prussia; the other orders of the
+    mail stand."""
     m, state = game()
     state = m.adjudicate(state, {}, Dice.scripted([5, 2])).state
     os = orders(m, state, "sweden", "cede Svealand to Russia", "recon Pskov")
     vs = m.validate(state, "sweden", os)
-    assert vs[0].verdict is Verdict.REFUSED and "not yet implemented" in vs[0].reason
+    assert vs[0].verdict is Verdict.REFUSED and "Bremen-Verden to Hannover" in str(vs[0].reason)
     assert vs[1].verdict is Verdict.ACCEPTED
 
 

@@ -125,8 +125,11 @@ def christian_solidarity(world: World) -> None:
 def austro_turkish_war(world: World) -> None:
     """11.6: "While the Ottomans are active, roll each following Interphase for the start
     of the Austro-Turkish War, which occurs on a 6. If it occurs, a truce is imposed on
-    the Ottomans immediately (10.2)." (Interphase sub-step.)"""
-    if "ottoman" not in world.state.active:
+    the Ottomans immediately (10.2)." (Interphase sub-step; "following": not in the
+    Interphase in which they entered the war.)"""
+    if "ottoman" not in world.state.active or any(
+            e.type == "nation_activated" and e.data.get("nation") == "ottoman"
+            for e in world.events):
         return
     roll = world.dice.d6("Austro-Turkish War (11.6)")
     war = roll >= AUSTRO_TURKISH_WAR
