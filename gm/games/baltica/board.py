@@ -126,6 +126,10 @@ class Nation:
     deploy: tuple[str, ...] = ()
     deploy_fleets: tuple[str, ...] = ()
     self_sufficient: str | None = None
+    never_enter: tuple[str, ...] = ()
+    only_enter: tuple[str, ...] = ()
+    attacks_only_in: tuple[str, ...] = ()
+    attacks_with: tuple[str, ...] = ()
     sources: Sources = field(default_factory=dict)
 
     def source(self, fieldname: str) -> str:

@@ -81,6 +81,10 @@ def _nation(key: str, v: Mapping[str, Any], territories: tuple[str, ...]) -> Nat
         deploy=tuple(v.get("deploy", ())),
         deploy_fleets=tuple(v.get("deploy_fleets", ())),
         self_sufficient=v.get("self_sufficient"),
+        never_enter=tuple(v.get("never_enter", ())),
+        only_enter=tuple(v.get("only_enter", ())),
+        attacks_only_in=tuple(v.get("attacks_only_in", ())),
+        attacks_with=tuple(v.get("attacks_with", ())),
         sources=_sources(v),
     )
 

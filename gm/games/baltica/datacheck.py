@@ -150,8 +150,12 @@ def _check_nations(raw: Raw, problems: Problems) -> None:
     for key, data in _table(raw, "nations.toml", "nation", problems).items():
         e = _Entry(problems, "nations.toml", f"nation {key}", data)
         e.only(("name", "aliases", "side", "major", "colour", "capital", "proper", "rp_level", "pool",
-                "activation", "deploy", "deploy_fleets", "self_sufficient"))
-        _check_places(raw, e, ("deploy", "deploy_fleets"))
+                "activation", "deploy", "deploy_fleets", "self_sufficient", "never_enter",
+                "only_enter", "attacks_only_in", "attacks_with"))
+        _check_places(raw, e, ("deploy", "deploy_fleets", "never_enter", "only_enter",
+                               "attacks_only_in"))
+        for item in e.optional("attacks_with", list) or ():
+            e.ref("attacks_with", _ids(raw, "nations.toml", "nation"), "nation", item)
         e.choice("self_sufficient", ("line", "inside"), required=False)
         e.require("name", str)
         e.choice("side", SIDES)
@@ -175,7 +179,8 @@ def _check_nations(raw: Raw, problems: Problems) -> None:
 
 
 def _check_places(raw: Raw, e: _Entry, fieldnames: tuple[str, ...]) -> None:
-    """Deployment places (8.7): each a territory, a region of map.toml or a nation."""
+    """Places (deployment 8.7, limits 11.x): each a territory, a region of map.toml or a
+    nation."""
     known = _ids(raw, "map.toml", "territory") | _ids(raw, "nations.toml", "nation")
     for t in _table(raw, "map.toml", "territory", []).values():
         if isinstance(t, Mapping):

@@ -48,7 +48,7 @@ from gm.games.baltica.orders import (
     order_from_json,
     order_to_json,
 )
-from gm.games.baltica.rules import actions, movement, nations, politics, truce
+from gm.games.baltica.rules import actions, limits, movement, nations, politics, truce
 from gm.games.baltica.rules import winter_campaign as winter
 from gm.games.baltica.rules.reforms import reform_problem
 from gm.games.baltica.rules.replacements import replacement_problem
@@ -156,9 +156,10 @@ class BalticaModule(GameModule):
         out: list[Validation] = []
         n_actions = 0
         event_nation = power in gs.turn.events_due
+        joining: dict[str, set[str]] = {}  # 11.10: where earlier orders send which nations
         for o in orders:
             inner, cond = unwrap(_plain(o))
-            v = self._judge(world, gs, power, kind, inner)
+            v = self._judge(world, gs, power, kind, inner, joining)
             if event_nation and isinstance(inner, Politics):
                 event_nation = False  # 12.1 #6: names the nation for the event, no action
                 if v.verdict is Verdict.REFUSED and v.reason != Why.NOT_MAJOR.value:
@@ -177,7 +178,7 @@ class BalticaModule(GameModule):
         return out
 
     def _judge(self, world: World, gs: GameState, power: str, kind: str,
-               order: Any) -> Validation:
+               order: Any, joining: dict[str, set[str]]) -> Validation:
         if isinstance(order, NOT_YET_IMPLEMENTED):
             return Validation(Verdict.REFUSED, msg(Why.NOT_YET_IMPLEMENTED.value))
         if isinstance(order, Cede):  # 11.1: "at any time", carried out first
@@ -188,7 +189,7 @@ class BalticaModule(GameModule):
         if kind not in PHASE_ORDERS or not isinstance(order, PHASE_ORDERS[kind]):
             return Validation(Verdict.REFUSED, msg("not allowed in this phase"))
         if kind == "winter-campaign":
-            return self._judge_winter(world, power, order)
+            return self._judge_winter(world, power, order, joining)
         acting = kind == "actions" and acting_power(gs) == power
         if kind == "actions" and isinstance(order, OPPONENT_ORDERS):
             if acting:
@@ -202,6 +203,7 @@ class BalticaModule(GameModule):
             for g in order.groups:
                 why = why or movement.group_problem(
                     world, power, origin, [world.bid_block(b) for b in g.blocks])
+            why = why or movement.order_limits_problem(world, power, order, joining)
         elif isinstance(order, Recon):
             why = actions.recon_problem(world, power, world.bid_territory(order.territory))
         elif isinstance(order, Replace):
@@ -222,13 +224,21 @@ class BalticaModule(GameModule):
             why = politics.politics_problem(world, power, world.bid_nation(order.nation))
         elif isinstance(order, TruceOffer):
             why = truce.truce_offer_problem(world, power, world.bid_nation(order.nation))
-        elif isinstance(order, (Retreat, Regroup, Siege, Embark, Sail, Land)):
+        elif isinstance(order, (Siege, Land)):  # 11.3-11.7: where these blocks may go
+            blocks = [world.bid_block(b) for b in order.blocks]
+            where = world.bid_territory(order.to if isinstance(order, Land) else order.territory)
+            why = (limits.entry_problem(world, blocks, where) if isinstance(order, Land)
+                   else limits.attack_place_problem(world, blocks, where))
+            if why is None:
+                return Validation(Verdict.TO_CHECK)
+        elif isinstance(order, (Retreat, Regroup, Embark, Sail)):
             return Validation(Verdict.TO_CHECK)
         if why is not None:
             return Validation(Verdict.REFUSED, msg(why.value))
         return Validation(Verdict.ACCEPTED)
 
-    def _judge_winter(self, world: World, power: str, order: Any) -> Validation:
+    def _judge_winter(self, world: World, power: str, order: Any,
+                      joining: dict[str, set[str]]) -> Validation:
         """3.4: Sweden's campaign (the move, sieges, battle order); the Coalition's
         standing orders for the battles it may cause (pins, hits, retreats)."""
         if isinstance(order, Pin):
@@ -244,6 +254,7 @@ class BalticaModule(GameModule):
                 for g in order.move.groups:
                     why = why or movement.group_problem(
                         world, power, origin, [world.bid_block(b) for b in g.blocks])
+                why = why or movement.order_limits_problem(world, power, order.move, joining)
             if why is not None:
                 return Validation(Verdict.REFUSED, msg(why.value))
             return Validation(Verdict.ACCEPTED)

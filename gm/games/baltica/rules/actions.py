@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from gm.games.baltica.board import BlockKind
 from gm.games.baltica.orders import Recon, Replace, Siege
+from gm.games.baltica.rules.limits import attack_place_problem
 from gm.games.baltica.rules.replacements import replacement_problem
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
@@ -117,7 +118,7 @@ def siege_problem(world: World, power: str, territory: str,
             return Why.PINNED
     if len({world.spec(b).nation for b in blocks}) > 1:
         return Why.MIXED_NATIONS
-    return None
+    return attack_place_problem(world, blocks, territory)  # 11.7
 
 
 def siege_is_free(world: World, power: str, territory: str, blocks: Sequence[str]) -> bool:

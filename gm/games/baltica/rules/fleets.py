@@ -210,6 +210,7 @@ def land(world: World, power: str, order: Land) -> Why | None:
     regardless of who controls the port." A block "may not be both loaded and unloaded
     during the same game turn"; not with enemy fleets in the zone. Landing on enemy
     blocks stops there, pins and makes a battle (4.1, 4.3) like a land move."""
+    from gm.games.baltica.rules.limits import move_problem
     from gm.games.baltica.rules.movement import pin
 
     sea = world.bid_territory(order.origin)
@@ -232,6 +233,9 @@ def land(world: World, power: str, order: Land) -> Why | None:
             return Why.NOT_ABOARD
         if bs.moved:
             return Why.ALREADY_MOVED
+    limit = move_problem(world, power, blocks, (to,))  # 11.3-11.10
+    if limit is not None:
+        return limit
     enemy_there = world.enemy_blocks(power, to)
     sole_enemy = bool(enemy_there) and not world.blocks_of(power, to)
     tick = world.tick()

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from gm.games.baltica.orders import Move, MoveGroup
 from gm.games.baltica.rules.event_effects import mistrust_problem
+from gm.games.baltica.rules.limits import attack_problem, entry_problem, move_problem
 from gm.games.baltica.rules.losses import take_step
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
@@ -25,19 +26,26 @@ class PathCheck:
     why: Why | None = None
 
 
-def step_problem(world: World, power: str, a: str, b: str, n: int, final: bool) -> Why | None:
-    """Whether ``n`` of ``power``'s blocks may step from ``a`` into ``b`` (4.1, 4.2, 4.5, 1.0).
+def step_problem(world: World, power: str, a: str, b: str, blocks: Sequence[str],
+                 final: bool) -> Why | None:
+    """Whether ``power``'s ``blocks`` may step from ``a`` into ``b`` (4.1, 4.2, 4.5, 1.0,
+    11.3-11.7).
 
     4.1: blocks "must stop and fight when they move into a territory ... containing
     one or more enemy blocks"; 4.2: "Blocks crossing a Difficult Terrain border must
-    stop in the entered territory"; 4.5: inactive nations' territories are prohibited.
+    stop in the entered territory"; 4.5: inactive nations' territories are prohibited;
+    11.x: limited interests bar some nations from some territories.
     """
+    n = len(blocks)
     if b not in world.board.territories:
         return Why.NOT_A_TERRITORY
     if b not in world.board.neighbours(a):
         return Why.NO_BORDER
     if world.prohibited(b):
         return Why.PROHIBITED
+    limit = entry_problem(world, blocks, b)
+    if limit is not None:
+        return limit
     if world.border_room(power, a, b) < n:
         return Why.BORDER_FULL
     if not final and world.difficult(a, b):
@@ -47,18 +55,19 @@ def step_problem(world: World, power: str, a: str, b: str, n: int, final: bool) 
     return None
 
 
-def check_path(world: World, power: str, origin: str, path: Sequence[str], n: int) -> Why | None:
-    """The first problem along an explicit path, or None (4.1-4.5)."""
+def check_path(world: World, power: str, origin: str, path: Sequence[str],
+               blocks: Sequence[str]) -> Why | None:
+    """The first problem along an explicit path, or None (4.1-4.5, 11.x)."""
     here = origin
     for i, there in enumerate(path):
-        why = step_problem(world, power, here, there, n, i == len(path) - 1)
+        why = step_problem(world, power, here, there, blocks, i == len(path) - 1)
         if why is not None:
             return why
         here = there
     return None
 
 
-def shortest_path(world: World, power: str, origin: str, to: str, n: int,
+def shortest_path(world: World, power: str, origin: str, to: str, blocks: Sequence[str],
                   limit: int) -> PathCheck:
     """4.1: "Without via, the engine picks a shortest legal path" (orders.md §5).
 
@@ -75,8 +84,9 @@ def shortest_path(world: World, power: str, origin: str, to: str, n: int,
             if there in seen:
                 continue
             final = there == to
-            if step_problem(world, power, here, there, n, final) is not None:
-                if not final or step_problem(world, power, here, there, n, True) is not None:
+            if step_problem(world, power, here, there, blocks, final) is not None:
+                if not final or step_problem(world, power, here, there, blocks,
+                                             True) is not None:
                     continue
             if final:
                 return PathCheck(path + (there,))
@@ -105,6 +115,21 @@ def group_problem(world: World, power: str, origin: str, blocks: Sequence[str]) 
     return None
 
 
+def order_limits_problem(world: World, power: str, order: Move,
+                         joining: dict[str, set[str]]) -> Why | None:
+    """Section 11's limits on a move order as it arrives (11.3-11.10): the named
+    destination and ``via`` territories, and the attack on the destination as the board
+    stands now. ``joining`` (territory -> nations moving in) gathers the mail's earlier
+    moves for 11.10 and is extended with this order's groups."""
+    why: Why | None = None
+    for g in order.groups:
+        blocks = [world.bid_block(b) for b in g.blocks]
+        path = tuple(world.bid_territory(t) for t in (*g.via, g.to))
+        why = why or move_problem(world, power, blocks, path, joining)
+        joining.setdefault(path[-1], set()).update(world.spec(b).nation for b in blocks)
+    return why
+
+
 def pinners_borders(world: World, power: str, territory: str) -> set[str]:
     """4.3: borders (given by the territory on the other side) used by the enemy to enter."""
     return {e[1] for e in world.state.turn.entries.get(territory, []) if e[0] != power}
@@ -116,14 +141,16 @@ def plan_group(world: World, power: str, origin: str, group: MoveGroup,
     rating = min(world.spec(b).movement for b in blocks)
     limit = rating + (FORCE_MARCH_EXTRA if group.force else 0)
     to = world.bid_territory(group.to)
+    barred = entry_problem(world, blocks, to)  # 11.3-11.7, rather than "no legal path"
+    if barred is not None:
+        return PathCheck(why=barred)
     if group.via:
         path = tuple(world.bid_territory(v) for v in group.via) + (to,)
-        why = check_path(world, power, origin, path, len(blocks))
+        why = check_path(world, power, origin, path, blocks)
         if why is not None:
             return PathCheck(why=why)
     else:
-        found = shortest_path(world, power, origin, to, len(blocks),
-                              rating + FORCE_MARCH_EXTRA)
+        found = shortest_path(world, power, origin, to, blocks, rating + FORCE_MARCH_EXTRA)
         if found.why is not None:
             return found
         path = found.path
@@ -131,7 +158,8 @@ def plan_group(world: World, power: str, origin: str, group: MoveGroup,
         return PathCheck(why=Why.TOO_FAR if group.force else Why.FORCE_NEEDED)
     if path[0] in pinners_borders(world, power, origin):
         return PathCheck(why=Why.PINNERS_BORDER)
-    return PathCheck(path)
+    why = attack_problem(world, power, blocks, path[-1])  # 11.7, 11.10
+    return PathCheck(why=why) if why else PathCheck(path)
 
 
 def carry_out_move(world: World, power: str, order: Move) -> list[tuple[MoveGroup, Why | None]]:

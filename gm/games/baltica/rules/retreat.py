@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from gm.games.baltica.rules.limits import entry_problem
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import other_power
 
@@ -76,7 +77,8 @@ def retreat_path(world: World, block: str, territory: str, attacker: str, to: st
         for there in sorted(world.board.neighbours(here)):
             if there in seen or (here == territory and there not in first):
                 continue
-            if not may_enter(world, power, there) or count.room(world, here, there) < 1:
+            if (not may_enter(world, power, there) or count.room(world, here, there) < 1
+                    or entry_problem(world, [block], there) is not None):  # 11.x
                 continue
             seen[there] = path + (there,)
             queue.append(there)
@@ -110,6 +112,7 @@ def regroup_problem(world: World, block: str, territory: str, to: str,
     power = world.power_of(block)
     return (to not in world.board.neighbours(territory)
             or not may_enter(world, power, to)
+            or entry_problem(world, [block], to) is not None  # 11.3-11.7
             or count.room(world, territory, to) < 1
             or world.state.blocks[block].location != territory)
 
