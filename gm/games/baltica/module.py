@@ -43,6 +43,7 @@ from gm.games.baltica.orders import (
     Retreat,
     Sail,
     Siege,
+    Solidarity,
     TruceOffer,
     WinterCampaign,
     order_from_json,
@@ -74,7 +75,7 @@ PHASE_ORDERS: Mapping[str, tuple[type, ...]] = {
     "actions": ACTION_TYPES + (MainAttack, HitsPrefer, Reinforce, Pin, Discontent),
     "battle": (BattleOrder, HitsPrefer, Retreat, Regroup),
     "forage": (HitsPrefer,),
-    "interphase": (TruceOffer, Build, Replace, Reform),
+    "interphase": (TruceOffer, Solidarity, Build, Replace, Reform),
     "winter-campaign": (WinterCampaign, Siege, BattleOrder, HitsPrefer, Retreat, Regroup, Pin),
 }
 """Which orders each kind of phase takes (orders.md §5); others are refused."""
@@ -222,6 +223,12 @@ class BalticaModule(GameModule):
             why = reform_problem(world, power, world.bid_block(order.block))
         elif isinstance(order, Politics):
             why = politics.politics_problem(world, power, world.bid_nation(order.nation))
+        elif isinstance(order, Solidarity):
+            nation = world.bid_nation(order.reactivate) if order.reactivate else None
+            why = nations.solidarity_problem(world, power, nation)
+            if why is None and not nations.solidarity_under_truce(world):
+                return Validation(Verdict.TO_CHECK, msg(
+                    "used if the choice is in question in the Interphase"))
         elif isinstance(order, TruceOffer):
             why = truce.truce_offer_problem(world, power, world.bid_nation(order.nation))
         elif isinstance(order, (Siege, Land)):  # 11.3-11.7: where these blocks may go

@@ -348,14 +348,31 @@ class TruceOffer:
         return f"{'offre de trêve' if lang == 'fr' else 'truce offer'} {self.nation}"
 
 
+@dataclass(frozen=True)
+class Solidarity:
+    """``solidarity truce`` / ``solidarity reactivate Russia`` (11.6 Christian solidarity):
+    Sweden's Interphase choice, with Ottoman blocks in Poland while Russia or Saxony is
+    under truce, between a truce on the Ottomans too and letting the named nation
+    reactivate at once. ``reactivate`` None is the truce."""
+
+    kind: ClassVar[str] = "solidarity"
+    reactivate: str | None = None
+
+    def echo(self, lang: str = "en") -> str:
+        fr = lang == "fr"
+        if self.reactivate is None:
+            return "solidarité trêve" if fr else "solidarity truce"
+        return f"{'solidarité réactiver' if fr else 'solidarity reactivate'} {self.reactivate}"
+
+
 Order = (Recon | Move | MainAttack | Siege | Politics | Replace | Embark | Sail | Land
          | BattleOrder | HitsPrefer | Retreat | Regroup | Build | Reform | Cede | WinterCampaign
-         | Reinforce | Pin | Discontent | TruceOffer)
+         | Reinforce | Pin | Discontent | TruceOffer | Solidarity)
 
 ORDER_TYPES: tuple[type, ...] = (
     Recon, Move, MainAttack, Siege, Politics, Replace, Embark, Sail, Land,
     BattleOrder, HitsPrefer, Retreat, Regroup, Build, Reform, Cede, WinterCampaign,
-    Reinforce, Pin, Discontent, TruceOffer,
+    Reinforce, Pin, Discontent, TruceOffer, Solidarity,
 )
 
 OPPONENT_ORDERS: tuple[type, ...] = (Pin, Discontent)

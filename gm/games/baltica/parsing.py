@@ -35,6 +35,7 @@ from gm.games.baltica.orders import (
     Retreat,
     Sail,
     Siege,
+    Solidarity,
     TruceOffer,
     WinterCampaign,
 )
@@ -164,6 +165,9 @@ class BalticaTransformer(OrderTransformer):
 
     def truce_offer(self, c: list[Any]) -> TruceOffer:
         return TruceOffer(c[0])
+
+    def solidarity(self, c: list[Any]) -> Solidarity:
+        return Solidarity(c[0] if c else None)
 
     def winter_campaign(self, c: list[Any]) -> WinterCampaign:
         return WinterCampaign(c[0])

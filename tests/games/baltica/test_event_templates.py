@@ -130,6 +130,7 @@ SAMPLES: dict[str, dict] = {  # type: ignore[type-arg]
     "polish_capitals_lost": {"rp": 12},
     "polish_capitals_regained": {"rp": 16},
     "austro_turkish_war": {"roll": 6, "war": True},
+    "christian_solidarity": {"choice": "truce", "nation": "ottoman", "default": True},
     "ukraine_pacified": {"rp": 24},
     "placed": {"block": "Hannover", "territory": "Hannover"},
     "winter_campaign": {"territory": "Livland", "count": 3},
@@ -228,7 +229,8 @@ def test_every_interphase_note_is_worded(what: str, lang: str) -> None:
 
 
 @pytest.mark.parametrize("reason", ["royal", "capital", "peter_settles", "last_block", "rp_zero",
-                                    "surrender", "offered", "austro_turkish_war"])
+                                    "surrender", "offered", "austro_turkish_war",
+                                    "christian_solidarity"])
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_every_truce_reason_is_worded(reason: str, lang: str) -> None:
     module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module

@@ -14,6 +14,7 @@ from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import ASIDE, POOL, GameState
 from gm.games.base import Verdict
+from gm.i18n import msg
 from gm.orders.model import SourceLine
 
 MODULE = BalticaModule()
@@ -170,3 +171,69 @@ def test_rule_11_11_the_british_fleet() -> None:
     gs.blocks["tordenskiold"].location = "kattegat"
     nations.british_fleet_interphase(w)
     assert "britain" in gs.active, "more Coalition fleets at sea"
+
+
+def solidarity_world(step: str = "interphase") -> World:
+    """Ottoman blocks in Ukraiyina (Poland) while Saxony is under truce."""
+    w = world_of(step=step)
+    gs = w.state
+    gs.active = [n for n in gs.active if n != "saxony"] + ["ottoman"]
+    gs.truces["saxony"] = gs.year + 1
+    gs.blocks["ottoman-1"].location, gs.blocks["ottoman-1"].strength = "ukraiyina", 3
+    return w
+
+
+def test_rule_11_6_christian_solidarity_interphase_choice() -> None:
+    """11.6: "During the Interphase, if Ottoman blocks are in Poland while Saxony or Russia
+    are under truce, the Swedish player must choose either to impose truce on the
+    Ottomans as well, or allow Saxony or Russia to reactivate immediately." By mail
+    (``solidarity reactivate Saxony`` / ``solidarité trêve``); default: the truce."""
+    from gm.games.baltica.orders import Solidarity
+    from gm.games.baltica.rules import interphase
+
+    assert [s.id for s in interphase.INTERPHASE_STEPS].index("christian-solidarity") < [
+        s.id for s in interphase.INTERPHASE_STEPS].index("activation")
+    w = solidarity_world()
+    interphase.christian_solidarity(w, {"sweden": [Solidarity("Saxony")]})
+    assert "saxony" in w.state.active and "saxony" not in w.state.truces
+    assert "ottoman" in w.state.active
+
+    w = solidarity_world()
+    interphase.christian_solidarity(w, {"sweden": [Solidarity("Russia")]})  # not under truce
+    assert "ottoman" in w.state.truces and "saxony" in w.state.truces
+    assert w.state.blocks["ottoman-1"].location == POOL
+    assert [e.data for e in w.events if e.type == "christian_solidarity"] == [
+        {"choice": "truce", "nation": "ottoman", "default": True}]
+
+    w = solidarity_world()
+    interphase.christian_solidarity(w, {})
+    assert "ottoman" in w.state.truces, "default: the truce on the Ottomans"
+
+    w = solidarity_world()
+    w.state.truces.pop("saxony")
+    w.state.active.append("saxony")
+    interphase.christian_solidarity(w, {})
+    assert "ottoman" in w.state.active, "not in question: nothing happens"
+
+
+def test_rule_11_6_christian_solidarity_by_mail() -> None:
+    """The Interphase order: Sweden's only, reactivating only Russia or Saxony."""
+    state = solidarity_world().state.to_json()
+
+    def judged(power: str, text: str) -> list[tuple[Verdict, str | None]]:
+        orders = [unwrap(o.order)[0] for o in MODULE.parse_orders(
+            state, power, [SourceLine(1, text)]).orders]
+        return [(v.verdict, v.reason) for v in MODULE.validate(state, power, orders)]
+
+    assert judged("sweden", "solidarité réactiver Saxe")[0][0] is Verdict.ACCEPTED
+    assert judged("sweden", "solidarity truce")[0][0] is Verdict.ACCEPTED
+    assert judged("sweden", "solidarity reactivate Denmark")[0][1] == msg(
+        Why.NOT_SOLIDARITY_NATION.value)
+    assert judged("coalition", "solidarity reactivate Saxony")[0][1] == msg(
+        Why.SWEDEN_CHOOSES_SOLIDARITY.value)
+    out = MODULE.adjudicate(state, {"coalition": [], "sweden": [
+        unwrap(o.order)[0] for o in MODULE.parse_orders(
+            state, "sweden", [SourceLine(1, "solidarity reactivate Saxony")]).orders]},
+        Dice.scripted([1] * 40))
+    after = GameState.from_json(out.state)
+    assert "saxony" in after.active and "ottoman" not in after.truces

@@ -71,6 +71,16 @@ def activation_rolls(world: World, orders: Orders) -> None:
                 activation.activate(world, nation, "10.1")
 
 
+def christian_solidarity(world: World, orders: Orders) -> None:
+    """11.6: Sweden's choice between a truce on the Ottomans and letting Russia or Saxony
+    reactivate, by its first ``solidarity`` order (default: the truce)."""
+    from gm.games.baltica.orders import Solidarity
+
+    chosen = orders_of(world, orders, "sweden", Solidarity)[:1]
+    nation = world.bid_nation(chosen[0].reactivate) if chosen and chosen[0].reactivate else None
+    nations.christian_solidarity_choice(world, nation, bool(chosen))
+
+
 def truce_offers(world: World, orders: Orders) -> None:
     """10.2: "Any nation (except Sweden, Ukraine, or Poland) may offer to submit to a
     truce during any Interphase. The offer must be accepted and goes into effect
@@ -130,6 +140,7 @@ INTERPHASE_STEPS: tuple[SubStep, ...] = (
     SubStep("reform", "11.2", reform_orders),
     SubStep("year-track", "11.2", year_track),
     SubStep("night-rider", "2.3", night_rider),
+    SubStep("christian-solidarity", "11.6", christian_solidarity),
     SubStep("activation", "10.1, 11.x", activation_rolls),
     SubStep("austro-turkish-war", "11.6", lambda world, orders: nations.austro_turkish_war(world)),
     SubStep("british-fleet", "11.11", lambda world, orders: nations.british_fleet_interphase(world)),

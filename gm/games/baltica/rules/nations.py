@@ -1,6 +1,7 @@
 """The section 11 rules that fire on triggers (GMT 2012 11.1, 11.5, 11.6, 11.8, 11.9,
 11.11): checked at the end of every phase (:func:`end_of_phase_triggers`, before the
-truces), in the Interphase (:func:`austro_turkish_war`, :func:`british_fleet_interphase`)
+truces), in the Interphase (:func:`christian_solidarity_choice`, :func:`austro_turkish_war`,
+:func:`british_fleet_interphase`)
 or when the Swedish player cedes a territory (:func:`cede`).
 
 Which territories and blocks they name is data (nations.toml, map.toml); the numbers
@@ -20,6 +21,7 @@ CESSIONS = {"bremen-verden": "hannover", "pommern": "prussia"}  # 11.1
 POLISH_CAPITALS_RP = 4  # 11.5: "reduce Saxony's RP level by 4"
 UKRAINE_RP = 8  # 11.8: "Russia regains its lost 8 RPs"
 AUSTRO_TURKISH_WAR = 6  # 11.6: "which occurs on a 6"
+SOLIDARITY = ("russia", "saxony")  # 11.6: "Russia and Saxony are immediately activated"
 MAZEPA, BRITISH_FLEET, HANNOVER = "mazepa", "british-fleet", "hannover"
 PORTSMOUTH = "portsmouth"  # 11.11: "The British Fleet block always starts in Portsmouth"
 
@@ -109,17 +111,62 @@ def polish_capitals(world: World) -> None:
 
 
 # -- 11.6 Ottoman Empire --------------------------------------------------------------
+def ottomans_in_poland(world: World) -> bool:
+    """11.6: Ottoman blocks in a territory of Poland."""
+    poland = set(world.board.nation_territories("poland"))
+    return any(world.spec(b).nation == "ottoman" and bs.location in poland
+               for b, bs in world.state.blocks.items())
+
+
 def christian_solidarity(world: World) -> None:
     """11.6: "If the Ottomans invade Poland, Russia and Saxony are immediately activated if
     not already active." (A nation under truce waits for the Interphase choice, 11.6.)"""
     gs = world.state
-    poland = set(world.board.nation_territories("poland"))
-    if not any(world.spec(b).nation == "ottoman" and bs.location in poland
-               for b, bs in gs.blocks.items()):
+    if not ottomans_in_poland(world):
         return
-    for nation in ("russia", "saxony"):
+    for nation in SOLIDARITY:
         if nation not in gs.active and nation not in gs.truces:
             activation.activate(world, nation, "11.6")
+
+
+def solidarity_under_truce(world: World) -> list[str]:
+    """11.6: "if Ottoman blocks are in Poland while Saxony or Russia are under truce":
+    those of them under truce (none when the choice is not in question)."""
+    if not ottomans_in_poland(world):
+        return []
+    return [n for n in SOLIDARITY if n in world.state.truces]
+
+
+def solidarity_problem(world: World, power: str, nation: str | None) -> Why | None:
+    """Why ``power``'s ``solidarity`` order is refused as it arrives (11.6), or None;
+    whether the choice is in question is seen in the Interphase (a truce offer may
+    bring it about)."""
+    if power != "sweden":
+        return Why.SWEDEN_CHOOSES_SOLIDARITY
+    if nation is not None and nation not in SOLIDARITY:
+        return Why.NOT_SOLIDARITY_NATION
+    return None
+
+
+def christian_solidarity_choice(world: World, reactivate: str | None, chosen: bool) -> None:
+    """11.6: "During the Interphase, if Ottoman blocks are in Poland while Saxony or Russia
+    are under truce, the Swedish player must choose either to impose truce on the Ottomans
+    as well, or allow Saxony or Russia to reactivate immediately."
+
+    ``reactivate``: the nation Sweden lets reactivate (None: the truce). Default, with no
+    order or one naming a nation not under truce: the truce on the Ottomans.
+    """
+    under = solidarity_under_truce(world)
+    if not under:
+        return
+    if reactivate in under:
+        world.emit("christian_solidarity", choice="reactivate", nation=reactivate,
+                   default=False)
+        activation.activate(world, reactivate, "11.6")
+        return
+    world.emit("christian_solidarity", choice="truce", nation="ottoman",
+               default=not chosen or reactivate is not None)
+    impose_truce(world, "ottoman", "christian_solidarity")
 
 
 def austro_turkish_war(world: World) -> None:

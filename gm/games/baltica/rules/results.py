@@ -84,6 +84,8 @@ class Why(Enum):
     NOT_A_CESSION = "Sweden cedes only Bremen-Verden to Hannover and Pommern to Prussia, once (11.1)"
     NOT_HELD = "Sweden does not hold that garrison (11.1)"
     SWEDEN_CEDES = "only Sweden cedes territories (11.1)"
+    SWEDEN_CHOOSES_SOLIDARITY = "only Sweden makes the Christian solidarity choice (11.6)"
+    NOT_SOLIDARITY_NATION = "Christian solidarity reactivates only Russia or Saxony (11.6)"
     LIMITED_INTERESTS = "that nation's blocks may not enter there (limited interests, 11.x)"
     SAXON_INTERESTS = "Saxon and Polish blocks may never enter Russia, Ukraine or Hannover (11.3, 11.5)"
     OTTOMAN_INTERESTS = "Ottoman blocks may only enter Ukraine, Poland or the Ottoman Empire (11.6)"
