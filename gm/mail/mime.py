@@ -14,6 +14,7 @@ from __future__ import annotations
 import email
 import enum
 import hashlib
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import Message
@@ -238,6 +239,7 @@ def _collect(part: Message, plain: list[str], html: list[str], atts: list[Attach
         # A broken label ("text/", a multipart with no boundary) is read as text
         # (RFC 2045 §5.2), never dropped as an attachment with the orders in it.
         ctype = "text/plain"
+    _normalise_transfer_encoding(part)
     if _is_attachment(part) or ctype not in ("text/plain", "text/html"):
         atts.append(_attachment(part))
         return
@@ -246,6 +248,19 @@ def _collect(part: Message, plain: list[str], html: list[str], atts: list[Attach
         html.append(text)
     else:
         plain.append(_unflow(part, text))
+
+
+def _normalise_transfer_encoding(part: Message) -> None:
+    """Read ``Content-Transfer-Encoding: Base64 `` or ``base64 (by Webmail)`` as
+    ``base64``: the email package matches the label exactly, so a stray space, a
+    comment (RFC 2045 allows them) or a capital would leave the body encoded and
+    the orders unread."""
+    value = _safe(lambda: part.get("Content-Transfer-Encoding"), None)
+    if not isinstance(value, str):
+        return
+    label = re.sub(r"\([^()]*\)", " ", value).strip().strip('"').strip().lower()
+    if label != value:
+        _safe(lambda: part.replace_header("Content-Transfer-Encoding", label), None)
 
 
 def _is_attachment(part: Message) -> bool:

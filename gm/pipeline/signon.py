@@ -3,6 +3,9 @@
 The password authenticates; the sender's address never does on its own.
 Failed sign-ons are recorded and rate-limited per address and per power, and
 the seat's owner is warned (from which address, never the attempted orders).
+The per-power limit counts and blocks only strangers: mail from the seat's own
+address is limited per address alone, so guesses from elsewhere never lock the
+real player out of their seat.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from gm.service.outbox import queue_mail
 from gm.service.passwords import check_password
 
 FAILURE_WINDOW = timedelta(hours=1)
-MAX_FAILURES = 5  # per address, and per power, within the window
+MAX_FAILURES = 5  # per address, and per power (from other addresses), within the window
 
 
 @dataclass(frozen=True)
@@ -75,14 +78,26 @@ def may_act_for(session: Session, game: Game, seat: Seat | None, written: str) -
     return name if holder is not None and holder.id == seat.id else None
 
 
-def too_many_failures(ctx: ServiceContext, session: Session, game: Game, power: str, sender: str) -> bool:
+def too_many_failures(ctx: ServiceContext, session: Session, game: Game, power: str, sender: str,
+                      own_address: str | None = None) -> bool:
+    """Whether sign-ons from ``sender`` as ``power`` are refused unread for now.
+
+    ``own_address`` is the seat's registered address: failures from it do not count
+    towards the power's limit, and the power's limit does not block it (only its own
+    per-address limit does), so a stranger's guessing cannot lock the owner out.
+    """
     since = ctx.clock.now() - FAILURE_WINDOW
     by_address = session.exec(select(func.count()).select_from(SignonFailure).where(
         func.lower(SignonFailure.address) == sender.lower(), SignonFailure.at >= since)).one()
+    if by_address >= MAX_FAILURES:
+        return True
+    own = (own_address or "").lower()
+    if own and sender.lower() == own:
+        return False
     by_power = session.exec(select(func.count()).select_from(SignonFailure).where(
         SignonFailure.game_id == game.id, SignonFailure.power == power,
-        SignonFailure.at >= since)).one()
-    return by_address >= MAX_FAILURES or by_power >= MAX_FAILURES
+        func.lower(SignonFailure.address) != own, SignonFailure.at >= since)).one()
+    return by_power >= MAX_FAILURES
 
 
 def record_failure(ctx: ServiceContext, session: Session, game: Game, seat: Seat | None,
@@ -90,7 +105,7 @@ def record_failure(ctx: ServiceContext, session: Session, game: Game, seat: Seat
     """Count the failure, warn the seat's owner (once per mail), tell the moderator at the limit."""
     session.add(SignonFailure(game_id=game.id, power=power, address=sender[:320], at=ctx.clock.now()))
     session.flush()
-    if too_many_failures(ctx, session, game, power, sender):
+    if too_many_failures(ctx, session, game, power, sender, seat.address if seat else None):
         _report_limit(ctx, session, game, power, sender, inbound_id)
     if seat is None or not seat.address:
         return
@@ -115,9 +130,10 @@ def _report_limit(ctx: ServiceContext, session: Session, game: Game, power: str,
     notify_moderator(
         ctx, session, game, f"sign-ons as {power} blocked for an hour",
         f"{MAX_FAILURES} failed sign-ons within an hour (the last as {power}, from {sender}).\n"
-        f"Further sign-ons as {power} or from that address are refused for an hour, even "
-        "with the right password. If this is not the player, consider a new password "
-        "for the seat.", key=f"signon-limit:{inbound_id}:{power}")
+        f"Further sign-ons from that address, and as {power} from any address but the "
+        "seat's own, are refused for an hour, even with the right password. If this is "
+        "not the player, consider a new password for the seat.",
+        key=f"signon-limit:{inbound_id}:{power}")
 
 
 @dataclass(frozen=True)
@@ -147,7 +163,7 @@ def check_signon(ctx: ServiceContext, session: Session, game: Game, section: Sec
         return SignOn(None, False, msg("no sign-on: add a line POWER <power> <password>"))
     seat = resolve_power(session, game, so.power)
     power = seat.power if seat else so.power
-    if too_many_failures(ctx, session, game, power, sender):
+    if too_many_failures(ctx, session, game, power, sender, seat.address if seat else None):
         return SignOn(None, False, msg("too many failed sign-ons; try again in an hour"))
     if seat is None:
         record_failure(ctx, session, game, None, power, sender, inbound_id)

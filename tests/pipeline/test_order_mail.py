@@ -55,6 +55,19 @@ def test_sign_on_is_rate_limited_per_address(race) -> None:  # type: ignore[no-u
     assert "too many failed sign-ons" in outbox(race, kind="reply")[-1][1]
 
 
+def test_guesses_from_strangers_never_lock_the_seat_owner_out(race) -> None:  # type: ignore[no-untyped-def]
+    """Five wrong guesses as north from five addresses block sign-ons as north from
+    anywhere else for an hour, but not from north's own address."""
+    for i in range(5):
+        deliver(race, mail(f"GAME race1\nPOWER north guess{i}\n", sender=f"bot{i}@evil.example"))
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 1\n", sender="bot9@evil.example"))
+    assert "too many failed sign-ons" in outbox(race, kind="reply")[-1][1]
+    assert stored_orders(race, "north") == []
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 2\n", sender="north@example.org"))
+    assert "OK  advance 2" in outbox(race, kind="reply")[-1][1]
+    assert stored_orders(race, "north") == ["advance 2"]
+
+
 def test_another_powers_password_does_not_order_for_it(race) -> None:  # type: ignore[no-untyped-def]
     deliver(race, mail("GAME race1\nPOWER north s-secret\nadvance 3\n"))
     assert stored_orders(race, "north") == [] and stored_orders(race, "south") == []
