@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from gm.maps.layout import Layout
+from gm.maps.route import route
 from gm.maps.scene import Area, Piece, Scene
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -92,6 +93,16 @@ class _Drawing:
         a = self.scene.areas.get(area)
         return self.layout.sea if a is not None and a.kind == "sea" else self.layout.box
 
+    def boxes(self) -> dict[str, tuple[float, float, float, float]]:
+        """Each drawn area's box (left, top, right, bottom), for routing the borders."""
+        out = {}
+        for area in self.scene.areas:
+            c = self.centre(area)
+            if c is not None:
+                w, h = self.size(area)
+                out[area] = (c[0] - w / 2, c[1] - h / 2, c[0] + w / 2, c[1] + h / 2)
+        return out
+
     def draw(self) -> ET.Element:
         s = self.scene
         _el(self.root, "title").text = f"{s.title} {s.subtitle}".strip()
@@ -100,6 +111,7 @@ class _Drawing:
         self.defs()
         self.title()
         links = _el(self.root, "g", data_layer="links")
+        boxes = self.boxes()
         for link in s.links:
             a, b = self.centre(link.a), self.centre(link.b)
             if not (a and b):
@@ -110,8 +122,16 @@ class _Drawing:
                     _el(links, "line", x1=p[0], y1=p[1], x2=edge, y2=(a[1] + b[1]) / 2,
                         **LINK_STYLE[link.style])
                 continue
-            _el(links, "line", x1=a[0], y1=a[1], x2=b[0], y2=b[1], data_link=link.style,
-                data_between=f"{link.a} {link.b}", **LINK_STYLE[link.style])
+            style = LINK_STYLE[link.style]
+            others = tuple(box for area, box in boxes.items() if area not in (link.a, link.b))
+            points = route(a, b, others, float(style["stroke-width"]) / 2)
+            if len(points) == 2:
+                _el(links, "line", x1=a[0], y1=a[1], x2=b[0], y2=b[1], data_link=link.style,
+                    data_between=f"{link.a} {link.b}", **style)
+            else:
+                _el(links, "polyline", points=" ".join(f"{x:.1f},{y:.1f}" for x, y in points),
+                    fill="none", stroke_linejoin="round", data_link=link.style,
+                    data_between=f"{link.a} {link.b}", **style)
         areas = _el(self.root, "g", data_layer="areas")
         for area in s.areas.values():
             self.area(areas, area)
