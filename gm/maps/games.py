@@ -13,7 +13,8 @@ def builtin_scene(module: Any, view: Mapping[str, Any], events: Sequence[Mapping
     if module.name == "baltica":
         from gm.maps import baltica
 
-        return baltica.scene(module.board, view, events, words)
+        board = module.board_of({"ruleset": view.get("ruleset")})  # the game's ruleset
+        return baltica.scene(board, view, events, words)
     if module.name == "britannica":
         from gm.maps import britannica
 

@@ -21,6 +21,7 @@ from gm.games.baltica.rules.events import resolve_event
 from gm.games.baltica.rules.fleet_battle import fight_at_sea, fleet_battle_zones
 from gm.games.baltica.rules.interphase import run_interphase
 from gm.games.baltica.rules.losses import eliminate
+from gm.games.baltica.rules.reforms import nyen_track
 from gm.games.baltica.rules.retreat import BorderCount, carry_out_retreat, retreat_path
 from gm.games.baltica.rules.truce import impose_due_truces
 from gm.games.baltica.rules.winter_campaign import winter_campaign
@@ -59,6 +60,7 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
         battle_phase(world, orders)
     elif step == "forage":
         forage.forage_phase(world, gs.turn.first or gs.powers[0])
+        nyen_track(world)  # 3CG 11.2: at the end of every game turn
     elif step == "winter-campaign":
         if winter_campaign(world, orders.get("sweden", ()), orders.get("coalition", ())):
             battle_phase(world, orders)  # 3.4: "the move may cause a battle as normal"

@@ -66,7 +66,8 @@ def view(board: Board, state: dict[str, Any], power: str | None) -> dict[str, An
               "fleets": fleet}
              for (loc, nation, fleet), n in sorted(hidden.items())]
     out: dict[str, Any] = {
-        "game": "baltica", "power": power, "phase": phase_id(gs), "owing": list(owing(gs)),
+        "game": "baltica", "ruleset": gs.ruleset, "optional": list(gs.optional),
+        "power": power, "phase": phase_id(gs), "owing": list(owing(gs)),
         "year": gs.year, "season": gs.season, "step": gs.step, "ended": gs.ended,
         "first": gs.turn.first, "rolls": dict(gs.turn.rolls), "actions": dict(gs.turn.actions),
         "own_blocks": own, "revealed": revealed, "enemy_blocks": enemy,

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from gm.dice import Dice
 from gm.games.baltica import fog, parsing
-from gm.games.baltica.board import Board, load_board
+from gm.games.baltica.board import DEFAULT_RULESET, RULESETS, Board, load_board
 from gm.games.baltica.conditions import unwrap
 from gm.games.baltica.engine import adjudicate
 from gm.games.baltica.orders import (
@@ -58,6 +58,7 @@ from gm.games.baltica.rules.world import World
 from gm.games.baltica.sequence import acting_power, owing, phase_id, step_row
 from gm.games.baltica.state import POOL, POWERS, REMOVED, BlockState, GameState, Turn
 from gm.games.base import (
+    GameError,
     GameModule,
     Outcome,
     PhaseInfo,
@@ -92,8 +93,15 @@ class BalticaModule(GameModule):
 
     @cached_property
     def board(self) -> Board:
-        """The board data (loaded on first use unless given)."""
+        """The default ruleset's board (loaded on first use unless given)."""
         return self._board or load_board()
+
+    def board_of(self, state: Mapping[str, Any]) -> Board:
+        """The board of the state's ruleset (``load_board`` keeps one per ruleset); a
+        board given to the constructor (tests) serves every state."""
+        if self._board is not None:
+            return self._board
+        return load_board(str(state.get("ruleset") or DEFAULT_RULESET))
 
     # -- games -----------------------------------------------------------------
     def data_check(self) -> list[str]:
@@ -113,24 +121,31 @@ class BalticaModule(GameModule):
                 for s in self.board.scenarios.values()]
 
     def setup(self, scenario: str, options: Mapping[str, Any]) -> State:
-        """The set-up of ``scenario``: placements, garrison markers, RP levels, actives."""
-        if scenario not in self.board.scenarios:
+        """The set-up of ``scenario``: placements, garrison markers, RP levels, actives.
+
+        ``options``: ``ruleset`` ("gmt-2012", the default, or "3cg-1.1") and, in the 3CG
+        ruleset, ``optional`` (3CG 13.x optional rules, e.g. "13.1,13.3")."""
+        ruleset, optional = game_options(options)
+        board = self._board or load_board(ruleset)
+        if scenario not in board.scenarios:
             raise UnknownScenario(f"no Pax Baltica scenario {scenario!r}")
-        sc = self.board.scenarios[scenario]
-        blocks = {b: BlockState(POOL, 0) for b in self.board.blocks}
+        sc = board.scenarios[scenario]
+        blocks = {b: BlockState(POOL, 0) for b in board.blocks}
         for b in sc.out_of_play:
             blocks[b] = BlockState(REMOVED, 0)
         for p in sc.placements:
             blocks[p.block] = BlockState(p.location, p.strength)
-        active = list(sc.active) or [n for n, v in self.board.nations.items()
+        active = list(sc.active) or [n for n, v in board.nations.items()
                                      if v.active_at_start]
-        rp = {n: v.rp_level for n, v in self.board.nations.items() if v.rp_level is not None}
+        rp = {n: v.rp_level for n, v in board.nations.items() if v.rp_level is not None}
         rp.update(sc.rp_levels)
-        gs = GameState(scenario=scenario, ruleset=self.board.ruleset, year=sc.start_year,
+        gs = GameState(scenario=scenario, ruleset=board.ruleset, year=sc.start_year,
                        season=sc.start_season.value, step="action-roll",
                        end_year=sc.end_year, end_season=sc.end_season.value, blocks=blocks,
                        control=dict(sc.controlled), active=active, rp=rp, turn=Turn(),
-                       first_turn_actions=dict(sc.first_turn_actions))
+                       first_turn_actions=dict(sc.first_turn_actions), optional=optional)
+        if sc.special.get("sankt_peterburg_built"):  # 3CG 12.3-12.5: "Nyen is now S:t Petersburg"
+            gs.upgraded = [t for t, v in board.territories.items() if v.upgrade is not None]
         return gs.to_json()
 
     def phase(self, state: State) -> PhaseInfo:
@@ -145,14 +160,14 @@ class BalticaModule(GameModule):
     # -- orders ----------------------------------------------------------------
     def parse_orders(self, state: State, power: str, lines: Sequence[SourceLine]) -> ParseResult:
         """Parse one section (English or French), names within ``power``'s knowledge."""
-        return parsing.parse_lines(self.board, state, power, lines)
+        return parsing.parse_lines(self.board_of(state), state, power, lines)
 
     def validate(self, state: State, power: str, orders: Sequence[Any]) -> list[Validation]:
         """Refuse what ``power``'s own position forbids now; the rest is accepted or
         "to be checked at adjudication" (conditions, sieges, anything others' moves or
         dice may change). More actions than rolled: a warning."""
         gs = GameState.from_json(state)
-        world = World(self.board, gs, Dice.scripted([]))
+        world = World(self.board_of(state), gs, Dice.scripted([]))
         kind = step_row(gs.step).kind
         out: list[Validation] = []
         n_actions = 0
@@ -214,7 +229,7 @@ class BalticaModule(GameModule):
                 why = replacement_problem(world, world.bid_block(order.block))
         elif isinstance(order, Build):
             nation = world.bid_nation(order.nation)
-            pool = self.board.nations[nation].pool if nation is not None else None
+            pool = world.board.nations[nation].pool if nation is not None else None
             if pool is None or pool not in gs.rp or world.power_of_nation(pool) != power:
                 why = Why.NO_POOL
             elif pool not in gs.active:
@@ -275,11 +290,11 @@ class BalticaModule(GameModule):
     def adjudicate(self, state: State, orders: Mapping[str, Sequence[Any]], dice: Dice) -> Outcome:
         """Close the current phase (pure)."""
         plain = {p: [_plain(o) for o in os] for p, os in orders.items()}
-        return adjudicate(self.board, state, plain, dice)
+        return adjudicate(self.board_of(state), state, plain, dice)
 
     def view(self, state: State, power: str | None) -> dict[str, Any]:
         """What ``power`` may know (None: the moderator's full view)."""
-        return fog.view(self.board, state, power)
+        return fog.view(self.board_of(state), state, power)
 
     def order_to_json(self, order: Any) -> dict[str, Any]:
         """Plain orders by field; conditional ones by their canonical text too."""
@@ -294,6 +309,37 @@ class BalticaModule(GameModule):
         if data.get("type") == "conditional":
             return parsing.reparse(data["text"])
         return order_from_json(data)
+
+
+OPTIONAL_RULES = ("13.1", "13.2", "13.3")
+"""3CG 13.0 Optional Play Balance: the rules a 3cg-1.1 game may switch on."""
+OPTIONAL_NOT_YET = ("13.2", "13.3")
+"""Optional rules known but not implemented yet (the re-rolls): refused at set-up."""
+
+
+def game_options(options: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """The ruleset and the 3CG optional rules (13.x) of a new game's options, checked.
+
+    ``optional`` may be a string ("13.1,13.3"), a number (``--set optional=13.1`` reads
+    JSON) or a list. An unknown ruleset or rule, or optional rules outside the 3CG
+    ruleset, raise :class:`GameError` with the choices."""
+    ruleset = str(options.get("ruleset") or DEFAULT_RULESET)
+    if ruleset not in RULESETS:
+        raise GameError(f"unknown Pax Baltica ruleset {ruleset!r} (known: {', '.join(RULESETS)})")
+    raw = options.get("optional") or []
+    items = raw if isinstance(raw, (list, tuple)) else str(raw).replace(" ", ",").split(",")
+    optional = sorted({str(i).strip() for i in items if str(i).strip()})
+    unknown = [o for o in optional if o not in OPTIONAL_RULES]
+    if unknown:
+        raise GameError(f"unknown Pax Baltica optional rule {', '.join(unknown)} "
+                        f"(known: {', '.join(OPTIONAL_RULES)}, ruleset 3cg-1.1)")
+    later = [o for o in optional if o in OPTIONAL_NOT_YET]
+    if later:
+        raise GameError(f"Pax Baltica optional rule {', '.join(later)} is not yet implemented")
+    if optional and ruleset != "3cg-1.1":
+        raise GameError("the optional rules 13.x belong to the 3CG ruleset: "
+                        "add ruleset=3cg-1.1")
+    return ruleset, optional
 
 
 def _plain(order: Any) -> Any:

@@ -103,6 +103,11 @@ class GameState:
     ``ceded``: territory -> the nation Sweden ceded it to (11.1), which is then in
     ``permanently_inactive``; ``defected``: nations that changed sides (11.9);
     ``polish_capitals_lost``: Saxony's 4 RP levels are lost with both capitals (11.5).
+    3CG ruleset: ``optional``: the 13.x optional rules chosen at set-up ("13.1", ...);
+    ``national_events``: "YEAR:nation:roll" of each National Events result applied
+    (14.2: once a year); ``nyen_turns``: consecutive game turns Russia has held Nyen
+    (3CG 11.2); ``rerolls_used``: 13.3 re-rolls spent per power; ``reroll_below``: each
+    power's standing ``reroll actions below N`` (13.2, 13.3).
     """
 
     scenario: str
@@ -138,6 +143,11 @@ class GameState:
     permanently_inactive: list[str] = field(default_factory=list)
     defected: list[str] = field(default_factory=list)
     polish_capitals_lost: bool = False
+    optional: list[str] = field(default_factory=list)
+    national_events: list[str] = field(default_factory=list)
+    nyen_turns: int = 0
+    rerolls_used: dict[str, int] = field(default_factory=dict)
+    reroll_below: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-compatible dict the service stores."""
@@ -154,7 +164,8 @@ class GameState:
         data["turn"] = Turn(**t)
         for key in ("control", "active", "rp", "last_event", "first_turn_actions", "powers",
                     "politics_used", "interphase_due", "aside", "truces", "victory",
-                    "year_track", "upgraded", "ceded", "permanently_inactive", "defected"):
+                    "year_track", "upgraded", "ceded", "permanently_inactive", "defected",
+                    "optional", "national_events", "rerolls_used", "reroll_below"):
             if key in data:
                 data[key] = _copy(data[key])
         return cls(**data)

@@ -21,6 +21,15 @@ ENGINE = Path(gm.games.baltica.__file__).parent
 BLOCKS = [{"block": "Karl XII", "strength": 3, "rating": "A3", "nation": "sweden"}]
 SAMPLES: dict[str, dict] = {  # type: ignore[type-arg]
     "phase": {"phase": "1701-summer-battles"},
+    "steps_gained": {"cause": "forced_recruitment",
+                     "blocks": [{"block": "Karl XII", "steps": 2, "strength": 4}]},
+    "steps_gained_count": {"power": "sweden", "cause": "excellent_recruitment", "steps": 3},
+    "recruitment_roll": {"nation": "denmark", "roll": 4},
+    "nyen_track": {"territory": "Nyen", "turns": 3, "needed": 8},
+    "nyen_track_reset": {"territory": "Nyen"},
+    "navy_founded": {"nation": "russia", "count": 2},
+    "nation_changes_side": {"nation": "poland", "side": "sweden"},
+    "polish_parliament": {"roll": 6, "success": True},
     "action_roll": {"rolls": {"sweden": 3, "coalition": 6}, "actions": {"sweden": 2, "coalition": 0},
                     "first": "coalition"},
     "action_tie_reroll": {"rolls": {"sweden": 4, "coalition": 4}},
@@ -230,7 +239,7 @@ def test_every_interphase_note_is_worded(what: str, lang: str) -> None:
 
 @pytest.mark.parametrize("reason", ["royal", "capital", "peter_settles", "last_block", "rp_zero",
                                     "surrender", "offered", "austro_turkish_war",
-                                    "christian_solidarity"])
+                                    "christian_solidarity", "diplomacy", "aurora_truce"])
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_every_truce_reason_is_worded(reason: str, lang: str) -> None:
     module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module
@@ -251,3 +260,22 @@ def test_every_table_result_is_worded() -> None:
             assert table in module.TABLES  # type: ignore[attr-defined]
             for face in "123456":
                 assert tables[table][face]["id"] in module.RESULTS  # type: ignore[attr-defined]
+
+
+def test_every_3cg_table_result_and_no_effect_reason_is_worded() -> None:
+    """The 3CG tables (3CG 14.1, 14.2) of the 3cg-1.1 ruleset, and the reasons its
+    effects give for doing nothing."""
+    from gm.games.baltica.board import load_board
+
+    tables = load_board("3cg-1.1").tables
+    for lang in ("en", "fr"):
+        module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module
+        for table in ("event_table", "national_events_sweden", "national_events_denmark",
+                      "national_events_russia", "national_events_saxony"):
+            assert table in module.TABLES  # type: ignore[attr-defined]
+            for face in "123456":
+                assert tables[table][face]["id"] in module.RESULTS  # type: ignore[attr-defined]
+        for reason in ("already_this_year", "not_this_year"):
+            assert reason in module.NO_EFFECT  # type: ignore[attr-defined]
+        for cause in ("removed_10_5", "out_9_9"):
+            assert cause in module.RESULTS  # type: ignore[attr-defined]

@@ -25,12 +25,22 @@ def actions_for_roll(roll: int) -> int:
     return {1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 6: 0}[roll]
 
 
+def no_two_events(world: World) -> bool:
+    """3.2 (GMT) always; in the 3CG ruleset only with the optional rule 13.1: "A player can
+    never be the victim of 2 events in a row. A player that rolls a 6 on 2 consecutive
+    game turns may re-roll the second die roll until receiving a die roll that equals an
+    action number." (``limits.two_events_optional`` names the optional rule.)"""
+    optional = world.board.tables.get("limits", {}).get("two_events_optional")
+    return optional is None or optional in world.state.optional
+
+
 def roll_for(world: World, power: str) -> int:
     """3.2: "A player can never roll an event two turns in a row ... If a player rolls
     a 6 for a second consecutive game turn, re-roll until receiving a result that is not 6."
     """
     roll = world.dice.d6(f"action roll {power}")
-    while roll == EVENT_ROLL and world.state.last_event.get(power, False):
+    while (roll == EVENT_ROLL and world.state.last_event.get(power, False)
+           and no_two_events(world)):
         world.emit("event_reroll", power=power, roll=roll)
         roll = world.dice.d6(f"action roll {power} (3.2 re-roll)")
     return roll

@@ -27,6 +27,9 @@ def may_roll(world: World, nation: str, power: str) -> bool:
         return False
     if world.state.year < int(act.get("from_year", 0)):  # 3CG 9.x entry dates
         return False
+    if world.state.year < int(act.get("rolls_again_from_year", 0)) and world.state.year >= int(
+            act.get("removed_from_year", world.state.year + 1)):  # 3CG 10.5: 1716-1717
+        return False
     needs = act.get("requires_active")
     return needs is None or needs in world.state.active
 
@@ -45,7 +48,10 @@ def modifier(world: World, nation: str) -> int:
 def activation_roll(world: World, nation: str, bonus: int = 0, why: str = "10.1") -> bool:
     """Roll one die for ``nation`` (+ modifiers + ``bonus``); True when it reaches the
     nation's number (6 unless nations.toml says otherwise)."""
-    needs = int(world.board.nations[nation].activation.get("needs", ACTIVATION_ROLL))
+    act = world.board.nations[nation].activation
+    needs = int(act.get("needs", ACTIVATION_ROLL))
+    if "needs_from_1711" in act and world.state.year >= 1711:  # 3CG 9.6: "From 1711 ... 5 and 6"
+        needs = int(act["needs_from_1711"])
     roll = world.dice.d6(f"activation {nation} ({why})")
     mod = modifier(world, nation) + bonus
     success = roll + mod >= needs

@@ -105,7 +105,7 @@ def _lift_pinned_besiegers(world: World, territory: str) -> set[str]:
 
 def _public(world: World, blocks: Sequence[str]) -> list[dict[str, object]]:
     return [{"block": world.name(b), "nation": world.spec(b).nation,
-             "strength": world.state.blocks[b].strength, "rating": str(world.spec(b).rating)}
+             "strength": world.state.blocks[b].strength, "rating": str(world.rating(b))}
             for b in blocks]
 
 
@@ -121,7 +121,7 @@ def turn_order(world: World, battle: Battle, round_: int) -> list[str]:
     for letter in LETTERS:
         for p in (battle.defender, battle.attacker):
             order += [b for b in active(world, battle, p, round_)
-                      if world.spec(b).rating.letter == letter]
+                      if world.rating(b).letter == letter]
     return order
 
 
@@ -134,9 +134,10 @@ def fire(world: World, battle: Battle, block: str, round_: int) -> None:
     strength = world.state.blocks[block].strength
     dice = world.dice.roll(strength, f"{world.tname(battle.territory)} round {round_}: "
                                      f"{spec.name} fires")
-    hits = sum(1 for d in dice if d <= spec.rating.number)
+    rating = world.rating(block)
+    hits = sum(1 for d in dice if d <= rating.number)
     world.emit("fire", None, territory=world.tname(battle.territory), round=round_,
-               block=spec.name, rating=str(spec.rating), dice=dice, hits=hits)
+               block=spec.name, rating=str(rating), dice=dice, hits=hits)
     enemy = other_power(world.power_of(block))
     for _ in range(hits):
         target = strongest(world, active(world, battle, enemy, round_))

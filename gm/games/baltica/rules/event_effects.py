@@ -116,7 +116,7 @@ def _holds_polish_capitals(world: World) -> bool:
 def condition_met(world: World, returns: str) -> bool:
     """The return conditions of tables.toml (12.2): ``sweden-invades:N1,N2`` (a Swedish
     block in such a territory), ``sweden-holds-polish-capitals``, ``inactive:N1,N2``;
-    and 9.3's ``controls-harbor:POWER``; ``|`` means either."""
+    9.3's ``controls-harbor:POWER``; 3CG 14.2's ``from-year:YEAR``; ``|`` means either."""
     for cond in returns.split("|"):
         kind, _, arg = cond.partition(":")
         if kind == "sweden-invades" and _invaded(world, arg):
@@ -124,6 +124,8 @@ def condition_met(world: World, returns: str) -> bool:
         if kind == "sweden-holds-polish-capitals" and _holds_polish_capitals(world):
             return True
         if kind == "inactive" and not set(arg.split(",")) & set(world.state.active):
+            return True
+        if kind == "from-year" and world.state.year >= int(arg):  # 3CG 14.2: loans end
             return True
         if kind == "controls-harbor" and any(  # 9.3: fleets lost for want of a harbor
                 v.harbor and world.controlled_by(t, arg)

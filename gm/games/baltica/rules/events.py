@@ -96,7 +96,7 @@ def event_politics(world: World, power: str, r: dict[str, Any], choices: Choices
     national_politics(world, power, nation, choices)
 
 
-EFFECTS = {
+EFFECTS: dict[str, Any] = {
     "polish_civil_war": polish_civil_war,
     "epidemic": epidemic,
     "attrition_national": attrition_national,
@@ -104,3 +104,13 @@ EFFECTS = {
     "side_event": event_side,
     "national_politics": event_politics,
 }
+
+
+def _with_3cg() -> None:
+    """The 3CG General Events Table rows (3CG 14.1; its #2 is 12.1 #2's epidemic)."""
+    from gm.games.baltica.rules.events_3cg import GENERAL_EFFECTS
+
+    EFFECTS.update(GENERAL_EFFECTS)
+
+
+_with_3cg()

@@ -20,7 +20,7 @@ from typing import Any
 
 from gm.games.baltica.conditions import applies, unwrap
 from gm.games.baltica.orders import TruceOffer
-from gm.games.baltica.rules import activation, nations, reforms, spending, truce
+from gm.games.baltica.rules import activation, entry_3cg, nations, reforms, spending, truce
 from gm.games.baltica.rules.world import World
 
 Orders = Mapping[str, Sequence[Any]]
@@ -48,10 +48,11 @@ def orders_of(world: World, orders: Orders, power: str, kind: type) -> list[Any]
 
 def due_activations(world: World, orders: Orders) -> None:
     """12.4 #3: an ally won by a Special Envoy "enters the war during the next
-    Interphase"; 12.3 #3 (reforms accelerated) moves a reformed army on the Year Track.
+    Interphase" (3CG 14.2 Saxony #5: Saxony back from Aurora's truce in the item's
+    ``year``); 12.3 #3 (reforms accelerated) moves a reformed army on the Year Track.
     The RP changes left for this Interphase (8.8) are read by the spending sub-step."""
     for item in list(world.state.interphase_due):
-        if item["what"] == "activate":
+        if item["what"] == "activate" and int(item.get("year", 0)) <= world.state.year:
             world.state.interphase_due.remove(item)
             activation.activate(world, item["nation"], "12.4")
         elif item["what"] == "reform_accelerated":
@@ -141,6 +142,7 @@ INTERPHASE_STEPS: tuple[SubStep, ...] = (
     SubStep("year-track", "11.2", year_track),
     SubStep("night-rider", "2.3", night_rider),
     SubStep("christian-solidarity", "11.6", christian_solidarity),
+    SubStep("3cg-dates", "3CG 9.7, 9.9, 10.5", lambda world, orders: entry_3cg.entry_dates(world)),
     SubStep("activation", "10.1, 11.x", activation_rolls),
     SubStep("austro-turkish-war", "11.6", lambda world, orders: nations.austro_turkish_war(world)),
     SubStep("british-fleet", "11.11", lambda world, orders: nations.british_fleet_interphase(world)),

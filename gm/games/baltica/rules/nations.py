@@ -213,6 +213,10 @@ def hannover_joins(world: World) -> None:
     if (HANNOVER in gs.active or HANNOVER in gs.permanently_inactive
             or HANNOVER in gs.truces or HANNOVER in gs.defected):
         return
+    hannover = world.board.nations.get(HANNOVER)
+    until = hannover.activation.get("trigger_until_year") if hannover else None
+    if until is not None and gs.year > int(until):  # 3CG 9.9: "during 1700-1710"
+        return
     if not invaded(world, world.board.nation_territories("holstein-gottorp")):
         return
     activation.activate(world, HANNOVER, "11.9")

@@ -13,6 +13,7 @@ from gm.games.baltica.rules.event_effects import (
     row,
     side_event,
 )
+from gm.games.baltica.rules.events_3cg import national_event, national_table
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import other_power
@@ -31,6 +32,8 @@ def politics_problem(world: World, power: str, nation: str | None) -> Why | None
         return Why.NOT_MAJOR
     if nation not in world.state.active:
         return Why.NOT_ACTIVE
+    if national_table(world, nation) is not None:
+        return None  # 3CG 3.44 sets no yearly limit (14.2 limits each result instead)
     if world.state.politics_used.get(nation) == world.state.year:
         return Why.POLITICS_USED
     return None
@@ -47,7 +50,11 @@ def politics_action(world: World, power: str, nation: str, choices: Choices) -> 
 
 
 def national_politics(world: World, power: str, nation: str, choices: Choices) -> None:
-    """12.4: roll one die for ``nation`` and carry out the row (by action or by event)."""
+    """12.4: roll one die for ``nation`` and carry out the row (by action or by event).
+    In the 3CG ruleset the nation's National Events Table instead (3CG 3.44, 14.2)."""
+    if national_table(world, nation) is not None:
+        national_event(world, power, nation, choices)
+        return
     roll = world.dice.d6(f"national politics {nation}")
     r = row(world, TABLE, roll)
     world.emit("event_rolled", power=power, table=TABLE, roll=roll, result=r["id"],

@@ -125,6 +125,11 @@ def nyen_changed_hands(world: World, territory: str) -> None:
     t = world.board.territories[territory]
     if t.upgrade is None or territory in world.state.upgraded:
         return
+    if nyen_turns_needed(world) is not None:  # 3CG 11.2: the Nyen track instead
+        if world.controller(territory) != RUSSIA and world.state.nyen_turns:
+            world.state.nyen_turns = 0
+            world.emit("nyen_track_reset", territory=t.name)
+        return
     fleets = russian_fleets(world)
     if world.controller(territory) == RUSSIA:
         placed = [b for b in fleets if world.state.blocks[b].location == REMOVED]
@@ -141,6 +146,50 @@ def nyen_changed_hands(world: World, territory: str) -> None:
             world.state.blocks[b].location = REMOVED
         if back:
             world.emit("fleets_off_year_track", count=len(back))
+
+
+def nyen_turns_needed(world: World) -> int | None:
+    """3CG 11.2: the consecutive turns Russia must hold Nyen (``limits.nyen_turns`` of the
+    3CG ruleset); None under the GMT rules (the Year Track, 11.2)."""
+    needed = world.board.tables.get("limits", {}).get("nyen_turns")
+    return int(needed) if needed is not None else None
+
+
+def nyen_track(world: World) -> None:
+    """3CG 11.2: "Sweden may never use the Nyen track to upgrade Nyen into a Harbour 4. Only
+    the Russian can perform this transformation. If Nyen is conquered by the Russians, a
+    marker is placed on the Nyen track. Then Nyen have to stay Russian for 8 consecutive
+    turns to transform in to St Petersburg, otherwise they have to re-start the process
+    of construction all over again. If successful, the Russians have founded St.
+    Peterburg and may start building a Navy. Even if lost due to a siege, Nyen/
+    St.Petersburg stay a Harbour 4."
+
+    Checked at the end of every game turn (after forage): a turn ending with Nyen Russian
+    moves the marker on, the turn of the capture included (interpretation); any other
+    turn end takes it off. On the last step Nyen becomes its ``upgrade`` for good and the
+    Russian fleets join the Russian replacement pool."""
+    needed = nyen_turns_needed(world)
+    if needed is None:
+        return
+    for t, v in world.board.territories.items():
+        if v.upgrade is None or t in world.state.upgraded:
+            continue
+        if world.controller(t) != RUSSIA:
+            if world.state.nyen_turns:
+                world.state.nyen_turns = 0
+                world.emit("nyen_track_reset", territory=v.name)
+            continue
+        world.state.nyen_turns += 1
+        world.emit("nyen_track", territory=v.name, turns=world.state.nyen_turns, needed=needed)
+        if world.state.nyen_turns < needed:
+            continue
+        world.state.upgraded.append(t)
+        world.emit("upgraded", territory=v.name, to=v.upgrade.name, value=v.upgrade.value)
+        fleets = [b for b in russian_fleets(world) if world.state.blocks[b].location == REMOVED]
+        for b in fleets:
+            world.state.blocks[b].location = POOL
+        if fleets:
+            world.emit("navy_founded", nation=RUSSIA, count=len(fleets))
 
 
 def karl_returns(world: World, deploy: Sequence[str]) -> None:

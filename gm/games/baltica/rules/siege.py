@@ -41,21 +41,22 @@ def resolve(world: World, siege: SiegeState) -> None:
     value = world.garrison_value(siege.territory)
     world.emit("siege", None, territory=t.name, garrison=t.garrison.name, value=value,
                blocks=[{"block": world.name(b), "strength": world.state.blocks[b].strength,
-                        "rating": str(world.spec(b).rating)} for b in blocks])
+                        "rating": str(world.rating(b))} for b in blocks])
     hits = 0
     for letter in "ABCD":
         if letter == GARRISON_RATING[0]:
             _garrison_fires(world, siege, value)
         for b in blocks:
             spec = world.spec(b)
-            if spec.rating.letter != letter or world.state.blocks[b].location != siege.territory:
+            rating = world.rating(b)  # 3CG 10.2
+            if rating.letter != letter or world.state.blocks[b].location != siege.territory:
                 continue
             dice = world.dice.roll(world.state.blocks[b].strength,
                                    f"siege of {t.garrison.name}: {spec.name} fires")
-            got = sum(1 for d in dice if d <= spec.rating.number)
+            got = sum(1 for d in dice if d <= rating.number)
             hits += got
             world.emit("fire", None, territory=t.name, round=1, block=spec.name,
-                       rating=str(spec.rating), dice=dice, hits=got)
+                       rating=str(rating), dice=dice, hits=got)
     captured = hits >= value
     world.emit("siege_result", None, territory=t.name, garrison=t.garrison.name, hits=hits,
                needed=value, captured=captured)

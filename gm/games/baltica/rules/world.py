@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gm.dice import Dice
-from gm.games.baltica.board import BlockKind, BlockType, Board, Side, Terrain
+from gm.games.baltica.board import BlockKind, BlockType, Board, Rating, Side, Terrain
 from gm.games.baltica.state import POWERS, REMOVED, GameState, other_power
 from gm.games.base import Event
 
@@ -79,9 +79,12 @@ class World:
         return self.power_of_nation(self.spec(block).nation)
 
     def power_of_nation(self, nation: str) -> str:
-        """The player a nation fights for; neutral nations count as nobody's."""
+        """The player a nation fights for; neutral nations count as nobody's. A nation in
+        the state's ``defected`` list fights for the other side (3CG 14.2 Saxony #3)."""
         side = self.board.nations[nation].side
-        return side.value if side is not Side.NEUTRAL else "neutral"
+        if side is Side.NEUTRAL:
+            return "neutral"
+        return other_power(side.value) if nation in self.state.defected else side.value
 
     def name(self, block: str) -> str:
         """A block's display name (for events)."""
@@ -94,6 +97,16 @@ class World:
             return t.name
         sea = self.board.seas.get(territory)
         return sea.name if sea is not None else territory
+
+    def rating(self, block: str) -> Rating:
+        """The combat rating a block fires with (2.1); 3CG 10.2: "From 1711 all Russian Army
+        blocks rated C receives Combat rating B" (the nation's ``c_armies_become_b_from_year``)."""
+        spec = self.spec(block)
+        since = self.board.nations[spec.nation].activation.get("c_armies_become_b_from_year")
+        if (since is not None and self.state.year >= int(since) and spec.rating.letter == "C"
+                and spec.kind is BlockKind.ARMY):
+            return Rating("B", spec.rating.number)
+        return spec.rating
 
     def ground(self, block: str) -> bool:
         """Army or regiment (not a fleet)."""
