@@ -22,7 +22,7 @@ from gm.games.baltica.state import GameState
 
 def random_orders(state: dict[str, Any], power: str, rng: random.Random) -> list[Any]:
     """Up to 3 one-step group moves of unmoved, unpinned blocks, plus a siege try."""
-    board = module.board
+    board = module.board_of(state)
     gs = GameState.from_json(state)
     world = World(board, gs, Dice.scripted([]))
     origins = sorted({bs.location for b, bs in gs.blocks.items()
