@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tomllib
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
@@ -355,6 +355,18 @@ class Board:
     def ports_on(self, sea: str) -> tuple[str, ...]:
         """Territories whose port or harbor touches ``sea`` (1.6)."""
         return tuple(t.id for t in self.territories.values() if t.port and t.sea == sea)
+
+    def power_of_nation(self, nation: str, defected: Collection[str] = ()) -> str:
+        """The player a nation fights for: its side, or once listed in ``defected`` the side
+        it went over to (11.9: nations.toml ``activation.defects_to``; else the other side,
+        3CG 14.2 Saxony #3); neutral nations count as nobody's."""
+        n = self.nations[nation]
+        if n.side is Side.NEUTRAL:
+            return "neutral"
+        if nation in defected:  # 11.9: defects_to; 3CG 14.2 Saxony #3: the other side
+            other = "coalition" if n.side is Side.SWEDEN else "sweden"
+            return str(n.activation.get("defects_to", other))
+        return n.side.value
 
     def nation_territories(self, nation: str) -> tuple[str, ...]:
         """The territories coloured for ``nation`` (1.1)."""

@@ -460,6 +460,48 @@ def _check_tables(raw: Raw, problems: Problems) -> None:
         e.sources(())
 
 
+ATTRITION_EFFECTS = {"activation": ("modifier", -6, 6), "defects": None, "rp": ("change", -40, 40)}
+"""11.1: the effect kinds of the Swedish Attrition Track's boxes that rules/attrition.py
+carries out, with the number each takes and its range."""
+
+
+def _check_attrition_track(raw: Raw, problems: Problems) -> None:
+    """11.1: the Swedish Attrition Track (tables.toml ``swedish_attrition_track``): boxes
+    numbered 1, 2, ... in each row, effects of known kinds naming known nations, each box
+    with its source (the map's boxes are reconstructed)."""
+    track = raw.get("tables.toml", {}).get("swedish_attrition_track")
+    if track is None:
+        return
+    label = "swedish_attrition_track"
+    e = _Entry(problems, "tables.toml", label, track)
+    e.only(("nation", "kind", "lower_regions", "upper", "lower"))
+    nations = _ids(raw, "nations.toml", "nation")
+    e.ref("nation", nations, "nation")
+    e.choice("kind", ("army", "regiment", "fleet"))
+    regions = {r for t in _table(raw, "map.toml", "territory", problems).values()
+               if isinstance(t, Mapping) for r in t.get("regions", ())}
+    for region in e.require("lower_regions", list) or ():
+        e.ref("lower_regions", regions, "region", region)
+    for row in ("upper", "lower"):
+        boxes = e.require(row, list) or []
+        for i, box in enumerate(boxes, start=1):
+            b = _Entry(problems, "tables.toml", f"{label}.{row} box {i}", box)
+            b.only(("box", "effects"))
+            if b.number("box", i, i) is None:
+                continue
+            if not isinstance(b.data.get("source"), str) or not b.data["source"].strip():
+                b.bad("source", "missing (each box says where it comes from, or why reconstructed)")
+            for effect in b.require("effects", list) or ():
+                f = _Entry(problems, "tables.toml", f"{label}.{row} box {i} effect", effect)
+                kind = f.choice("kind", tuple(ATTRITION_EFFECTS))
+                f.ref("nation", nations, "nation")
+                f.require("nation", str)
+                number = ATTRITION_EFFECTS.get(kind) if kind else None
+                f.only(("kind", "nation", *((number[0],) if number else ())))
+                if number:
+                    f.number(number[0], number[1], number[2])
+
+
 _CHECKS: tuple[Callable[[Raw, Problems], None], ...] = (
     _check_nations,
     _check_territories,
@@ -470,4 +512,5 @@ _CHECKS: tuple[Callable[[Raw, Problems], None], ...] = (
     _check_scenarios,
     _check_graph,
     _check_tables,
+    _check_attrition_track,
 )

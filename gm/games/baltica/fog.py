@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 from gm.games.baltica.board import BlockKind, Board
+from gm.games.baltica.rules import attrition
 from gm.games.baltica.sequence import owing, phase_id
 from gm.games.baltica.state import OFF_MAP, POOL, POWERS, GameState
 
@@ -39,7 +40,7 @@ def _where(board: Board, location: str) -> str:
 def view(board: Board, state: dict[str, Any], power: str | None) -> dict[str, Any]:
     """What ``power`` may know; ``None`` gives the moderator everything."""
     gs = GameState.from_json(state)
-    side = {n: board.nations[n].side.value for n in board.nations}
+    side = {n: board.power_of_nation(n, gs.defected) for n in board.nations}  # 11.9
     mine = {b for b in gs.blocks if power is None or side[board.blocks[b].nation] == power}
     shown = dict(gs.turn.revealed.get(power, {})) if power is not None else {}
     for s in gs.turn.sieges:
@@ -76,6 +77,8 @@ def view(board: Board, state: dict[str, Any], power: str | None) -> dict[str, An
                     "blocks": [board.blocks[b].name for b in s.blocks]}
                    for s in gs.turn.sieges],
         "active": list(gs.active), "rp": dict(gs.rp), "truces": dict(sorted(gs.truces.items())),
+        "defected": list(gs.defected),
+        "attrition": attrition.public_view(board, gs),  # 11.1: printed on the map, public
         # 8.6: a player knows the blocks in their own pools; 11.2: the Year Track is public
         # as counts per year, the owner sees which armies wait there.
         "pool": sorted(board.blocks[b].name for b in mine if gs.blocks[b].location == POOL),

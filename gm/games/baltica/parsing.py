@@ -194,7 +194,7 @@ def _index(entries: dict[str, list[str]], slot: str) -> NameIndex:
 def context_for(board: Board, state: dict[str, Any], power: str, language: str = "en") -> ParseContext:
     """The name slots ``power`` may use now (own on-map blocks only)."""
     gs = GameState.from_json(state)
-    side = {n: board.nations[n].side.value for n in board.nations}
+    side = {n: board.power_of_nation(n, gs.defected) for n in board.nations}  # 11.9
     block_names = board.names("block")
     own = {b: block_names[b] for b, bs in gs.blocks.items()
            if side[board.blocks[b].nation] == power and bs.location not in OFF_MAP}

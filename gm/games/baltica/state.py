@@ -108,6 +108,9 @@ class GameState:
     (14.2: once a year); ``nyen_turns``: consecutive game turns Russia has held Nyen
     (3CG 11.2); ``rerolls_used``: 13.3 re-rolls spent per power; ``reroll_below``: each
     power's standing ``reroll actions below N`` (13.2, 13.3).
+    ``attrition``: Swedish army blocks eliminated so far, the Swedish Attrition Track's
+    marker (11.1; it stays in the track's last box); ``attrition_row``: the row last
+    announced, "upper" or "lower" (the row in force is derived from the map, 11.1).
     """
 
     scenario: str
@@ -148,6 +151,8 @@ class GameState:
     nyen_turns: int = 0
     rerolls_used: dict[str, int] = field(default_factory=dict)
     reroll_below: dict[str, int] = field(default_factory=dict)
+    attrition: int = 0
+    attrition_row: str = "upper"
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-compatible dict the service stores."""

@@ -62,7 +62,12 @@ SAMPLES: dict[str, dict] = {  # type: ignore[type-arg]
     "nation_activated": {"nation": "denmark", "why": "10.1"},
     "rp_level": {"nation": "russia", "level": 16, "why": "11.8"},
     "interphase_rp": {"nation": "russia", "level": 24, "rp": 8, "half": True, "bonus": 4,
-                      "year_track": 8, "build": 3},
+                      "year_track": 8, "build": 3, "attrition": -4},
+    "attrition_marker": {"count": 2, "row": "lower", "box": 2, "effects": [
+        {"kind": "activation", "nation": "prussia", "modifier": 1},
+        {"kind": "defects", "nation": "hannover"}, {"kind": "rp", "nation": "sweden", "change": -4}]},
+    "attrition_row": {"row": "upper", "box": 1, "effects": []},
+    "nation_defected": {"nation": "hannover", "to": "coalition", "was_active": True, "blocks": 1},
     "built": {"nation": "saxony", "block": "Schulenburg", "territory": "Lausitz", "strength": 4,
               "cost": 10},
     "block_built": {"power": "coalition", "nation": "saxony", "territory": "Lausitz"},

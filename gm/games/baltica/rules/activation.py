@@ -3,6 +3,7 @@ Special Envoy of the National Politics Table (12.4 #3)."""
 
 from __future__ import annotations
 
+from gm.games.baltica.rules import attrition
 from gm.games.baltica.rules.truce import may_reactivate
 from gm.games.baltica.rules.world import World
 
@@ -35,10 +36,11 @@ def may_roll(world: World, nation: str, power: str) -> bool:
 
 
 def modifier(world: World, nation: str) -> int:
-    """Section 11 modifiers: the nation's own (Prussia, Hannover -1) and Karl XII in
-    Ukraine (Ottomans +1, Ukraine +2)."""
+    """Section 11 modifiers: the nation's own (Prussia, Hannover -1), Karl XII in
+    Ukraine (Ottomans +1, Ukraine +2) and the Swedish Attrition Track's boxes in force
+    (11.1, 11.7, 11.9)."""
     act = world.board.nations[nation].activation
-    total = int(act.get("modifier", 0))
+    total = int(act.get("modifier", 0)) + attrition.activation_modifier(world, nation)
     karl = world.state.blocks.get(KARL_XII)
     if karl is not None and karl.location in world.board.region("ukraine"):
         total += int(act.get("karl_in_ukraine", 0))

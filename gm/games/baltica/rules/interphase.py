@@ -20,7 +20,15 @@ from typing import Any
 
 from gm.games.baltica.conditions import applies, unwrap
 from gm.games.baltica.orders import TruceOffer
-from gm.games.baltica.rules import activation, entry_3cg, nations, reforms, spending, truce
+from gm.games.baltica.rules import (
+    activation,
+    attrition,
+    entry_3cg,
+    nations,
+    reforms,
+    spending,
+    truce,
+)
 from gm.games.baltica.rules.world import World
 
 Orders = Mapping[str, Sequence[Any]]
@@ -143,6 +151,7 @@ INTERPHASE_STEPS: tuple[SubStep, ...] = (
     SubStep("night-rider", "2.3", night_rider),
     SubStep("christian-solidarity", "11.6", christian_solidarity),
     SubStep("3cg-dates", "3CG 9.7, 9.9, 10.5", lambda world, orders: entry_3cg.entry_dates(world)),
+    SubStep("attrition-track", "11.1, 11.9", lambda world, orders: attrition.check_track(world)),
     SubStep("activation", "10.1, 11.x", activation_rolls),
     SubStep("austro-turkish-war", "11.6", lambda world, orders: nations.austro_turkish_war(world)),
     SubStep("british-fleet", "11.11", lambda world, orders: nations.british_fleet_interphase(world)),

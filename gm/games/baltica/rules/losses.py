@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gm.games.baltica.board import BlockKind
+from gm.games.baltica.rules import attrition
 from gm.games.baltica.rules.truce import call_truce
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import EXILE, POOL, REMOVED
@@ -57,7 +58,8 @@ def eliminate(world: World, block: str, *, hidden: bool = False) -> None:
     from the game, except Karl XII, who goes into exile the first time (the Night Rider).
 
     10.2: a truce follows "when their royal block is eliminated (Coalition only)" and
-    "when their last block on the map is eliminated" (at the end of the phase).
+    "when their last block on the map is eliminated" (at the end of the phase). 11.1: a
+    Swedish army advances the Swedish Attrition Track.
     """
     bs = world.state.blocks[block]
     spec = world.spec(block)
@@ -84,6 +86,7 @@ def eliminate(world: World, block: str, *, hidden: bool = False) -> None:
     if not any(world.spec(b).nation == spec.nation and world.state.on_map(b)
                for b in world.state.blocks):
         call_truce(world, spec.nation, "last_block")
+    attrition.advance(world, block)  # 11.1: a Swedish army eliminated
     if spec.nation == "russia" and spec.kind is BlockKind.ARMY:
         # 11.2: a Russian army eliminated in a battle (events and forage never eliminate)
         from gm.games.baltica.rules.reforms import reform_open

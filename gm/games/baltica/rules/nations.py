@@ -10,7 +10,7 @@ are the rule book's, next to the rule they come from.
 
 from __future__ import annotations
 
-from gm.games.baltica.rules import activation
+from gm.games.baltica.rules import activation, attrition
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.truce import evict, impose_truce
 from gm.games.baltica.rules.world import World
@@ -28,6 +28,7 @@ PORTSMOUTH = "portsmouth"  # 11.11: "The British Fleet block always starts in Po
 
 def end_of_phase_triggers(world: World) -> None:
     """The section 11 triggers, in rule order, at the end of every phase."""
+    attrition.check_track(world)  # 11.1, 11.9
     polish_capitals(world)
     christian_solidarity(world)
     ukraine_pacification(world)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gm.games.baltica.orders import Build, Replace
-from gm.games.baltica.rules import builds
+from gm.games.baltica.rules import attrition, builds
 from gm.games.baltica.rules.event_effects import pool_of
 from gm.games.baltica.rules.replacements import (
     add_steps,
@@ -55,7 +55,8 @@ def year_track_armies(world: World) -> int:
 def interphase_rp(world: World, nation: str) -> tuple[int, int]:
     """8.2: "RPs are received at the start of every Interphase": the RP level (8.1), halved
     by Extravagance (12.4 #1, rounded down), plus event bonuses (12.3 #4, #5), less 4 per
-    Russian army on the Year Track (11.2: "do not adjust the Russian RP level"); 8.8: these
+    Russian army on the Year Track (11.2: "do not adjust the Russian RP level"), with the
+    RP changes of the Swedish Attrition Track's boxes in force (11.1); 8.8: these
     changes last this Interphase only. Returns (RPs, RPs for building only), the latter
     left by Emergency Recruitment (12.4 #5) for the pool."""
     items = [d for d in world.state.interphase_due
@@ -70,10 +71,11 @@ def interphase_rp(world: World, nation: str) -> tuple[int, int]:
     if nation == "russia":
         track = int(world.board.tables["limits"]["rp_per_year_track_army"]) * year_track_armies(
             world)
-    rp = max(0, rp + bonus - track)
+    worn = attrition.rp_change(world, nation)  # 11.1: the track's boxes in force
+    rp = max(0, rp + bonus - track + worn)
     build = sum(int(d.get("rp", 0)) for d in items if d["what"] == "build")
     world.emit("interphase_rp", nation=nation, level=level, rp=rp, half=half, bonus=bonus,
-               year_track=track, build=build)
+               year_track=track, build=build, **({"attrition": worn} if worn else {}))
     return rp, build
 
 

@@ -87,7 +87,7 @@ def impose_truce(world: World, nation: str, reason: str) -> None:
     pooled = [b for b, bs in gs.blocks.items() if bs.location not in OFF_MAP
               and world.spec(b).nation in (nation, *followers)]
     _to_pool(world, pooled)
-    _lift_markers(world, nation)
+    lift_markers(world, nation)
     evict(world, world.board.nation_territories(nation))
 
 
@@ -106,7 +106,7 @@ def _to_pool(world: World, blocks: list[str]) -> None:
             world.emit("truce_to_pool_count", power=power, territory=where, count=len(names))
 
 
-def _lift_markers(world: World, nation: str) -> None:
+def lift_markers(world: World, nation: str) -> None:
     """Remove the nation's markers from captured territories and the enemy's from its own."""
     gs = world.state
     for territory, holder in sorted(gs.control.items()):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gm.dice import Dice
-from gm.games.baltica.board import BlockKind, BlockType, Board, Rating, Side, Terrain
+from gm.games.baltica.board import BlockKind, BlockType, Board, Rating, Terrain
 from gm.games.baltica.state import POWERS, REMOVED, GameState, other_power
 from gm.games.base import Event
 
@@ -80,11 +80,9 @@ class World:
 
     def power_of_nation(self, nation: str) -> str:
         """The player a nation fights for; neutral nations count as nobody's. A nation in
-        the state's ``defected`` list fights for the other side (3CG 14.2 Saxony #3)."""
-        side = self.board.nations[nation].side
-        if side is Side.NEUTRAL:
-            return "neutral"
-        return other_power(side.value) if nation in self.state.defected else side.value
+        the state's ``defected`` list fights for the side it went over to (11.9 Hannover:
+        nations.toml ``activation.defects_to``; 3CG 14.2 Saxony #3: the other side)."""
+        return self.board.power_of_nation(nation, self.state.defected)
 
     def name(self, block: str) -> str:
         """A block's display name (for events)."""
