@@ -130,3 +130,18 @@ def test_build_board_refuses_broken_data_with_every_problem(raw: dict[str, Any])
         build_board("gmt-2012", raw)
     assert "block karl-xii: rating" in str(err.value)
     assert "territory livland: forage: 0 is outside 1-4" in str(err.value)
+
+
+def test_attrition_track_boxes_are_checked(raw: dict[str, Any]) -> None:
+    """11.1: the reconstructed boxes use only the effect kinds the code carries out, name
+    known nations, are numbered in order and cite a source."""
+    track = raw["tables.toml"]["swedish_attrition_track"]
+    track["upper"][1]["effects"] = [{"kind": "invade", "nation": "prussia"}]
+    track["lower"][0]["effects"] = [{"kind": "activation", "nation": "brandenburg", "modifier": 1}]
+    track["lower"][2]["box"] = 7
+    del track["lower"][3]["source"]
+    problems = check_raw(raw)
+    assert any("upper box 2 effect: kind: 'invade' is not one of activation" in p for p in problems)
+    assert any("lower box 1 effect: nation: unknown nation 'brandenburg'" in p for p in problems)
+    assert any("lower box 3: box: 7 is outside 3-3" in p for p in problems)
+    assert any("lower box 4: source: missing" in p for p in problems)

@@ -219,3 +219,27 @@ def test_rule_10_2_a_truce_offered_by_mail_in_the_interphase() -> None:
     assert types.index("truce_offered") < types.index("truce")
     assert not [e for e in out.events if e.type == "activation_roll"
                 and e.data["nation"] == "denmark"]
+
+
+def test_rule_10_2_the_offer_must_be_accepted_so_the_opponent_has_no_say() -> None:
+    """10.2: "The offer must be accepted and goes into effect immediately" (French
+    translation: "L'offre doit être acceptée et prend effet immédiatement"). "Must be
+    accepted" binds the receiving player, and "immediately" leaves no time for an answer
+    by mail: the truce takes effect in the same Interphase whatever the opponent orders,
+    and there is no order to refuse it."""
+    from gm.games.baltica.conditions import unwrap
+    from gm.orders.model import SourceLine
+
+    gs = GameState.from_json(MODULE.setup("12.4", {}))
+    gs.year, gs.season, gs.step = 1711, "spring", "interphase"
+    state = gs.to_json()
+    for text in ("refuse truce Denmark", "truce refuse Denmark", "refuser trêve Danemark"):
+        res = MODULE.parse_orders(state, "sweden", [SourceLine(1, text)])
+        assert res.errors and not res.orders, text
+    offer = [unwrap(o.order)[0] for o in MODULE.parse_orders(
+        state, "coalition", [SourceLine(1, "truce offer Denmark")]).orders]
+    out = MODULE.adjudicate(state, {"coalition": offer, "sweden": []},
+                            Dice.scripted([], then_seed=True))
+    after = GameState.from_json(out.state)
+    assert "denmark" in after.truces and "denmark" not in after.active
+    assert next(e for e in out.events if e.type == "truce").data["reason"] == "offered"
