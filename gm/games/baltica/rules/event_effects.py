@@ -270,10 +270,16 @@ def peter_settles(world: World, power: str, r: dict[str, Any], choices: Choices)
     if chosen == "ottoman":
         call_truce(world, chosen, "peter_settles")
         return
-    to_pool(world, [b for b in world.state.blocks if world.spec(b).nation == chosen
-                    and world.state.on_map(b)], r["id"])
-    world.state.active.remove(chosen)
-    world.emit("nation_deactivated", nation=chosen, cause=r["id"])
+    deactivate(world, chosen, r["id"])
+
+
+def deactivate(world: World, nation: str, cause: str) -> None:
+    """Put ``nation`` out of the war without a truce (Ukraine, 11.8, which the truce
+    rules spare): its blocks on the map return to its pool and it is no longer active."""
+    to_pool(world, [b for b in world.state.blocks if world.spec(b).nation == nation
+                    and world.state.on_map(b)], cause)
+    world.state.active.remove(nation)
+    world.emit("nation_deactivated", nation=nation, cause=cause)
     check_returns(world)
 
 

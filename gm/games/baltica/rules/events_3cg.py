@@ -19,15 +19,14 @@ from typing import Any
 from gm.games.baltica.board import BlockKind
 from gm.games.baltica.rules.event_effects import (
     Choices,
-    check_returns,
     cossack_betrayal,
     cossacks_go_home,
+    deactivate,
     due,
     event_loss,
     pool_of,
     row,
     set_aside,
-    to_pool,
 )
 from gm.games.baltica.rules.truce import call_truce, truce_possible
 from gm.games.baltica.rules.world import World
@@ -229,11 +228,7 @@ def diplomacy(world: World, power: str, nation: str, r: dict[str, Any],
     if truce_possible(world, chosen):
         call_truce(world, chosen, r["id"])
         return
-    to_pool(world, [b for b in world.state.blocks if world.spec(b).nation == chosen
-                    and world.state.on_map(b)], r["id"])
-    world.state.active.remove(chosen)
-    world.emit("nation_deactivated", nation=chosen, cause=r["id"])
-    check_returns(world)
+    deactivate(world, chosen, r["id"])
 
 
 def forced_recruitment(world: World, power: str, nation: str, r: dict[str, Any],
