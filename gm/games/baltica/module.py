@@ -143,7 +143,9 @@ class BalticaModule(GameModule):
                        season=sc.start_season.value, step="action-roll",
                        end_year=sc.end_year, end_season=sc.end_season.value, blocks=blocks,
                        control=dict(sc.controlled), active=active, rp=rp, turn=Turn(),
-                       first_turn_actions=dict(sc.first_turn_actions), optional=optional)
+                       first_turn_actions=dict(sc.first_turn_actions), optional=optional,
+                       defected=[n for n, side in sc.allegiance.items()
+                                 if board.nations[n].side.value != side])
         if sc.special.get("sankt_peterburg_built"):  # 3CG 12.3-12.5: "Nyen is now S:t Petersburg"
             gs.upgraded = [t for t, v in board.territories.items() if v.upgrade is not None]
         return gs.to_json()

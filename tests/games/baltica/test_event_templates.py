@@ -29,6 +29,7 @@ SAMPLES: dict[str, dict] = {  # type: ignore[type-arg]
     "nyen_track_reset": {"territory": "Nyen"},
     "navy_founded": {"nation": "russia", "count": 2},
     "nation_changes_side": {"nation": "poland", "side": "sweden"},
+    "nation_entered": {"nation": "poland", "by": "ottoman"},
     "polish_parliament": {"roll": 6, "success": True},
     "action_roll": {"rolls": {"sweden": 3, "coalition": 6}, "actions": {"sweden": 2, "coalition": 0},
                     "first": "coalition"},

@@ -10,7 +10,7 @@ are the rule book's, next to the rule they come from.
 
 from __future__ import annotations
 
-from gm.games.baltica.rules import activation, attrition
+from gm.games.baltica.rules import activation, attrition, entry_3cg
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.truce import evict, impose_truce
 from gm.games.baltica.rules.world import World
@@ -27,8 +27,10 @@ PORTSMOUTH = "portsmouth"  # 11.11: "The British Fleet block always starts in Po
 
 
 def end_of_phase_triggers(world: World) -> None:
-    """The section 11 triggers, in rule order, at the end of every phase."""
+    """The section 11 triggers, in rule order, at the end of every phase (and the 3CG
+    entries of Poland, 3CG 9.5, 10.4)."""
     attrition.check_track(world)  # 11.1, 11.9
+    entry_3cg.nations_join(world)
     polish_capitals(world)
     christian_solidarity(world)
     ukraine_pacification(world)
@@ -86,8 +88,10 @@ def polish_capitals(world: World) -> None:
     """11.5: "If at any time both capitals are lost, reduce Saxony's RP level by 4 and
     return any Polish blocks on the map to the Saxon replacement pool (they may be rebuilt
     normally). If Saxony regains both capitals, restore the lost RP level." Lost: the
-    Swedish side holds both garrisons."""
+    Swedish side holds both garrisons. (3CG 10.4 replaces it: :mod:`.entry_3cg`.)"""
     gs = world.state
+    if world.board.nations["poland"].activation.get("allies_with_capturer_of_both_capitals"):
+        return
     capitals = [t for t in world.board.nation_territories("poland")
                 if world.board.territories[t].capital]
     if not capitals or "saxony" not in gs.rp:

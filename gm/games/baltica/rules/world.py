@@ -163,8 +163,19 @@ class World:
         return t.nation == "poland" and territory not in self.state.control
 
     def friendly_or_transit(self, territory: str, power: str) -> bool:
-        """Where retreats, regroups and lines of communication may go (1.2, 1.5)."""
-        return self.controlled_by(territory, power) or self.transit(territory)
+        """Where retreats, regroups and lines of communication may go (1.2, 1.5). 3CG
+        10.4: "If Poland changes side, it ends the ability for Saxon blocks to draw supply
+        from Polish territories and freely move in to and through it ... The same rule
+        applies to Sweden": a Poland at war (the nation with
+        ``allies_with_capturer_of_both_capitals``) is no transit land for its enemy."""
+        if self.controlled_by(territory, power):
+            return True
+        nation = self.board.territories[territory].nation
+        if (nation is not None and nation in self.state.active and self.board.nations[
+                nation].activation.get("allies_with_capturer_of_both_capitals")
+                and self.power_of_nation(nation) != power):
+            return False
+        return self.transit(territory)
 
     def prohibited(self, territory: str) -> bool:
         """4.5: territories of inactive nations may not be entered (Ukraine with Russia)."""
@@ -176,7 +187,14 @@ class World:
         active = set(self.state.active)
         if t.nation == "ukraine" and "ukraine" not in active:
             return "russia" not in active
-        return t.nation not in active
+        return t.nation not in active and not self.entry_triggered(t.nation)
+
+    def entry_triggered(self, nation: str) -> bool:
+        """3CG 4.8: "Territories that have triggers that activate them do not count as
+        prohibited": the nation's ``triggers`` include entering its own lands (Poland,
+        3CG 9.5)."""
+        triggers = self.board.nations[nation].activation.get("triggers", ())
+        return any(str(t).endswith(f"-enters-{nation}") for t in triggers)
 
     def difficult(self, a: str, b: str) -> bool:
         """True for a Difficult Terrain border (4.2)."""
