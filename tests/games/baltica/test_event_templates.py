@@ -30,6 +30,8 @@ SAMPLES: dict[str, dict] = {  # type: ignore[type-arg]
     "navy_founded": {"nation": "russia", "count": 2},
     "nation_changes_side": {"nation": "poland", "side": "sweden"},
     "nation_entered": {"nation": "poland", "by": "ottoman"},
+    "british_warship": {"change": "withdrawn", "condition": "sweden-captures-nyen"},
+    "british_warship_placed": {"territory": "Portsmouth", "strength": 3, "full": 4},
     "polish_parliament": {"roll": 6, "success": True},
     "action_roll": {"rolls": {"sweden": 3, "coalition": 6}, "actions": {"sweden": 2, "coalition": 0},
                     "first": "coalition"},

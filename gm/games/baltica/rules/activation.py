@@ -4,7 +4,7 @@ Special Envoy of the National Politics Table (12.4 #3)."""
 from __future__ import annotations
 
 from gm.games.baltica.rules import attrition
-from gm.games.baltica.rules.truce import may_reactivate
+from gm.games.baltica.rules.truce import may_reactivate, reactivation_needs
 from gm.games.baltica.rules.world import World
 
 KARL_XII = "karl-xii"
@@ -18,6 +18,8 @@ def may_roll(world: World, nation: str, power: str) -> bool:
     n = world.board.nations[nation]
     act = n.activation
     if nation in world.state.permanently_inactive:  # 11.1: a ceded territory's receiver
+        return False
+    if act.get("no_roll"):  # 3CG 10.8: Britain comes back by its triggers only
         return False
     if nation in world.state.truces:  # 10.3: from the Year Track box of its cube
         return (nation not in world.state.active and world.power_of_nation(nation) == power
@@ -54,6 +56,7 @@ def activation_roll(world: World, nation: str, bonus: int = 0, why: str = "10.1"
     needs = int(act.get("needs", ACTIVATION_ROLL))
     if "needs_from_1711" in act and world.state.year >= 1711:  # 3CG 9.6: "From 1711 ... 5 and 6"
         needs = int(act["needs_from_1711"])
+    needs = reactivation_needs(world, nation, needs)  # 3CG 6.10
     roll = world.dice.d6(f"activation {nation} ({why})")
     mod = modifier(world, nation) + bonus
     success = roll + mod >= needs

@@ -254,7 +254,12 @@ def _activate_britain(world: World, why: str) -> None:
 
 def britain_joins_on_invasion(world: World) -> None:
     """11.11: the British fleet activates "immediately when the Coalition invades Sweden
-    proper"."""
+    proper". (The 3CG rules instead: :mod:`.britain_3cg`.)"""
+    from gm.games.baltica.rules import britain_3cg
+
+    if britain_3cg.in_force(world):
+        britain_3cg.british_warship(world)
+        return
     if invaded(world, world.board.nations["sweden"].proper):
         _activate_britain(world, "11.11")
 
@@ -263,7 +268,12 @@ def british_fleet_interphase(world: World) -> None:
     """11.11 in the Interphase: it activates if "the Coalition player has more fleet blocks
     at sea than Sweden"; it "is removed from the map if ... the Swedish player has more
     fleet blocks (including the British fleet) at sea than the Coalition and there are no
-    Coalition blocks in Sweden proper. It remains available for later activation"."""
+    Coalition blocks in Sweden proper. It remains available for later activation".
+    (Not in the 3CG rules: :mod:`.britain_3cg`, at the end of every phase.)"""
+    from gm.games.baltica.rules import britain_3cg
+
+    if britain_3cg.in_force(world):
+        return
     gs = world.state
     sweden, coalition = fleets_at_sea(world, "sweden"), fleets_at_sea(world, "coalition")
     if "britain" not in gs.active:

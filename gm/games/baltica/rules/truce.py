@@ -79,7 +79,7 @@ def impose_truce(world: World, nation: str, reason: str) -> None:
     gs = world.state
     if nation in gs.active:
         gs.active.remove(nation)
-    until = gs.year + YEARS_ON_THE_TRACK
+    until = gs.year + years_on_the_track(world)
     gs.truces[nation] = until
     world.emit("truce", nation=nation, reason=reason, until=until)
     followers = [n for n, v in world.board.nations.items()
@@ -194,6 +194,30 @@ def offer_truce(world: World, power: str, nation: str) -> Why | None:
     world.emit("truce_offered", power=power, nation=nation)
     impose_truce(world, nation, "offered")
     return None
+
+
+def years_on_the_track(world: World) -> int:
+    """How many years ahead a truce's cube goes (10.2: four). 3CG 6.9: "A truce is valid
+    for 3 years before you may start rolling for activation"; 6.10: the rolls are made
+    "after the winter turn is finished but BEFORE the spring turn of the next year ...
+    EXAMPLE: Denmark is out of the war in 1705. The allied player may start to roll for
+    Denmark's activation after the winter turn 1708 but before 1709 spring turn starts",
+    which is the Interphase the state counts as 1709: ``years`` + 1 (``tables.truce``)."""
+    table = world.board.tables.get("truce")
+    return YEARS_ON_THE_TRACK if table is None else int(table["years"]) + 1
+
+
+def reactivation_needs(world: World, nation: str, needs: int) -> int:
+    """The roll a nation under truce needs to reactivate: ``needs`` (10.3: a 6, 10.1) unless
+    the ruleset has ``tables.truce``: 3CG 6.10: "The first year the nation starts on a 1D6
+    result of 6. The next year on a result of 5 and 6, and so on." (down to 1: then any
+    roll succeeds)."""
+    table = world.board.tables.get("truce")
+    until = world.state.truces.get(nation)
+    if table is None or until is None:
+        return needs
+    late = max(0, world.state.year - until)
+    return max(1, int(table["first_needs"]) - int(table["needs_drop_per_year"]) * late)
 
 
 def may_reactivate(world: World, nation: str) -> bool:
