@@ -226,8 +226,10 @@ def _history(session: Session, game: Game, language: str,
     if language not in pages:
         from gm.present.archive import reveal_page
 
-        pages[language] = Attachment(reveal_page(session, game, language).encode("utf-8"),
-                                     "text/html", HISTORY_FILE)
+        # text, not bytes: a text part is sent with its charset (utf-8); bytes went out
+        # without one and mail clients read the accents as US-ASCII (issue 5)
+        pages[language] = Attachment(reveal_page(session, game, language), "text/html",
+                                     HISTORY_FILE)
     return pages[language]
 
 

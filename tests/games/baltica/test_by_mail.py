@@ -213,6 +213,13 @@ def test_the_last_army_by_mail_to_its_victory_report(ctx) -> None:  # type: igno
     html = page.get_content()
     assert "everything revealed" in html and "1718-autumn-actions-" in html
     assert "Report for coalition" in html and "Report for sweden" in html
+    # The French seat's copy is in French, its accents intact: the part declares its
+    # charset (it once went out as bytes without one, read as US-ASCII).
+    msg = email.message_from_bytes(row_co.raw, policy=policy.default)
+    page = next(p for p in msg.iter_attachments() if p.get_filename() == "history.html")
+    assert page.get_content_charset() == "utf-8"
+    html = page.get_content()
+    assert "tout est révélé" in html and "Rapport pour sweden" in html and "Åkershus" in html
 
 
 def test_an_interphase_by_mail(pb) -> None:  # type: ignore[no-untyped-def]
