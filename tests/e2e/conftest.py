@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from email import message_from_bytes
+from email.parser import BytesHeaderParser
 from email.policy import default as default_policy
 
 from tests.mail.conftest import (  # noqa: F401  (fixtures re-exported for this folder)
@@ -17,8 +17,8 @@ from tests.support.servers import ReceivedMail
 
 
 def header(raw: bytes, name: str) -> str:
-    """One header of a raw mail, as text ('' if missing)."""
-    return str(message_from_bytes(raw, policy=default_policy).get(name, "") or "").strip()
+    """One header of a raw mail, as text ('' if missing); the body is not parsed."""
+    return str(BytesHeaderParser(policy=default_policy).parsebytes(raw).get(name, "") or "").strip()
 
 
 def replies_to(received: list[ReceivedMail], message_id: str) -> list[ReceivedMail]:
