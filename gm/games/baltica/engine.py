@@ -15,7 +15,7 @@ from gm.games.baltica.conditions import applies, unwrap
 from gm.games.baltica.orders import BattleOrder, Cede, HitsPrefer, Regroup, Retreat
 from gm.games.baltica.rules import battle, forage, nations, siege, victory
 from gm.games.baltica.rules.action_phase import run_action_phase
-from gm.games.baltica.rules.actions import action_roll
+from gm.games.baltica.rules.actions import action_roll, set_rerolls
 from gm.games.baltica.rules.event_effects import Choices, check_returns
 from gm.games.baltica.rules.events import resolve_event
 from gm.games.baltica.rules.fleet_battle import fight_at_sea, fleet_battle_zones
@@ -40,6 +40,7 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
     world.prefer = _prefer(world, orders)
     world.emit("phase", None, phase=phase_id(gs))
     cessions(world, orders.get("sweden", ()))
+    set_rerolls(world, orders)  # 3CG 13.2/13.3: standing, for the next action rolls
     step = gs.step
     if step == "interphase":
         run_interphase(world, orders)

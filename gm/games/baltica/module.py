@@ -40,6 +40,7 @@ from gm.games.baltica.orders import (
     Regroup,
     Reinforce,
     Replace,
+    Reroll,
     Retreat,
     Sail,
     Siege,
@@ -204,6 +205,10 @@ class BalticaModule(GameModule):
                 world, world.bid_territory(order.territory), world.bid_nation(order.to)))
             return Validation(Verdict.REFUSED, msg(why.value)) if why else Validation(
                 Verdict.ACCEPTED)
+        if isinstance(order, Reroll):  # 3CG 13.2/13.3: standing, in any phase you order in
+            why = actions.reroll_problem(world, power, order.below)
+            return Validation(Verdict.REFUSED, msg(why.value)) if why else Validation(
+                Verdict.ACCEPTED)
         if kind not in PHASE_ORDERS or not isinstance(order, PHASE_ORDERS[kind]):
             return Validation(Verdict.REFUSED, msg("not allowed in this phase"))
         if kind == "winter-campaign":
@@ -315,8 +320,8 @@ class BalticaModule(GameModule):
 
 OPTIONAL_RULES = ("13.1", "13.2", "13.3")
 """3CG 13.0 Optional Play Balance: the rules a 3cg-1.1 game may switch on."""
-OPTIONAL_NOT_YET = ("13.2", "13.3")
-"""Optional rules known but not implemented yet (the re-rolls): refused at set-up."""
+OPTIONAL_NOT_YET: tuple[str, ...] = ()
+"""Optional rules known but not implemented yet: refused at set-up."""
 
 
 def game_options(options: Mapping[str, Any]) -> tuple[str, list[str]]:

@@ -365,14 +365,31 @@ class Solidarity:
         return f"{'solidarité réactiver' if fr else 'solidarity reactivate'} {self.reactivate}"
 
 
+@dataclass(frozen=True)
+class Reroll:
+    """``reroll actions below 4`` / ``reroll off`` (3CG 13.2, 13.3): the standing order to
+    re-roll one's own action die when it shows less than ``below`` (2 to 6), using the
+    Coalition's allied re-roll (13.2) first, then one of the player's five (13.3).
+    ``below`` None cancels it."""
+
+    kind: ClassVar[str] = "reroll"
+    below: int | None = None
+
+    def echo(self, lang: str = "en") -> str:
+        fr = lang == "fr"
+        if self.below is None:
+            return "relancer jamais" if fr else "reroll off"
+        return f"{'relancer actions sous' if fr else 'reroll actions below'} {self.below}"
+
+
 Order = (Recon | Move | MainAttack | Siege | Politics | Replace | Embark | Sail | Land
          | BattleOrder | HitsPrefer | Retreat | Regroup | Build | Reform | Cede | WinterCampaign
-         | Reinforce | Pin | Discontent | TruceOffer | Solidarity)
+         | Reinforce | Pin | Discontent | TruceOffer | Solidarity | Reroll)
 
 ORDER_TYPES: tuple[type, ...] = (
     Recon, Move, MainAttack, Siege, Politics, Replace, Embark, Sail, Land,
     BattleOrder, HitsPrefer, Retreat, Regroup, Build, Reform, Cede, WinterCampaign,
-    Reinforce, Pin, Discontent, TruceOffer, Solidarity,
+    Reinforce, Pin, Discontent, TruceOffer, Solidarity, Reroll,
 )
 
 OPPONENT_ORDERS: tuple[type, ...] = (Pin, Discontent)

@@ -32,6 +32,7 @@ from gm.games.baltica.orders import (
     Regroup,
     Reinforce,
     Replace,
+    Reroll,
     Retreat,
     Sail,
     Siege,
@@ -168,6 +169,12 @@ class BalticaTransformer(OrderTransformer):
 
     def solidarity(self, c: list[Any]) -> Solidarity:
         return Solidarity(c[0] if c else None)
+
+    def reroll_limit(self, c: list[Any]) -> int | None:
+        return int(c[0]) if c else None
+
+    def reroll(self, c: list[Any]) -> Reroll:
+        return Reroll(c[0])
 
     def winter_campaign(self, c: list[Any]) -> WinterCampaign:
         return WinterCampaign(c[0])

@@ -80,6 +80,7 @@ class Turn:
     sieges: list[SiegeState] = field(default_factory=list)
     revealed: dict[str, dict[str, int]] = field(default_factory=dict)
     clock: int = 0
+    allied_rerolls: int = 0
 
 
 @dataclass
@@ -107,7 +108,8 @@ class GameState:
     ``national_events``: "YEAR:nation:roll" of each National Events result applied
     (14.2: once a year); ``nyen_turns``: consecutive game turns Russia has held Nyen
     (3CG 11.2); ``rerolls_used``: 13.3 re-rolls spent per power; ``reroll_below``: each
-    power's standing ``reroll actions below N`` (13.2, 13.3).
+    power's standing ``reroll actions below N`` (13.2, 13.3), kept until ``reroll off``;
+    ``turn.allied_rerolls``: the Coalition's 13.2 re-rolls this game turn.
     ``attrition``: Swedish army blocks eliminated so far, the Swedish Attrition Track's
     marker (11.1; it stays in the track's last box); ``attrition_row``: the row last
     announced, "upper" or "lower" (the row in force is derived from the map, 11.1).

@@ -37,6 +37,8 @@ SAMPLES: dict[str, dict] = {  # type: ignore[type-arg]
                     "first": "coalition"},
     "action_tie_reroll": {"rolls": {"sweden": 4, "coalition": 4}},
     "event_reroll": {"power": "sweden", "roll": 6},
+    "action_reroll": {"power": "sweden", "roll": 1, "new": 4, "rule": "13.3", "left": 4},
+    "reroll_order": {"power": "coalition", "below": 3, "left": None},
     "event_due": {"power": "coalition"},
     "straight_to_forage": {},
     "event_rolled": {"power": "sweden", "table": "national_politics_table", "roll": 3,

@@ -136,8 +136,10 @@ def test_game_options_are_checked() -> None:
     """Unknown rulesets and optional rules are refused with the choices; 13.x only in 3CG."""
     for options in ({"ruleset": "3cg"}, {"optional": "13.1"},
                     {"ruleset": "3cg-1.1", "optional": "13.9"},
-                    {"ruleset": "3cg-1.1", "optional": "13.3"}):
+                    {"optional": "13.3"}):
         with pytest.raises(GameError):
             MODULE.setup("12.1", options)
     state = MODULE.setup("12.1", {"ruleset": "3cg-1.1", "optional": 13.1})
     assert state["ruleset"] == "3cg-1.1" and state["optional"] == ["13.1"]
+    state = MODULE.setup("12.1", {"ruleset": "3cg-1.1", "optional": "13.3, 13.2"})
+    assert state["optional"] == ["13.2", "13.3"]

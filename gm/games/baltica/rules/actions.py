@@ -6,10 +6,12 @@ counting of actions in :mod:`.action_phase`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from gm.games.baltica.board import BlockKind
-from gm.games.baltica.orders import Recon, Replace, Siege
+from gm.games.baltica.conditions import applies, unwrap
+from gm.games.baltica.orders import Recon, Replace, Reroll, Siege
 from gm.games.baltica.rules.limits import attack_place_problem
 from gm.games.baltica.rules.replacements import replacement_problem
 from gm.games.baltica.rules.results import Why
@@ -37,13 +39,117 @@ def no_two_events(world: World) -> bool:
 def roll_for(world: World, power: str) -> int:
     """3.2: "A player can never roll an event two turns in a row ... If a player rolls
     a 6 for a second consecutive game turn, re-roll until receiving a result that is not 6."
+
+    Then the player's own re-roll (3CG 13.2, 13.3: :func:`player_reroll`) of the die 3.2
+    (13.1) left; a 6 that re-roll brings on a second consecutive event turn is re-rolled
+    by 3.2 (13.1) again, which is the rules' re-roll, not the player's.
     """
-    roll = world.dice.d6(f"action roll {power}")
+    roll = _no_second_event(world, power, world.dice.d6(f"action roll {power}"))
+    return player_reroll(world, power, roll)
+
+
+def _no_second_event(world: World, power: str, roll: int) -> int:
+    """3.2 (3CG 13.1): a second consecutive 6 is re-rolled until it is not a 6."""
     while (roll == EVENT_ROLL and world.state.last_event.get(power, False)
            and no_two_events(world)):
         world.emit("event_reroll", power=power, roll=roll)
         roll = world.dice.d6(f"action roll {power} (3.2 re-roll)")
     return roll
+
+
+def _limits(world: World) -> dict[str, Any]:
+    return dict(world.board.tables.get("limits", {}))
+
+
+def allied_reroll_ready(world: World, power: str) -> bool:
+    """3CG 13.2 ALLIED PLAYER RE-ROLL (optional): "If Russia, Saxony and Denmark all are
+    activated, the allied player has one re-roll per turn. It may only be used to re-roll
+    against the action table" (``limits.allied_reroll_*``). True when ``power`` has it
+    left this game turn."""
+    lim = _limits(world)
+    rule = lim.get("allied_reroll_optional")
+    if rule is None or rule not in world.state.optional or power != lim.get(
+            "allied_reroll_power"):
+        return False
+    nations = lim.get("allied_reroll_nations", [])
+    if not all(n in world.state.active and world.power_of_nation(n) == power
+               for n in nations):
+        return False
+    return world.state.turn.allied_rerolls < int(lim.get("allied_rerolls_per_turn", 0))
+
+
+def rerolls_left(world: World, power: str) -> int:
+    """3CG 13.3 RE-ROLLS (optional): "Both players receive 5 re-rolls each to freely use
+    as they see fit during the game" (``limits.rerolls_per_game``); 0 without the rule."""
+    lim = _limits(world)
+    rule = lim.get("rerolls_optional")
+    if rule is None or rule not in world.state.optional:
+        return 0
+    return max(0, int(lim.get("rerolls_per_game", 0)) - world.state.rerolls_used.get(power, 0))
+
+
+def reroll_problem(world: World, power: str, below: int | None) -> Why | None:
+    """Why ``reroll actions below N`` (``reroll off``: ``below`` None) is refused: the
+    game has neither rule for ``power`` (13.2 is the allied player's, 13.3 both players'),
+    or N is not 2 to 6 (a die of 6 is never below N: 13.2 "A 6 may never be re-rolled")."""
+    lim = _limits(world)
+    optional = world.state.optional
+    has_13_2 = (lim.get("allied_reroll_optional") in optional
+                and power == lim.get("allied_reroll_power"))
+    has_13_3 = lim.get("rerolls_optional") in optional
+    if not (has_13_2 or has_13_3):
+        return Why.NO_REROLLS
+    if below is not None and not 2 <= below <= EVENT_ROLL:
+        return Why.REROLL_BELOW
+    return None
+
+
+def player_reroll(world: World, power: str, roll: int) -> int:
+    """3CG 13.2/13.3: the player's standing ``reroll actions below N`` re-rolls an action
+    die showing less than N, with the allied re-roll of this turn (13.2) first, else one
+    of the player's re-rolls for the game (13.3), if any is left. "A die-roll may only be
+    re-rolled once" (13.3) and "the result of the re-roll is non-negotiable" (13.2): the
+    new die stands."""
+    below = world.state.reroll_below.get(power)
+    if below is None or roll >= below or roll == EVENT_ROLL:
+        return roll
+    left: int | None = None
+    if allied_reroll_ready(world, power):
+        rule = "13.2"
+        world.state.turn.allied_rerolls += 1
+    elif rerolls_left(world, power) > 0:
+        rule = "13.3"
+        world.state.rerolls_used[power] = world.state.rerolls_used.get(power, 0) + 1
+        left = rerolls_left(world, power)
+    else:
+        return roll
+    new = _no_second_event(world, power,
+                           world.dice.d6(f"action roll {power} ({rule} re-roll)"))
+    world.emit("action_reroll", power=power, roll=roll, new=new, rule=rule, left=left)
+    return new
+
+
+def set_rerolls(world: World, orders: Mapping[str, Sequence[Any]]) -> None:
+    """3CG 13.2/13.3: each power's ``reroll actions below N`` (or ``reroll off``), given in
+    any phase it orders in, stands from the end of that phase until changed; the next
+    action rolls use it. The last one given in a phase wins."""
+    for power, os in orders.items():
+        for o in os:
+            inner, cond = unwrap(o)
+            if not isinstance(inner, Reroll) or not applies(world, power, cond):
+                continue
+            why = reroll_problem(world, power, inner.below)
+            if why is not None:
+                world.emit("order_failed", [power], order=inner.echo(), why=why.value,
+                           code=why.name)
+                continue
+            if inner.below is None:
+                world.state.reroll_below.pop(power, None)
+            else:
+                world.state.reroll_below[power] = inner.below
+            has_13_3 = _limits(world).get("rerolls_optional") in world.state.optional
+            world.emit("reroll_order", [power], power=power, below=inner.below,
+                       left=rerolls_left(world, power) if has_13_3 else None)
 
 
 def action_roll(world: World) -> bool:

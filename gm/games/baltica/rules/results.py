@@ -91,4 +91,6 @@ class Why(Enum):
     OTTOMAN_INTERESTS = "Ottoman blocks may only enter Ukraine, Poland or the Ottoman Empire (11.6)"
     PRUSSIAN_INTERESTS = "the Prussian block may only enter Germany or Poland (11.7)"
     PRUSSIAN_ATTACK = "the Prussian block may attack or declare a siege only in Pomorze (11.7)"
+    NO_REROLLS = "no re-rolls for you in this game: 13.2 is the Coalition's, 13.3 both players' (3CG optional rules)"
+    REROLL_BELOW = "re-roll actions below 2 to 6 (13.2, 13.3)"
     ATTACKS_ALONE = "the Holstein-Gottorp block never attacks alone, only with Swedish blocks (11.10)"
