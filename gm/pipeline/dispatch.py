@@ -12,6 +12,7 @@ the mail server is not discovered by players asking where their report is.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 from sqlmodel import Session, col, select
@@ -45,22 +46,34 @@ def due(ctx: ServiceContext, limit: int = 200) -> list[int]:
 
 
 async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
-    """Send every due mail once; return how many were sent."""
+    """Send every due mail once; return how many were sent.
+
+    The database work and the drawing of pending parts (a map's PNG takes a few tenths
+    of a second) run in a worker thread, so the daemon's event loop is never held up."""
     sent = 0
-    for mail_id in due(ctx, limit):
-        with session_scope(ctx.engine) as session:
-            row = session.get(OutboundMail, mail_id)
-            if row is None or row.status != "queued":
-                continue
-            if finish_pending_parts(row):  # drawn once, stored before the first attempt
-                session.add(row)
-            raw, recipients = row.raw, list(row.recipients or [])
+    for mail_id in await asyncio.to_thread(due, ctx, limit):
+        ready = await asyncio.to_thread(_ready, ctx, mail_id)
+        if ready is None:
+            continue
+        raw, recipients = ready
         checkpoint("send")
         result = await sink.send(raw, ctx.service_address, recipients) if recipients else SendResult.sent()
         checkpoint("sent")
-        record(ctx, mail_id, result)
+        await asyncio.to_thread(record, ctx, mail_id, result)
         sent += result.ok
     return sent
+
+
+def _ready(ctx: ServiceContext, mail_id: int) -> tuple[bytes, list[str]] | None:
+    """The bytes and recipients of a queued mail, its pending parts drawn and stored first
+    (once, before the first attempt); None if it is no longer queued."""
+    with session_scope(ctx.engine) as session:
+        row = session.get(OutboundMail, mail_id)
+        if row is None or row.status != "queued":
+            return None
+        if finish_pending_parts(row):
+            session.add(row)
+        return row.raw, list(row.recipients or [])
 
 
 def record(ctx: ServiceContext, mail_id: int, result: SendResult) -> None:

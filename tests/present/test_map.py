@@ -141,6 +141,46 @@ def test_png_is_drawn_once_before_sending_and_the_mail_keeps_its_id(ctx, tmp_pat
     assert asyncio.run(drain(ctx, sink)) == 0, "nothing is sent twice"
 
 
+def test_drawing_a_map_never_holds_up_the_daemons_event_loop(ctx, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A report's PNG is drawn when it is first sent; while it is drawn (a few tenths of a
+    second each) the daemon must go on fetching and answering mail: the drawing runs in a
+    worker thread, and a task on the loop keeps running meanwhile."""
+    import time
+
+    from gm.service import outbox
+
+    new_baltica(ctx)
+    drawn: list[float] = []
+
+    def slow_png(data: bytes) -> bytes:
+        time.sleep(0.2)
+        drawn.append(time.monotonic())
+        return b"\x89PNG\r\n\x1a\n"
+
+    monkeypatch.setitem(outbox.RENDERERS, ("image/svg+xml", "image/png"), slow_png)
+
+    async def drain_while_ticking() -> tuple[int, int]:
+        ticks = 0
+        done = asyncio.Event()
+
+        async def tick() -> None:
+            nonlocal ticks
+            while not done.is_set():
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        ticker = asyncio.create_task(tick())
+        sent = await drain(ctx, FileSink(tmp_path / "out"))
+        done.set()
+        await ticker
+        return sent, ticks
+
+    sent, ticks = asyncio.run(drain_while_ticking())
+    assert sent > 0 and len(drawn) >= 2, "the reports' maps were drawn while sending"
+    # Blocked, the ticker runs at most once per mail; free, about every 10 ms of drawing.
+    assert ticks > 3 * len(drawn)
+
+
 def test_map_words_follow_the_seat_language(ctx) -> None:  # type: ignore[no-untyped-def]
     new_baltica(ctx)
     _, msg = mails(ctx, kind="report", to="pyotr@example.org")[0]
