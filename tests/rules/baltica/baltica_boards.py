@@ -35,8 +35,9 @@ SIDES = {"sweden": Side.SWEDEN, "russia": Side.COALITION, "denmark": Side.COALIT
 def make_board(territories: dict[str, tuple[str | None, int | None, int | None]],
                borders: list[tuple[str, str] | tuple[str, str, str]],
                blocks: dict[str, tuple[str, str, int, str, int, int]],
-               capitals: tuple[str, ...] = ()) -> Board:
-    """A Board from compact specs; a third border item "difficult" or "lake" marks it."""
+               capitals: tuple[str, ...] = (), ruleset: str = "gmt-2012") -> Board:
+    """A Board from compact specs; a third border item "difficult" or "lake" marks it.
+    The tables (and so the rules' readings, tables ``rules``) are ``ruleset``'s."""
     terr = {
         t: Territory(id=t, name=t.replace("-", " ").title(), nation=n, forage=fp,
                      garrison=Garrison(f"{t} garrison", g) if g else None,
@@ -57,7 +58,7 @@ def make_board(territories: dict[str, tuple[str | None, int | None, int | None]]
                for n, s in SIDES.items()}
     return Board("test", MappingProxyType(nations), MappingProxyType(terr),
                  MappingProxyType({}), bord, MappingProxyType(blk), MappingProxyType({}),
-                 load_board().tables)
+                 load_board(ruleset).tables)
 
 
 def _title(block_id: str) -> str:

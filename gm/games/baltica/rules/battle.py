@@ -235,18 +235,31 @@ def fight(world: World, territory: str, wish: RetreatWish,
     return _conclude(world, battle, round_, regroups)
 
 
+def must_retreat_after_round_3(world: World, battle: Battle) -> str:
+    """The side that retreats from a battle not concluded by the end of the third round.
+
+    GMT 5.4 (reading "side-without-garrison"): "the side that does not control the
+    garrison must retreat (the attacking side if neither controls the garrison)".
+    3CG 6.2 (reading "attacker"): "The attacker (the player who moved into the
+    territory) must retreat if a battle is not concluded by the end of the third round."
+    """
+    if world.reading("after_third_round") == "attacker":
+        return battle.attacker
+    if world.controlled_by(battle.territory, battle.attacker):
+        return battle.defender
+    return battle.attacker
+
+
 def _conclude(world: World, battle: Battle, round_: int, regroups: dict[str, str]) -> str | None:
-    """5.3: reserves retreat if the battle ends in round 1; 5.4/5.6: after round 3 the side
-    without the garrison (the attacker if neither has it) retreats or is destroyed; 5.7."""
+    """5.3: reserves retreat if the battle ends in round 1; 5.4/5.6 (3CG 6.2): after round 3
+    the side :func:`must_retreat_after_round_3` names retreats or is destroyed; 5.7."""
     count = BorderCount()
     if round_ == 1:
         for b in sorted(battle.reserves):
             if world.state.blocks[b].location == battle.territory:
                 retreat_block(world, battle, b, None, count, round_, forced=True)
     if all(battle.side(world, p) for p in POWERS):
-        loser = battle.attacker
-        if world.controlled_by(battle.territory, battle.attacker):
-            loser = battle.defender
+        loser = must_retreat_after_round_3(world, battle)
         for b in battle.side(world, loser):
             retreat_block(world, battle, b, None, count, round_, forced=True)
     left = [p for p in POWERS if battle.side(world, p)]

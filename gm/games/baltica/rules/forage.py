@@ -14,19 +14,26 @@ REGIMENT_FP = 1  # 7.1: "regiments 1 FP each"
 
 
 def requirement(world: World, blocks: list[str]) -> int:
-    """7.1/7.2: forage needed by a group, after baggage trains feed same-nation regiments.
+    """7.1: forage needed by a group: 2 FP an army, 1 a regiment, less what baggage
+    trains (internal forage points) feed, per nation, in the ruleset's reading:
 
-    7.2: "Each symbol provides one additional FP that can be used only to support
-    regiments from the same nationality (not armies and not allies) in the same territory."
+    GMT 7.2 ("regiments"): "Each symbol provides one additional FP that can be used only
+    to support regiments from the same nationality (not armies and not allies) in the
+    same territory as the army."
+    3CG 7.4 ("same-nation"): an army's internal forage point "can be used to support
+    themselves or other blocks of the same nationality, in the same territory".
     """
     armies = [b for b in blocks if world.spec(b).kind is BlockKind.ARMY]
     regiments = [b for b in blocks if world.spec(b).kind is BlockKind.REGIMENT]
     trains = Counter()  # type: Counter[str]
     for a in armies:
         trains[world.spec(a).nation] += world.spec(a).trains
-    fed = sum(min(trains[n], c) for n, c in
-              Counter(world.spec(r).nation for r in regiments).items())
-    return ARMY_FP * len(armies) + REGIMENT_FP * (len(regiments) - fed)
+    fed_need = Counter(world.spec(r).nation for r in regiments)  # type: Counter[str]
+    if world.reading("baggage_trains_feed") == "same-nation":
+        for a in armies:
+            fed_need[world.spec(a).nation] += ARMY_FP
+    fed = sum(min(trains[n], need) for n, need in fed_need.items())
+    return ARMY_FP * len(armies) + REGIMENT_FP * len(regiments) - fed
 
 
 def forage_check(world: World, power: str, territory: str) -> None:

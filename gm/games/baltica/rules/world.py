@@ -44,6 +44,13 @@ class World:
         vis = frozenset(visible_to) if visible_to is not None else None
         self.events.append(Event(type_, data, vis))
 
+    # -- the ruleset ---------------------------------------------------------------
+    def reading(self, rule: str) -> str:
+        """Which reading of ``rule`` the game's ruleset plays where the GMT 2012 and 3CG
+        v1.1 books differ (tables.toml ``rules``, overlaid by the 3CG ruleset); "" when
+        the data does not name it (boards built without it play the GMT reading)."""
+        return str(self.board.tables.get("rules", {}).get(rule, ""))
+
     # -- names ---------------------------------------------------------------
     def bid_block(self, name: str) -> str:
         """The id of a block given its id or display name (orders carry names). Of a
