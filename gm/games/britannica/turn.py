@@ -129,7 +129,8 @@ def _default_garrisons(d: BritanniaData, new: State) -> list[Event]:
             if home:
                 home[0]["at"] = area
                 events.append(Event("default_garrison", {"power": p, "area": area,
-                                                         "strength": home[0]["strength"]}))
+                                                         "strength": home[0]["strength"],
+                                                         "built": False}))
             elif new["treasury"][p] >= d.rules["costs"]["army"]["1"]:
                 new["treasury"][p] -= d.rules["costs"]["army"]["1"]
                 new["next_unit"] += 1
