@@ -110,9 +110,10 @@ class OrderTransformer(Transformer):
     engine).
     """
 
-    def __init__(self, context: ParseContext) -> None:
+    def __init__(self, context: ParseContext, source: str = "") -> None:
         super().__init__()
         self.context = context
+        self.source = source
 
     def transform(self, tree: Tree) -> Any:
         """Transform ``tree`` after dropping import namespaces from rule names."""
@@ -138,9 +139,19 @@ class OrderTransformer(Transformer):
         return c[0]
 
     def name(self, c: list[Token]) -> str:
-        if len(c) == 1 and c[0].startswith('"'):
-            return c[0][1:-1].strip()
-        return " ".join(c)
+        words = [self._as_written(t) for t in c]
+        if len(words) == 1 and words[0].startswith('"'):
+            return words[0][1:-1].strip()
+        return " ".join(words)
+
+    def _as_written(self, token: Token) -> str:
+        """The token's text as the player wrote it: the parser reads the line with its
+        accents dropped (keywords are accent-optional, orders.md §8), but a name keeps
+        them, so ``Estländska`` is never read back as the unknown ``Estlandska``."""
+        start, end = token.start_pos, token.end_pos
+        if self.source and start is not None and end is not None and end <= len(self.source):
+            return self.source[start:end]
+        return str(token)
 
     def names(self, c: list[str]) -> tuple[str, ...]:
         return tuple(c)
@@ -215,7 +226,7 @@ class GameGrammar:
         or OrderRejected (use :func:`parse_order_lines` for reported errors)."""
         tree = self.parser().parse(strip_accents(text))
         try:
-            return self.transformer(context).transform(tree)
+            return self.transformer(context, text).transform(tree)
         except VisitError as e:
             raise e.orig_exc from None
 

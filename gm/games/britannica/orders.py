@@ -358,7 +358,7 @@ def to_json(obj: Any) -> dict[str, Any]:
         v = getattr(obj, f.name)
         if isinstance(v, tuple) and v and isinstance(v[0], tuple):
             v = [list(x) for x in v]
-        elif isinstance(v, tuple) and v and not isinstance(v[0], str):
+        elif isinstance(v, tuple) and v and hasattr(v[0], "__dataclass_fields__"):
             v = [to_json(x) for x in v]
         elif isinstance(v, tuple):
             v = list(v)

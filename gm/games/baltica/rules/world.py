@@ -60,7 +60,8 @@ class World:
         found = [k for k, b in self.board.blocks.items() if b.name == name]
         live = [k for k in found if k in self.state.blocks
                 and self.state.blocks[k].location != REMOVED]
-        return (live or found or [_lookup(self.board.blocks, name)])[0]
+        return (live or found or [self.board.resolve("block", name)
+                                  or _lookup(self.board.blocks, name)])[0]
 
     def bid_territory(self, name: str) -> str:
         """The id of a territory or sea zone given its id or display name."""
@@ -69,7 +70,10 @@ class World:
         for key, t in self.board.territories.items():
             if t.name == name:
                 return key
-        return _lookup(self.board.seas, name)
+        found = _lookup(self.board.seas, name)
+        if found in self.board.seas:
+            return found
+        return self.board.resolve("territory", name) or self.board.resolve("sea", name) or name
 
     def bid_nation(self, name: str) -> str | None:
         """The id of a nation given its id or display name (None if unknown)."""
