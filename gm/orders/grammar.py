@@ -232,7 +232,13 @@ class GameGrammar:
 
     def command_words(self) -> tuple[str, ...]:
         """The first keyword of each order the grammar knows (for hints and HELP)."""
-        return first_keywords(self.parser(), "order")
+        return _command_words(self.grammar_path)
+
+
+@cache
+def _command_words(path: Path) -> tuple[str, ...]:
+    """:meth:`GameGrammar.command_words`, walked once per grammar file (not once per bad line)."""
+    return first_keywords(load_parser(path), "order")
 
 
 def first_keywords(parser: Lark, rule: str) -> tuple[str, ...]:

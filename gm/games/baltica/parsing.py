@@ -9,7 +9,12 @@ territory). A condition on a block the power cannot see cannot name it.
 
 from __future__ import annotations
 
+import itertools
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from gm.games.baltica.board import Board
@@ -40,7 +45,7 @@ from gm.games.baltica.orders import (
     TruceOffer,
     WinterCampaign,
 )
-from gm.games.baltica.state import OFF_MAP, GameState
+from gm.games.baltica.state import OFF_MAP
 from gm.orders.grammar import (
     GameGrammar,
     OrderTransformer,
@@ -198,25 +203,79 @@ def _index(entries: dict[str, list[str]], slot: str) -> NameIndex:
     return NameIndex({spellings[0]: spellings[1:] for spellings in entries.values()}, slot)
 
 
-def context_for(board: Board, state: dict[str, Any], power: str, language: str = "en") -> ParseContext:
-    """The name slots ``power`` may use now (own on-map blocks only)."""
-    gs = GameState.from_json(state)
-    side = {n: board.power_of_nation(n, gs.defected) for n in board.nations}  # 11.9
-    block_names = board.names("block")
-    own = {b: block_names[b] for b, bs in gs.blocks.items()
-           if side[board.blocks[b].nation] == power and bs.location not in OFF_MAP}
-    armies = {b: block_names[b] for b in gs.blocks if side[board.blocks[b].nation] == power}
+CONTEXTS_KEPT = 4096
+"""How many parse contexts are kept (LRU): a running game needs one per power and language."""
+
+
+@dataclass(frozen=True)
+class _BoardSlots:
+    """The slots that depend on the board only, and a number no other board gets."""
+
+    board: weakref.ref[Board]
+    token: int
+    slots: dict[str, NameIndex]
+    block_names: dict[str, list[str]]
+
+
+_contexts: OrderedDict[tuple[Any, ...], ParseContext] = OrderedDict()
+_boards: dict[int, _BoardSlots] = {}
+"""Per board, by id; the board is held weakly, and an entry whose board is gone is rebuilt
+with a new token (so contexts of a dead board are never served for a new one)."""
+_tokens = itertools.count()
+_lock = threading.Lock()
+
+
+def _board_slots(board: Board) -> _BoardSlots:
+    """Territories, seas, waters and nations of ``board``, built once per board."""
+    with _lock:
+        kept = _boards.get(id(board))
+    if kept is not None and kept.board() is board:
+        return kept
     territories = _index(board.names("territory"), "territory")
     powers = {n: [n.title()] for n in ("sweden", "coalition")}
-    nations = {**board.names("nation"), **{k: v for k, v in powers.items()
-                                          if k not in board.nations}}
-    return ParseContext(
-        names={"territory": territories, "area": territories,
-               "sea": _index(board.names("sea"), "sea"),
-               "waters": _index({**board.names("sea"), **board.names("territory")}, "waters"),
-               "nation": _index(nations, "nation"),
-               "block": _index(own, "block"), "army": _index(armies, "block")},
+    nations = {**board.names("nation"), **{k: v for k, v in powers.items() if k not in board.nations}}
+    slots = {"territory": territories, "area": territories,
+             "sea": _index(board.names("sea"), "sea"),
+             "waters": _index({**board.names("sea"), **board.names("territory")}, "waters"),
+             "nation": _index(nations, "nation")}
+    made = _BoardSlots(weakref.ref(board), next(_tokens), slots, board.names("block"))
+    with _lock:
+        _boards[id(board)] = made
+    return made
+
+
+def _reads(state: dict[str, Any]) -> tuple[Any, ...]:
+    """What of ``state`` a parse context depends on: the nations that changed sides and the
+    blocks on the map. Two states with the same value give the same context."""
+    on_map = frozenset(b for b, bs in state["blocks"].items() if bs["location"] not in OFF_MAP)
+    return tuple(state.get("defected", ())), on_map
+
+
+def context_for(board: Board, state: dict[str, Any], power: str, language: str = "en") -> ParseContext:
+    """The name slots ``power`` may use now (own on-map blocks only).
+
+    Built once per board, power, language and what of the state it reads (:func:`_reads`)
+    and then reused (issue 21: rebuilding every name index per mail was 8% of ingest);
+    a context is never changed after it is built, so sharing one between mails is safe."""
+    fixed = _board_slots(board)
+    key = (fixed.token, power, language, _reads(state))
+    with _lock:
+        found = _contexts.get(key)
+        if found is not None:
+            _contexts.move_to_end(key)
+            return found
+    side = {n: board.power_of_nation(n, state.get("defected", ())) for n in board.nations}  # 11.9
+    own = {b: fixed.block_names[b] for b, bs in state["blocks"].items()
+           if side[board.blocks[b].nation] == power and bs["location"] not in OFF_MAP}
+    armies = {b: fixed.block_names[b] for b in state["blocks"] if side[board.blocks[b].nation] == power}
+    context = ParseContext(
+        names={**fixed.slots, "block": _index(own, "block"), "army": _index(armies, "block")},
         power=power, language=language)
+    with _lock:
+        _contexts[key] = context
+        while len(_contexts) > CONTEXTS_KEPT:
+            _contexts.popitem(last=False)
+    return context
 
 
 def parse_lines(board: Board, state: dict[str, Any], power: str,
