@@ -6,7 +6,8 @@ everything on the table; nobody sees the order of the saga pile (only its
 size) nor a face-down victory card (Bragi's Variant). With the game setting
 ``open_information`` every hand is shown to everyone, and so are a trade
 proposal's items and the tiles traded; otherwise a trade proposal is shown in
-full to its two parties only. ``power=None`` is the moderator.
+full to its two parties only. ``power=None`` is the moderator; a power that does not play (``SPECTATOR``, the
+archive's public view) sees what every player sees of the others and holds no hand.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def view(data: Data, state: dict[str, Any], power: str | None) -> dict[str, Any]
             entry["hand"] = [_tile(data, x) for x in pl["hand"]]
         players.append(entry)
     out["players"] = players
-    if power is not None:
+    if power in s["players"]:  # a spectator (the archive) or the moderator has no hand
         out["hand"] = [_tile(data, x) for x in s["players"][power]["hand"]]
     out["posts"] = [{"post": data.posts[pid].name, "region": data.regions[data.posts[pid].region].name,
                      "kind": data.posts[pid].kind,
