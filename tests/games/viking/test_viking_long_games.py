@@ -30,7 +30,9 @@ def test_game_of_n_players_plays_to_the_end_of_the_saga(players: int, seed: int)
     players (who pass) included, with every phase's reports in both languages."""
     silent = frozenset({"green"}) if seed % 2 and players >= 3 else frozenset()
     played = play_game(players, seed, silent)
-    assert played.state["ended"] and played.state["winners"]
+    assert played.state["ended"]
+    # the tie breaker always crowns someone, except a solo player who met no card (a loss)
+    assert played.state["winners"] or (players == 1 and played.state["end_reason"] == "end_of_saga")
     assert played.state["end_reason"] in ("victory", "end_of_saga")
     assert played.events["journey"] > 0
     assert played.reports == len(played.phases) * (players + 2) * 2
