@@ -196,12 +196,13 @@ def spread(values: Sequence[float], fmt: str = "{:,.1f}") -> str:
 
 
 def report(name: str, unit: str, bare: Sequence[float], ours: Sequence[float], target: str,
-           ratio: Callable[[float, float], float] | None = None, bare_name: str = "bare") -> None:
+           ratio: Callable[[float, float], float] | None = None, bare_name: str = "bare",
+           fmt: str = "{:,.1f}") -> None:
     """Print the bare reference, gm's figure and their ratio, each as median [min-max]."""
     ratio = ratio or (lambda o, b: o / b)
     ratios = [ratio(o, b) for o, b in zip(ours, bare, strict=True)]
-    print(f"{name}: {bare_name}: {spread(bare)} {unit}")
-    print(f"{name}: gm: {spread(ours)} {unit}")
+    print(f"{name}: {bare_name}: {spread(bare, fmt)} {unit}")
+    print(f"{name}: gm: {spread(ours, fmt)} {unit}")
     print(f"{name}: ratio: {spread(ratios, '{:.3f}')} (target {target}; {len(ratios)} runs)")
 
 

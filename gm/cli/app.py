@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from gm.config import Config
-from gm.db.engine import make_engine
-from gm.db.migrate import upgrade
-from gm.service.context import ServiceContext, default_instance
+
+if TYPE_CHECKING:  # the database and the service are imported by the commands that use them,
+    from gm.service.context import ServiceContext  # so that `gm --help` starts fast (issue 21)
 
 
 @dataclass
@@ -27,6 +27,10 @@ class App:
     def context(self) -> ServiceContext:
         """The service context, with the schema brought up to date (on every start)."""
         if self._ctx is None:
+            from gm.db.engine import make_engine
+            from gm.db.migrate import upgrade
+            from gm.service.context import ServiceContext, default_instance
+
             engine = make_engine(self.url)
             upgrade(engine)
             settings = self.config.service_settings()

@@ -7,9 +7,6 @@ from pathlib import Path
 import click
 
 from gm.cli.app import App, pass_app
-from gm.db.engine import session_scope
-from gm.present.archive import write_archive
-from gm.service.games import get_game
 
 
 @click.command()
@@ -21,6 +18,10 @@ from gm.service.games import get_game
 def archive(app: App, game_id: str, out: Path, lang: str) -> None:
     """Write GAME's public history (each phase's public report and map, public rulings and
     press) as HTML; after the game has ended, also every power's reports, every roll, the seed."""
+    from gm.db.engine import session_scope
+    from gm.present.archive import write_archive
+    from gm.service.games import get_game
+
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         files = write_archive(session, get_game(session, game_id), out, lang)

@@ -5,14 +5,8 @@ from __future__ import annotations
 import json
 
 import click
-from sqlmodel import col, select
 
 from gm.cli.app import App, emit, json_option, pass_app, when
-from gm.db.engine import session_scope
-from gm.db.models import Game, ModeratorAct, Phase
-from gm.service.adjudicate import close_phase
-from gm.service.errors import Conflict
-from gm.service.games import SeatSpec, create_game, current_phase, get_game, module_of, seats
 
 
 @click.group()
@@ -35,6 +29,9 @@ def game() -> None:
 def game_new(app: App, game_id: str, module_name: str, scenario: str, seat_specs: tuple[str, ...],
              moderator: str, seed: str | None, options: tuple[str, ...], as_json: bool) -> None:
     """Create GAME_ID and open its first phase. Prints each seat's password once."""
+    from gm.db.engine import session_scope
+    from gm.service.games import SeatSpec, create_game, current_phase
+
     specs = []
     for spec in seat_specs:
         power, sep, address = spec.partition("=")
@@ -74,6 +71,12 @@ def game_new(app: App, game_id: str, module_name: str, scenario: str, seat_specs
 @pass_app
 def game_list(app: App, as_json: bool) -> None:
     """List every game with its current phase and deadline."""
+    from sqlmodel import col, select
+
+    from gm.db.engine import session_scope
+    from gm.db.models import Game
+    from gm.service.games import current_phase
+
     ctx = app.context()
     rows = []
     with session_scope(ctx.engine) as session:
@@ -94,6 +97,9 @@ def game_list(app: App, as_json: bool) -> None:
 @pass_app
 def game_show(app: App, game_id: str, as_json: bool) -> None:
     """Show a game's seats, phase, deadline and settings (never passwords)."""
+    from gm.db.engine import session_scope
+    from gm.service.games import current_phase, get_game, seats
+
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         g = get_game(session, game_id)
@@ -133,6 +139,10 @@ def state(app: App, game_id: str, power: str | None) -> None:
 
     Its dotted keys are the paths of `gm mod set`.
     """
+    from gm.db.engine import session_scope
+    from gm.service.errors import Conflict
+    from gm.service.games import current_phase, get_game, module_of
+
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         g = get_game(session, game_id)
@@ -152,6 +162,12 @@ def state(app: App, game_id: str, power: str | None) -> None:
 @pass_app
 def history(app: App, game_id: str, show_private: bool, as_json: bool) -> None:
     """Phases, moderator acts and rulings, in order."""
+    from sqlmodel import col, select
+
+    from gm.db.engine import session_scope
+    from gm.db.models import ModeratorAct, Phase
+    from gm.service.games import get_game
+
     ctx = app.context()
     rows = []
     with session_scope(ctx.engine) as session:
@@ -180,6 +196,8 @@ def replay(app: App, game_id: str, as_json: bool) -> None:
 
     (`gm verify` does this too, and also re-derives every roll from the seed.)
     """
+    from gm.db.engine import session_scope
+    from gm.service.games import get_game
     from gm.verify import adjudicated_phases, verify_replay
 
     ctx = app.context()
@@ -204,6 +222,11 @@ def replay(app: App, game_id: str, as_json: bool) -> None:
 @pass_app
 def adjudicate(app: App, game_id: str, reason: str, actor: str) -> None:
     """Close the current phase now: defaults for missing orders, adjudicate, send reports."""
+    from gm.db.engine import session_scope
+    from gm.service.adjudicate import close_phase
+    from gm.service.errors import Conflict
+    from gm.service.games import current_phase, get_game
+
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         get_game(session, game_id)

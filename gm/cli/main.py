@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from gm import __version__
 from gm.cli.app import App
 from gm.config import ConfigError, load
 
@@ -30,7 +31,7 @@ class GmGroup(click.Group):
               help="Config file (default: $GM_CONFIG or ./gm.toml).")
 @click.option("--db", "db", metavar="URL_OR_PATH",
               help="Database URL or SQLite file (default: $GM_DATABASE_URL, then the config, then gm.db).")
-@click.version_option(package_name="gm")
+@click.version_option(version=__version__, prog_name="gm")  # not the package metadata: faster
 @click.pass_context
 def cli(ctx: click.Context, config_path: str | None, db: str | None) -> None:
     """gm runs board games by email: it reads order mail, adjudicates each phase

@@ -9,11 +9,6 @@ from typing import Any
 import click
 
 from gm.cli.app import App, pass_app, when
-from gm.db.engine import session_scope
-from gm.service import moderator as mod_service
-from gm.service.adjudicate import close_phase
-from gm.service.errors import Conflict
-from gm.service.games import current_phase, get_game
 
 
 def parse_duration(text: str) -> timedelta:
@@ -49,6 +44,9 @@ def mod() -> None:
 
 
 def _run(app: App, game_id: str, act: Callable[..., Any]) -> Any:
+    from gm.db.engine import session_scope
+    from gm.service.games import get_game
+
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         game = get_game(session, game_id)
@@ -64,6 +62,8 @@ def _run(app: App, game_id: str, act: Callable[..., Any]) -> Any:
 def extend(app: App, game_id: str, amount: str | None, to: str | None, reason: str,
            private: bool, actor: str) -> None:
     """Move the current deadline by AMOUNT (48h, 2d) or --to a time."""
+    from gm.service import moderator as mod_service
+
     if not amount and not to:
         raise click.UsageError("give an amount (48h) or --to TIME")
     phase = _run(app, game_id, lambda c, s, g: mod_service.extend(
@@ -80,6 +80,8 @@ def extend(app: App, game_id: str, amount: str | None, to: str | None, reason: s
 @pass_app
 def ruling(app: App, game_id: str, text: str, private: bool, actor: str) -> None:
     """Record a ruling; it is published with the next report."""
+    from gm.service import moderator as mod_service
+
     _run(app, game_id, lambda c, s, g: mod_service.ruling(c, s, g, actor=actor, text=text,
                                                            private=private))
     click.echo(f"{game_id}: ruling recorded")
@@ -93,6 +95,8 @@ def ruling(app: App, game_id: str, text: str, private: bool, actor: str) -> None
 @pass_app
 def set_(app: App, game_id: str, path: str, value: str, reason: str, private: bool, actor: str) -> None:
     """Override the state at PATH (a dotted key of `gm state --json`) with VALUE (JSON or text)."""
+    from gm.service import moderator as mod_service
+
     new = _run(app, game_id, lambda c, s, g: mod_service.set_path(
         c, s, g, actor=actor, path=path, value=value, reason=reason, private=private))
     click.echo(f"{game_id}: {path} = {new!r}")
@@ -107,6 +111,8 @@ def set_(app: App, game_id: str, path: str, value: str, reason: str, private: bo
 def rollback(app: App, game_id: str, phase_id: str, fresh_dice: bool, reason: str, private: bool,
              actor: str) -> None:
     """Go back to the start of PHASE_ID: later phases undone, its orders kept, everyone told."""
+    from gm.service import moderator as mod_service
+
     phase = _run(app, game_id, lambda c, s, g: mod_service.rollback(
         c, s, g, actor=actor, phase_id=phase_id, fresh_dice=fresh_dice, reason=reason,
         private=private))
@@ -122,6 +128,8 @@ def rollback(app: App, game_id: str, phase_id: str, fresh_dice: bool, reason: st
 def replace(app: App, game_id: str, power: str, address: str, reason: str, private: bool,
             actor: str) -> None:
     """Give POWER to a new player at ADDRESS: new password, the current report."""
+    from gm.service import moderator as mod_service
+
     _run(app, game_id, lambda c, s, g: mod_service.replace_power(
         c, s, g, actor=actor, power=power, address=address, reason=reason, private=private))
     click.echo(f"{game_id}: {power} now played by {address}; password and report mailed")
@@ -133,6 +141,8 @@ def replace(app: App, game_id: str, power: str, address: str, reason: str, priva
 @pass_app
 def pause(app: App, game_id: str, reason: str, private: bool, actor: str) -> None:
     """Stop the game's clock."""
+    from gm.service import moderator as mod_service
+
     _run(app, game_id, lambda c, s, g: mod_service.pause(c, s, g, actor=actor, reason=reason,
                                                           private=private))
     click.echo(f"{game_id}: paused")
@@ -145,6 +155,8 @@ def pause(app: App, game_id: str, reason: str, private: bool, actor: str) -> Non
 @pass_app
 def resume(app: App, game_id: str, deadline: str | None, reason: str, private: bool, actor: str) -> None:
     """Restart the clock; the deadline moves by the length of the pause."""
+    from gm.service import moderator as mod_service
+
     phase = _run(app, game_id, lambda c, s, g: mod_service.resume(
         c, s, g, actor=actor, deadline=parse_when(deadline) if deadline else None,
         reason=reason, private=private))
@@ -161,6 +173,8 @@ def resume(app: App, game_id: str, deadline: str | None, reason: str, private: b
 def dice(app: App, game_id: str, rolls: tuple[int, ...], file, then_seed: bool, reason: str,  # type: ignore[no-untyped-def]
          private: bool, actor: str) -> None:
     """Rolls to use, in order, in the next adjudication (from a table or a dice server)."""
+    from gm.service import moderator as mod_service
+
     values = list(rolls) + ([int(x) for x in file.read().split()] if file else [])
     _run(app, game_id, lambda c, s, g: mod_service.supply_dice(
         c, s, g, actor=actor, rolls=values, then_seed=then_seed, reason=reason, private=private))
@@ -174,6 +188,8 @@ def dice(app: App, game_id: str, rolls: tuple[int, ...], file, then_seed: bool, 
 @pass_app
 def release(app: App, game_id: str, reason: str, actor: str) -> None:
     """Send the held (preview) reports to the players; their deadline starts now."""
+    from gm.service import moderator as mod_service
+
     n = _run(app, game_id, lambda c, s, g: mod_service.release(c, s, g, actor=actor, reason=reason))
     click.echo(f"{game_id}: {n} reports released")
 
@@ -185,6 +201,8 @@ def release(app: App, game_id: str, reason: str, actor: str) -> None:
 @pass_app
 def reveal(app: App, game_id: str, reason: str, actor: str) -> None:
     """Publish the game's dice seed so players can verify every roll."""
+    from gm.service import moderator as mod_service
+
     seed = _run(app, game_id, lambda c, s, g: mod_service.reveal_seed(c, s, g, actor=actor,
                                                                          reason=reason))
     click.echo(f"{game_id}: seed {seed}")
@@ -196,6 +214,12 @@ def reveal(app: App, game_id: str, reason: str, actor: str) -> None:
 @pass_app
 def adjudicate_now(app: App, game_id: str, reason: str, private: bool, actor: str) -> None:
     """ADJUDICATE NOW: close the current phase (recorded as a moderator act)."""
+    from gm.db.engine import session_scope
+    from gm.service import moderator as mod_service
+    from gm.service.adjudicate import close_phase
+    from gm.service.errors import Conflict
+    from gm.service.games import current_phase, get_game
+
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         game = get_game(session, game_id)

@@ -5,11 +5,6 @@ from __future__ import annotations
 import click
 
 from gm.cli.app import App, emit, json_option, pass_app
-from gm.db.engine import session_scope
-from gm.orders.model import Ignored, LineError
-from gm.orders.text import clean_body
-from gm.service.games import get_game
-from gm.service.orders import submit_orders
 
 
 @click.group()
@@ -27,6 +22,12 @@ def orders() -> None:
 @pass_app
 def submit(app: App, game_id: str, file, power: str, add: bool, check: bool, as_json: bool) -> None:  # type: ignore[no-untyped-def]
     """Submit the orders in FILE (one per line, '-' for stdin) for a power of GAME_ID."""
+    from gm.db.engine import session_scope
+    from gm.orders.model import Ignored, LineError
+    from gm.orders.text import clean_body
+    from gm.service.games import get_game
+    from gm.service.orders import submit_orders
+
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         game = get_game(session, game_id)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import sys
@@ -25,6 +24,8 @@ class JsonFormatter(logging.Formatter):
 @pass_app
 def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
     """Run the daemon: read order mail, adjudicate at deadlines, send replies and reports."""
+    import asyncio
+
     from gm.daemon import Daemon
     from gm.mail.factory import open_sink, open_source
 

@@ -16,26 +16,20 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import click
 
-from gm.dice import commitment, derive_rolls
-from gm.verify import (
-    DiceRecord,
-    Mismatch,
-    VerifyError,
-    adjudicated_phases,
-    parse_seed,
-    roll_records,
-    verify_game,
-    verify_record,
-)
+if TYPE_CHECKING:
+    from gm.verify import Mismatch
 
 EXIT_MISMATCH = 1
 EXIT_CANNOT_RUN = 2
 
 
 def _seed_option(value: str | None) -> bytes | None:
+    from gm.verify import VerifyError, parse_seed
+
     try:
         return parse_seed(value) if value else None
     except VerifyError as exc:
@@ -78,6 +72,8 @@ def _app_type() -> type:
 
 
 def _verify_record(game: str | None, record_path: str, seed: bytes | None) -> None:
+    from gm.verify import DiceRecord, VerifyError, verify_record
+
     record = DiceRecord.load(record_path)
     if game and game != record.game_id:
         raise VerifyError(f"the record is of game '{record.game_id}', not '{game}'")
@@ -88,6 +84,8 @@ def _verify_record(game: str | None, record_path: str, seed: bytes | None) -> No
 
 
 def _verify_db(game: str, db_url: str | None, seed: bytes | None) -> None:
+    from gm.verify import adjudicated_phases, roll_records, verify_game
+
     with _open_session(db_url) as session:
         found = verify_game(session, game, seed)
         rolls = roll_records(session, game)
@@ -110,6 +108,8 @@ def verify(game: str | None, seed_hex: str | None, record_path: str | None,
     gm verify GAME [--db URL] [--seed HEX]  check the stored game: commitment,
                                           every roll, and a replay of each phase
     """
+    from gm.verify import VerifyError
+
     seed = _seed_option(seed_hex)
     try:
         if record_path:
@@ -136,7 +136,7 @@ def dice() -> None:
 @click.option("--db", "db_url", metavar="URL")
 def export(game: str, out_path: str | None, everything: bool, db_url: str | None) -> None:
     """Write GAME's dice record (public rolls only until the seed is revealed)."""
-    from gm.verify import export_record
+    from gm.verify import VerifyError, export_record
 
     try:
         with _open_session(db_url) as session:
@@ -159,6 +159,8 @@ def export(game: str, out_path: str | None, everything: bool, db_url: str | None
 @click.option("-n", "count", default=20, show_default=True, type=click.IntRange(min=1))
 def derive(seed_hex: str, game: str, phase: str, branch: int, count: int) -> None:
     """Print the first N seed rolls of PHASE on BRANCH."""
+    from gm.dice import derive_rolls
+
     seed = _seed_option(seed_hex)
     assert seed is not None
     click.echo(" ".join(str(v) for v in derive_rolls(seed, game, phase, branch, count)))
@@ -169,6 +171,8 @@ def derive(seed_hex: str, game: str, phase: str, branch: int, count: int) -> Non
 @click.option("--game", required=True)
 def commit(seed_hex: str, game: str) -> None:
     """Print the commitment of a seed for GAME."""
+    from gm.dice import commitment
+
     seed = _seed_option(seed_hex)
     assert seed is not None
     click.echo(commitment(seed, game))
