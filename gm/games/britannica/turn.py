@@ -68,6 +68,7 @@ def movement_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence
     events += _default_garrisons(d, new)
     fought = _colonial_combat(d, new, dice)
     events += fought
+    events += _established_together(d, new, fought)
     attempted = {e.data["area"] for e in fought} | set(new.pop("suppressing", []))
     events += ottoman_annexation(d, new, attempted)
     events += _marker_adjustment(d, new)
@@ -109,6 +110,30 @@ def _placement_effects(d: BritanniaData, start: State, new: State) -> list[Event
                           "cause": "control_over_influence"}
                     new["casus_belli"].append(cb)
                     events.append(Event("casus_belli", cb))
+    return events
+
+
+def _established_together(d: BritanniaData, new: State, fought: Sequence[Event]) -> list[Event]:
+    """Colonial Combat: "If two or more Powers successfully establish Control markers, a Casus
+    Belli will exist." The chart's placement effect of a Control marker placed beside another's
+    (not yet established) Protectorate or Possession names the effect; neither power was there
+    first, so each gets a Casus Belli against each other one (docs/britannica.md)."""
+    rule = next((r for r in d.charts["placement_effects"] if r["placed"] == "control"
+                 and {"protectorate", "possession"} & set(r["existing"])), None)
+    if rule is None or rule["effect"] != "casus_belli":
+        return []
+    won: dict[str, list[str]] = {}
+    for e in fought:
+        if e.data.get("established"):
+            won.setdefault(e.data["area"], []).append(e.data["power"])
+    events = []
+    for area, powers in sorted(won.items()):
+        for holder in sorted(set(powers)):
+            for against in sorted(set(powers) - {holder}):
+                cb = {"holder": holder, "against": against, "area": area,
+                      "cause": "control_established_together"}
+                new["casus_belli"].append(cb)
+                events.append(Event("casus_belli", cb))
     return events
 
 
@@ -154,6 +179,7 @@ def _colonial_combat(d: BritanniaData, new: State, dice: Dice) -> list[Event]:
                 continue
             res = colonial_combat(d, area, armies, dice)
             res["power"] = p
+            res["established"] = bool(res["won"] and wants_control)
             new["units"] = [u for u in new["units"] if u["id"] not in res["lost"]]
             if res["won"]:
                 if wants_control and m is not None:
