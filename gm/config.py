@@ -50,6 +50,24 @@ class Config:
             return str(db["url"])
         return sqlite_url(self.resolve(str(db.get("path", "gm.db"))))
 
+    def missing_database(self, override: str | None = None) -> str | None:
+        """Why there is nothing to work on, or ``None``.
+
+        With no config file, no ``--db`` and no ``GM_DATABASE_URL``, the default
+        ``gm.db`` must already exist: creating an empty one in whatever folder
+        the command ran from would only answer "no games yet" and hide the
+        real mistake (the wrong folder, a forgotten ``--config``).
+        """
+        if self.path is not None or override or os.environ.get("GM_DATABASE_URL"):
+            return None
+        default = self.resolve("gm.db")
+        if default.exists():
+            return None
+        where = os.environ.get("GM_CONFIG") or str(Path.cwd() / "gm.toml")
+        return (f"no config file ({where}) and no database ({default}): nothing to work on here. "
+                "Run `gm init` to set up this folder, or pass --config FILE or --db PATH_OR_URL "
+                "(or set GM_CONFIG / GM_DATABASE_URL).")
+
     def service_settings(self) -> dict[str, Any]:
         s = self.section("service")
         mail = self.section("mail")

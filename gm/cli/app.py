@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from gm.config import Config
+from gm.config import Config, ConfigError
 
 if TYPE_CHECKING:  # the database and the service are imported by the commands that use them,
     from gm.service.context import ServiceContext  # so that `gm --help` starts fast (issue 21)
@@ -27,6 +27,9 @@ class App:
     def context(self) -> ServiceContext:
         """The service context, with the schema brought up to date (on every start)."""
         if self._ctx is None:
+            missing = self.config.missing_database(self.db_override)
+            if missing:
+                raise ConfigError(missing)
             from gm.db.engine import make_engine
             from gm.db.migrate import upgrade
             from gm.service.context import ServiceContext, default_instance

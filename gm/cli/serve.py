@@ -27,7 +27,7 @@ def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
     import asyncio
 
     from gm.daemon import Daemon
-    from gm.mail.factory import open_sink, open_source
+    from gm.mail.factory import open_sink, open_source, token_source
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if json_logs else
@@ -36,7 +36,8 @@ def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
     logging.getLogger("alembic").setLevel(logging.WARNING)
     ctx = app.context()
     mail = app.config.mail_settings()
-    daemon = Daemon(ctx, open_source(mail), open_sink(mail),
+    tokens = token_source(mail)  # one OAuth2 token for IMAP and SMTP (a rotated one is shared)
+    daemon = Daemon(ctx, open_source(mail, tokens), open_sink(mail, tokens),
                     sweep_seconds=float(ctx.settings.get("sweep_seconds", 30)))
     if once:
         asyncio.run(daemon.step())

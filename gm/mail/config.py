@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gm.mail.mime import DEFAULT_MAX_BYTES
+from gm.mail.oauth2 import OAuth2Settings
 
 
 class MailConfigError(ValueError):
@@ -31,6 +32,11 @@ class TlsMode(enum.Enum):
     TLS = "tls"  # implicit TLS from the first byte (IMAPS 993, SMTPS 465)
     STARTTLS = "starttls"  # plain connect, then upgrade (IMAP 143, submission 587)
     NONE = "none"  # no encryption: loopback and tests only
+
+
+class AuthMode(enum.Enum):
+    PASSWORD = "password"  # LOGIN/PLAIN with the user's (app) password
+    XOAUTH2 = "xoauth2"  # an OAuth2 access token from the [oauth2] table (Gmail, Microsoft 365)
 
 
 class InboundKind(enum.Enum):
@@ -49,6 +55,7 @@ class ImapSettings:
     port: int = 993
     user: str = ""
     password: str = field(default="", repr=False)
+    auth: AuthMode = AuthMode.PASSWORD
     tls: TlsMode = TlsMode.TLS
     ca_file: str = ""
     folder: str = "INBOX"
@@ -68,6 +75,7 @@ class SmtpSettings:
     port: int = 587
     user: str = ""
     password: str = field(default="", repr=False)
+    auth: AuthMode = AuthMode.PASSWORD
     tls: TlsMode = TlsMode.STARTTLS
     ca_file: str = ""
     timeout: float = 60.0
@@ -93,6 +101,13 @@ class MailSettings:
     imap: ImapSettings = field(default_factory=ImapSettings)
     smtp: SmtpSettings = field(default_factory=SmtpSettings)
     maildir: MaildirSettings = field(default_factory=MaildirSettings)
+    oauth2: OAuth2Settings = field(default_factory=OAuth2Settings)
+
+    @property
+    def uses_oauth2(self) -> bool:
+        """Whether a configured IMAP or SMTP connection logs in with XOAUTH2."""
+        return ((self.inbound is InboundKind.IMAP and self.imap.auth is AuthMode.XOAUTH2)
+                or (self.outbound is OutboundKind.SMTP and self.smtp.auth is AuthMode.XOAUTH2))
 
     @property
     def message_id_domain(self) -> str:
@@ -102,15 +117,20 @@ class MailSettings:
     def from_dict(cls, doc: Mapping[str, Any]) -> MailSettings:
         """Build the settings from a parsed gm.toml (tables mail, imap, smtp, maildir)."""
         mail = dict(_table(doc, "mail"))
-        settings = _build(cls, "mail", mail, skip={"imap", "smtp", "maildir"})
+        settings = _build(cls, "mail", mail, skip={"imap", "smtp", "maildir", "oauth2"})
         if "@" not in settings.address:
             raise MailConfigError("mail.address", "must be an address like gm@example.org")
-        return replace(
+        settings = replace(
             settings,
             imap=_build(ImapSettings, "imap", _table(doc, "imap")),
             smtp=_build(SmtpSettings, "smtp", _table(doc, "smtp")),
             maildir=_build(MaildirSettings, "maildir", _table(doc, "maildir")),
+            oauth2=_build(OAuth2Settings, "oauth2", _table(doc, "oauth2")),
         )
+        missing = settings.oauth2.missing() if settings.uses_oauth2 else []
+        if missing:
+            raise MailConfigError(missing[0], "is needed for auth = \"xoauth2\" (docs/mailbox.md)")
+        return settings
 
 
 def _table(doc: Mapping[str, Any], name: str) -> Mapping[str, Any]:
@@ -129,8 +149,9 @@ def _build(
     known = {f.name: f for f in fields(cls)}
     kwargs: dict[str, Any] = {}
     values = dict(values)
-    if "password_file" in values:
-        values["password"] = _read_secret(section, values.pop("password_file"))
+    for secret in ("password", "client_secret"):
+        if f"{secret}_file" in values:
+            values[secret] = _read_secret(section, values.pop(f"{secret}_file"), secret)
     for key, value in values.items():
         if key in skip:
             continue
@@ -166,8 +187,8 @@ def _coerce(option: str, default: Any, value: Any) -> Any:
     return value
 
 
-def _read_secret(section: str, path: Any) -> str:
+def _read_secret(section: str, path: Any, name: str = "password") -> str:
     try:
         return Path(str(path)).read_text(encoding="utf-8").strip()
     except OSError as exc:
-        raise MailConfigError(f"{section}.password_file", f"cannot read: {exc}") from exc
+        raise MailConfigError(f"{section}.{name}_file", f"cannot read: {exc}") from exc

@@ -22,7 +22,8 @@ from typing import TypeVar
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
 
-from gm.mail.config import ImapSettings, TlsMode
+from gm.mail.config import AuthMode, ImapSettings, TlsMode
+from gm.mail.oauth2 import TokenError, TokenSource
 from gm.mail.types import FetchedMail
 
 T = TypeVar("T")
@@ -52,8 +53,10 @@ class ImapSource:
         sleep: Callable[[float], None] = time.sleep,
         logger: logging.Logger | None = None,
         max_attempts: int | None = None,
+        tokens: TokenSource | None = None,
     ) -> None:
         self.settings = settings
+        self._tokens = tokens
         self._sleep = sleep
         self._log = logger or logging.getLogger("gm.mail.imap")
         self._max_attempts = max_attempts
@@ -81,7 +84,7 @@ class ImapSource:
             if s.tls is TlsMode.STARTTLS:
                 client.starttls(context)
             try:
-                client.login(s.user, s.password)
+                self._login(client)
             except IMAPClientError as exc:
                 if isinstance(exc, IMAPClientAbortError) or _temporary(exc):
                     raise ConnectionError(f"login not possible now: {exc}") from exc
@@ -95,6 +98,27 @@ class ImapSource:
             raise
         self._log.info("imap connected to %s:%s folder %s", s.host, s.port, s.folder)
         return client
+
+    def _login(self, client: IMAPClient) -> None:
+        """LOGIN with the password, or XOAUTH2 with a fresh access token (docs/mailbox.md)."""
+        s = self.settings
+        if s.auth is not AuthMode.XOAUTH2:
+            client.login(s.user, s.password)
+            return
+        if self._tokens is None:
+            raise ImapLoginError('imap.auth = "xoauth2" needs the [oauth2] table')
+        for attempt in (1, 2):
+            try:
+                token = self._tokens.access_token()
+            except TokenError as exc:  # the endpoint may be back later: retried with backoff
+                raise ConnectionError(f"no OAuth2 access token: {exc}") from exc
+            try:
+                client.oauth2_login(s.user, token)
+                return
+            except IMAPClientError:
+                self._tokens.invalidate()  # revoked or expired early: one fresh token, once
+                if attempt == 2:
+                    raise
 
     def _with_client(self, op: Callable[[IMAPClient], T]) -> T:
         """Run ``op`` on a live connection, reconnecting with backoff on failure."""
@@ -114,6 +138,10 @@ class ImapSource:
                 self._log.warning("imap connection lost (%s); retrying in %.1fs", exc, delay)
                 self._sleep(delay)
                 delay = min(delay * 2, self.settings.reconnect_max)
+
+    def call(self, op: Callable[[IMAPClient], T]) -> T:
+        """Run ``op`` on the live connection, as the source does (``gm doctor`` uses it)."""
+        return self._with_client(op)
 
     def _drop(self) -> None:
         client, self._client = self._client, None

@@ -15,15 +15,18 @@ import ssl
 
 import aiosmtplib
 
-from gm.mail.config import SmtpSettings, TlsMode
+from gm.mail.config import AuthMode, SmtpSettings, TlsMode
+from gm.mail.oauth2 import TokenSource
 from gm.mail.types import FailureKind, SendResult
 
 
 class SmtpSink:
     """A :class:`~gm.mail.types.MailSink` for an SMTP submission server."""
 
-    def __init__(self, settings: SmtpSettings, *, logger: logging.Logger | None = None) -> None:
+    def __init__(self, settings: SmtpSettings, *, logger: logging.Logger | None = None,
+                 tokens: TokenSource | None = None) -> None:
         self.settings = settings
+        self._tokens = tokens
         self._client: aiosmtplib.SMTP | None = None
         self._lock = asyncio.Lock()
         self._log = logger or logging.getLogger("gm.mail.smtp")
@@ -35,8 +38,9 @@ class SmtpSink:
         return aiosmtplib.SMTP(
             hostname=s.host,
             port=s.port,
-            username=s.user or None,
-            password=s.password or None,
+            # with XOAUTH2 the login comes after connect(), with a fresh token
+            username=(s.user or None) if s.auth is AuthMode.PASSWORD else None,
+            password=(s.password or None) if s.auth is AuthMode.PASSWORD else None,
             use_tls=s.tls is TlsMode.TLS,
             start_tls=True if s.tls is TlsMode.STARTTLS else False,
             tls_context=context if s.tls is not TlsMode.NONE else None,
@@ -51,9 +55,29 @@ class SmtpSink:
         await self._drop()
         client = self._new_client()
         await client.connect()
+        if self.settings.auth is AuthMode.XOAUTH2:
+            await self._xoauth2(client)
         self._client = client
         self.connections_opened += 1
         return client, True
+
+    async def connect(self) -> None:
+        """Connect and log in now, raising what goes wrong (``gm doctor`` uses it)."""
+        await self._connected()
+
+    async def _xoauth2(self, client: aiosmtplib.SMTP) -> None:
+        """AUTH XOAUTH2 with a fresh access token; a refused token is refreshed once."""
+        if self._tokens is None:
+            raise aiosmtplib.SMTPAuthenticationError(535, 'smtp.auth = "xoauth2" needs [oauth2]')
+        for attempt in (1, 2):
+            token = await asyncio.to_thread(self._tokens.access_token)  # may POST to the endpoint
+            try:
+                await client.auth_xoauth2(self.settings.user, token)
+                return
+            except aiosmtplib.SMTPAuthenticationError:
+                self._tokens.invalidate()
+                if attempt == 2:
+                    raise
 
     async def send(self, raw: bytes, sender: str, recipients: list[str]) -> SendResult:
         """Send ``raw`` from envelope ``sender`` to ``recipients``; never raises."""

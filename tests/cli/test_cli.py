@@ -77,3 +77,18 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path) -> None:  # type: ig
     db.write_bytes(b"this is not sqlite" * 100)
     result = run(str(db), "game", "list")
     assert result.exit_code == 1 and result.output.startswith("gm: ")
+
+
+def test_a_folder_with_no_config_and_no_database_is_named_not_filled(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Running gm in the wrong folder says where it looked; it creates no empty gm.db."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GM_CONFIG", raising=False)
+    monkeypatch.delenv("GM_DATABASE_URL", raising=False)
+    result = CliRunner().invoke(cli, ["game", "list"])
+    assert result.exit_code == 1
+    assert str(tmp_path / "gm.toml") in result.output and "gm init" in result.output
+    assert "--db" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "gm.db").exists()
+    # after `gm init` the same command works, on the database the config names
+    assert CliRunner().invoke(cli, ["init", "."]).exit_code == 0
+    assert CliRunner().invoke(cli, ["game", "list"]).exit_code == 0

@@ -76,3 +76,18 @@ def test_the_deploy_example_loads_and_documents_every_option(tmp_path):
         for f in dataclasses.fields(cls):
             if f.name != "password":
                 assert f"\n{f.name} = " in text.split(f"\n[{table}]\n")[1].split("\n[")[0], f"{table}.{f.name}"
+
+
+def test_xoauth2_needs_the_oauth2_table_and_reads_its_secret_from_a_file(tmp_path):
+    doc = {"mail": {"address": "gm@pbem.example.org", "inbound": "imap"},
+           "imap": {"user": "gm@pbem.example.org", "auth": "xoauth2"}}
+    with pytest.raises(MailConfigError) as refused:
+        MailSettings.from_dict(doc)
+    assert refused.value.option == "oauth2.token_url" and "xoauth2" in str(refused.value)
+    (tmp_path / "secret").write_text("s3cret\n")
+    doc["oauth2"] = {"token_url": "https://oauth2.example/token", "client_id": "gm",
+                     "client_secret_file": str(tmp_path / "secret"),
+                     "refresh_token_file": str(tmp_path / "rt")}
+    settings = MailSettings.from_dict(doc)
+    assert settings.uses_oauth2 and settings.oauth2.client_secret == "s3cret"
+    assert "s3cret" not in repr(settings)

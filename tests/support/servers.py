@@ -24,6 +24,7 @@ import ssl
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,7 +42,7 @@ protocols = imap
 listen = 127.0.0.1
 {ssl}
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = {mechanisms}
 mail_location = maildir:{root}/mail/%u
 first_valid_uid = {uid}
 last_valid_uid = {uid}
@@ -53,7 +54,7 @@ mail_fsync = never
 # (Chromium and many Dovecots at once) Dovecot falls back to polling, by
 # default every 30 s, longer than a test waits. Poll every second instead.
 mailbox_idle_check_interval = 1 secs
-passdb {{
+{oauth2_passdb}passdb {{
   driver = passwd-file
   args = scheme=PLAIN username_format=%u {root}/users/%u
 }}
@@ -111,6 +112,8 @@ class DovecotServer:
     process: subprocess.Popen[bytes] | None = None
     tls: tuple[Path, Path] | None = None  # (certificate chain, key): STARTTLS on port, TLS on tls_port
     tls_port: int = 0
+    # an OAuth2 introspection endpoint (tests/support/oauth2_stub.py): XOAUTH2 logins too
+    oauth2_introspection_url: str = ""
 
     def __post_init__(self) -> None:
         self.root.chmod(0o755)
@@ -123,8 +126,19 @@ class DovecotServer:
         if self.tls is not None:
             self.tls_port = self.tls_port or free_port()
             ssl = f"ssl = yes\nssl_cert = <{self.tls[0]}\nssl_key = <{self.tls[1]}"
+        mechanisms, oauth2_passdb = "plain login", ""
+        if self.oauth2_introspection_url:
+            mechanisms += " xoauth2 oauthbearer"
+            (self.root / "oauth2.conf.ext").write_text(
+                "introspection_mode = post\n"
+                f"introspection_url = {self.oauth2_introspection_url}\n"
+                "force_introspection = yes\nusername_attribute = username\n"
+                "active_attribute = active\nactive_value = true\n")
+            oauth2_passdb = ("passdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n"
+                             f"  args = {self.root}/oauth2.conf.ext\n}}\n")
         config = _CONFIG.format(root=self.root, port=self.port, uid=MAIL_UID, gid=MAIL_GID,
-                                ssl=ssl, tls_port=self.tls_port)
+                                ssl=ssl, tls_port=self.tls_port, mechanisms=mechanisms,
+                                oauth2_passdb=oauth2_passdb)
         (self.root / "dovecot.conf").write_text(config)
 
     def start(self) -> None:
@@ -243,10 +257,28 @@ class _Handler:
             return "554 5.7.1 rejected"
         if mode == SmtpMode.HANG:
             await asyncio.sleep(self.server.hang_seconds)
-        self.server.received.append(
-            ReceivedMail(envelope.mail_from, list(envelope.rcpt_tos), bytes(envelope.content))
-        )
+        mail = ReceivedMail(envelope.mail_from, list(envelope.rcpt_tos), bytes(envelope.content))
+        self.server.received.append(mail)
+        if self.server.deliver is not None:  # like an MTA: hand it on to the mailboxes
+            await asyncio.to_thread(self.server.deliver, mail)
         return "250 OK queued"
+
+
+class _OAuth2Handler(_Handler):
+    """Also takes AUTH XOAUTH2, asking ``server.oauth2_check(user, token)``."""
+
+    async def auth_XOAUTH2(self, srv, args):  # type: ignore[no-untyped-def]
+        from base64 import b64decode
+
+        from aiosmtpd.smtp import AuthResult
+
+        if len(args) < 2:
+            return AuthResult(success=False)
+        fields = dict(part.split("=", 1) for part in
+                      b64decode(args[1]).decode().split("\x01") if "=" in part)
+        user, token = fields.get("user", ""), fields.get("auth", "").removeprefix("Bearer ")
+        check = self.server.oauth2_check
+        return AuthResult(success=bool(check and check(user, token)))
 
 
 @dataclass
@@ -261,6 +293,8 @@ class SmtpTestServer:
     auth: dict[str, str] | None = None
     tls_context: ssl.SSLContext | None = None  # offered by STARTTLS, or from the first byte:
     implicit_tls: bool = False
+    deliver: Callable[[ReceivedMail], None] | None = None  # relay each accepted mail
+    oauth2_check: Callable[[str, str], bool] | None = None  # offer XOAUTH2
 
     def start(self) -> None:
         from aiosmtpd.controller import Controller
@@ -277,9 +311,10 @@ class SmtpTestServer:
                 "auth_require_tls": False,
                 "auth_exclude_mechanism": ["LOGIN"],
             }
-        self._controller = Controller(
-            _Handler(self), hostname=self.host, port=self.port, **kwargs
-        )
+        if self.oauth2_check is not None:
+            kwargs |= {"auth_require_tls": False}
+        handler = _OAuth2Handler(self) if self.oauth2_check is not None else _Handler(self)
+        self._controller = Controller(handler, hostname=self.host, port=self.port, **kwargs)
         self._controller.start()
 
     def _authenticate(self, server, session, envelope, mechanism, auth_data):  # type: ignore[no-untyped-def]
