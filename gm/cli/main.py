@@ -51,10 +51,10 @@ def _register() -> None:
     for command in (db.init, db.db, db.data, games.game, games.state, games.history,
                     games.replay, games.adjudicate, orders.orders, mod.mod):
         cli.add_command(command)
-    from gm.cli import archive, doctor, serve, verify
+    from gm.cli import archive, doctor, mailbox, serve, verify
 
     for command in (serve.serve, serve.demo, verify.verify, verify.dice, archive.archive,
-                    doctor.doctor):
+                    doctor.doctor, mailbox.mailbox):
         cli.add_command(command)
 
 

@@ -14,8 +14,11 @@ token for each provider is in docs/mailbox.md.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
+import secrets
 import tempfile
 import threading
 import time
@@ -100,6 +103,31 @@ class TokenSource:
             self._write_refresh_token(rotated)
         self.refreshes += 1
 
+    def exchange_code(self, code: str, redirect_uri: str, verifier: str) -> str:
+        """Trade an authorization code (RFC 6749 §4.1.3, PKCE RFC 7636) for tokens.
+
+        Stores the refresh token in ``refresh_token_file`` and keeps the access
+        token; returns the refresh token. ``gm mailbox authorize`` uses it once.
+        """
+        s = self.settings
+        form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri,
+                "client_id": s.client_id, "code_verifier": verifier}
+        if s.client_secret:
+            form["client_secret"] = s.client_secret
+        answer = self._post(form)
+        refresh = answer.get("refresh_token")
+        if not isinstance(refresh, str) or not refresh:
+            raise TokenError("the provider gave no refresh token: ask for offline access "
+                             "(Google: access_type=offline and prompt=consent; Microsoft: the "
+                             "offline_access scope)")
+        with self._lock:
+            self._write_refresh_token(refresh)
+            token = answer.get("access_token")
+            if isinstance(token, str) and token:
+                lifetime = float(answer.get("expires_in") or DEFAULT_LIFETIME)
+                self._token, self._expires = token, self._clock() + lifetime
+        return refresh
+
     def _post(self, form: dict[str, str]) -> dict[str, Any]:
         s = self.settings
         request = urllib.request.Request(
@@ -161,6 +189,8 @@ def _refusal(url: str, exc: urllib.error.HTTPError) -> str:
     return f"the token endpoint {url} refused the request: HTTP {exc.code} {code}".strip()
 
 
-def xoauth2_string(user: str, token: str) -> str:
-    """The SASL XOAUTH2 initial response (before base64), as Google and Microsoft define it."""
-    return f"user={user}\x01auth=Bearer {token}\x01\x01"
+def pkce_pair() -> tuple[str, str]:
+    """A PKCE code verifier and its S256 challenge (RFC 7636 §4.1-4.2)."""
+    verifier = base64.urlsafe_b64encode(secrets.token_bytes(48)).rstrip(b"=").decode()
+    digest = hashlib.sha256(verifier.encode()).digest()
+    return verifier, base64.urlsafe_b64encode(digest).rstrip(b"=").decode()

@@ -11,6 +11,10 @@ Dovecot's oauth2 passdb and the SMTP server both ask about the token.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -267,3 +271,36 @@ def test_token_source_refreshes_only_when_the_token_is_about_to_expire(
     assert tokens.access_token() == first and tokens.refreshes == 1
     now[0] += 90  # within the last minute: a new one
     assert tokens.access_token() != first and tokens.refreshes == 2
+
+
+def test_mailbox_authorize_stores_the_refresh_token_the_provider_grants(
+        tmp_path: Path, provider: OAuth2Stub) -> None:
+    """The owner's browser is played by a GET of the redirect the provider would send."""
+    secrets = tmp_path / "secrets"
+    secrets.mkdir()
+    (secrets / "client-secret").write_text(provider.client_secret)
+    config = tmp_path / "gm.toml"
+    config.write_text(
+        f'[mail]\naddress = "{GM}"\ninbound = "imap"\n[imap]\nuser = "gmoauth"\nauth = "xoauth2"\n'
+        f'[oauth2]\ntoken_url = "{provider.base}/token"\nclient_id = "{provider.client_id}"\n'
+        f'client_secret_file = "{secrets / "client-secret"}"\n'
+        f'refresh_token_file = "{secrets / "refresh-token"}"\nscope = "https://mail.google.com/"\n')
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from gm.cli.main import main; main()", "--config", str(config),
+         "mailbox", "authorize", "--auth-url", "https://accounts.example/auth", "--port",
+         str(port), "--timeout", "30"], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    consent = urllib.parse.urlsplit(proc.stdout.readline().strip())
+    asked = dict(urllib.parse.parse_qsl(consent.query))
+    assert asked["redirect_uri"] == f"http://127.0.0.1:{port}/" and asked["scope"]
+    provider.codes["code-1"] = asked["code_challenge"]  # the provider saw the consent page
+    back = urllib.parse.urlencode({"code": "code-1", "state": asked["state"]})
+    with urllib.request.urlopen(f"{asked['redirect_uri']}?{back}", timeout=10) as page:
+        assert page.status == 200
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 0, out
+    stored = (secrets / "refresh-token").read_text().strip()
+    assert stored == provider.refresh_token and stored.startswith("rt-granted")
+    assert (secrets / "refresh-token").stat().st_mode & 0o077 == 0

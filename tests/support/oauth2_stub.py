@@ -9,6 +9,8 @@ Dovecot's oauth2 passdb checks an XOAUTH2 login.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import itertools
 import json
 import threading
@@ -26,6 +28,7 @@ class OAuth2Stub:
     rotate: bool = False
     lifetime: int = 3600
     live: dict[str, str] = field(default_factory=dict)  # access token -> user
+    codes: dict[str, str] = field(default_factory=dict)  # authorization code -> PKCE challenge
     token_requests: int = 0
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
@@ -64,6 +67,16 @@ class OAuth2Stub:
         if (form.get("client_id"), form.get("client_secret")) != (self.client_id,
                                                                    self.client_secret):
             return 401, {"error": "invalid_client"}
+        if form.get("grant_type") == "authorization_code":
+            challenge = self.codes.pop(form.get("code", ""), None)
+            digest = hashlib.sha256(form.get("code_verifier", "").encode()).digest()
+            if challenge != base64.urlsafe_b64encode(digest).rstrip(b"=").decode():
+                return 400, {"error": "invalid_grant"}
+            self.refresh_token = f"rt-granted-{len(self.live)}"
+            token = f"at-{next(self._ids)}"
+            self.live[token] = self.user
+            return 200, {"access_token": token, "expires_in": self.lifetime,
+                         "refresh_token": self.refresh_token}
         if form.get("grant_type") != "refresh_token" or form.get("refresh_token") != \
                 self.refresh_token:
             return 400, {"error": "invalid_grant"}
