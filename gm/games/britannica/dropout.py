@@ -33,6 +33,7 @@ from gm.games.britannica import board as b
 from gm.games.britannica import orders as o
 from gm.games.britannica.congress import STATUS_CAUSES
 from gm.games.britannica.data import BritanniaData
+from gm.games.britannica.garrisons import garrison_order
 from gm.games.britannica.tensions import european_count
 
 State = dict[str, Any]
@@ -156,8 +157,7 @@ def movement_orders(d: BritanniaData, state: State, power: str) -> list[Any]:
     # Rule 7c: ungarrisoned controlled areas, then unrest in controlled areas, then unrest in
     # Influence areas; highest economic value first within each.
     ctrl = b.controlled_areas(state, power)
-    need = sorted((a for a in ctrl if not _armies(state, power, a) and a not in unrest),
-                  key=lambda a: (-d.areas[a].value, a))
+    need = garrison_order(d, (a for a in ctrl if not _armies(state, power, a) and a not in unrest))
     calm = [(a, "garrison") for a in need]
     riots = sorted((a for a in unrest if (m := b.marker_of(state, a, power))
                     and m["kind"] in (*o.CONTROL_KINDS, "influence")),

@@ -10,7 +10,7 @@ the highest-value Indian area, Russia's at home.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gm.games.base import Event
@@ -18,6 +18,14 @@ from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData
 
 State = dict[str, Any]
+
+
+def garrison_order(d: BritanniaData, areas: Iterable[str]) -> list[str]:
+    """Ungarrisoned Control areas in the order the GM garrisons them (seed, Garrisons):
+    "Default is lowest economic areas are lost, if equal, alphabetically". The highest value
+    first and, among equal values, the last name first, so that what money and armies cannot
+    cover is the tail: the lowest values and, among them, the first names alphabetically."""
+    return sorted(areas, key=lambda a: (d.areas[a].value, a), reverse=True)
 
 
 def india_zone(d: BritanniaData) -> set[str]:

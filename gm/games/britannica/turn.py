@@ -138,10 +138,11 @@ def _established_together(d: BritanniaData, new: State, fought: Sequence[Event])
 
 
 def _needs_garrison(d: BritanniaData, state: State, power: str) -> list[str]:
+    """The power's ungarrisoned Control areas in the order the GM garrisons them."""
     areas = [a for a, ms in state["markers"].items()
              if any(m["power"] == power and m["kind"] in o.CONTROL_KINDS for m in ms)
              and not [u for u in b.units_at(state, power, a) if u["type"] == "army"]]
-    return sorted(areas, key=lambda a: (-d.areas[a].value, a))
+    return garrisons.garrison_order(d, areas)
 
 
 def _default_garrisons(d: BritanniaData, new: State) -> list[Event]:
