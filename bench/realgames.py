@@ -29,7 +29,6 @@ from lark import Lark
 from gm.db.engine import session_scope
 from gm.mail.types import FetchedMail
 from gm.orders.envelope import OrderLine, parse_envelope
-from gm.orders.names import strip_accents
 from gm.orders.text import clean_body
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import store_inbound
@@ -177,11 +176,11 @@ def bare_parse(game: Lark, envelope: Lark, mails: Sequence[SplitLines]) -> int:
     count = 0
     for m in mails:
         for text in m.envelope:
-            envelope.parse(strip_accents(text))
+            envelope.parse(text)
             count += 1
         for text in m.orders:
             try:
-                game.parse(strip_accents(text))
+                game.parse(text)
             except Exception:  # a line gm would refuse costs the bare parser its error too
                 pass
             count += 1

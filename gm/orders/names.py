@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 
 from gm.i18n import msg
@@ -63,11 +64,14 @@ def strip_accents(text: str) -> str:
     """
     if text.isascii():
         return text
-    out = []
-    for ch in text:
-        base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
-        out.append(base if len(base) == 1 else ch)
-    return "".join(out)
+    return "".join(ch if ch.isascii() else _strip_char(ch) for ch in text)
+
+
+@cache
+def _strip_char(ch: str) -> str:
+    """One character of :func:`strip_accents` (kept: a line is parsed several times)."""
+    base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+    return base if len(base) == 1 else ch
 
 
 def _roman_to_int(word: str) -> int | None:
