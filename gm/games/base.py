@@ -236,10 +236,11 @@ class GameModule(ABC):
     def map_scene(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
                   words: Mapping[str, str]) -> Any:
         """What the report map shows (a :class:`gm.maps.scene.Scene`), built from ``view``
-        and the events the power may see, never from the full state; None: no map.
+        and the events the power may see, never from the full state; None: no scene of
+        the game's own.
 
-        The default knows the games shipped with gm (gm/maps/<game>.py).
+        The maps depend on the games, never the reverse: the games shipped with gm
+        have their scenes in gm/maps/<game>.py, which the map drawing uses when this
+        hook returns None (the default). A third-party game overrides this hook.
         """
-        from gm.maps.games import builtin_scene
-
-        return builtin_scene(self, view, events, words)
+        return None

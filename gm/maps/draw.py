@@ -6,6 +6,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gm.maps.games import builtin_scene
 from gm.maps.layout import load_layout
 from gm.maps.raster import svg_to_png
 from gm.maps.svg import render_svg
@@ -30,7 +31,9 @@ def draw_svg(module: Any, view: Mapping[str, Any], events: Sequence[Mapping[str,
     path = module.map_layout()
     if path is None:
         return None
-    scene = module.map_scene(view, events, words)
+    scene = module.map_scene(view, events, words)  # a game's own scene wins
+    if scene is None:
+        scene = builtin_scene(module, view, events, words)
     if scene is None:
         return None
     scene.title, scene.subtitle = words.get("title", ""), words.get("subtitle", "")

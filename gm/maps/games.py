@@ -1,4 +1,4 @@
-"""The built-in games' map scenes (the default of ``GameModule.map_scene``)."""
+"""The built-in games' map scenes, used by the drawing when a game has no scene of its own."""
 
 from __future__ import annotations
 
