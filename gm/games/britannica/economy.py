@@ -192,18 +192,29 @@ def africa_bonus(d: BritanniaData, state: State) -> list[Event]:
 
 
 def victory_points(d: BritanniaData, state: State) -> list[Event]:
-    """VP record: £ left are bought as VP at the power's divisor (Germany adds A-H's £)."""
+    """Victory Point Record (seed, Victory Points): "Purchasing victory points with any £'s
+    remaining in your treasury", at the power's divisor ("France has 37 £'s left ... divided
+    by the VPD of 7 for a total of 5 victory points ... (fractions are dropped)"). The £ used
+    to buy them are spent: the treasury keeps only the fraction left over (so a turn's money
+    is this turn's net income plus that remainder, as in the Japan example "So Japan has £64
+    to spend during this turn"). Germany adds Austria-Hungary's £, spent from
+    Austria-Hungary's treasury first."""
     events = []
     for p in d.great_powers:
         if p == "austria-hungary":
             continue
         div = d.rules["colonial_office"][p]["vp_divisor"]
-        money = state["treasury"][p]
-        if p == "germany":
-            money += state["treasury"]["austria-hungary"]
+        purses = ["austria-hungary", p] if p == "germany" else [p]
+        money = sum(state["treasury"][x] for x in purses)
         gained = money // div
+        spent = left = gained * div
+        for x in purses:
+            take = min(left, state["treasury"][x])
+            state["treasury"][x] -= take
+            left -= take
         state["vp"][p] += gained
-        events.append(Event("victory_points", {"power": p, "gained": gained, "total": state["vp"][p]}))
+        events.append(Event("victory_points", {"power": p, "gained": gained, "spent": spent,
+                                               "total": state["vp"][p]}))
     return events + africa_bonus(d, state)
 
 

@@ -87,7 +87,7 @@ SAMPLES: dict[str, dict] = {
     "unit_disbanded": {"power": "italy", "unit": {"type": "army", "strength": 1, "at": "tunis"}},
     "units_sent_home": {"power": "italy", "unit": "army", "strength": 3},
     "unrest": {"event": "1-2", "table": "A", "area": "tunis"},
-    "victory_points": {"power": "italy", "gained": 3, "total": 10},
+    "victory_points": {"power": "italy", "gained": 3, "spent": 21, "total": 10},
     "bonus_vp": {"power": "france", "bonus": "africa_east_west", "vp": 10, "total": 40},
     "war_begins": {"war": 1, "kind": "china", "sides": [["china"], ["britain"]]},
     "war_combat": {"war": 1, "where": "tunis", "unit": "army", "attackers": ["france"],
