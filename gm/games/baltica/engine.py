@@ -11,8 +11,8 @@ from typing import Any
 
 from gm.dice import Dice
 from gm.games.baltica.board import Board
-from gm.games.baltica.conditions import applies, unwrap
-from gm.games.baltica.orders import BattleOrder, Cede, HitsPrefer, Regroup, Retreat
+from gm.games.baltica.conditions import unwrap
+from gm.games.baltica.orders import BattleOrder, Cede, HitsPrefer
 from gm.games.baltica.rules import battle, forage, nations, siege, victory
 from gm.games.baltica.rules.action_phase import run_action_phase
 from gm.games.baltica.rules.actions import action_roll, set_rerolls
@@ -23,6 +23,7 @@ from gm.games.baltica.rules.interphase import run_interphase
 from gm.games.baltica.rules.losses import eliminate
 from gm.games.baltica.rules.reforms import nyen_track
 from gm.games.baltica.rules.retreat import BorderCount, carry_out_retreat, retreat_path
+from gm.games.baltica.rules.standing import BattleStanding
 from gm.games.baltica.rules.truce import impose_due_truces
 from gm.games.baltica.rules.winter_campaign import winter_campaign
 from gm.games.baltica.rules.world import World
@@ -122,33 +123,19 @@ def battle_order(world: World, orders: Mapping[str, Sequence[Any]]) -> list[str]
 
 def battle_phase(world: World, orders: Mapping[str, Sequence[Any]]) -> None:
     """0.3: battles one at a time: fleet battles (9.3) in sea-zone order, then land battles
-    in the First Player's order, then every siege (6.0)."""
-    retreats: dict[str, list[tuple[str, Any, str]]] = {}
-    regroups: dict[str, str] = {}
-    for power, os in orders.items():
-        for o in os:
-            inner, cond = unwrap(o)
-            if isinstance(inner, Retreat):
-                b = world.bid_block(inner.block)
-                retreats.setdefault(b, []).append((world.bid_territory(inner.to), cond, power))
-            elif isinstance(inner, Regroup):
-                regroups[world.bid_block(inner.block)] = world.bid_territory(inner.to)
-
-    def wish(block: str, round_: int) -> str | None:
-        for to, cond, power in retreats.get(block, []):
-            if world.power_of(block) != power:
-                continue
-            if applies(world, power, cond, round_):
-                return to
-        return None
-
+    in the First Player's order, then every siege (6.0); then a line for each standing
+    order not carried out (rules/standing.py)."""
+    standing = BattleStanding.collect(world, orders)
     for sea in fleet_battle_zones(world):  # 9.3, before the land battles (docs/baltica.md)
-        fight_at_sea(world, sea, wish)
+        standing.before_battle(sea)
+        fight_at_sea(world, sea, standing.wish)
     for territory in battle_order(world, orders):
         if world.occupied_by_both(territory):
-            winner = battle.fight(world, territory, wish, regroups)
+            standing.before_battle(territory)
+            winner = battle.fight(world, territory, standing.wish, standing.regroups)
             _siege_after_battle(world, territory, winner)
     siege.resolve_sieges(world)
+    standing.report()
 
 
 def _siege_after_battle(world: World, territory: str, winner: str | None) -> None:

@@ -232,6 +232,25 @@ def reports(state: dict[str, Any], events: list[Any]) -> dict[str, str]:
     return out
 
 
+def standing_untold(power: str, orders: list[Any], events: list[Any]) -> list[str]:
+    """Issue 18: the power's ``retreat`` and ``regroup`` orders that were neither carried
+    out (the block retreated or regrouped) nor told to the power with the reason."""
+    out: list[str] = []
+    for o in orders:
+        inner = getattr(o, "order", o)
+        if not isinstance(inner, (Retreat, Regroup)):
+            continue
+        block = inner.block
+        seen = any(e.data.get("block") == block and (
+            e.type in ("retreated", "regrouped")
+            or (e.type == "retreat_refused" and e.visible_to == frozenset({power})))
+            or (e.type == "order_failed" and e.visible_to == frozenset({power})
+                and block in e.data.get("order", "")) for e in events)
+        if not seen:
+            out.append(str(inner))
+    return out
+
+
 def play(scenario: str, ruleset: str, seed: int, *, dropout: str | None = None,
          silence: float = 0.1, options: dict[str, str] | None = None) -> Played:
     """Play ``scenario`` under ``ruleset`` to its end; ``dropout`` never sends orders."""
@@ -270,6 +289,11 @@ def play(scenario: str, ruleset: str, seed: int, *, dropout: str | None = None,
                             f"{exc!r}") from exc
         if MODULE.phase(outcome.state).id == info.id and not outcome.state["ended"]:
             raise GameStuck(f"{scenario} {ruleset} seed {seed}: {info.id} did not move on")
+        for p, kept in orders.items():
+            untold = standing_untold(p, kept, outcome.events)
+            if untold:
+                raise GameStuck(f"{scenario} {ruleset} seed {seed}: {info.id}: {p}'s "
+                                f"standing orders neither carried out nor told: {untold}")
         played.last_reports = reports(outcome.state, outcome.events)
         played.reports += len(played.last_reports)
         played.events.update(e.type for e in outcome.events)

@@ -117,3 +117,24 @@ def test_rule_3cg_7_4_a_train_feeds_no_ally(ruleset: str) -> None:
                         "sobieski": ("poland", "regiment", 3, "B1", 2, 0)}, ruleset=ruleset)
     world = make_world(board, make_state(board, {}))
     assert requirement(world, ["karl-xii", "sobieski"]) == (2 if ruleset == "3cg-1.1" else 3)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_6_6_regroup_only_into_friendly_territory(ruleset: str) -> None:
+    """3CG 6.6: "Maximum movement distance is 1 territory away to any friendly territories
+    free of enemy blocks." GMT 5.7: "to any adjacent friendly or transit territories that
+    are free of enemy blocks." Karl XII wins in Estland and regroups into a transit land."""
+    board = make_board({**TERR, "waste": (None, 0, None)}, [*BORDERS, ("estland", "waste")],
+                       BLOCKS, ruleset=ruleset)
+    gs = make_state(board, {"karl-xii": ("livland", 4), "kazanski": ("estland", 1)})
+    world = make_world(board, gs, [1, 6, 6, 6])
+    carry_out_move(world, "sweden", Move("Livland", (MoveGroup(("Karl XII",), "Estland"),)))
+    regroups = {"karl-xii": "waste"}
+    assert battle.fight(world, "estland", no_retreat, regroups) == "sweden"
+    if ruleset == "3cg-1.1":
+        assert gs.blocks["karl-xii"].location == "estland"
+        assert [e.data["code"] for e in world.events if e.type == "order_failed"] == [
+            "REGROUP_FRIENDLY"]
+    else:
+        assert gs.blocks["karl-xii"].location == "waste"
+    assert regroups == {}  # carried out or refused, and told

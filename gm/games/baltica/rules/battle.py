@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 
 from gm.games.baltica.rules.fleets import sea_retreat_fleet
 from gm.games.baltica.rules.losses import strongest, take_step
-from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.retreat import (
     BorderCount,
     carry_out_retreat,
-    regroup_problem,
+    exits,
+    regroup_why,
     retreat_path,
 )
+from gm.games.baltica.rules.standing import retreat_problem
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import POWERS, other_power
 
@@ -33,6 +34,7 @@ class Battle:
     attacker: str
     fighting: set[str] = field(default_factory=set)
     reserves: set[str] = field(default_factory=set)
+    told: set[str] = field(default_factory=set)  # blocks whose refused retreat was told
 
     def side(self, world: World, power: str) -> list[str]:
         """``power``'s blocks still in the battle (not retreated, not eliminated)."""
@@ -163,6 +165,8 @@ def retreat_block(world: World, battle: Battle, block: str, to: str | None,
         fleet = sea_retreat_fleet(world, block, battle.territory, to)
     else:
         path = retreat_path(world, block, battle.territory, battle.attacker, to, count)
+    if to is not None and path is None and fleet is None:
+        _refused(world, battle, block, to, count, round_, forced=forced)
     if path is None and fleet is None and forced:
         path = retreat_path(world, block, battle.territory, battle.attacker, None, count)
         if path is None and home_sea is not None:
@@ -183,6 +187,23 @@ def retreat_block(world: World, battle: Battle, block: str, to: str | None,
     carry_out_retreat(world, block, battle.territory, path, count)
     _announce_retreat(world, block, battle.territory, path[-1], round_, forced, hidden)
     return True
+
+
+def _refused(world: World, battle: Battle, block: str, to: str, count: BorderCount,
+             round_: int, *, forced: bool) -> None:
+    """Tell the owner, once a battle, why the retreat its standing order asks for is
+    impossible: the block fires instead (5.6: "If a block cannot retreat, it must stay
+    and fight"), or, forced to retreat, goes to the nearest legal territory."""
+    if block in battle.told:
+        return
+    battle.told.add(block)
+    owner = world.power_of(block)
+    allowed = exits(world, owner, battle.territory, battle.attacker)
+    room = count.room(world, battle.territory, to) if to in world.board.territories else 0
+    why = retreat_problem(world, block, battle.territory, to, allowed, room)
+    world.emit("retreat_refused", [owner], block=world.name(block), to=world.tname(to),
+               territory=world.tname(battle.territory), round=round_, forced=forced,
+               why=why.value, code=why.name)
 
 
 def _announce_retreat(world: World, block: str, territory: str, to: str, round_: int,
@@ -232,7 +253,7 @@ def fight(world: World, territory: str, wish: RetreatWish,
         world.emit("round_end", None, territory=world.tname(territory), round=round_)
         if over(world, battle, round_):
             break
-    return _conclude(world, battle, round_, regroups)
+    return _conclude(world, battle, round_, regroups, wish)
 
 
 def must_retreat_after_round_3(world: World, battle: Battle) -> str:
@@ -250,18 +271,26 @@ def must_retreat_after_round_3(world: World, battle: Battle) -> str:
     return battle.attacker
 
 
-def _conclude(world: World, battle: Battle, round_: int, regroups: dict[str, str]) -> str | None:
+def _conclude(world: World, battle: Battle, round_: int, regroups: dict[str, str],
+              wish: RetreatWish | None = None) -> str | None:
     """5.3: reserves retreat if the battle ends in round 1; 5.4/5.6 (3CG 6.2): after round 3
-    the side :func:`must_retreat_after_round_3` names retreats or is destroyed; 5.7."""
+    the side :func:`must_retreat_after_round_3` names retreats or is destroyed; 5.7.
+    A forced retreat goes where the owner's standing retreat order says if it can
+    (``wish``), else to the nearest legal territory (docs/baltica.md)."""
     count = BorderCount()
+
+    def forced(b: str) -> None:
+        to = wish(b, round_) if wish is not None else None
+        retreat_block(world, battle, b, to, count, round_, forced=True)
+
     if round_ == 1:
         for b in sorted(battle.reserves):
             if world.state.blocks[b].location == battle.territory:
-                retreat_block(world, battle, b, None, count, round_, forced=True)
+                forced(b)
     if all(battle.side(world, p) for p in POWERS):
         loser = must_retreat_after_round_3(world, battle)
         for b in battle.side(world, loser):
-            retreat_block(world, battle, b, None, count, round_, forced=True)
+            forced(b)
     left = [p for p in POWERS if battle.side(world, p)]
     winner = left[0] if len(left) == 1 else None
     for b in battle.fighting:
@@ -275,15 +304,18 @@ def _conclude(world: World, battle: Battle, round_: int, regroups: dict[str, str
 
 def regroup(world: World, battle: Battle, winner: str, regroups: dict[str, str]) -> None:
     """5.7: "the winning side may regroup at the instant of victory ... to any adjacent
-    friendly or transit territories that are free of enemy blocks." Default: stay."""
+    friendly or transit territories that are free of enemy blocks." (3CG 6.6: "to any
+    friendly territories free of enemy blocks".) Default: stay. Each regroup carried out
+    or refused (with its reason, to the owner) is removed from ``regroups``."""
     count = BorderCount()
     for b in battle.side(world, winner):
-        to = regroups.get(b)
+        to = regroups.pop(b, None)
         if to is None:
             continue
-        if regroup_problem(world, b, battle.territory, to, count):
-            world.emit("order_failed", [winner], order=f"regroup {world.name(b)}",
-                       why=Why.NOT_FRIENDLY.value, code=Why.NOT_FRIENDLY.name)
+        why = regroup_why(world, b, battle.territory, to, count)
+        if why is not None:
+            world.emit("order_failed", [winner], order=f"regroup {world.name(b)} {world.tname(to)}",
+                       why=why.value, code=why.name)
             continue
         count.use(battle.territory, to)
         world.state.blocks[b].location = to

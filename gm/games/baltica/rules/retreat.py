@@ -6,6 +6,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from gm.games.baltica.rules.limits import entry_problem
+from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import other_power
 
@@ -104,17 +105,30 @@ def carry_out_retreat(world: World, block: str, territory: str, path: tuple[str,
     bs.location, bs.reserve, bs.pinned = path[-1], False, False
 
 
-def regroup_problem(world: World, block: str, territory: str, to: str,
-                    count: BorderCount) -> bool:
-    """5.7: "Regrouping blocks may move to any adjacent friendly or transit territories
+def regroup_why(world: World, block: str, territory: str, to: str,
+                count: BorderCount) -> Why | None:
+    """Why ``block`` may not regroup from ``territory`` to ``to``, or None if it may.
+
+    5.7: "Regrouping blocks may move to any adjacent friendly or transit territories
     that are free of enemy blocks. Border restrictions apply for regroup moves."
-    True when the regroup is *not* possible."""
+    3CG 6.6 (reading "friendly" of ``regroup_into``): "Maximum movement distance is 1
+    territory away to any friendly territories free of enemy blocks" (no transit land).
+    """
     power = world.power_of(block)
-    return (to not in world.board.neighbours(territory)
-            or not may_enter(world, power, to)
-            or entry_problem(world, [block], to) is not None  # 11.3-11.7
-            or count.room(world, territory, to) < 1
-            or world.state.blocks[block].location != territory)
+    if world.state.blocks[block].location != territory:
+        return Why.LEFT_THE_BATTLE
+    if to not in world.board.neighbours(territory):
+        return Why.REGROUP_ADJACENT
+    if not may_enter(world, power, to):
+        return Why.NOT_FRIENDLY
+    if world.reading("regroup_into") == "friendly" and not world.controlled_by(to, power):
+        return Why.REGROUP_FRIENDLY
+    why = entry_problem(world, [block], to)  # 11.3-11.7
+    if why is not None:
+        return why
+    if count.room(world, territory, to) < 1:
+        return Why.BORDER_FULL
+    return None
 
 
 def opponent(power: str) -> str:
