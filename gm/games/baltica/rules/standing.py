@@ -109,10 +109,10 @@ class BattleStanding:
                 why = Why.NOT_IN_BATTLE
             elif gone:
                 why = Why.ELIMINATED_FIRST
-            elif w.state.blocks[s.block].location != fought[s.block]:
-                why = Why.LEFT_THE_BATTLE
             elif s.cond is not None and not s.asked and s.block in self.in_battle:
                 why = Why.CONDITION_FALSE
+            elif w.state.blocks[s.block].location != fought[s.block]:
+                why = Why.LEFT_THE_BATTLE
             else:
                 why = Why.BATTLE_OVER
             self._failed(s, why)
