@@ -118,7 +118,7 @@ def test_a_full_game_turn_of_seven_powers_by_mail(pax) -> None:  # type: ignore[
     r = report(pax, "italy")
     assert "War 1 ends: peace by agreement." in r and "The 1884 turn begins." in r
     assert "Administration of Italy" in r and "Administration of Britain" not in r
-    assert "Italy gains" in r and "Movement / Status Change" in r
+    assert "Italy buys" in r and "Movement / Status Change" in r
     assert "Administration de France" in report(pax, "france")
     # Every seat received a report for each of the eight phases that closed.
     for p in POWERS:
