@@ -259,10 +259,10 @@ def random_events(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
                 state["unrest"].append(area)
                 events.append(Event("unrest", {"event": key, "table": effect["unrest"], "area": area}))
             continue
-        from gm.games.britannica.tensions import raise_eti
+        from gm.games.britannica.tensions import change_cri, raise_eti
 
         events_eti = raise_eti(d, state, effect.get("eti", 0), f"random event {key}")
-        state["cri"] += effect.get("cri", 0)
+        events_eti += change_cri(state, effect.get("cri", 0), f"random event {key}")
         if effect.get("balkan_war"):
             state["balkan_wars"] = state.get("balkan_wars", 0) + 1
         if "forced_expenditure" in effect:

@@ -23,17 +23,37 @@ EUROPEAN = ("britain", "france", "germany", "austria-hungary", "italy", "russia"
 
 def raise_eti(d: BritanniaData, state: State, amount: int, cause: str,
               by: Iterable[str] = ()) -> list[Event]:
-    """Raise the index by ``amount`` for ``cause``; reaching the limit starts the Great War."""
-    if amount <= 0:
+    """Change the index by ``amount`` for ``cause``; reaching the limit starts the Great War.
+
+    A random event may lower it (the 6-6 "Peace conference", -3): the index never goes below
+    zero (docs/britannica.md). Every change is reported with its cause."""
+    if amount == 0:
         return []
     who = sorted(set(by))
     before = state["eti"]
-    state["eti"] += amount
-    events = [Event("tension", {"amount": amount, "cause": cause, "by": who, "eti": state["eti"]})]
+    state["eti"] = max(before + amount, 0)
+    if state["eti"] == before:
+        return []
+    events = [Event("tension", {"amount": state["eti"] - before, "cause": cause, "by": who,
+                                "eti": state["eti"]})]
     limit = d.charts["eti"]["great_war_at"]
     if before < limit <= state["eti"] and not state.get("great_war"):
         state["great_war"] = {"cause": "tensions", "culprits": who}
     return events
+
+
+def change_cri(state: State, amount: int, cause: str, by: Iterable[str] = (),
+               area: str = "") -> list[Event]:
+    """Change the Chinese Resentment Index (seed, Chinese Resentment: "the GM will periodically
+    adjust the Chinese Resentment Index, whenever a condition on the Chinese Resentment Increase
+    Summary ... is met"); every change is reported with its cause, like a Tensions change.
+    The index has no upper limit ("unlimited") and is never below zero."""
+    before = state["cri"]
+    state["cri"] = max(before + amount, 0)
+    if state["cri"] == before:
+        return []
+    return [Event("resentment", {"amount": state["cri"] - before, "cause": cause,
+                                 "by": sorted(set(by)), "area": area, "cri": state["cri"]})]
 
 
 def european_count(powers: Iterable[str]) -> int:

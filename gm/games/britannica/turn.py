@@ -27,7 +27,7 @@ from gm.games.britannica.combat import colonial_combat
 from gm.games.britannica.data import BritanniaData, after_balkan_wars
 from gm.games.britannica.movement import Refusal, merge, renumber_new_units, run_power
 from gm.games.britannica.refusals import refusal
-from gm.games.britannica.tensions import great_war_end, raise_eti
+from gm.games.britannica.tensions import change_cri, great_war_end, raise_eti
 
 State = dict[str, Any]
 
@@ -101,7 +101,7 @@ def _placement_effects(d: BritanniaData, start: State, new: State) -> list[Event
             if not m.get("new"):
                 continue
             if d.areas[area].type in ("chinese_empire", "chinese_vassal"):
-                new["cri"] += cri[m["kind"]]
+                events += change_cri(new, cri[m["kind"]], "marker placed", [m["power"]], area)
             if m["kind"] not in o.CONTROL_KINDS:
                 continue
             for other in b.markers(start, area):
@@ -497,17 +497,20 @@ def chinese_resentment(d: BritanniaData, new: State, dice: Dice) -> list[Event]:
     Seed example: at CRI 124 a roll of 11 or less activates a rebellion.
     """
     c = d.charts["cri"]
+    per: dict[str, int] = {}
     for area, ms in new["markers"].items():
         if d.areas[area].type in ("chinese_empire", "chinese_vassal"):
             for m in ms:
                 if m["kind"] in o.CONTROL_KINDS:
-                    new["cri"] += c["per_phase_control_marker"]
+                    per[m["power"]] = per.get(m["power"], 0) + c["per_phase_control_marker"]
                 elif m["kind"] == "influence":
-                    new["cri"] += c["per_phase_influence_marker"]
+                    per[m["power"]] = per.get(m["power"], 0) + c["per_phase_influence_marker"]
+    events = change_cri(new, sum(per.values()), "markers in China", [p for p, n in per.items() if n])
     roll = dice.d6_sum(c["rebellion_dice"], "Chinese rebellion")
     rebellion = rebellion_occurs(new["cri"], roll)
     new["rebellion"] = rebellion
-    return [Event("chinese_resentment", {"cri": new["cri"], "roll": roll, "rebellion": rebellion})]
+    return events + [Event("chinese_resentment", {"cri": new["cri"], "roll": roll,
+                                                  "rebellion": rebellion})]
 
 
 def rebellion_occurs(cri: int, roll: int) -> bool:

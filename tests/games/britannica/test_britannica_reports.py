@@ -47,6 +47,7 @@ SAMPLES: dict[str, dict] = {
                "counts": {"Tunis to Italy": 1, "Tunis to France": 1}, "adopted": None},
     "ottoman_war_ended_on_demand": {"kept": ["tripoli"], "by": ["france"]},
     "chinese_rebellion": {"armies": ["shantung", "chihli"], "against": ["britain", "germany"]},
+    "resentment": {"amount": 2, "cause": "marker placed", "by": ["britain"], "area": "tunis", "cri": 22},
     "chinese_resentment": {"cri": 124, "roll": 11, "rebellion": True},
     "colonial_combat": {"area": "tunis", "attack": 3, "defence": 2, "table": "table1", "ratio": "3:2",
                         "roll": 6, "result": "DR", "won": True, "lost": [], "retreat": False, "power": "italy"},

@@ -57,3 +57,54 @@ def test_rule_forced_expenditure_no_ill_effect_when_money_runs_short() -> None:
     s2, events = play(s, {})
     [f] = of_type(events, "forced_expenditure")
     assert f["built"] == [1] and s2["treasury"]["russia"] == 2 and f["short"] > 0
+
+
+def _report(s: dict, events: list, power: str, lang: str) -> str:
+    from gm.service.render import render
+
+    shown = [{"type": e.type, "data": dict(e.data)} for e in events if e.visible(power)]
+    return render("report", lang, "britannica", game_only=True, view=module.view(s, power),
+                  events=shown, power=power)
+
+
+def test_rule_random_events_a_peace_conference_lowers_european_tensions() -> None:
+    """Random Events (6-6, "Peace conference", European Tensions -3, a reconstructed chart
+    entry): "the GM will ... adjust" the index by the event's amount, down as well as up; the
+    reports say it like every Tensions change. It was dropped (only increases were applied)."""
+    from gm.dice import Dice
+
+    d = load()
+    s = module.setup("1880", {})
+    s["eti"] = 30
+    events = economy.random_events(d, s, Dice.scripted([1, 6, 6]))
+    assert s["eti"] == 27
+    assert [(t["amount"], t["eti"]) for t in of_type(events, "tension")] == [(-3, 27)]
+    assert "European Tensions -3 (random event 6-6): now 27." in _report(s, events, "italy", "en")
+    assert "Tensions européennes -3 (événement aléatoire 6-6) : 27." in _report(s, events, "italy", "fr")
+    s["eti"] = 1
+    economy.random_events(d, s, Dice.scripted([1, 6, 6]))
+    assert s["eti"] == 0  # never below zero
+
+
+def test_rule_chinese_resentment_every_change_gets_a_report_line() -> None:
+    """Chinese Resentment: "the GM will periodically adjust the Chinese Resentment Index, whenever
+    a condition on the Chinese Resentment Increase Summary ... is met" — each adjustment is told
+    in the reports with its cause, like a European Tensions change: a marker placed in China
+    now, and the markers there in the Chinese Resentment Phase."""
+    from britannica_helpers import dice
+
+    from gm.games.britannica.turn import chinese_resentment
+
+    d = load()
+    s = module.setup("1880", {})
+    before = s["cri"]
+    s2, events = play(s, {"japan": "place influence in Manchuria"}, tag="cri")
+    placed = [e for e in of_type(events, "resentment") if e["cause"] == "marker placed"]
+    assert placed == [{"amount": d.charts["cri"]["placed"]["influence"], "cause": "marker placed",
+                       "by": ["japan"], "area": "manchuria",
+                       "cri": before + d.charts["cri"]["placed"]["influence"]}]
+    assert "Chinese Resentment +" in _report(s2, events, "france", "en")
+    events = chinese_resentment(d, s2, dice("cri-phase"))
+    [phase] = of_type(events, "resentment")
+    assert phase["cause"] == "markers in China" and phase["amount"] > 0 and phase["cri"] == s2["cri"]
+    assert "Ressentiment chinois +" in _report(s2, events, "france", "fr")

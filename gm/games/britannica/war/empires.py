@@ -11,7 +11,7 @@ from gm.dice import Dice
 from gm.games.base import Event
 from gm.games.britannica import board as b
 from gm.games.britannica.data import BritanniaData
-from gm.games.britannica.tensions import raise_eti
+from gm.games.britannica.tensions import change_cri, raise_eti
 from gm.games.britannica.war.sides import (
     CHINESE,
     GM_POWERS,
@@ -86,8 +86,7 @@ def end_chinese(d: BritanniaData, state: State, outcome: int, defeated: Sequence
     victory cedes one defeated area to each power with units in China (Great Powers first,
     then by strength there), a free Protectorate. The index returns to zero, plus the
     placement increases for ceded areas (seed, Readjusting the Chinese Resentment Index)."""
-    events: list[Event] = []
-    state["cri"] = 0
+    events: list[Event] = change_cri(state, -state["cri"], "rebellion ended")
     chinese = [a.id for a in d.areas.values() if a.type in CHINESE]
     if outcome == 0:
         for a in chinese:
@@ -107,8 +106,8 @@ def end_chinese(d: BritanniaData, state: State, outcome: int, defeated: Sequence
         ms = [m for m in state["markers"].get(area, []) if m["power"] != p]
         ms.append({"power": p, "kind": "protectorate", "established": True})
         state["markers"][area] = sorted(ms, key=lambda m: m["power"])
-        state["cri"] += d.charts["cri"]["placed"]["protectorate"]
         events.append(Event("area_ceded", {"area": area, "to": p}))
+        events += change_cri(state, d.charts["cri"]["placed"]["protectorate"], "marker placed", [p], area)
     events.append(Event("rebellion_crushed", {"cri": state["cri"]}))
     return events
 
