@@ -44,7 +44,7 @@ from gm.orders.model import (
     SourceLine,
 )
 from gm.orders.names import NameIndex, NameNotResolved, edit_distance, fold, strip_accents
-from gm.orders.prose import looks_like_prose
+from gm.orders.prose import prose_signal
 from gm.resources import grammar_root
 
 
@@ -231,15 +231,22 @@ class GameGrammar:
         except VisitError as e:
             raise e.orig_exc from None
 
-    def command_words(self) -> tuple[str, ...]:
-        """The first keyword of each order the grammar knows (for hints and HELP)."""
-        return _command_words(self.grammar_path)
+    def command_words(self, kinds: Sequence[str] = ()) -> tuple[str, ...]:
+        """The first keywords of each order the grammar knows (for hints and HELP), or
+        of the order rules ``kinds`` only (the orders of one phase)."""
+        return _command_words(self.grammar_path, tuple(kinds))
 
 
 @cache
-def _command_words(path: Path) -> tuple[str, ...]:
-    """:meth:`GameGrammar.command_words`, walked once per grammar file (not once per bad line)."""
-    return first_keywords(load_parser(path), "order")
+def _command_words(path: Path, kinds: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """:meth:`GameGrammar.command_words`, walked once per grammar file and phase (not once per
+    bad line)."""
+    if not kinds:
+        return first_keywords(load_parser(path), "order")
+    words: list[str] = []
+    for kind in kinds:
+        words += [w for w in first_keywords(load_parser(path), kind) if w not in words]
+    return tuple(words)
 
 
 def first_keywords(parser: Lark, rule: str) -> tuple[str, ...]:
@@ -286,12 +293,13 @@ def parse_order_lines(
     return result
 
 
-def _after_prose(done: list[LineResult]) -> bool:
-    return bool(done) and isinstance(done[-1], Ignored)
+def _after_prose(done: list[LineResult]) -> str | None:
+    """The text of the line before when it was prose (None otherwise)."""
+    return done[-1].line.text if done and isinstance(done[-1], Ignored) else None
 
 
 def _parse_one(
-    grammar: GameGrammar, line: SourceLine, context: ParseContext, after_prose: bool
+    grammar: GameGrammar, line: SourceLine, context: ParseContext, after_prose: str | None
 ) -> LineResult:
     try:
         order = grammar.parse_line(line.text, context)
@@ -309,21 +317,36 @@ def _syntax_error(
     line: SourceLine,
     context: ParseContext,
     error: UnexpectedInput,
-    after_prose: bool,
+    after_prose: str | None,
 ) -> LineResult:
     commands = context.commands or grammar.command_words()
-    first = line.text.split(" ", 1)[0] if line.text else ""
     if _at_first_word(error):
-        near = _nearest(first, commands)
-        if not near and looks_like_prose(line.text, after_prose):
-            return Ignored(line)
-        hint = ", ".join(commands)
-        reason = msg("unknown command {word!r}; commands now: {commands}", word=first, commands=hint)
-        return LineError(line, ErrorKind.INVALID, reason, near or tuple(commands))
+        return unknown_command(line, commands, after_prose)
     label = _named(grammar, error)
     where = _where(error)
     reason = msg("{label} ({where})", label=label, where=where) if label else msg("not understood {where}", where=where)
     return LineError(line, ErrorKind.INVALID, reason)
+
+
+def unknown_command(line: SourceLine, commands: Sequence[str],
+                    after_prose: str | None = None) -> LineError | Ignored:
+    """A line whose first word is no command: prose is ignored (orders.md §2);
+    otherwise an error naming the nearest commands of this phase, never the whole
+    list (issue 17: ``mvoe`` -> ``move``)."""
+    first = line.text.split(" ", 1)[0] if line.text else ""
+    near = nearest_words(first, commands)
+    # a typo of a command ("plcae") is an error even in a sentence; prose near no command
+    # ("Hi" is one letter from "si") is ignored when it plainly is prose
+    typo = bool(near) and len(fold(first)) >= 4 and edit_distance(fold(first), fold(near[0])) <= 1
+    signal = prose_signal(line.text, after_prose)
+    if (signal == "strong" and not typo) or (signal == "weak" and not near):
+        return Ignored(line)
+    if near:
+        reason = msg("unknown command {word!r}: did you mean {commands}?", word=first,
+                     commands=" or ".join(near))
+    else:
+        reason = msg("unknown command {word!r} (HELP lists the orders of this phase)", word=first)
+    return LineError(line, ErrorKind.INVALID, reason, near)
 
 
 def _at_first_word(error: UnexpectedInput) -> bool:
@@ -355,17 +378,18 @@ def _where(error: UnexpectedInput) -> str:
     return msg("at the end of the line")
 
 
-def _nearest(word: str, commands: Sequence[str]) -> tuple[str, ...]:
-    """Up to three commands near ``word`` by edit distance ("did you mean")."""
-    return _nearest_of(word, tuple(commands))
+def nearest_words(word: str, commands: Sequence[str], limit: int = 3) -> tuple[str, ...]:
+    """The commands nearest ``word`` (one edit per three letters, at least one), best first."""
+    return _nearest_of(word, tuple(commands), limit)
 
 
 @lru_cache(maxsize=4096)
-def _nearest_of(word: str, commands: tuple[str, ...]) -> tuple[str, ...]:
-    """:func:`_nearest`, remembered: the same first words ("Thanks,", "Cheers") open the prose
-    lines of many mails, and each costs an edit distance to every command (issue 21)."""
+def _nearest_of(word: str, commands: tuple[str, ...], limit: int) -> tuple[str, ...]:
+    """:func:`nearest_words`, remembered: the same first words ("Thanks,", "Cheers") open the
+    prose lines of many mails, and each costs an edit distance to every command (issue 21)."""
     key = fold(word)
     if not key:
         return ()
-    scored = sorted((edit_distance(key, fold(c)), c) for c in commands)
-    return tuple(c for d, c in scored if d <= max(1, len(key) // 3))[:3]
+    scored = sorted((edit_distance(key, fold(c)), i, c) for i, c in enumerate(commands))
+    near = [c for d, _, c in scored if d <= max(1, len(key) // 3)]
+    return tuple(dict.fromkeys(near))[:limit]

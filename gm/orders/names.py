@@ -121,15 +121,18 @@ def fold(text: str) -> str:
 
 
 def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance between two keys (for "did you mean")."""
-    if len(a) < len(b):
-        a, b = b, a
-    row = list(range(len(b) + 1))
+    """Edit distance between two keys (for "did you mean"): insertions, deletions,
+    substitutions and swaps of two neighbouring letters ("mvoe" is one from "move")."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
-        prev, row[0] = row[0], i
+        row = [i] + [0] * len(b)
         for j, cb in enumerate(b, 1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
-    return row[-1]
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[-1]
 
 
 @dataclass(frozen=True)

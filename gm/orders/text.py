@@ -54,7 +54,11 @@ _MOBILE_SIGNATURE = re.compile(
     r"|t[ée]l[ée]chargez outlook pour|gesendet von|inviato da)\s+\S.{0,60}$",
     re.I,
 )
-_LIST_MARKER = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•·–])\s+")
+_LIST_MARKER = re.compile(
+    r"^\s*(?:\(?\d{1,3}[.):]|\d{1,3}\s*[-–—]|\(?[a-z][.)]|[-*•·–—+▪◦‣○●])\s+"
+)
+"""``1.``, ``2)``, ``(3)``, ``3 -``, ``4:``, ``a)``, ``-``, ``*``, ``•``, ``–`` ... before an
+order (orders.md §1: leading list markers are dropped; "3 -" and letters: issue 17)."""
 _END = re.compile(r"^\s*(end|fin)\s*$", re.I)
 _PRESS = re.compile(r"^\s*(press|presse)\b", re.I)
 _ENDPRESS = re.compile(r"^\s*(endpress|finpresse|fin\s+presse)\s*$", re.I)

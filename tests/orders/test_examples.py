@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gm.orders.conditions import All, Comparison, Conditional, Form, Op, Quantity
-from gm.orders.grammar import parse_order_lines
+from gm.orders.grammar import ParseContext, parse_order_lines
 from gm.orders.model import SourceLine
 from gm.orders.text import clean_body
 
@@ -87,7 +87,22 @@ def test_a_misspelt_name_rejects_only_its_line() -> None:
     assert result.lines[2].reason == "prose"  # type: ignore[union-attr]
 
 
-def test_unknown_command_hints_at_the_commands_of_the_phase() -> None:
+def test_unknown_command_suggests_the_nearest_command_of_the_phase_not_the_list() -> None:
+    """Issue 17 class 5: ``mvoe`` -> ``move``, never the whole list of commands."""
+    (error,) = parse_order_lines(GRAMMAR, [SourceLine(1, "mvoe Karl XII to Livland")],
+                                 context()).errors
+    assert error.reason == "unknown command 'mvoe': did you mean move?"
+    assert error.suggestions == ("move",)
     (error,) = parse_order_lines(GRAMMAR, [SourceLine(1, "recon Livland")], context()).errors
-    assert "unknown command 'recon'" in error.reason
-    assert "retreat" in error.reason
+    assert "unknown command 'recon'" in error.reason and "HELP" in error.reason
+    assert "retreat" not in error.reason and error.suggestions == ()
+
+
+def test_only_the_commands_of_this_phase_are_suggested() -> None:
+    phase = ParseContext(names=context().names, power="britain", commands=("retreat", "retraite"))
+    (error,) = parse_order_lines(GRAMMAR, [SourceLine(1, "mvoe Karl XII to Livland")],
+                                 phase).errors
+    assert error.suggestions == () and "move" not in error.reason
+    (error,) = parse_order_lines(GRAMMAR, [SourceLine(1, "retreet Karl XII to Livland")],
+                                 phase).errors
+    assert error.suggestions == ("retreat",)

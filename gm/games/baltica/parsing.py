@@ -15,6 +15,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from gm.games.baltica.board import Board
@@ -246,9 +247,9 @@ def _board_slots(board: Board) -> _BoardSlots:
 
 def _reads(state: dict[str, Any]) -> tuple[Any, ...]:
     """What of ``state`` a parse context depends on: the nations that changed sides and the
-    blocks on the map. Two states with the same value give the same context."""
+    blocks on the map, and the step (its commands). Two states with the same value give the same context."""
     on_map = frozenset(b for b, bs in state["blocks"].items() if bs["location"] not in OFF_MAP)
-    return tuple(state.get("defected", ())), on_map
+    return tuple(state.get("defected", ())), on_map, state.get("step", "")
 
 
 def context_for(board: Board, state: dict[str, Any], power: str, language: str = "en") -> ParseContext:
@@ -270,12 +271,28 @@ def context_for(board: Board, state: dict[str, Any], power: str, language: str =
     armies = {b: fixed.block_names[b] for b in state["blocks"] if side[board.blocks[b].nation] == power}
     context = ParseContext(
         names={**fixed.slots, "block": _index(own, "block"), "army": _index(armies, "block")},
-        power=power, language=language)
+        power=power, language=language, commands=phase_commands(str(state.get("step", ""))))
     with _lock:
         _contexts[key] = context
         while len(_contexts) > CONTEXTS_KEPT:
             _contexts.popitem(last=False)
     return context
+
+
+@cache
+def phase_commands(step: str) -> tuple[str, ...]:
+    """The command words of the orders the phase of ``step`` takes (every order's in a
+    phase that takes none): an unknown word is matched against these only (issue 17)."""
+    from gm.games.baltica.module import PHASE_ORDERS  # the module imports this one
+    from gm.games.baltica.sequence import step_row
+
+    try:
+        kinds = PHASE_ORDERS.get(step_row(step).kind)
+    except StopIteration:
+        kinds = None
+    if not kinds:
+        return GRAMMAR.command_words()
+    return GRAMMAR.command_words([t.kind for t in (*kinds, Cede, Reroll)])
 
 
 def parse_lines(board: Board, state: dict[str, Any], power: str,

@@ -19,8 +19,9 @@ from lark.exceptions import LarkError, VisitError
 from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData, load
 from gm.orders.conditions import all_of, any_of
+from gm.orders.grammar import unknown_command
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
-from gm.orders.names import NameIndex, NameNotResolved, strip_accents
+from gm.orders.names import NameIndex, NameNotResolved, fold, strip_accents
 from gm.resources import grammar_root
 
 KIND_WORDS = {
@@ -337,8 +338,27 @@ def _prepare(text: str, n: Names) -> str:
     return out
 
 
-def parse_line(line: SourceLine, actor: str, n: Names | None = None) -> ParsedOrder | LineError:
-    """Parse one order line for ``actor``."""
+_ORDER_STARTS = ("BUY", "PLACE", "UPGRADE", "DOWNGRADE", "MOVE", "MERCHANT", "CANAL", "GARRISON",
+                 "TRANSFER", "FOR", "SIGN", "TREATY", "VOLUNTEER", "DENY", "CONGRESS", "ATTEND",
+                 "STAY", "PROPOSE", "VOTE", "DEFY", "DECLARE", "SUPPORT", "ATTACK", "RETREAT",
+                 "PEACE", "BREACH", "OBJECT", "IF")
+
+
+@cache
+def command_words() -> tuple[str, ...]:
+    """The words an order can start with, English then French, from the grammar's keywords."""
+    patterns = {t.name: t.pattern.value for t in _parser().terminals}
+    words: list[str] = []
+    for name in _ORDER_STARTS:
+        found = re.match(r"\(([^()]*)\)", patterns[name])
+        words += [w for w in (found.group(1).split("|") if found else ()) if w not in words]
+    return tuple(words)
+
+
+def parse_line(line: SourceLine, actor: str, n: Names | None = None,
+               after_prose: str | None = None) -> ParsedOrder | LineError | Ignored:
+    """Parse one order line for ``actor``; ``after_prose``: the line before, if it was
+    prose (a line that is no order and reads as prose is ignored, orders.md §2)."""
     n = n or names()
     try:
         tree: Tree[Token] = _parser().parse(_prepare(line.text, n))
@@ -351,6 +371,9 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None) -> ParsedOr
             return LineError(line, inner.kind, inner.reason)
         raise
     except LarkError:
+        first = fold(line.text.split(" ", 1)[0].split(":", 1)[0])
+        if first not in {fold(w) for w in command_words()}:
+            return unknown_command(line, command_words(), after_prose)
         return LineError(line, ErrorKind.INVALID, "not an order of Pax Britannica (see HELP)")
     return ParsedOrder(line, order, echo(order))
 
@@ -364,7 +387,8 @@ def parse_lines(lines: Sequence[SourceLine], power: str) -> ParseResult:
         if not line.text.strip():
             result.lines.append(Ignored(line, "blank"))
             continue
-        r = parse_line(line, actor, n)
+        before = result.lines[-1] if result.lines else None
+        r = parse_line(line, actor, n, before.line.text if isinstance(before, Ignored) else None)
         if isinstance(r, ParsedOrder) and isinstance(r.order, o.SwitchPower):
             actor = r.order.to
         result.lines.append(r)

@@ -1,0 +1,46 @@
+"""Issue 17 class 2: prose is never an error (orders.md §2), a mistyped order still is."""
+
+from __future__ import annotations
+
+import pytest
+
+from gm.games.britannica.parser import parse_lines
+from gm.orders.model import Ignored, LineError, ParsedOrder, SourceLine
+from gm.orders.text import clean_body
+
+
+def _results(*texts: str) -> list[object]:
+    return parse_lines([SourceLine(i, t) for i, t in enumerate(texts, 1)], "britain").lines
+
+
+@pytest.mark.parametrize("lines", [
+    ("Hi all,",), ("Thanks!",), ("Anna",), ("Boris Ivanov",), ("A.K.",), ("AK",),
+    ("Cheers,", "Anna"), ("Kind regards",), ("Let me know if anything is unclear.",),
+    ("I hope you like my", "proposal for Egypt"), ("Bonjour à tous",), ("Merci !",),
+    ("Ok that's all for now",), ("P.S. the fleet is for show",),
+])
+def test_prose_lines_are_ignored_not_errors(lines: tuple[str, ...]) -> None:
+    assert all(isinstance(r, Ignored) for r in _results(*lines)), _results(*lines)
+
+
+@pytest.mark.parametrize("line", [
+    "plcae influence in Serbia", "plcae influence in Serbia.", "attakc in Manchuria",
+    "bye army 3",
+])
+def test_a_mistyped_order_is_an_error_even_in_a_sentence(line: str) -> None:
+    [r] = _results(line)
+    assert isinstance(r, LineError)
+
+
+def test_a_mistyped_order_after_a_long_greeting_is_still_an_error() -> None:
+    _, typo = _results("Dear all, here are my orders for the turn", "plcae influence in Serbia")
+    assert isinstance(typo, LineError) and typo.suggestions == ("place",)
+
+
+@pytest.mark.parametrize("marker", ["1.", "2)", "(3)", "3 -", "3 –", "4:", "a)", "b.", "-", "*",
+                                    "•", "–", "+"])
+def test_list_markers_before_an_order_are_dropped(marker: str) -> None:
+    [line] = clean_body(f"{marker} buy army 3\n")
+    assert line.text == "buy army 3"
+    [r] = _results(line.text)
+    assert isinstance(r, ParsedOrder)
