@@ -48,11 +48,15 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
     elif step == "action-roll":
         if action_roll(world):
             gs.step = "battles"  # 3.1: both events: "proceeds to the Forage Phase"
-            world.emit("straight_to_forage")
+            turn_ends = world.reading("both_events") == "turn-ends"
+            world.emit("straight_to_forage", turn_ends=turn_ends)
             first = gs.turn.first or gs.powers[0]
             for p in (first, other_power(first)):
                 gs.turn.events_due.remove(p)
                 resolve_event(world, p, Choices())
+            if turn_ends:  # 3CG: "Then the game turn ends": no Supply Phase
+                gs.step = "forage"
+                nyen_track(world)  # 3CG 11.2: at the end of every game turn
     elif step.startswith("actions-"):
         power = acting_power(gs)
         assert power is not None

@@ -41,6 +41,7 @@ SAMPLES: dict[str, dict] = {  # type: ignore[type-arg]
     "reroll_order": {"power": "coalition", "below": 3, "left": None},
     "event_due": {"power": "coalition"},
     "straight_to_forage": {},
+    "winter_roll": {"roll": 3, "needs": 5, "success": False},
     "event_rolled": {"power": "sweden", "table": "national_politics_table", "roll": 3,
                      "result": "special_envoy", "nation": "sweden"},
     "polish_civil_war": {"rolls": {"sweden": 2, "coalition": 5},

@@ -138,3 +138,141 @@ def test_rule_3cg_6_6_regroup_only_into_friendly_territory(ruleset: str) -> None
     else:
         assert gs.blocks["karl-xii"].location == "waste"
     assert regroups == {}  # carried out or refused, and told
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_5_2_army_and_warship_blocks_cost_2_extra_rp(ruleset: str) -> None:
+    """3CG 5.2: "Army and Warship blocks cost 2 extra RP to rebuild from the replacement
+    pool" ("Flemming ... costs 4 RP's just to draw"); a regiment's first step costs its 1
+    RP. GMT 8.6: "the first step of an army or fleet costs 4 RPs, and the first step of a
+    regiment costs 2 RPs"."""
+    from gm.games.baltica.rules.builds import first_step_cost
+
+    w = real_world(ruleset)
+    assert first_step_cost(w, "lewenhaupt") == 4
+    assert first_step_cost(w, "wattrang") == 4
+    assert first_step_cost(w, "sodermanland") == (1 if ruleset == "3cg-1.1" else 2)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_5_6_replacements_in_enemy_territory_cost_the_same(ruleset: str) -> None:
+    """3CG 5.6: "replacements may be deployed on blocks in enemy controlled territories
+    (i.e. where the enemy holds the garrison) as long as the block is in SUPPLY (7.1)".
+    GMT 8.3: "Replacement steps may be added to blocks in territories without a friendly
+    garrison. However, the RP cost is doubled in this case." Lewenhaupt in Russian
+    Pskov-side Ingermanland."""
+    from gm.games.baltica.rules.replacements import step_cost
+
+    w = real_world(ruleset)
+    put(w, "lewenhaupt", "novgorod", 2)
+    assert not w.controlled_by("novgorod", "sweden")
+    assert step_cost(w, "lewenhaupt") == (2 if ruleset == "3cg-1.1" else 4)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_3_45_no_warship_is_rebuilt_by_an_action(ruleset: str) -> None:
+    """3CG 3.45: "For one (1) action you may rebuild one step on any on-map block, except
+    warships". GMT 8.4 with 8.3: "Fleets may only receive replacements when anchored in a
+    harbor." Wattrang, damaged, anchored in Stockholm's harbor."""
+    from gm.games.baltica.orders import Replace
+    from gm.games.baltica.rules.actions import replace
+    from gm.games.baltica.rules.results import Why
+
+    w = real_world(ruleset)
+    harbor = next(t for t, v in w.board.territories.items()
+                  if v.harbor and w.controlled_by(t, "sweden") and not w.enemy_blocks("sweden", t))
+    put(w, "wattrang", harbor, 1)
+    why = replace(w, "sweden", Replace("Wattrang"))
+    if ruleset == "3cg-1.1":
+        assert why is Why.NO_WARSHIP_REBUILD and w.state.blocks["wattrang"].strength == 1
+    else:
+        assert why is None and w.state.blocks["wattrang"].strength == 2
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_special_end_year_turn_needs_a_5_or_6(ruleset: str) -> None:
+    """3CG special end year turn: "the Swedish player rolls 1D6 for a special Winter Turn.
+    On a roll of 5 or 6 the Swedish player may perform one group move containing Karl XII".
+    GMT 3.4: "the Swedish player may go on a special Winter Campaign" (no roll). Sweden
+    orders a campaign and the die shows 4."""
+    from gm.games.baltica.orders import WinterCampaign
+    from gm.games.baltica.rules.winter_campaign import winter_campaign
+
+    w = real_world(ruleset)
+    w.dice = Dice.scripted([4] + [6] * 40)
+    karl = w.state.blocks["karl-xii"].location
+    to = next(t for t in sorted(w.board.neighbours(karl)) if w.controlled_by(t, "sweden"))
+    order = WinterCampaign(Move(w.tname(karl), (MoveGroup(("Karl XII",), w.tname(to)),)))
+    took_part = winter_campaign(w, [order], [])
+    if ruleset == "3cg-1.1":
+        assert not took_part and w.state.blocks["karl-xii"].location == karl
+        assert [e.data["code"] for e in w.events if e.type == "order_failed"] == [
+            "WINTER_ROLL_FAILED"]
+    else:
+        assert took_part and w.state.blocks["karl-xii"].location == to
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_both_events_end_the_game_turn(ruleset: str) -> None:
+    """3CG game sequence: "If both players' results are events, each player's event are
+    rolled and played as usual. Then the game turn ends". GMT 3.1: "the turn immediately
+    proceeds to the Forage Phase"."""
+    from gm.games.baltica.engine import adjudicate
+
+    board = load_board(ruleset)
+    gs = GameState.from_json(MODULE.setup("12.1", {"ruleset": ruleset}))
+    gs.first_turn, gs.last_event = False, {}
+    state = gs.to_json()
+    out = adjudicate(board, state, {}, Dice.scripted([6, 6] + [3] * 60))
+    after = GameState.from_json(out.state)
+    assert any(e.type == "straight_to_forage" for e in out.events)
+    if ruleset == "3cg-1.1":
+        assert (after.season, after.step) != (gs.season, "forage")
+        assert after.season != gs.season or after.year != gs.year
+    else:
+        assert (after.season, after.step) == (gs.season, "forage")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_3_42_an_attack_breaks_off_the_siege(ruleset: str) -> None:
+    """3CG 3.42: "When moving into a territory where the enemy have declared a siege, the
+    siege attempt is broken off and replaced by a regular battle." GMT 6.5: "any besieging
+    blocks pinned (4.3) by the attacker must lift the siege and fight in the battle
+    instead ... if the besieging side wins, the siege is still resolved (without any
+    blocks that fought in the battle)." Two Swedes besiege Estland's Russian garrison; one
+    Russian attacks and pins one."""
+    from gm.games.baltica.state import SiegeState
+
+    board = make_board({**TERR, "estland": ("russia", 2, 1)}, BORDERS, BLOCKS, ruleset=ruleset)
+    gs = make_state(board, {"karl-xii": ("estland", 4), "dalregementet": ("estland", 3),
+                            "kazanski": ("ingermanland", 3)}, step="actions-second")
+    gs.turn.sieges = [SiegeState("estland", "sweden", ["karl-xii", "dalregementet"])]
+    world = make_world(board, gs)
+    world.pins = {"estland": ["dalregementet"]}
+    carry_out_move(world, "coalition", Move("Ingermanland", (MoveGroup(("Kazanski",), "Estland"),)))
+    b = battle.set_up(world, "estland")
+    if ruleset == "3cg-1.1":
+        assert b.fighting == {"karl-xii", "dalregementet", "kazanski"} and gs.turn.sieges == []
+    else:
+        assert b.fighting == {"dalregementet", "kazanski"}
+        assert gs.turn.sieges[0].blocks == ["karl-xii"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_10_3_10_6_9_6_limited_interests(ruleset: str) -> None:
+    """3CG 10.3: "Saxony may never enter Russian or Ukraine territory" (GMT 11.3 adds
+    Hannover); 3CG 10.6: "The only territory where the Prussian block may perform any
+    attack, siege or combat is Pommern" (GMT 11.7: Pomorze); the 3CG book limits neither
+    the Turks (GMT 11.6: "Ottoman blocks may only enter territories in Ukraine, Poland, or
+    the Ottoman Empire") nor the Poles (GMT 11.5: the Saxon restrictions)."""
+    from gm.games.baltica.rules.limits import attack_place_problem, barred
+
+    w = real_world(ruleset)
+    prussian = next(b for b, s in w.board.blocks.items() if s.nation == "prussia")
+    three = ruleset == "3cg-1.1"
+    assert ("hannover" in barred(w, "saxony")) is not three
+    assert "moskva" in barred(w, "saxony")
+    assert ("livland" in barred(w, "ottoman")) is not three
+    assert ("hannover" in barred(w, "poland")) is not three
+    assert (attack_place_problem(w, [prussian], "pommern") is None) is three
+    assert (attack_place_problem(w, [prussian], "pomorze") is None) is not three

@@ -288,6 +288,8 @@ def replace(world: World, power: str, order: Replace) -> Why | None:
     bs = world.state.blocks.get(block)
     if bs is None or world.power_of(block) != power:
         return Why.NOT_YOURS
+    if world.reading("action_rebuild_fleets") == "never" and not world.ground(block):
+        return Why.NO_WARSHIP_REBUILD  # 3CG 3.45: "except warships"
     why = replacement_problem(world, block)
     if why is not None:
         return why

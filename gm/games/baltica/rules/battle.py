@@ -91,10 +91,19 @@ def set_up(world: World, territory: str) -> Battle:
 
 def _lift_pinned_besiegers(world: World, territory: str) -> set[str]:
     """6.5: "any besieging blocks pinned (4.3) by the attacker must lift the siege and
-    fight in the battle instead." Returns the besiegers that stay out of the battle."""
+    fight in the battle instead." 3CG 3.42 (reading "broken-off" of ``siege_attacked``):
+    "When moving into a territory where the enemy have declared a siege, the siege
+    attempt is broken off and replaced by a regular battle": every besieger fights and
+    the siege is gone. Returns the besiegers that stay out of the battle."""
     out: set[str] = set()
-    for siege in world.state.turn.sieges:
+    broken_off = world.reading("siege_attacked") == "broken-off"
+    for siege in list(world.state.turn.sieges):
         if siege.territory != territory:
+            continue
+        if broken_off:  # 3CG 3.42: "the siege attempt is broken off and replaced by a
+            world.state.turn.sieges.remove(siege)  # regular battle"
+            world.emit("siege_lifted", None, territory=world.tname(territory),
+                       blocks=[world.name(b) for b in siege.blocks])
             continue
         lifted = [b for b in siege.blocks if world.state.blocks[b].pinned]
         siege.blocks = [b for b in siege.blocks if b not in lifted]

@@ -83,8 +83,13 @@ def choose_place(world: World, block: str, wanted: Sequence[str]) -> str | None:
 def first_step_cost(world: World, block: str) -> int:
     """8.6: "The first step of any block built from the replacement pool costs double
     RPs; i.e., the first step of an army or fleet costs 4 RPs, and the first step of a
-    regiment costs 2 RPs." """
-    return 2 * base_cost(world, block)
+    regiment costs 2 RPs." 3CG 5.2: "Army and Warship blocks cost 2 extra RP to rebuild
+    from the replacement pool" (a regiment's first step costs 1). The extra of each kind
+    is data (tables.toml ``limits.first_step_extra_*``)."""
+    limits = world.board.tables["limits"]
+    kind = world.spec(block).kind.value
+    return base_cost(world, block) + int(limits.get(f"first_step_extra_{kind}",
+                                                    base_cost(world, block)))
 
 
 def build_one(world: World, nation: str, rp: int, strength: int | None,

@@ -60,11 +60,14 @@ def path_problem(world: World, blocks: Sequence[str], path: Sequence[str]) -> Wh
 
 def attack_place_problem(world: World, blocks: Sequence[str], territory: str) -> Why | None:
     """11.7: "The only territory where the Prussian block may attack or declare a siege
-    is Pomorze. The Prussian block may defend itself in any territory." """
+    is Pomorze. The Prussian block may defend itself in any territory." 3CG 10.6: "The
+    only territory where the Prussian block may perform any attack, siege or combat is
+    Pommern." (nations.toml ``attacks_only_in``, overlaid by the 3CG ruleset)"""
     for nation in sorted({world.spec(b).nation for b in blocks}):
         where = world.board.nations[nation].attacks_only_in
         if where and territory not in places(world, where):
-            return Why.PRUSSIAN_ATTACK
+            return Why.PRUSSIAN_ATTACK_POMMERN if tuple(where) == ("pommern",) else (
+                Why.PRUSSIAN_ATTACK)
     return None
 
 

@@ -68,11 +68,13 @@ def base_cost(world: World, block: str) -> int:
 def step_cost(world: World, block: str) -> int:
     """8.2 (:func:`base_cost`); 8.3: "Replacement steps may be added to blocks in
     territories without a friendly garrison. However, the RP cost is doubled in this
-    case." """
+    case." 3CG 5.6: "replacements may be deployed on blocks in enemy controlled
+    territories ... as long as the block is in SUPPLY", at the usual cost. The factor is
+    data (tables.toml ``limits.rp_outside_garrison_factor``)."""
     cost = base_cost(world, block)
     where = world.state.blocks[block].location
     if not world.controlled_by(where, world.power_of(block)):
-        cost *= 2
+        cost *= int(world.board.tables["limits"].get("rp_outside_garrison_factor", 2))
     return cost
 
 

@@ -60,6 +60,19 @@ def campaign_problem(world: World, move: Move | None, sieges: Sequence[Siege]) -
     return None
 
 
+def winter_roll(world: World) -> bool:
+    """3CG special end year turn: "the Swedish player rolls 1D6 for a special Winter Turn.
+    On a roll of 5 or 6 the Swedish player may perform one group move containing Karl
+    XII" (tables.toml ``limits.winter_campaign_needs``; 0, the GMT 3.4 rule: no roll).
+    Rolled when Sweden orders a campaign (docs/baltica.md)."""
+    needs = int(world.board.tables["limits"].get("winter_campaign_needs", 0))
+    if needs <= 0:
+        return True
+    roll = world.dice.d6("special Winter Turn (needs 5 or 6)")
+    world.emit("winter_roll", None, roll=roll, needs=needs, success=roll >= needs)
+    return roll >= needs
+
+
 def winter_campaign(world: World, sweden: Sequence[Any], coalition: Sequence[Any]) -> bool:
     """Carry out Sweden's winter campaign, if ordered; True when blocks took part (the
     battles and sieges it causes follow, as in a battle phase)."""
@@ -68,6 +81,8 @@ def winter_campaign(world: World, sweden: Sequence[Any], coalition: Sequence[Any
         world.emit("no_winter_campaign")
         return False
     why = campaign_problem(world, move, sieges)
+    if why is None and not winter_roll(world):
+        why = Why.WINTER_ROLL_FAILED
     if why is not None:
         order = (WinterCampaign(move).echo() if move is not None else sieges[0].echo())
         world.emit("order_failed", [SWEDEN], order=order, why=why.value, code=why.name)
