@@ -68,6 +68,8 @@ SAMPLES: dict[str, dict] = {
     "marker_established": {"area": "tunis", "power": "italy", "kind": "protectorate"},
     "marker_removed": {"area": "tunis", "power": "italy", "kind": "protectorate", "cause": "unrest"},
     "minor_power_placement": {"power": "spain", "area": "gabon", "kind": "influence"},
+    "retreat_order_replaced": {"power": "italy", "unit": "army", "from": "tunis", "ordered": "algiers",
+                               "to": "home", "why": "not adjacent"},
     "order_not_carried_out": {"power": "italy", "number": 2, "order": "buy fleet 10",
                               "reason": "FUNDS", "why": "not enough money"},
     "proposal": {"name": "Tunis", "by": "italy", "clauses": [["france", "none", "tunis"]]},

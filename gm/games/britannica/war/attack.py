@@ -12,6 +12,7 @@ from gm.games.britannica import board as b
 from gm.games.britannica import orders as o
 from gm.games.britannica.combat import _lose_at_least, resolve
 from gm.games.britannica.data import BritanniaData
+from gm.games.britannica.refusals import refusal
 from gm.games.britannica.war.retreat import retreat
 from gm.games.britannica.war.sides import (
     CHINESE,
@@ -23,6 +24,7 @@ from gm.games.britannica.war.sides import (
     side_of,
 )
 from gm.games.britannica.war.surrender import _sea_surrender
+from gm.i18n import msg
 
 
 def _area_bonus(d: BritanniaData, state: State, war: War, where: str, unit: str) -> int:
@@ -94,10 +96,17 @@ def _attacks(d: BritanniaData, state: State, war: War, s: int,
     """Alliance Attack: areas and zones in alphabetical order (seed, Combat during a War)."""
     events: list[Event] = []
     gm_side = next((i for i, side in enumerate(war["sides"]) if set(side) & set(GM_POWERS)), None)
+    ordered = _ordered_attacks(war, s, orders)
+    for (actor, where, unit), (i, x) in ordered.items():
+        if not _units(state, [actor], where, unit):
+            events.append(refusal(d, actor, i, x, msg("no such unit there")))
     for (where, unit), powers in _attackers(d, state, war, s, orders).items():
         att_units = _units(state, powers, where, unit)
         def_units = _units(state, war["sides"][1 - s], where, unit)
         if not att_units or not def_units:
+            events += [refusal(d, actor, i, x, msg("no enemy unit there to attack"))
+                       for (actor, w, k), (i, x) in ordered.items()
+                       if (w, k) == (where, unit) and actor in powers and att_units]
             continue
         bonus = _area_bonus(d, state, war, where, unit)
         att = sum(u["strength"] for u in att_units) + (bonus if gm_side == s else 0)
@@ -140,6 +149,19 @@ def _attacks(d: BritanniaData, state: State, war: War, s: int,
     events += _sea_surrender(d, state, war)
     _conquests(d, state, war)
     return events
+
+
+def _ordered_attacks(war: War, s: int, orders: Mapping[str, Sequence[o.AnyOrder]]
+                     ) -> dict[tuple[str, str, str], tuple[int, o.AnyOrder]]:
+    """Side ``s``'s attack orders by (actor, where, unit), with their number in the mail."""
+    out: dict[tuple[str, str, str], tuple[int, o.AnyOrder]] = {}
+    for actor, own in orders.items():
+        if side_of(war, actor) != s:
+            continue
+        for i, x in enumerate(own, 1):
+            if isinstance(x, o.Attack):
+                out.setdefault((actor, x.where, x.unit), (i, x))
+    return out
 
 
 def _conquests(d: BritanniaData, state: State, war: War) -> None:

@@ -24,6 +24,7 @@ from gm.games.britannica.war.sides import (
     side_of,
 )
 from gm.games.britannica.war.surrender import _surrender
+from gm.i18n import as_data, msg
 
 
 def default_retreat(d: BritanniaData, state: State, war: War, power: str, unit: str,
@@ -91,13 +92,20 @@ def retreat(d: BritanniaData, state: State, war: War, units: Sequence[dict[str, 
         if power in GM_POWERS:
             dest = _gm_retreat(d, state, war, power, at)
         else:
-            dest = orders.get(key or f"{power}|{kind}|{at}")
+            dest = ordered = orders.get(key or f"{power}|{kind}|{at}")
             enemy = _enemy(war, power)
-            if dest is not None and (may_move(d, state, war, power, kind, at, dest) is not None or (
-                    kind == "army" and dest not in geo.seas(d) and _units(state, enemy, dest, "army"))):
+            why = None if dest is None else may_move(d, state, war, power, kind, at, dest)
+            if dest is not None and why is None and kind == "army" and dest not in geo.seas(d) \
+                    and _units(state, enemy, dest, "army"):
+                why = msg("enemy armies are there")
+            if why is not None:
                 dest = None
             if dest is None:
                 dest = default_retreat(d, state, war, power, kind, at)
+            if ordered is not None and why is not None:
+                events.append(Event("retreat_order_replaced", {
+                    "power": power, "unit": kind, "from": at, "ordered": ordered, "to": dest,
+                    "why": as_data(why)}, frozenset({d.seat_of(power)})))
         if dest is None:
             events += _surrender(state, war, us, at, "cannot retreat")
             continue

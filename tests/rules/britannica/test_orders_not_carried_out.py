@@ -1,0 +1,70 @@
+"""Every order not carried out is told to its owner with the reason (issue 18): conditional
+orders whose condition failed, standing retreat orders the GM had to replace, attacks that
+could not be made. Only the owner's report says it, in the owner's language."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from britannica_helpers import of_type, play
+
+from gm.games.britannica import module, war
+from gm.games.britannica.data import load
+from gm.service.render import render
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_britannica_war import _battle  # noqa: E402
+
+
+def _report(s: dict, events: list, power: str, lang: str) -> str:
+    shown = [{"type": e.type, "data": dict(e.data)} for e in events if e.visible(power)]
+    return render("report", lang, "britannica", game_only=True, view=module.view(s, power),
+                  events=shown, power=power)
+
+
+def test_rule_conditional_orders_a_condition_not_met_is_told_to_its_owner() -> None:
+    """orders.md §4 conditions: "ORDER if C" is carried out only when C holds; when it does not,
+    the owner reads which order and why, and nobody else does."""
+    s = module.setup("1880", {})
+    s2, events = play(s, {"france": "buy army 1 if funds >= 1000\nbuy army 1"}, tag="cond")
+    [why] = of_type(events, "order_not_carried_out")
+    assert (why["power"], why["number"], why["reason"]) == ("france", 1, "CONDITION")
+    assert ('Not carried out: order 1 of France "buy army 1 if funds >= 1000": its condition was '
+            'not met.') in _report(s2, events, "france", "en")
+    assert "sa condition n'était pas remplie" in _report(s2, events, "france", "fr")
+    assert "funds >= 1000" not in _report(s2, events, "italy", "en")
+
+
+def test_rule_retreat_procedure_a_standing_retreat_order_that_cannot_be_followed_is_told() -> None:
+    """Retreat Procedure: a retreat order names the destination; when it is not a legal
+    retreat (not adjacent here) the GM retreats the units by the default list, and the owner
+    is told that its order was not followed, why, and where the units went."""
+    s = _battle()
+    s, events = play(s, {"france": "attack in Tunis"}, lead=[3])  # DR: Italy retreats next
+    assert s["wars"][0]["pending"]
+    first_choice = war.default_retreat(load(), s, s["wars"][0], "italy", "army", "tunis")
+    s2, events = play(s, {"italy": "retreat army from Tunis to Morocco"})
+    [r] = of_type(events, "war_retreat")
+    assert r["to"] == first_choice
+    [told] = of_type(events, "retreat_order_replaced")
+    assert (told["power"], told["from"], told["ordered"], told["to"]) == (
+        "italy", "tunis", "morocco", first_choice)
+    en = _report(s2, events, "italy", "en")
+    assert "Not carried out: the retreat order of Italy's army from Tunis to Morocco: not adjacent;" in en
+    assert "pas adjacent ; elle se retire en" in _report(s2, events, "italy", "fr")
+    assert "retreat order" not in _report(s2, events, "france", "en")
+
+
+def test_rule_combat_during_a_war_an_attack_without_units_or_enemy_is_told() -> None:
+    """Combat during a War: an attack is made by the units in an area against enemy units
+    there; an attack order with no own unit there, or no enemy to attack, is not carried out
+    and its owner reads why."""
+    s = _battle()
+    s2, events = play(s, {"france": "attack in Tunis\nattack in Algiers\nattack in Egypt"}, lead=[6])
+    assert [c["where"] for c in of_type(events, "war_combat")] == ["tunis"]
+    whys = {(w["number"], w["why"]) for w in of_type(events, "order_not_carried_out")
+            if w["power"] == "france"}
+    assert whys == {(2, "no enemy unit there to attack"), (3, "no such unit there")}
+    fr = _report(s2, events, "france", "fr")
+    assert "aucune unité ennemie à attaquer à cet endroit" in fr and "pas de telle unité" in fr
