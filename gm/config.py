@@ -74,7 +74,8 @@ class Config:
         return {"address": mail.get("address", "gm@localhost"),
                 "moderator_address": s.get("moderator_address", ""),
                 "instance": s.get("instance", ""),
-                "sweep_seconds": float(self.section("scheduler").get("sweep_seconds", 30))}
+                "sweep_seconds": float(self.section("scheduler").get("sweep_seconds", 30)),
+                "send_lease_seconds": float(s.get("send_lease_seconds", 120))}
 
     def mail_settings(self) -> Any:
         """The [mail]/[imap]/[smtp]/[maildir] tables, Maildir paths made absolute."""
@@ -120,6 +121,11 @@ outbound = "maildir"
 [service]
 # Where notices for the moderator go when a game names none.
 moderator_address = ""
+# Several daemons may share one PostgreSQL database and one mailbox; give each its own
+# stable name (the default is the host name). On SQLite only one daemon may run.
+# instance = "gm1"
+# A claim on an outgoing mail runs out after this many seconds (only if its sender died).
+# send_lease_seconds = 120
 
 [database]
 # SQLite file beside this config (WAL mode). For PostgreSQL use

@@ -30,9 +30,9 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 
 from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline.checkpoint import checkpoint
-from gm.pipeline.dispatch import drain
+from gm.pipeline.dispatch import drain, release_dead_claims
 from gm.pipeline.handle import handle_inbound
-from gm.pipeline.ingest import store_inbound
+from gm.pipeline.ingest import still_new, store_inbound
 from gm.service.context import ServiceContext
 
 log = logging.getLogger("gm.daemon")
@@ -48,6 +48,12 @@ def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail) -
     checkpoint("store")
     handle_inbound(ctx, stored.inbound_id)
     checkpoint("handle")
+    if still_new(ctx, stored.inbound_id):
+        # Another instance is handling it right now: it flags the mail when it commits,
+        # and if it dies first, the mail is fetched and handled again.
+        log.info("mail %s from %s is being handled by another instance", stored.inbound_id,
+                 fetched.source)
+        return
     source.mark_handled([fetched])
     checkpoint("flag")
     log.info("mail %s from %s handled", stored.inbound_id, fetched.source)
@@ -86,6 +92,7 @@ class Daemon:
     stopping: bool = False
     runner: Any = None  # gm.schedule.runner.Runner while run() runs
     _last_sweep: float = field(default=0.0)
+    _claims_released: bool = field(default=False)
 
     def stop(self) -> None:
         log.info("stopping after the mail in hand")
@@ -127,6 +134,9 @@ class Daemon:
 
     async def step(self) -> None:
         """One round of the three duties (tests call this directly)."""
+        if not self._claims_released:  # what a killed process of this instance was sending
+            await asyncio.to_thread(release_dead_claims, self.ctx)
+            self._claims_released = True
         for fetched in await asyncio.to_thread(self.source.fetch_new):
             if self.stopping:
                 break

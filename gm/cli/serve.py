@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
+import os
 import sys
+from pathlib import Path
+from typing import IO
 
 import click
 
@@ -29,6 +33,7 @@ def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
     from gm.daemon import Daemon
     from gm.mail.factory import open_sink, open_source, token_source
 
+    lock = sqlite_serve_lock(app.url)  # held until the process ends, however it ends
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if json_logs else
                          logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
@@ -47,6 +52,39 @@ def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
         click.echo(f"  put order mails into {mail.maildir.inbox}/new; replies go to "
                    f"{mail.maildir.outbox}/new", err=True)
     asyncio.run(daemon.run())
+    del lock
+
+
+def sqlite_serve_lock(url: str) -> IO[str] | None:
+    """On SQLite, lock ``<database>.lock`` for this process's life; refuse if another holds it.
+
+    SQLite has no row locks to share a mailbox and an outbox between two daemons, so a
+    second ``gm serve`` on the same file stops at once with a clear message and exit
+    status 1. The lock is the operating system's (``flock``): it goes with the process,
+    also when the process is killed. PostgreSQL needs none (several daemons may share it).
+    """
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    path = Path(parsed.database).resolve().with_name(Path(parsed.database).name + ".lock")
+    handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115  (kept open: it is the lock)
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "unknown"
+        handle.close()
+        raise click.ClickException(
+            f"another gm serve (pid {holder}) is running on the SQLite database "
+            f"{parsed.database}; SQLite allows one daemon per database file. Stop it first, "
+            f"or use PostgreSQL to run several instances (lock file: {path}).") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
 
 
 @click.command()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, LargeBinary, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, LargeBinary, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 
@@ -84,7 +84,14 @@ class Phase(SQLModel, table=True):
 
 
 class OrderSet(SQLModel, table=True):
-    """One version of one power's orders for one phase; every version is kept."""
+    """One version of one power's orders for one phase; every version is kept.
+
+    At most one version per power and phase is ``current``: a partial unique index
+    says so to the database, so two instances storing orders at once cannot both win.
+    """
+
+    __table_args__ = (Index("uq_orderset_current", "game_id", "phase_seq", "power", unique=True,
+                            sqlite_where=text("current"), postgresql_where=text("current")),)
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
@@ -102,10 +109,16 @@ class OrderSet(SQLModel, table=True):
 
 
 class InboundMail(SQLModel, table=True):
-    """A mail as received, stored raw before anything else happens."""
+    """A mail as received, stored raw before anything else happens.
+
+    ``mailbox_key`` names the mailbox message (``imap:INBOX:<uidvalidity>:<uid>``,
+    ``maildir:<path>:<unique name>``); it is unique, so however many instances fetch
+    the same message, it is stored once.
+    """
 
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(max_length=998, index=True)
+    mailbox_key: str | None = Field(default=None, max_length=800, unique=True)
     source: str = Field(default="", max_length=256)  # "imap:INBOX" / "maildir:/path"
     uidvalidity: int | None = None
     uid: int | None = None
@@ -135,6 +148,8 @@ class OutboundMail(SQLModel, table=True):
     in_reply_to: str = Field(default="", max_length=998)
     created_at: datetime
     sent_at: datetime | None = None
+    claimed_by: str = Field(default="", max_length=200)  # the sender holding it (gm/pipeline/dispatch.py)
+    claimed_until: datetime | None = None  # the claim's lease; after it, anyone may send it
 
 
 class ModeratorAct(SQLModel, table=True):

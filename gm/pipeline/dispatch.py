@@ -8,13 +8,21 @@ exponential backoff up to ``MAX_ATTEMPTS``; once a mail has waited through
 ``TELL_AFTER_ATTEMPTS`` of them (about a quarter of an hour) the moderator is
 told it is delayed, at most once an hour per game, so that a long outage of
 the mail server is not discovered by players asking where their report is.
+
+Several instances may drain one outbox: each mail is claimed before it is sent, by a
+conditional ``UPDATE`` that only one of them can win (:func:`claim`), with a lease
+(``send_lease_seconds``, two minutes by default) after which a claim whose sender died
+may be taken over. A restarted instance takes back at once the claims its own dead
+processes left (same instance name, a process id no longer running on this host).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from datetime import timedelta
 
+from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from gm.db.engine import session_scope
@@ -29,10 +37,24 @@ MAX_ATTEMPTS = 12
 TELL_AFTER_ATTEMPTS = 5
 FIRST_RETRY = timedelta(seconds=30)
 LONGEST_RETRY = timedelta(hours=2)
+SEND_LEASE_SECONDS = 120.0
+"""How long a claim on an outgoing mail holds (``[service] send_lease_seconds``): far longer
+than a send (the SMTP timeout), so only a claim whose sender died runs out."""
 
 
 def backoff(attempts: int) -> timedelta:
     return min(FIRST_RETRY * (2 ** max(attempts - 1, 0)), LONGEST_RETRY)
+
+
+def holder(ctx: ServiceContext) -> str:
+    """Who claims a mail: this instance's name and this process."""
+    return f"{ctx.instance}:{os.getpid()}"
+
+
+def _unclaimed(ctx: ServiceContext):  # type: ignore[no-untyped-def]
+    now = ctx.clock.now()
+    return ((col(OutboundMail.claimed_until) == None)  # noqa: E711
+            | (col(OutboundMail.claimed_until) <= now))
 
 
 def due(ctx: ServiceContext, limit: int = 200) -> list[int]:
@@ -40,9 +62,60 @@ def due(ctx: ServiceContext, limit: int = 200) -> list[int]:
         rows = session.exec(select(OutboundMail.id).where(
             OutboundMail.status == "queued",
             (col(OutboundMail.next_attempt_at) == None)  # noqa: E711
-            | (col(OutboundMail.next_attempt_at) <= ctx.clock.now())
+            | (col(OutboundMail.next_attempt_at) <= ctx.clock.now()),
+            _unclaimed(ctx),
         ).order_by(col(OutboundMail.id)).limit(limit))
         return [int(r) for r in rows if r is not None]
+
+
+def claim(ctx: ServiceContext, mail_id: int) -> bool:
+    """Claim mail ``mail_id`` for sending; False if it is sent, or another sender holds it.
+
+    One conditional ``UPDATE`` in a transaction of its own: on PostgreSQL a second
+    instance's ``UPDATE`` waits for the first to commit and then no longer matches; on
+    SQLite the database's write lock puts them one after the other."""
+    lease = timedelta(seconds=float(ctx.settings.get("send_lease_seconds", SEND_LEASE_SECONDS)))
+    now = ctx.clock.now()
+    with session_scope(ctx.engine) as session:
+        result = session.execute(
+            update(OutboundMail)
+            .where(col(OutboundMail.id) == mail_id, col(OutboundMail.status) == "queued",
+                   _unclaimed(ctx))
+            .values(claimed_by=holder(ctx), claimed_until=now + lease))
+        return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def release_dead_claims(ctx: ServiceContext) -> int:
+    """Free at once the claims left by this instance's earlier processes that are gone
+    (a SIGKILL between claiming and recording a send); return how many.
+
+    Only claims under this instance's name are looked at, and only those of a process id
+    that is not running here: another instance's claim is left to its lease."""
+    prefix = f"{ctx.instance}:"
+    with session_scope(ctx.engine) as session:
+        rows = session.exec(select(OutboundMail).where(
+            OutboundMail.status == "queued", col(OutboundMail.claimed_by).startswith(prefix),
+            col(OutboundMail.claimed_until) != None)).all()  # noqa: E711
+        freed = 0
+        for row in rows:
+            pid = row.claimed_by[len(prefix):]
+            if pid.isdigit() and not _running(int(pid)):
+                row.claimed_by, row.claimed_until = "", None
+                session.add(row)
+                freed += 1
+        return freed
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
 
 
 async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
@@ -52,6 +125,8 @@ async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
     of a second) run in a worker thread, so the daemon's event loop is never held up."""
     sent = 0
     for mail_id in await asyncio.to_thread(due, ctx, limit):
+        if not await asyncio.to_thread(claim, ctx, mail_id):
+            continue  # sent meanwhile, or another instance is sending it
         ready = await asyncio.to_thread(_ready, ctx, mail_id)
         if ready is None:
             continue
@@ -82,6 +157,7 @@ def record(ctx: ServiceContext, mail_id: int, result: SendResult) -> None:
         row = session.get(OutboundMail, mail_id)
         assert row is not None
         row.attempts += 1
+        row.claimed_by, row.claimed_until = "", None
         now = ctx.clock.now()
         if result.ok:
             row.status, row.sent_at, row.last_error = "sent", now, ""

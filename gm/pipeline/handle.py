@@ -64,9 +64,16 @@ def handle_inbound(ctx: ServiceContext, inbound_id: int) -> AfterCommit:
 
 
 def _lock(session: Session, inbound_id: int) -> InboundMail | None:
+    """The mail's row, claimed for this transaction; None if another instance holds it.
+
+    On PostgreSQL the row lock is the claim (``FOR UPDATE SKIP LOCKED``): an instance
+    handling the mail keeps every other off it until it commits, and they go on with
+    the next mail instead of waiting; whoever comes later finds it no longer ``new``.
+    SQLite has one writer at a time: a second transaction that read the row before the
+    first committed fails on its first write and is rolled back whole."""
     q = select(InboundMail).where(InboundMail.id == inbound_id)
     if session.get_bind().dialect.name == "postgresql":
-        q = q.with_for_update()
+        q = q.with_for_update(skip_locked=True)
     return session.exec(q).first()
 
 

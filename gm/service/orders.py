@@ -80,6 +80,21 @@ def ensure_may_order(game: Game, phase: Phase, power: str) -> None:
                            power=power, phase=phase.phase_id, waiting=waiting))
 
 
+def lock_phase(session: Session, phase: Phase) -> Phase:
+    """``phase`` read again with its row locked until the transaction ends.
+
+    Whoever stores orders holds the phase row, as ``close_phase`` does while it claims and
+    adjudicates the phase (docs/architecture.md, "Exactly once"): two instances storing
+    orders for one power take turns, so each sees the other's current version and the
+    power never has two current ones (the partial unique index ``uq_orderset_current``
+    would refuse it anyway); and orders stored while the phase is being closed wait for
+    the close and are then refused, never stored for a phase already adjudicated.
+    (On SQLite the database's single writer gives the same.)"""
+    q = (select(Phase).where(Phase.id == phase.id).with_for_update()
+         .execution_options(populate_existing=True))
+    return session.exec(q).one()
+
+
 def submit_orders(
     ctx: ServiceContext,
     session: Session,
@@ -94,6 +109,8 @@ def submit_orders(
 ) -> Submission:
     """Parse and validate ``lines`` as ``power``'s orders and store them unless ``check``."""
     phase = current_phase(session, game.id)
+    if not check:
+        phase = lock_phase(session, phase)
     ensure_may_order(game, phase, power)
     module = module_of(game)
     parse = _parse(module, phase.game_state or {}, power, lines)
@@ -157,7 +174,7 @@ def store_orders(ctx: ServiceContext, session: Session, game: Game, phase: Phase
 def set_flags(ctx: ServiceContext, session: Session, game: Game, power: str, *,
               ready: bool | None = None, wait: bool | None = None) -> Phase:
     """READY / NOT READY / WAIT / NO WAIT for ``power`` in the current phase."""
-    phase = current_phase(session, game.id)
+    phase = lock_phase(session, current_phase(session, game.id))
     ensure_may_order(game, phase, power)
     row = current_orders(session, game.id, phase.seq).get(power)
     if row is None:

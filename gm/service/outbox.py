@@ -3,7 +3,8 @@
 A mail is built once, with a Message-ID derived from a stable ``key``
 (``reply:<inbound id>``, ``report:<game>:<seq>:<power>``...), so a crash
 between sending and recording the send can only re-send the identical message,
-which clients collapse. Queueing the same key twice returns the first row.
+which clients collapse. Queueing the same key twice returns the first row, also when
+two instances queue it at the same moment (``INSERT ... ON CONFLICT DO NOTHING``).
 
 One part may be left to draw: a report's PNG map takes a good fraction of a
 second to rasterise, too long for the transaction that closes a phase (a
@@ -24,6 +25,7 @@ from email.policy import SMTP
 from sqlmodel import Session, select
 
 from gm.db.models import OutboundMail
+from gm.db.upsert import insert_or_ignore
 from gm.mail.compose import RENDER_HEADER, Attachment, build_message, make_message_id
 from gm.service.context import ServiceContext
 
@@ -65,9 +67,15 @@ def queue_mail(
         in_reply_to=in_reply_to or "", created_at=ctx.clock.now(),
         next_attempt_at=ctx.clock.now(),
     )
-    session.add(row)
-    session.flush()
-    return row
+    # Two instances may queue the same key at once (a notice to the moderator, keyed by
+    # game and hour): the database keeps one; the other reads it.
+    new_id = insert_or_ignore(session, row, ["message_id"])
+    if new_id is None:
+        again = session.exec(select(OutboundMail).where(OutboundMail.message_id == message_id)).one()
+        return again
+    stored = session.get(OutboundMail, new_id)
+    assert stored is not None
+    return stored
 
 
 def _svg_to_png(data: bytes) -> bytes:

@@ -1,0 +1,177 @@
+"""Pax Baltica games that run on immediate deadlines, played by scripted players by mail.
+
+Used by the tests of several ``gm serve`` instances and of ``gm serve`` killed at random
+(issue 22). Every phase nobody orders in (the action roll, ...) has a deadline of zero: it
+closes as soon as a sweep sees it. A phase a power orders in has no deadline, and closes
+when every power owing orders has said READY (``early``). Each scripted player
+(tests/support/baltica_player.py) answers every report that asks it for orders with a mail
+of seeded random orders and READY, whose Message-ID names the game, the phase and the
+power. So the game's course depends on the mails and the dice only, never on when a
+process ran or was killed: an uninterrupted run and a run killed fifty times must end the
+same, mail for mail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+from sqlmodel import col, select
+
+from gm.daemon import Daemon
+from gm.db.engine import make_engine, session_scope, sqlite_url
+from gm.db.migrate import upgrade
+from gm.db.models import OrderSet, Phase
+from gm.games.baltica.module import BalticaModule
+from gm.mail.config import MaildirSettings
+from gm.mail.file_sink import FileSink
+from gm.mail.maildir_source import MaildirSource
+from gm.mail.mime import decode
+from gm.service.adjudicate import settle
+from gm.service.context import ServiceContext
+from gm.service.games import SeatSpec, create_game
+from tests.e2e.conftest import header
+from tests.pipeline.conftest import mail
+from tests.support.baltica_player import MARKER, ReadReport, ScriptedPlayer, read_report
+
+MOD = "mod@example.org"
+OWED_KINDS = ("actions", "battle", "forage", "interphase", "winter-campaign")
+IMMEDIATE = {
+    "deadlines": {"early": True, "default": "0s", "length": {k: "none" for k in OWED_KINDS},
+                  "outage_threshold": "3650d"},
+    "maps": False,  # a PNG per report would only slow the run; tests/present covers maps
+}
+"""Zero deadlines for phases nobody orders in; READY closes the others."""
+
+
+def sweden(game_id: str) -> str:
+    return f"karl.{game_id}@example.org"
+
+
+def coalition(game_id: str) -> str:
+    return f"pyotr.{game_id}@example.org"
+
+
+def new_games(ctx: ServiceContext, games: dict[str, str]) -> None:
+    """Create each game (id -> scenario) with its own seed, and close its opening roll."""
+    for n, (game_id, scenario) in enumerate(sorted(games.items())):
+        with session_scope(ctx.engine) as s:
+            create_game(ctx, s, game_id=game_id, module_name="baltica", scenario=scenario,
+                        seats=[SeatSpec("sweden", sweden(game_id), password="sw-secret"),
+                               SeatSpec("coalition", coalition(game_id), password="co-secret",
+                                        language="fr", timezone="Europe/Paris")],
+                        moderator_address=MOD, moderator_password="mod-secret",
+                        settings=IMMEDIATE, seed=bytes([40 + n]) * 32)
+        settle(ctx, game_id, by="gm")
+
+
+def sqlite_context(path: Path, games: dict[str, str], instance: str = "setup") -> ServiceContext:
+    engine = make_engine(sqlite_url(path))
+    upgrade(engine)
+    ctx = ServiceContext(engine=engine, settings={"address": "gm@example.org",
+                                                  "moderator_address": MOD}, instance=instance)
+    new_games(ctx, games)
+    return ctx
+
+
+class Players:
+    """Both seats of every game: they read the mail the service sent, and answer."""
+
+    def __init__(self, games: Iterable[str]) -> None:
+        board = BalticaModule().board
+        self.players = {}
+        for game_id in games:
+            for p in (ScriptedPlayer(board, game_id, "sweden", sweden(game_id), "sw-secret", "en",
+                                     seed=5),
+                      ScriptedPlayer(board, game_id, "coalition", coalition(game_id), "co-secret",
+                                     "fr", seed=5)):
+                self.players[p.address] = p
+        self.latest: dict[str, ReadReport] = {}
+        self.answered: set[tuple[str, str]] = set()
+        self.sent: list[str] = []  # Message-IDs of the players' mails, in order
+        self.replies: dict[str, list[str]] = defaultdict(list)  # In-Reply-To -> reply texts
+        self.reports: dict[str, list[str]] = defaultdict(list)  # address -> report marker lines
+        self._seen: set[str] = set()
+
+    def read(self, raws: Iterable[bytes]) -> None:
+        """Each player opens its new mail; a mail delivered twice is read once."""
+        for raw in raws:
+            mid = header(raw, "Message-ID")
+            if mid in self._seen:
+                continue
+            self._seen.add(mid)
+            text = decode(raw).text
+            in_reply_to = header(raw, "In-Reply-To")
+            if in_reply_to:
+                self.replies[in_reply_to].append(text)
+                continue
+            marker = MARKER.search(text)
+            if marker is None:
+                continue
+            for address in self.players:
+                if address in header(raw, "To"):
+                    self.reports[address].append(marker.group(0))
+                    self.latest[address] = read_report(text)
+
+    def write(self) -> list[bytes]:
+        """The mails the players write now: orders and READY for each phase that awaits them."""
+        out = []
+        for address, p in self.players.items():
+            report = self.latest.get(address)
+            if report is None or report.ended or p.power not in report.owing:
+                continue
+            if (address, report.phase) in self.answered:
+                continue
+            self.answered.add((address, report.phase))
+            orders = p.orders_for(report) or []
+            mid = f"<{report.game_id}.{report.phase}.{p.power}@player.example>"
+            self.sent.append(mid)
+            out.append(mail(p.mail_body(orders) + "READY\n", sender=address, message_id=mid,
+                            subject=f"{report.game_id} {report.phase}"))
+        return out
+
+    def ended(self) -> bool:
+        return all(r is not None and r.ended
+                   for r in (self.latest.get(a) for a in self.players))
+
+
+def outcome(ctx: ServiceContext) -> list[tuple]:
+    """Every phase (id, state, game state) and every power's orders in force, per game."""
+    with session_scope(ctx.engine) as s:
+        phases = [(p.game_id, p.seq, p.phase_id, p.state, p.game_state)
+                  for p in s.exec(select(Phase).order_by(col(Phase.game_id), col(Phase.seq)))]
+        orders = [(o.game_id, o.phase_seq, o.power, o.text, o.ready, o.source)
+                  for o in s.exec(select(OrderSet).where(OrderSet.current == True)  # noqa: E712
+                                  .order_by(col(OrderSet.game_id), col(OrderSet.phase_seq),
+                                            col(OrderSet.power)))]
+    return phases + orders
+
+
+def reference(tmp: Path, games: dict[str, str], rounds: int = 5000) -> tuple[list[tuple], Players]:
+    """The same games, played by the same players with one uninterrupted in-process daemon
+    (a Maildir inbox and outbox); the outcome and what the players read."""
+    ctx = sqlite_context(tmp / "reference.db", games, instance="reference")
+    inbox, outbox = tmp / "reference-inbox", tmp / "reference-outbox"
+    daemon = Daemon(ctx, MaildirSource(MaildirSettings(inbox=str(inbox))), FileSink(outbox),
+                    sweep_seconds=0)
+    players = Players(games)
+    done: set[str] = set()
+    written = 0
+    for _ in range(rounds):
+        asyncio.run(daemon.step())
+        new = sorted(p for p in (outbox / "new").iterdir() if p.name not in done)
+        done.update(p.name for p in new)
+        players.read(p.read_bytes() for p in new)
+        if players.ended():
+            break
+        for raw in players.write():
+            (inbox / "new" / f"{written:05d}.eml").write_bytes(raw)
+            written += 1
+        time.sleep(0.01)
+    assert players.ended(), "the reference games did not end"
+    result = outcome(ctx)
+    ctx.engine.dispose()
+    return result, players
