@@ -276,3 +276,72 @@ def test_rule_3cg_10_3_10_6_9_6_limited_interests(ruleset: str) -> None:
     assert ("hannover" in barred(w, "poland")) is not three
     assert (attack_place_problem(w, [prussian], "pommern") is None) is three
     assert (attack_place_problem(w, [prussian], "pomorze") is None) is not three
+
+
+@pytest.mark.parametrize(("ruleset", "scenario"), [("gmt-2012", "12.1"), ("3cg-1.1", "12.1"),
+                                                    ("3cg-1.1", "12.4")])
+def test_rule_3cg_2_21_a_lost_royalty_is_dead_unless_11_1_applies(ruleset: str,
+                                                                  scenario: str) -> None:
+    """3CG 2.21: "One army block in each of the four largest nations is led by a Royalty
+    which, if lost, is dead and out of the game"; 11.1 KARL XII - THE NIGHT RIDER applies
+    only where the scenario says (12.4: "Special rules: 11.1, ..."). GMT 2.3: "The first
+    time Karl XII is eliminated, he goes into exile instead"."""
+    from gm.games.baltica.rules.losses import eliminate
+    from gm.games.baltica.state import EXILE, REMOVED
+
+    w = real_world(ruleset, scenario)
+    put(w, "karl-xii", "svealand", 1)
+    eliminate(w, "karl-xii")
+    exiled = ruleset == "gmt-2012" or scenario == "12.4"
+    assert w.state.blocks["karl-xii"].location == (EXILE if exiled else REMOVED)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_10_2_russia_under_truce_reactivates_when_turkey_attacks_poland(
+        ruleset: str) -> None:
+    """3CG 10.2: "If Russia is out of the game due to a truce, it is automatically
+    activated if Poland is attacked by Turkey." GMT 11.6: "if Ottoman blocks are in Poland
+    while Saxony or Russia are under truce, the Swedish player must choose" (in the
+    Interphase)."""
+    from gm.games.baltica.rules.nations import christian_solidarity
+
+    w = real_world(ruleset)
+    w.state.active = [n for n in w.state.active if n != "russia"] + ["ottoman"]
+    w.state.truces["russia"] = w.state.year + 3
+    turk = next(b for b, s in w.board.blocks.items() if s.nation == "ottoman")
+    put(w, turk, "mazowsze")
+    christian_solidarity(w)
+    assert ("russia" in w.state.active) is (ruleset == "3cg-1.1")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_10_7_ukraine_rejoins_russia_when_mazepa_is_killed(ruleset: str) -> None:
+    """3CG 10.7: "Ukraine rejoins Russia as soon as the Mazepa block is killed." GMT 11.8:
+    "when the Mazepa block is eliminated or Baturyn is captured by Russian siege". Baturyn
+    falls to a Russian siege; Mazepa lives."""
+    from gm.games.baltica.rules.nations import ukraine_pacification
+
+    w = real_world(ruleset)
+    w.state.active.append("ukraine")
+    w.triggers.add("baturyn-captured")
+    ukraine_pacification(w)
+    assert ("ukraine" in w.state.active) is (ruleset == "3cg-1.1")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_6_9_the_victor_keeps_one_conquered_garrison(ruleset: str) -> None:
+    """3CG 6.9: "Any conquered garrisons are returned to its previous owners. If the victor
+    of the truce has conquered any garrisons, 1 may be kept. Loser's choice. Capitols are
+    excluded." GMT 10.2: "Also remove all enemy garrison markers from the nation's
+    territories." Sweden holds two Danish garrisons when Denmark's truce comes."""
+    from gm.games.baltica.rules.truce import lift_markers
+
+    w = real_world(ruleset)
+    danish = sorted((t for t, v in w.board.territories.items()
+                     if v.nation == "denmark" and not v.capital and v.garrison),
+                    key=lambda t: (w.garrison_value(t), t))[:2]
+    for t in danish:
+        w.state.control[t] = "sweden"
+    lift_markers(w, "denmark")
+    kept = [t for t in danish if w.state.control.get(t) == "sweden"]
+    assert kept == (danish[:1] if ruleset == "3cg-1.1" else [])

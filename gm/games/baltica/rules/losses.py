@@ -53,6 +53,17 @@ def take_step(world: World, block: str, *, hidden: bool = False) -> bool:
     return True
 
 
+def night_rider(world: World) -> bool:
+    """Whether Karl XII goes into exile the first time he is eliminated: GMT 2.3 ("The
+    Night Rider") always; 3CG 2.21 ("if lost, is dead and out of the game") unless the
+    scenario's special rules include 3CG 11.1 KARL XII - THE NIGHT RIDER (scenarios.toml
+    ``special.night_rider``: 12.4)."""
+    if world.reading("night_rider") != "scenario":
+        return True
+    sc = world.board.scenarios.get(world.state.scenario)
+    return bool(sc is not None and sc.special.get("night_rider"))
+
+
 def eliminate(world: World, block: str, *, hidden: bool = False) -> None:
     """2.1/2.3: an eliminated block goes to its replacement pool; a royal block is removed
     from the game, except Karl XII, who goes into exile the first time (the Night Rider).
@@ -64,7 +75,7 @@ def eliminate(world: World, block: str, *, hidden: bool = False) -> None:
     bs = world.state.blocks[block]
     spec = world.spec(block)
     where = bs.location
-    if block == KARL_XII and not world.state.karl_exiled_once:
+    if block == KARL_XII and not world.state.karl_exiled_once and night_rider(world):
         bs.location = EXILE
         world.state.karl_exiled_once = True
     elif spec.royal:

@@ -125,13 +125,16 @@ def ottomans_in_poland(world: World) -> bool:
 
 def christian_solidarity(world: World) -> None:
     """11.6: "If the Ottomans invade Poland, Russia and Saxony are immediately activated if
-    not already active." (A nation under truce waits for the Interphase choice, 11.6.)"""
+    not already active." (A nation under truce waits for the Interphase choice, 11.6.)
+    3CG 10.2, 10.3: "If Russia [Saxony] is out of the game due to a truce, it is
+    automatically activated if Poland is attacked by Turkey" (reading "activates")."""
     gs = world.state
     if not ottomans_in_poland(world):
         return
+    at_once = world.reading("solidarity_under_truce") == "activates"  # 3CG 10.2, 10.3
     for nation in SOLIDARITY:
-        if nation not in gs.active and nation not in gs.truces:
-            activation.activate(world, nation, "11.6")
+        if nation not in gs.active and (at_once or nation not in gs.truces):
+            activation.activate(world, nation, "3CG 10.2" if nation in gs.truces else "11.6")
 
 
 def solidarity_under_truce(world: World) -> list[str]:
@@ -197,8 +200,10 @@ def ukraine_pacification(world: World) -> None:
     the Mazepa block is set aside. Ukraine may be activated again by the procedure used
     above." (The triggers are noted by losses.py and siege.py in ``world.triggers``.)"""
     gs = world.state
-    if "ukraine" not in gs.active or not world.triggers & {"mazepa-eliminated",
-                                                           "baturyn-captured"}:
+    triggers = {"mazepa-eliminated"}
+    if world.reading("ukraine_rejoins") != "mazepa":  # 3CG 10.7: "as soon as the Mazepa
+        triggers.add("baturyn-captured")  # block is killed" (no word of Baturyn)
+    if "ukraine" not in gs.active or not world.triggers & triggers:
         return
     gs.active.remove("ukraine")
     if "russia" in gs.rp:

@@ -106,12 +106,29 @@ def _to_pool(world: World, blocks: list[str]) -> None:
             world.emit("truce_to_pool_count", power=power, territory=where, count=len(names))
 
 
+def kept_by_victor(world: World, nation: str) -> set[str]:
+    """3CG 6.9: "If the victor of the truce has conquered any garrisons, 1 may be kept.
+    Loser's choice. Capitols are excluded." (tables.toml ``limits.truce_victor_keeps``;
+    GMT 10.2 keeps none). The loser's choice by default: the enemy-held garrisons of
+    lowest value, then by territory id (docs/baltica.md)."""
+    keep = int(world.board.tables["limits"].get("truce_victor_keeps", 0))
+    if keep <= 0:
+        return set()
+    held = [t for t, holder in world.state.control.items()
+            if world.board.territories[t].nation == nation and holder != nation
+            and not world.board.territories[t].capital
+            and world.power_of_nation(holder) != world.power_of_nation(nation)]
+    return set(sorted(held, key=lambda t: (world.garrison_value(t), t))[:keep])
+
+
 def lift_markers(world: World, nation: str) -> None:
-    """Remove the nation's markers from captured territories and the enemy's from its own."""
+    """Remove the nation's markers from captured territories and the enemy's from its own
+    (but those :func:`kept_by_victor`)."""
     gs = world.state
+    kept = kept_by_victor(world, nation)
     for territory, holder in sorted(gs.control.items()):
         owner = world.board.territories[territory].nation
-        if holder != nation and owner != nation:
+        if (holder != nation and owner != nation) or territory in kept:
             continue
         del gs.control[territory]
         if owner is not None and owner != holder and owner in gs.rp:
