@@ -345,3 +345,18 @@ def test_rule_3cg_6_9_the_victor_keeps_one_conquered_garrison(ruleset: str) -> N
     lift_markers(w, "denmark")
     kept = [t for t in danish if w.state.control.get(t) == "sweden"]
     assert kept == (danish[:1] if ruleset == "3cg-1.1" else [])
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_11_2_military_reforms_are_a_gmt_rule(ruleset: str) -> None:
+    """GMT 11.2: "If at least one Russian army has been eliminated in a battle ... four
+    Russian army blocks (marked with a hollow star) become eligible for reform." The 3CG
+    book has no reform rule (Russia's special rules, 3CG 10.2, name none)."""
+    from gm.games.baltica.rules.reforms import reform_open, reform_problem
+    from gm.games.baltica.rules.results import Why
+
+    w = real_world(ruleset)
+    reform_open(w)
+    assert w.state.reform_open is (ruleset == "gmt-2012")
+    why = reform_problem(w, "coalition", "repnin")
+    assert (why is Why.NO_REFORMS) is (ruleset == "3cg-1.1")

@@ -20,6 +20,8 @@ FLEET_YEARS_AHEAD = 2  # 11.2: "place the two Russian fleet blocks on the Year T
 def reform_problem(world: World, power: str, block: str) -> Why | None:
     """11.2: who may reform now: a Russian army with a hollow star still in the game whose
     reformed twin waits in the Reform box, once reform has been triggered."""
+    if world.reading("military_reforms") == "none":
+        return Why.NO_REFORMS
     if block not in world.state.blocks or world.power_of(block) != power:
         return Why.NOT_YOURS
     spec = world.spec(block)
@@ -37,7 +39,10 @@ def reform_problem(world: World, power: str, block: str) -> Why | None:
 def reform_open(world: World) -> None:
     """11.2: "If at least one Russian army has been eliminated in a battle (including
     retreat), or if a territory in Russia has been captured, four Russian army blocks
-    ... become eligible for reform" (from the following Interphase on)."""
+    ... become eligible for reform" (from the following Interphase on). The 3CG book has
+    no such rule (reading "none" of ``military_reforms``)."""
+    if world.reading("military_reforms") == "none":
+        return
     if not world.state.reform_open:
         world.state.reform_open = True
         world.emit("reform_open")
