@@ -100,6 +100,11 @@ def adjudicate(data: Data, state: dict[str, Any], orders: Mapping[str, Sequence[
         althing.resolve(t, althing.votes_from(dict(orders)))
         if not victory.check(t, t.in_turn_order(), novice=False):
             _resume(t)
+        else:
+            p = t.powers[t.s["current"]]
+            _not_reached(t, p, [order_from_json(o) for o in s["turn"]["pending"]],
+                         msg("the game ended before this order"))
+            s["turn"]["pending"] = []
     elif step == "trade":
         who = s["trade"]["to"]
         answers = [o for o in orders.get(who, ()) if isinstance(o, (Accept, Refuse, Counter))]
@@ -140,6 +145,7 @@ def carry_out(t: Table, p: str, orders: list[Order], results: list[Any] | None =
             _note(results, i, "")
             continue
         if t.s["ended"]:
+            _not_reached(t, p, orders[i:], msg("the game ended before this order"))
             return "ended"
         if until_hidden and t.hidden_drawn:
             return "hidden"
@@ -153,6 +159,7 @@ def carry_out(t: Table, p: str, orders: list[Order], results: list[Any] | None =
         if isinstance(order, Pass):
             _note(results, i, "")
             t.emit("passed", power=p, defaulted=False)
+            _not_reached(t, p, orders[i + 1:], msg("you passed before this order"))
             return None
         try:
             stop = _one(t, p, order)
@@ -162,6 +169,7 @@ def carry_out(t: Table, p: str, orders: list[Order], results: list[Any] | None =
             continue
         _note(results, i, "")
         if stop == "event" and victory.check(t, t.in_turn_order(), novice=False):
+            _not_reached(t, p, orders[i + 1:], msg("the game ended before this order"))
             return "ended"
         if stop in ("althing", "trade"):
             turn["pending"] = [order_to_json(o) for o in orders[i + 1:]]
@@ -172,9 +180,19 @@ def carry_out(t: Table, p: str, orders: list[Order], results: list[Any] | None =
                        tile=t.tile(t.s["althing"]["tile"]).name)
             return stop
         if victory.end_of_saga(t):
+            _not_reached(t, p, orders[i + 1:], msg("the game ended before this order"))
             return "ended"
     journey.finish(t, p)
     return None
+
+
+def _not_reached(t: Table, p: str, orders: Sequence[Order], why: Any) -> None:
+    """Orders the turn never came to (a PASS above them, the end of the game): each is told
+    to its player with the reason, like a refusal (a hand-limit KEEP is a standing rule of
+    the Winter Solstice, not an action, and is left out)."""
+    for written in orders:
+        if not isinstance(unwrap(written), Keep):
+            t.emit("refused", visible_to=[p], power=p, order=written.echo(), why=why)
 
 
 def _note(results: list[Any] | None, i: int, why: str) -> None:

@@ -68,7 +68,10 @@ def test_standard_victory_is_checked_when_an_event_is_played() -> None:
     s = out.state
     assert s["ended"] and s["winners"] == ["red"] and s["end_reason"] == "victory"
     assert module.phase(s).ended
-    assert "refused" not in types(out)  # nothing after the end is looked at
+    # nothing after the end is carried out; the player is told so (issue 18)
+    assert "drew" not in types(out)
+    assert [(e.data["order"], e.data["why"]) for e in out.events if e.type == "viking.refused"] == [
+        ("invest draw", "the game ended before this order")]
 
 
 def test_novice_victory_is_checked_in_the_winter_solstice() -> None:
