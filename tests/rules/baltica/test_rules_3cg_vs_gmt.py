@@ -360,3 +360,46 @@ def test_rule_11_2_military_reforms_are_a_gmt_rule(ruleset: str) -> None:
     assert w.state.reform_open is (ruleset == "gmt-2012")
     why = reform_problem(w, "coalition", "repnin")
     assert (why is Why.NO_REFORMS) is (ruleset == "3cg-1.1")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_6_9_truce_comes_from_a_royalty_or_a_capital(ruleset: str) -> None:
+    """3CG 6.9: "If any allied royalty block is eliminated or a nation's capital is
+    occupied due to a successful siege, a truce is called for"; 10.5: the Turks "If all
+    blocks are lost due to combat". GMT 10.2 adds "when their last block on the map is
+    eliminated; when their RP level is reduced to zero". Denmark's last block falls and
+    Saxony's RP level is 0."""
+    from gm.games.baltica.rules.losses import eliminate
+    from gm.games.baltica.rules.truce import state_triggers
+
+    w = real_world(ruleset)
+    w.state.active += ["denmark", "ottoman"]
+    for b, s in w.board.blocks.items():
+        if s.nation in ("denmark", "ottoman") and w.state.on_map(b):
+            put(w, b, "pool", 0)
+    dane = next(b for b, s in w.board.blocks.items() if s.nation == "denmark" and not s.royal)
+    turk = next(b for b, s in w.board.blocks.items() if s.nation == "ottoman")
+    put(w, dane, "jylland", 1)
+    put(w, turk, "besarabya", 1)
+    eliminate(w, dane)
+    eliminate(w, turk)
+    w.state.rp["saxony"] = 0
+    state_triggers(w)
+    called = {n for n, _ in w.truces_due}
+    assert "ottoman" in called
+    assert called >= {"denmark", "saxony"} if ruleset == "gmt-2012" else not called & {
+        "denmark", "saxony"}
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_11_6_the_austro_turkish_war_is_a_gmt_rule(ruleset: str) -> None:
+    """GMT 11.6: "While the Ottomans are active, roll each following Interphase for the
+    start of the Austro-Turkish War, which occurs on a 6." The 3CG book instead: "Remove
+    all Turks from spring turn 1716" (10.5)."""
+    from gm.games.baltica.rules.nations import austro_turkish_war
+
+    w = real_world(ruleset)
+    w.state.active.append("ottoman")
+    w.dice = Dice.scripted([6])
+    austro_turkish_war(w)
+    assert ("ottoman" in w.state.active) is (ruleset == "3cg-1.1")

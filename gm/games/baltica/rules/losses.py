@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from gm.games.baltica.board import BlockKind
 from gm.games.baltica.rules import attrition
-from gm.games.baltica.rules.truce import call_truce
+from gm.games.baltica.rules.truce import call_truce, last_block_truce
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import EXILE, POOL, REMOVED
 
@@ -95,7 +95,7 @@ def eliminate(world: World, block: str, *, hidden: bool = False) -> None:
     if spec.nation == "ukraine":
         world.triggers.add("mazepa-eliminated")  # 11.8: pacification
     if not any(world.spec(b).nation == spec.nation and world.state.on_map(b)
-               for b in world.state.blocks):
+               for b in world.state.blocks) and last_block_truce(world, spec.nation):
         call_truce(world, spec.nation, "last_block")
     attrition.advance(world, block)  # 11.1: a Swedish army eliminated
     if spec.nation == "russia" and spec.kind is BlockKind.ARMY:

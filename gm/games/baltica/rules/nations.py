@@ -181,7 +181,10 @@ def austro_turkish_war(world: World) -> None:
     """11.6: "While the Ottomans are active, roll each following Interphase for the start
     of the Austro-Turkish War, which occurs on a 6. If it occurs, a truce is imposed on
     the Ottomans immediately (10.2)." (Interphase sub-step; "following": not in the
-    Interphase in which they entered the war.)"""
+    Interphase in which they entered the war.) Not a 3CG rule (reading "none"): 3CG 10.5
+    removes the Turks from 1716 instead."""
+    if world.reading("austro_turkish_war") == "none":
+        return
     if "ottoman" not in world.state.active or any(
             e.type == "nation_activated" and e.data.get("nation") == "ottoman"
             for e in world.events):

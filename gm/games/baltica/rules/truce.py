@@ -41,13 +41,27 @@ def call_truce(world: World, nation: str, reason: str) -> None:
     world.emit("truce_due", nation=nation, reason=reason)
 
 
+def gmt_truce_triggers(world: World) -> bool:
+    """GMT 10.2's list (last block eliminated, RP level at zero) applies; the 3CG book's
+    truces (6.9, reading "3cg-6.9" of ``truce_triggers``) come only from a royal block
+    eliminated, a capital taken, events, and for Turkey (10.5) "If all blocks are lost due
+    to combat or all Turkish territories are occupied"."""
+    return world.reading("truce_triggers") != "3cg-6.9"
+
+
+def last_block_truce(world: World, nation: str) -> bool:
+    """Whether losing its last block on the map brings ``nation`` a truce (10.2; 3CG
+    10.5: Turkey only)."""
+    return gmt_truce_triggers(world) or nation == "ottoman"
+
+
 def state_triggers(world: World) -> None:
     """The truce triggers that are states: "when their RP level is reduced to zero"
     (10.2) and 11.6: "If enemy blocks solely occupy all Ottoman territories, a truce is
     imposed"."""
     gs = world.state
     for nation in list(gs.active):
-        if nation in gs.rp and gs.rp[nation] <= 0:
+        if nation in gs.rp and gs.rp[nation] <= 0 and gmt_truce_triggers(world):
             call_truce(world, nation, "rp_zero")
     if "ottoman" in gs.active:
         lands = world.board.nation_territories("ottoman")
