@@ -50,9 +50,13 @@ def gmt_truce_triggers(world: World) -> bool:
 
 
 def last_block_truce(world: World, nation: str) -> bool:
-    """Whether losing its last block on the map brings ``nation`` a truce (10.2; 3CG
-    10.5: Turkey only)."""
-    return gmt_truce_triggers(world) or nation == "ottoman"
+    """Whether losing its last block on the map brings ``nation`` a truce: GMT 10.2 every
+    nation; 3CG only those its rules name (tables.toml ``limits.last_block_truce``: 10.5
+    Turkey "If all blocks are lost due to combat", 10.8 "If the British warship block is
+    lost in combat, Great Britain is forced to a TRUCE")."""
+    if gmt_truce_triggers(world):
+        return True
+    return nation in world.board.tables["limits"].get("last_block_truce", ())
 
 
 def state_triggers(world: World) -> None:
