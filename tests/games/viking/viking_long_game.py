@@ -59,8 +59,16 @@ def render_all(state: dict[str, Any], events: list[Event]) -> int:
     return count
 
 
+def _rus_lines(state: dict[str, Any], p: str, rng: random.Random) -> list[str]:
+    """The Rus action the benchmark's player never takes: a rival's advocate."""
+    if state["influence"].get("rus") != p:
+        return []
+    theirs = [x for q, pl in state["players"].items() if q != p for x in pl["advocates"]]
+    return [f"rus take {module.data.tiles[rng.choice(theirs)].name}"] if theirs else []
+
+
 def _turn_orders(state: dict[str, Any], p: str, rng: random.Random) -> list[Any]:
-    lines = [o.echo() for o in bench.random_turn(state, p, rng)]
+    lines = [o.echo() for o in bench.random_turn(state, p, rng)] + _rus_lines(state, p, rng)
     if rng.random() < 0.5:
         lines.insert(rng.randrange(len(lines) + 1), rng.choice(CONDITIONAL))
     result = module.parse_orders(state, p, [SourceLine(i, t) for i, t in enumerate(lines, 1)])
