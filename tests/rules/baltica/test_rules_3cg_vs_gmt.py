@@ -403,3 +403,25 @@ def test_rule_11_6_the_austro_turkish_war_is_a_gmt_rule(ruleset: str) -> None:
     w.dice = Dice.scripted([6])
     austro_turkish_war(w)
     assert ("ottoman" in w.state.active) is (ruleset == "3cg-1.1")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_9_4_bergenhus_deploys_anywhere_in_norway(ruleset: str) -> None:
+    """3CG 9.4: "Exception is the Bergenhus block that must deploy in Norway. If all
+    Norwegian territories are occupied it may deploy in any Danish territory." GMT 11.4:
+    "the Bergenhus block deploys in Bergenhus; if enemy-occupied, it deploys anywhere in
+    Norway"."""
+    from gm.games.baltica.rules.builds import deploy_places
+
+    w = real_world(ruleset)
+    norway = set(w.board.region("norway"))
+    where = set(deploy_places(w, "bergenhus"))
+    assert where == (norway if ruleset == "3cg-1.1" else {"bergenhus"})
+    occupiers = [b for b, s in w.board.blocks.items() if s.nation == "sweden"
+                 and s.kind.value == "regiment"]
+    assert len(occupiers) >= len(norway)
+    for b, t in zip(occupiers, sorted(norway), strict=False):  # Swedes all over Norway
+        put(w, b, t)
+    where = set(deploy_places(w, "bergenhus"))
+    danish = set(w.board.nation_territories("denmark"))
+    assert where == (danish - norway if ruleset == "3cg-1.1" else set())
