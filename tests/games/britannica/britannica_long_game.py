@@ -154,6 +154,22 @@ def orders_for(d: BritanniaData, s: dict[str, Any], seat: str, rng: random.Rando
     return [o for o, v in zip(orders, keep, strict=True) if v.stored], len(lines)
 
 
+def assert_every_order_told(s: dict[str, Any], orders: dict[str, list[Any]],
+                            events: list[Event]) -> None:
+    """Movement: each order a seat sent is either carried out (``*_done``) or told to its
+    owner as not carried out, with the reason (issue 18: the player never has to guess)."""
+    from gm.games.britannica import orders as o
+
+    for seat, own in orders.items():
+        sent = [x for x in own if not isinstance(o.base(x), o.NoOrders | o.SwitchPower)]
+        for actor in {o.actor_of(x) for x in sent} - set(s.get("abandoned", [])):
+            n = sum(1 for x in sent if o.actor_of(x) == actor)
+            told = [e for e in events if e.data.get("power") == actor
+                    and (e.type.endswith("_done") or e.type == "order_not_carried_out")]
+            assert len(told) == n, (s["year"], actor, n, [e.type for e in told])
+            assert all(e.visible(seat) for e in told)
+
+
 def render_all(s: dict[str, Any], events: list[Event]) -> tuple[int, dict[str, str]]:
     """Every report of the phase, en and fr: each seat, the moderator, a spectator."""
     count, texts = 0, {}
@@ -197,6 +213,8 @@ def play_game(seed: int, silent: frozenset[str], conditional: frozenset[str],
         tag = f"long{seed}-{n}"
         dice = Dice(seed=hashlib.sha256(tag.encode()).digest(), game_id="long", phase_id=info.id)
         out = module.adjudicate(s, orders, dice)
+        if s["step"] == "movement":
+            assert_every_order_told(s, orders, list(out.events))
         s = out.state
         played.state = s
         played.events.update(e.type for e in out.events)
