@@ -21,8 +21,9 @@ from __future__ import annotations
 import asyncio
 import os
 from datetime import timedelta
+from typing import Any, cast
 
-from sqlalchemy import update
+from sqlalchemy import ColumnElement, CursorResult, update
 from sqlmodel import Session, col, select
 
 from gm.db.engine import session_scope
@@ -51,7 +52,8 @@ def holder(ctx: ServiceContext) -> str:
     return f"{ctx.instance}:{os.getpid()}"
 
 
-def _unclaimed(ctx: ServiceContext):  # type: ignore[no-untyped-def]
+def _unclaimed(ctx: ServiceContext) -> ColumnElement[bool]:
+    """Nobody holds the mail: never claimed, or the claim's lease ran out."""
     now = ctx.clock.now()
     return ((col(OutboundMail.claimed_until) == None)  # noqa: E711
             | (col(OutboundMail.claimed_until) <= now))
@@ -81,8 +83,9 @@ def claim(ctx: ServiceContext, mail_id: int) -> bool:
             update(OutboundMail)
             .where(col(OutboundMail.id) == mail_id, col(OutboundMail.status) == "queued",
                    _unclaimed(ctx))
-            .values(claimed_by=holder(ctx), claimed_until=now + lease))
-        return bool(result.rowcount)  # type: ignore[attr-defined]
+            .values(claimed_by=holder(ctx), claimed_until=now + lease)
+            .execution_options(synchronize_session=False))
+        return bool(cast(CursorResult[Any], result).rowcount)
 
 
 def release_dead_claims(ctx: ServiceContext) -> int:

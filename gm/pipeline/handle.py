@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import logging
 
-from sqlmodel import Session, select
+from sqlalchemy import update
+from sqlmodel import Session, col, select
 
 from gm.db.engine import session_scope
 from gm.db.models import InboundMail
@@ -69,12 +70,16 @@ def _lock(session: Session, inbound_id: int) -> InboundMail | None:
     On PostgreSQL the row lock is the claim (``FOR UPDATE SKIP LOCKED``): an instance
     handling the mail keeps every other off it until it commits, and they go on with
     the next mail instead of waiting; whoever comes later finds it no longer ``new``.
-    SQLite has one writer at a time: a second transaction that read the row before the
-    first committed fails on its first write and is rolled back whole."""
+    SQLite has one writer at a time: a conditional ``UPDATE`` of the row's status takes
+    the write lock first, so the row is read inside the transaction that will mark it."""
     q = select(InboundMail).where(InboundMail.id == inbound_id)
     if session.get_bind().dialect.name == "postgresql":
         q = q.with_for_update(skip_locked=True)
-    return session.exec(q).first()
+    else:
+        session.execute(update(InboundMail).where(col(InboundMail.id) == inbound_id,
+                                                  col(InboundMail.status) == "new")
+                        .values(status="new").execution_options(synchronize_session=False))
+    return session.exec(q.execution_options(populate_existing=True)).first()
 
 
 def build_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: InboundMail,

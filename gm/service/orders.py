@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sqlmodel import Session, select
+from sqlalchemy import update
+from sqlmodel import Session, col, select
 
 from gm.db.models import Game, OrderSet, Phase
 from gm.games.base import Validation, Verdict
@@ -89,7 +90,11 @@ def lock_phase(session: Session, phase: Phase) -> Phase:
     power never has two current ones (the partial unique index ``uq_orderset_current``
     would refuse it anyway); and orders stored while the phase is being closed wait for
     the close and are then refused, never stored for a phase already adjudicated.
-    (On SQLite the database's single writer gives the same.)"""
+    On SQLite, which has no row locks, a write to the row takes the database's write
+    lock, which gives the same."""
+    if session.get_bind().dialect.name != "postgresql":
+        session.execute(update(Phase).where(col(Phase.id) == phase.id).values(state=Phase.state)
+                        .execution_options(synchronize_session=False))
     q = (select(Phase).where(Phase.id == phase.id).with_for_update()
          .execution_options(populate_existing=True))
     return session.exec(q).one()

@@ -1,8 +1,11 @@
-"""Two service instances (two processes) race for 200 games whose deadlines fall together.
+"""Two service instances race: for 200 games whose deadlines fall together, and for mail.
 
 Every game must be adjudicated exactly once: one closed phase, one
 ``phase.adjudicated`` event, one set of rolls and one set of reports each,
-whichever instance won which game.
+whichever instance won which game (two processes). And each inbound mail is stored
+once, handled once, each outgoing mail claimed by one sender, and a power never has two
+current order sets, however many instances (threads here, on SQLite and PostgreSQL;
+real ``gm serve`` processes in tests/e2e/test_two_daemons.py) do it at the same moment.
 """
 
 from __future__ import annotations
@@ -11,23 +14,34 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from sqlalchemy import create_engine, text
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import func, select
 
 from gm.clock import FakeClock
 from gm.db.engine import make_engine, session_scope, sqlite_url
 from gm.db.migrate import upgrade
-from gm.db.models import EventLog, OutboundMail, Phase
+from gm.db.models import EventLog, InboundMail, OrderSet, OutboundMail, Phase
+from gm.mail.types import FetchedMail, SendResult
+from gm.pipeline.dispatch import SEND_LEASE_SECONDS, claim, due, record, release_dead_claims
+from gm.pipeline.handle import handle_inbound
+from gm.pipeline.ingest import still_new, store_inbound
 from gm.service.context import ServiceContext
+from tests.pipeline.conftest import deliver, mail, outbox
 from tests.schedule.support import clone_games, new_game
 
+T = TypeVar("T")
 GAMES = 200
 ROOT = Path(__file__).resolve().parents[2]
 PG_URL = os.environ.get("GM_TEST_DATABASE_URL", "")
@@ -105,3 +119,113 @@ def _reports(engine) -> int:  # type: ignore[no-untyped-def]
     with session_scope(engine) as s:
         return int(s.exec(select(func.count()).select_from(OutboundMail)
                           .where(OutboundMail.kind == "report")).one())
+
+
+# -- mail: stored once, handled once, sent once, one current order set (issue 22) --------
+#
+# Several threads stand for several instances: each works in its own transactions on
+# the same database, released together by a barrier, as two processes would.
+
+
+def together(n: int, work: Callable[[int], T]) -> list[T]:
+    """Run ``work(i)`` for i in 0..n-1 in n threads released at the same moment."""
+    barrier = threading.Barrier(n)
+
+    def go(i: int) -> T:
+        barrier.wait()
+        return work(i)
+
+    with ThreadPoolExecutor(n) as pool:
+        return list(pool.map(go, range(n)))
+
+
+def test_one_mailbox_message_fetched_by_six_instances_is_stored_once(race) -> None:  # type: ignore[no-untyped-def]
+    fetched = FetchedMail(mail("GAME race1\nPOWER north n-secret\nadvance 1\n"), "imap:INBOX", 7, 42,
+                          "42")
+    results = together(6, lambda _: store_inbound(race, fetched))
+    assert sum(r.new for r in results) == 1
+    assert len({r.inbound_id for r in results}) == 1
+    with session_scope(race.engine) as s:
+        [row] = s.exec(select(InboundMail)).all()
+    assert row.mailbox_key == "imap:INBOX:7:42"
+
+
+def test_a_mail_held_by_another_instance_is_skipped_not_flagged_then_handled_once(race) -> None:  # type: ignore[no-untyped-def]
+    if race.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has no row locks: one daemon per file (test_two_daemons.py)")
+    stored = store_inbound(race, FetchedMail(mail("GAME race1\nPOWER north n-secret\nadvance 2\n"),
+                                             "imap:INBOX", 7, 43, "43"))
+    with session_scope(race.engine) as other:  # another instance is handling it
+        other.exec(select(InboundMail).where(InboundMail.id == stored.inbound_id).with_for_update()).one()
+        handle_inbound(race, stored.inbound_id)
+        assert still_new(race, stored.inbound_id)  # so the daemon does not flag it
+    assert outbox(race, kind="reply") == []
+    handle_inbound(race, stored.inbound_id)  # the holder died without committing
+    assert not still_new(race, stored.inbound_id)
+    handle_inbound(race, stored.inbound_id)
+    assert len(outbox(race, kind="reply")) == 1
+
+
+def test_six_instances_handling_one_mail_answer_it_once(race) -> None:  # type: ignore[no-untyped-def]
+    stored = store_inbound(race, FetchedMail(mail("GAME race1\nPOWER north n-secret\nadvance 3\n"),
+                                             "imap:INBOX", 7, 44, "44"))
+    together(6, lambda _: handle_inbound(race, stored.inbound_id))
+    assert len(outbox(race, kind="reply")) == 1
+    with session_scope(race.engine) as s:
+        assert len(s.exec(select(OrderSet).where(OrderSet.power == "north")).all()) == 1
+
+
+def test_orders_for_one_power_from_six_instances_at_once_leave_one_current_set(race) -> None:  # type: ignore[no-untyped-def]
+    mails = [mail(f"GAME race1\nPOWER north n-secret\nadvance {i % 3 + 1}\n") for i in range(6)]
+    together(6, lambda i: deliver(race, mails[i]))
+    with session_scope(race.engine) as s:
+        rows = s.exec(select(OrderSet).where(OrderSet.power == "north")).all()
+    assert sorted(r.version for r in rows) == [1, 2, 3, 4, 5, 6]
+    assert sum(r.current for r in rows) == 1
+    assert max(rows, key=lambda r: r.version).current  # the last one stored is in force
+    assert len(outbox(race, kind="reply")) == 6
+
+
+def test_the_database_refuses_a_second_current_order_set(race) -> None:  # type: ignore[no-untyped-def]
+    with session_scope(race.engine) as s:
+        s.add(OrderSet(game_id="race1", phase_seq=0, power="north", version=1, current=True,
+                       created_at=race.clock.now()))
+    with pytest.raises(IntegrityError), session_scope(race.engine) as s:
+        s.add(OrderSet(game_id="race1", phase_seq=0, power="north", version=2, current=True,
+                       created_at=race.clock.now()))
+
+
+def test_an_outgoing_mail_is_claimed_by_one_sender_until_its_lease_runs_out(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 1\n"))
+    [(row, _)] = outbox(race, kind="reply")
+    others = [replace(race, instance=f"instance{i}") for i in range(6)]
+    assert sum(together(6, lambda i: claim(others[i], int(row.id or 0)))) == 1
+    assert row.id not in due(race)  # nobody else sends it meanwhile
+    race.clock.advance(timedelta(seconds=SEND_LEASE_SECONDS + 1))  # its sender died
+    assert row.id in due(race)
+    assert claim(race, int(row.id or 0))
+    record(race, int(row.id or 0), SendResult.sent())
+    assert not claim(race, int(row.id or 0))  # sent: nobody claims it again
+    with session_scope(race.engine) as s:
+        sent = s.get(OutboundMail, row.id)
+        assert sent is not None and (sent.status, sent.claimed_by, sent.attempts) == ("sent", "", 1)
+
+
+def test_a_restarted_instance_frees_the_claims_of_its_dead_processes_only(race) -> None:  # type: ignore[no-untyped-def]
+    for n in range(4):
+        deliver(race, mail(f"GAME race1\nPOWER north n-secret\nadvance {n % 3 + 1}\n"))
+    rows = [r for r, _ in outbox(race, kind="reply")]
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    holders = [f"{race.instance}:{dead.pid}", f"{race.instance}:{os.getpid()}",
+               f"other:{dead.pid}", ""]
+    until = race.clock.now() + timedelta(minutes=2)
+    with session_scope(race.engine) as s:
+        for row, who in zip(rows, holders, strict=True):
+            row.claimed_by, row.claimed_until = who, (until if who else None)
+            s.add(row)
+    assert release_dead_claims(race) == 1
+    # Ours from the dead process, and the unclaimed one; the live one and the other
+    # instance's (left to its lease) are not.
+    ids = {r.id for r in rows}
+    assert [i for i in due(race) if i in ids] == [rows[0].id, rows[3].id]
