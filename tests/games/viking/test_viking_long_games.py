@@ -21,6 +21,8 @@ from gm.games.viking import module  # noqa: E402
 
 LONG = os.environ.get("GM_LONG_TESTS") == "1"
 SEEDS = range(25 if LONG else 3)
+OPTIONS = ({"difficulty": "standard"}, {"difficulty": "novice", "bragi": True},
+           {"difficulty": "advanced", "open_information": True, "deck": "random"})
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -29,7 +31,8 @@ def test_game_of_n_players_plays_to_the_end_of_the_saga(players: int, seed: int)
     """Victory: "The game ends ... when the saga ends" — every game reaches an end, silent
     players (who pass) included, with every phase's reports in both languages."""
     silent = frozenset({"green"}) if seed % 2 and players >= 3 else frozenset()
-    played = play_game(players, seed, silent)
+    options = OPTIONS[seed % len(OPTIONS)]
+    played = play_game(players, seed, silent, options)
     assert played.state["ended"]
     # the tie breaker always crowns someone, except a solo player who met no card (a loss)
     assert played.state["winners"] or (players == 1 and played.state["end_reason"] == "end_of_saga")
