@@ -113,6 +113,8 @@ class GameState:
     ``attrition``: Swedish army blocks eliminated so far, the Swedish Attrition Track's
     marker (11.1; it stays in the track's last box); ``attrition_row``: the row last
     announced, "upper" or "lower" (the row in force is derived from the map, 11.1).
+    ``turkish_first_capture``: 3CG 10.2, the first Russian (or inactive Ukrainian)
+    territory the Turks took by siege, which costs Russia 8 RP levels ("-" once retaken).
     """
 
     scenario: str
@@ -155,6 +157,7 @@ class GameState:
     reroll_below: dict[str, int] = field(default_factory=dict)
     attrition: int = 0
     attrition_row: str = "upper"
+    turkish_first_capture: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-compatible dict the service stores."""

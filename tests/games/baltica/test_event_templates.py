@@ -42,6 +42,7 @@ SAMPLES: dict[str, dict] = {  # type: ignore[type-arg]
     "event_due": {"power": "coalition"},
     "straight_to_forage": {},
     "winter_roll": {"roll": 3, "needs": 5, "success": False},
+    "first_loss_to_turks": {"territory": "Poltava", "rp": 8},
     "event_rolled": {"power": "sweden", "table": "national_politics_table", "roll": 3,
                      "result": "special_envoy", "nation": "sweden"},
     "polish_civil_war": {"rolls": {"sweden": 2, "coalition": 5},

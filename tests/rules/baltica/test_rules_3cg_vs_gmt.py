@@ -425,3 +425,47 @@ def test_rule_3cg_9_4_bergenhus_deploys_anywhere_in_norway(ruleset: str) -> None
     where = set(deploy_places(w, "bergenhus"))
     danish = set(w.board.nation_territories("denmark"))
     assert where == (danish - norway if ruleset == "3cg-1.1" else set())
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_8_1_entering_a_harbour_costs_an_action(ruleset: str) -> None:
+    """3CG 8.1: "Warships (or groups of warships) move up to six sea zones ... at a cost of
+    1 AP. Leaving or entering a harbour also cost 1 AP." GMT 9.1: "Entering a harbor
+    counts as moving one sea zone". Wattrang sails from the Southern Baltic into
+    Stockholm (Svealand, on the Baltic Sea)."""
+    from gm.games.baltica.orders import Sail
+    from gm.games.baltica.rules.fleets import sail
+    from gm.games.baltica.rules.results import Why
+
+    w = real_world(ruleset)
+    put(w, "wattrang", "southern-baltic")
+    why = sail(w, "sweden", Sail(("Wattrang",), "Southern Baltic Sea", "Svealand"))
+    if ruleset == "3cg-1.1":
+        assert why is Why.HARBOR_ENTRY and w.state.blocks["wattrang"].location == "southern-baltic"
+        w.state.blocks["wattrang"].location = "baltic-sea"
+        assert sail(w, "sweden", Sail(("Wattrang",), "Baltic Sea", "Svealand")) is None
+    else:
+        assert why is None
+    assert w.state.blocks["wattrang"].location == "svealand"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_10_2_russia_loses_8_rp_for_the_first_territory_lost_to_the_turk(
+        ruleset: str) -> None:
+    """3CG 10.2: "Russia loses 8 RP's for the first Russian (or Ukraine if they are not
+    activated) territory lost to the Turk due to a siege. Russia regains the lost RP's when
+    they have besieged and re-conquered the territory." GMT 8.1: "the original territory's
+    owner reduces their RP level by 4". The Turks take Smolensk, then Rzhev; Russia
+    retakes Smolensk."""
+    from gm.games.baltica.rules.siege import capture
+    from gm.games.baltica.state import SiegeState
+
+    w = real_world(ruleset)
+    turk = next(b for b, s in w.board.blocks.items() if s.nation == "ottoman")
+    rp = w.state.rp["russia"]
+    capture(w, SiegeState("smolensk", "sweden", [turk]))
+    capture(w, SiegeState("rzhev", "sweden", [turk]))
+    first = 8 if ruleset == "3cg-1.1" else 4
+    assert w.state.rp["russia"] == rp - first - 4
+    capture(w, SiegeState("smolensk", "coalition", ["repnin"]))
+    assert w.state.rp["russia"] == rp - 4

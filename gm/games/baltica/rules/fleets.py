@@ -90,7 +90,10 @@ def sail(world: World, power: str, order: Sail) -> Why | None:
     Russian galley fleet may move up to only three sea zones) ... leaving a harbor counts
     as an entire action and no further movement is allowed ... Fleets may not enter
     non-harbor land territories, nor may they enter enemy-controlled harbors." Cargo
-    sails with its fleet; a fleet with cargo does not enter a harbor (land it first)."""
+    sails with its fleet; a fleet with cargo does not enter a harbor (land it first).
+    3CG 8.1 (reading "whole-action" of ``harbor_entry``): "Leaving or entering a harbour
+    also cost 1 AP": a fleet enters a harbor only from the harbor's own sea zone, as its
+    whole move."""
     origin = world.bid_territory(order.origin)
     to = world.bid_territory(order.to)
     fleets = [world.bid_block(n) for n in order.fleets]
@@ -113,6 +116,9 @@ def sail(world: World, power: str, order: Sail) -> Why | None:
         path: tuple[str, ...] | Why = (to,)
     else:
         path = sea_path(world, power, fleets, origin, to)
+        if (to in world.board.territories and world.reading("harbor_entry") == "whole-action"
+                and origin != world.board.territories[to].sea):
+            return Why.HARBOR_ENTRY  # 3CG 8.1: "Leaving or entering a harbour also cost 1 AP."
     if isinstance(path, Why):
         return path
     if len(path) > min(world.spec(f).movement for f in fleets):

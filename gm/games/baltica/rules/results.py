@@ -47,6 +47,7 @@ class Why(Enum):
     BORDER_NOT_ALLOWED = "that border may not be used to retreat (5.6)"
     TOO_FAR_TO_RETREAT = "beyond the block's movement rating (5.6)"
     NOT_WINNER = "only the winner regroups (5.7)"
+    HARBOR_ENTRY = "entering a harbour is a whole action, from its own sea zone (3CG 8.1)"
     NO_REFORMS = "the 3CG rules have no Russian military reform (GMT 11.2)"
     NO_WARSHIP_REBUILD = "an action rebuilds any on-map block except warships (3CG 3.45)"
     WINTER_ROLL_FAILED = "the winter roll failed: a 5 or 6 is needed for the special Winter Turn (3CG)"

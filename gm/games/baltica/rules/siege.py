@@ -79,6 +79,33 @@ def _garrison_fires(world: World, siege: SiegeState, value: int) -> None:
                    strength=world.state.blocks[target].strength, eliminated=eliminated)
 
 
+def first_loss_to_turks(world: World, territory: str, captor: str, friendly_land: bool,
+                        lost_before: bool) -> bool:
+    """3CG 10.2: "Russia loses 8 RP's for the first Russian (or Ukraine if they are not
+    activated) territory lost to the Turk due to a siege. Russia regains the lost RP's
+    when they have besieged and re-conquered the territory." (tables.toml
+    ``limits.first_loss_to_turks``; none in the GMT rules.) Reading: the 8 replace the
+    usual 4 (8.1) for that territory, once a game. True when this capture was that loss
+    or its recapture (the RP level is then adjusted here)."""
+    rule = world.board.tables["limits"].get("first_loss_to_turks")
+    if not rule:
+        return False
+    gs, t = world.state, world.board.territories[territory]
+    nation, rp = str(rule["nation"]), int(rule["rp"])
+    if (not friendly_land and captor == rule["by"] and gs.turkish_first_capture is None
+            and t.nation in rule["lands"] and (t.nation == nation or t.nation not in gs.active)
+            and nation in gs.rp):
+        gs.turkish_first_capture = territory
+        gs.rp[nation] = max(0, gs.rp[nation] - rp)
+        world.emit("first_loss_to_turks", territory=t.name, rp=rp)
+        return True
+    if friendly_land and lost_before and gs.turkish_first_capture == territory:
+        gs.turkish_first_capture = "-"
+        gs.rp[nation] += rp
+        return True
+    return False
+
+
 def capture(world: World, siege: SiegeState) -> None:
     """6.4: "A successful siege against an enemy nation's territory allows you to place a
     garrison marker ... against an enemy garrison in a friendly nation's territory only
@@ -95,7 +122,9 @@ def capture(world: World, siege: SiegeState) -> None:
         world.state.control.pop(siege.territory, None)
     else:
         world.state.control[siege.territory] = nation
-    if owner is not None and owner in world.state.rp:
+    if first_loss_to_turks(world, siege.territory, nation, friendly_land, lost_before):
+        pass
+    elif owner is not None and owner in world.state.rp:
         if friendly_land and lost_before:
             world.state.rp[owner] += RP_LOSS_ON_CAPTURE
         elif not friendly_land:
