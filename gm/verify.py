@@ -9,8 +9,9 @@ Two independent checks, both run by ``gm verify``:
   seed itself is checked against the commitment shown in the first report.
 * **Replay.** Each finished phase is adjudicated again from its logged state,
   its current orders and its dice (same seed, branch and supplied rolls), and
-  the result is compared with the state the next phase opened with and the
-  rolls with the log.
+  the result, with the moderator's recorded ``SET`` acts on the next phase applied
+  in their place, is compared with the state the next phase holds and the rolls
+  with the log.
 
 A :class:`DiceRecord` is the public dice archive of a game (JSON, format
 ``gm-dice-record-v1``): without the database, ``gm verify --seed HEX
@@ -33,7 +34,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from gm.db.models import EventLog, Game, OrderSet, Phase
+from gm.db.models import EventLog, Game, ModeratorAct, OrderSet, Phase
 from gm.dice import Dice, DiceExhausted, commitment, derive_d6
 
 RECORD_FORMAT = "gm-dice-record-v1"
@@ -365,7 +366,8 @@ def _compare_rolls(phase: Phase, replayed: Sequence[Any],
 
 
 def _replay_phase(game: Game, module: Any, phase: Phase, orders: Mapping[str, list[Any]],
-                  logged: Sequence[EventLog], next_state: Any) -> list[Mismatch]:
+                  logged: Sequence[EventLog], next_state: Any,
+                  sets: Sequence[Mapping[str, Any]] = ()) -> list[Mismatch]:
     dice = Dice(seed=game.seed, game_id=game.id, phase_id=phase.phase_id,
                 branch=phase.dice_branch, supplied=tuple(phase.supplied_dice or ()),
                 then_seed=phase.supplied_then_seed)
@@ -379,7 +381,12 @@ def _replay_phase(game: Game, module: Any, phase: Phase, orders: Mapping[str, li
                          expected="an adjudication", found=f"{type(exc).__name__}: {exc}")]
     found = _compare_rolls(phase, dice.rolls, logged)
     if next_state is not None:
-        diffs = state_diff(_json_form(next_state), _json_form(outcome.state))
+        replayed = _json_form(outcome.state)
+        for act in sets:  # the moderator's SET acts on the next phase, in their place
+            from gm.service.moderator import assign_path
+
+            assign_path(replayed, str(act["path"]), act.get("new"), create=True)
+        diffs = state_diff(_json_form(next_state), replayed)
         found += [Mismatch(MismatchKind.STATE, phase.phase_id, phase.dice_branch,
                            expected=want, found=got, where=path)
                   for path, want, got in diffs[:_MAX_STATE_DIFFS]]
@@ -401,6 +408,7 @@ def verify_replay(session: Session, game_id: str) -> list[Mismatch]:
     game = _game(session, game_id)
     module = registry.get(game.module)
     phases = _phases(session, game_id)
+    sets = _state_sets(session, game_id)
     found: list[Mismatch] = []
     for i, phase in enumerate(phases):
         if not _adjudicated(phase):
@@ -409,8 +417,21 @@ def verify_replay(session: Session, game_id: str) -> list[Mismatch]:
         orders = _orders(session, module, phase)
         logged = _roll_events(session, game_id, phase.seq, phase.dice_branch)
         found += _replay_phase(game, module, phase, orders, logged,
-                               following.game_state if following is not None else None)
+                               following.game_state if following is not None else None,
+                               sets.get(following.seq, []) if following is not None else [])
     return found
+
+
+def _state_sets(session: Session, game_id: str) -> dict[int, list[dict[str, Any]]]:
+    """The moderator's recorded ``SET path = value`` acts (their args), by the phase they
+    changed, in the order they were made: sanctioned changes a replay applies in place."""
+    rows = session.exec(select(ModeratorAct).where(
+        ModeratorAct.game_id == game_id, ModeratorAct.command == "set"
+    ).order_by(ModeratorAct.at, ModeratorAct.id))  # type: ignore[arg-type]
+    out: dict[int, list[dict[str, Any]]] = {}
+    for act in rows:
+        out.setdefault(act.phase_seq, []).append(dict(act.args or {}))
+    return out
 
 
 def _adjudicated(phase: Phase) -> bool:

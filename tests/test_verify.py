@@ -241,7 +241,7 @@ def test_public_record_holds_only_public_rolls_until_reveal(table: Table, tmp_pa
     assert before.seed is None and not before.complete
     assert verify_record(before, SEED) == []
     with table.session() as s:
-        moderator.reveal_seed(table.ctx, s, get_game(s, GAME), actor="mod")
+        moderator.reveal_seed(table.ctx, s, get_game(s, GAME), actor="mod", force=True)
     out = tmp_path / "race7-dice.json"
     result = CliRunner().invoke(dice_cli, ["export", GAME, "--db", table.url, "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -253,7 +253,7 @@ def test_verify_record_from_file_without_database(table: Table, tmp_path: Path) 
     """gm verify --seed HEX --record FILE passes on the archive and names a changed roll."""
     _play(table, 2)
     with table.session() as s:
-        moderator.reveal_seed(table.ctx, s, get_game(s, GAME), actor="mod")
+        moderator.reveal_seed(table.ctx, s, get_game(s, GAME), actor="mod", force=True)
         record = export_record(s, GAME)
     path = tmp_path / "record.json"
     record.dump(path)

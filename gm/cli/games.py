@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -18,26 +19,35 @@ def game() -> None:
 @click.argument("game_id")
 @click.option("--module", "module_name", required=True, help="The game: baltica, britannica, ...")
 @click.option("--scenario", required=True, help="A scenario of that game (see `gm game scenarios`).")
-@click.option("--seat", "seat_specs", multiple=True, metavar="POWER=ADDRESS",
-              help="A player: power and mail address. Repeat for each power.")
+@click.option("--seat", "seat_specs", multiple=True, metavar="POWER=ADDRESS[:PASSWORD]",
+              help="A player: power, mail address and optionally the password (default: a "
+                   "new one, shown once). Repeat for each power.")
+@click.option("--language", "languages", multiple=True, metavar="POWER=LANG",
+              help="A seat's language (en, fr; default en). Repeatable.")
+@click.option("--timezone", "timezones", multiple=True, metavar="POWER=ZONE",
+              help="A seat's time zone, e.g. coalition=Europe/Moscow (default UTC). Repeatable.")
 @click.option("--moderator", default="", help="The moderator's mail address.")
-@click.option("--seed", default=None, help="Seed in hex (default: a fresh secret one).")
+@click.option("--moderator-password", default=None,
+              help="The moderator's password (default: a new one, shown once).")
+@click.option("--seed", default=None,
+              help="Seed in hex, an even number of digits (default: a fresh secret one).")
 @click.option("--set", "options", multiple=True, metavar="KEY=VALUE",
               help="A game setting, e.g. preview=true, ruleset=3cg-1.1 (value read as JSON if it can be).")
 @json_option
 @pass_app
 def game_new(app: App, game_id: str, module_name: str, scenario: str, seat_specs: tuple[str, ...],
-             moderator: str, seed: str | None, options: tuple[str, ...], as_json: bool) -> None:
-    """Create GAME_ID and open its first phase. Prints each seat's password once."""
-    from gm.db.engine import session_scope
-    from gm.service.games import SeatSpec, create_game, current_phase
+             languages: tuple[str, ...], timezones: tuple[str, ...], moderator: str,
+             moderator_password: str | None, seed: str | None, options: tuple[str, ...],
+             as_json: bool) -> None:
+    """Create GAME_ID and open its first phase. Prints each seat's password once.
 
-    specs = []
-    for spec in seat_specs:
-        power, sep, address = spec.partition("=")
-        if not sep:
-            raise click.BadParameter(f"'{spec}' is not POWER=ADDRESS", param_hint="--seat")
-        specs.append(SeatSpec(power=power.strip().lower(), address=address.strip()))
+    Example: ``--seat sweden=karl@example.org:hunter2 --language sweden=fr
+    --timezone sweden=Europe/Stockholm``."""
+    from gm.db.engine import session_scope
+    from gm.service.games import create_game, current_phase
+
+    specs = seat_specs_of(seat_specs, languages, timezones)
+    seed_bytes = seed_of(seed)
     settings = {}
     for opt in options:
         key, sep, value = opt.partition("=")
@@ -51,7 +61,8 @@ def game_new(app: App, game_id: str, module_name: str, scenario: str, seat_specs
     with session_scope(ctx.engine) as session:
         made = create_game(ctx, session, game_id=game_id, module_name=module_name,
                            scenario=scenario, seats=specs, moderator_address=moderator,
-                           settings=settings, seed=bytes.fromhex(seed) if seed else None)
+                           moderator_password=moderator_password, settings=settings,
+                           seed=seed_bytes)
         phase = current_phase(session, game_id)
         data = {"game": game_id, "phase": phase.phase_id, "deadline": phase.deadline,
                 "passwords": made.passwords, "moderator_password": made.moderator_password,
@@ -64,6 +75,64 @@ def game_new(app: App, game_id: str, module_name: str, scenario: str, seat_specs
     text.append(f"  moderator password: {made.moderator_password}")
     text.append("(shown once; each player was mailed theirs)")
     emit(data, as_json, "\n".join(text))
+
+
+def seat_specs_of(seat_specs: tuple[str, ...], languages: tuple[str, ...],
+                  timezones: tuple[str, ...]) -> list[Any]:
+    """The seats of ``--seat POWER=ADDRESS[:PASSWORD]``, ``--language POWER=LANG`` and
+    ``--timezone POWER=ZONE``; a mistake is a :class:`click.BadParameter`."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    from gm.service.games import SeatSpec
+    from gm.service.render import LANGUAGES
+
+    lang = _per_power(languages, "--language", "POWER=LANG")
+    zone = _per_power(timezones, "--timezone", "POWER=ZONE")
+    specs: list[SeatSpec] = []
+    for spec in seat_specs:
+        power, sep, rest = spec.partition("=")
+        address, _, password = rest.partition(":")
+        power, address = power.strip().lower(), address.strip()
+        if not sep or not power or "@" not in address:
+            raise click.BadParameter(f"'{spec}' is not POWER=ADDRESS[:PASSWORD]",
+                                     param_hint="--seat")
+        language = lang.pop(power, "en")
+        if language not in LANGUAGES:
+            raise click.BadParameter(f"language {language!r} is not offered "
+                                     f"(choose from {', '.join(LANGUAGES)})", param_hint="--language")
+        timezone = zone.pop(power, "UTC")
+        try:
+            ZoneInfo(timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise click.BadParameter(f"unknown time zone {timezone!r} (e.g. Europe/Paris)",
+                                     param_hint="--timezone") from None
+        specs.append(SeatSpec(power=power, address=address, password=password or None,
+                              language=language, timezone=timezone))
+    for left, hint in ((lang, "--language"), (zone, "--timezone")):
+        if left:
+            raise click.BadParameter(f"no --seat for {', '.join(sorted(left))}", param_hint=hint)
+    return specs
+
+
+def _per_power(items: tuple[str, ...], hint: str, form: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        power, sep, value = item.partition("=")
+        if not sep or not power.strip() or not value.strip():
+            raise click.BadParameter(f"'{item}' is not {form}", param_hint=hint)
+        out[power.strip().lower()] = value.strip()
+    return out
+
+
+def seed_of(seed: str | None) -> bytes | None:
+    """The bytes of ``--seed`` (hex); a mistake is a :class:`click.BadParameter`."""
+    if not seed:
+        return None
+    try:
+        return bytes.fromhex(seed.strip())
+    except ValueError:
+        raise click.BadParameter(f"{seed!r} is not hex with an even number of digits "
+                                 "(e.g. 07 or 2a7f)", param_hint="--seed") from None
 
 
 @game.command("list")

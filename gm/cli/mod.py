@@ -198,13 +198,16 @@ def release(app: App, game_id: str, reason: str, actor: str) -> None:
 @click.argument("game_id")
 @click.option("--reason", default="")
 @click.option("--actor", default="moderator (cli)")
+@click.option("--force", is_flag=True,
+              help="Reveal while the game still runs (players can then compute every future roll).")
 @pass_app
-def reveal(app: App, game_id: str, reason: str, actor: str) -> None:
-    """Publish the game's dice seed so players can verify every roll."""
+def reveal(app: App, game_id: str, reason: str, actor: str, force: bool) -> None:
+    """Publish the game's dice seed so players can verify every roll (a running game
+    needs --force: the seed gives away every future roll)."""
     from gm.service import moderator as mod_service
 
     seed = _run(app, game_id, lambda c, s, g: mod_service.reveal_seed(c, s, g, actor=actor,
-                                                                         reason=reason))
+                                                                         reason=reason, force=force))
     click.echo(f"{game_id}: seed {seed}")
 
 

@@ -62,6 +62,12 @@ def _open_session(db_url: str | None):  # type: ignore[no-untyped-def]
     if not db_url:
         app = click.get_current_context().find_object(_app_type())
         db_url = app.url if app is not None else None
+    elif "://" not in db_url:  # a SQLite file, as `gm --db` takes it
+        from pathlib import Path
+
+        from gm.db.engine import sqlite_url
+
+        db_url = sqlite_url(Path(db_url))
     return Session(make_engine(resolve_url(db_url)))
 
 
@@ -98,7 +104,8 @@ def _verify_db(game: str, db_url: str | None, seed: bytes | None) -> None:
 @click.option("--seed", "seed_hex", metavar="HEX", help="The published seed (64 hex digits).")
 @click.option("--record", "record_path", type=click.Path(exists=True, dir_okay=False),
               help="A dice record (gm dice export) to check without the database.")
-@click.option("--db", "db_url", metavar="URL", help="Database URL (default: GM_DATABASE_URL or ./gm.db).")
+@click.option("--db", "db_url", metavar="URL_OR_PATH",
+              help="Database URL or SQLite file (default: GM_DATABASE_URL or ./gm.db).")
 def verify(game: str | None, seed_hex: str | None, record_path: str | None,
            db_url: str | None) -> None:
     """Re-derive every roll from the seed and re-run the adjudications.

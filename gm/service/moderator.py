@@ -70,15 +70,41 @@ def ruling(ctx: ServiceContext, session: Session, game: Game, *, actor: str, tex
 
 def set_path(ctx: ServiceContext, session: Session, game: Game, *, actor: str, path: str,
              value: str, reason: str = "", private: bool = False) -> Any:
-    """SET path = value: override the current phase's state at a dotted path."""
+    """SET path = value: override the current phase's state at a dotted path.
+
+    Any key may be set, a new key of an existing mapping too (``control.estland``), the
+    season, step or year as well: the phase then becomes the one the new state waits in
+    (its id, kind, who owes orders; a new kind gets that kind's deadline). A state the
+    game cannot read is refused and nothing changes. The act is recorded with the old and
+    new value, so ``gm replay`` and ``gm verify`` apply it in its place."""
+    from gm.games.base import GameError
+    from gm.service.games import module_of
+    from gm.service.phases import deadline_for, info_json
+
     phase = _open_phase(session, game)
     state = json.loads(json.dumps(phase.game_state or {}))
     parsed = _parse_value(value)
-    old = assign_path(state, path, parsed)
+    old = assign_path(state, path, parsed, create=True)
+    module = module_of(game)
+    try:
+        info = module.phase(state)
+        module.view(state, None)
+    except (GameError, KeyError, TypeError, ValueError, AttributeError, StopIteration) as exc:
+        raise Conflict(f"{path} = {value} would leave a state the game cannot read "
+                       f"({type(exc).__name__}: {exc}); nothing changed") from None
+    before = phase.phase_id
     phase.game_state = state
+    if info.id != phase.phase_id or info.kind != phase.kind:
+        if info.kind != phase.kind:
+            phase.deadline = deadline_for(game, info.kind, ctx.clock.now())
+        phase.phase_id, phase.kind = info.id, info.kind
+    phase.info = info_json(info)
     session.add(phase)
-    record_act(ctx, session, game, actor=actor, command="set",
-               args={"path": path, "old": old, "new": parsed}, reason=reason, private=private)
+    args: dict[str, Any] = {"path": path, "old": old, "new": parsed}
+    if phase.phase_id != before:
+        args["phase_id"] = {"old": before, "new": phase.phase_id}
+    record_act(ctx, session, game, actor=actor, command="set", args=args, reason=reason,
+               private=private)
     return parsed
 
 
@@ -89,8 +115,9 @@ def _parse_value(value: str) -> Any:
         return value
 
 
-def assign_path(state: Any, path: str, value: Any) -> Any:
-    """Set ``state[a][b]...`` for ``path`` "a.b..." (list indexes as numbers)."""
+def assign_path(state: Any, path: str, value: Any, *, create: bool = False) -> Any:
+    """Set ``state[a][b]...`` for ``path`` "a.b..." (list indexes as numbers); return the
+    old value (None for a key ``create`` added to an existing mapping)."""
     keys = [k for k in path.split(".") if k]
     if not keys:
         raise NotFound("an empty path")
@@ -102,9 +129,9 @@ def assign_path(state: Any, path: str, value: Any) -> Any:
         idx = _index(node, last, path)
         old, node[idx] = node[idx], value
         return old
-    if not isinstance(node, dict) or last not in node:
+    if not isinstance(node, dict) or (last not in node and not (create and len(keys) > 1)):
         raise NotFound(f"the state has no '{path}' (see gm state --json)")
-    old, node[last] = node[last], value
+    old, node[last] = node.get(last), value
     return old
 
 
@@ -290,7 +317,16 @@ def release(ctx: ServiceContext, session: Session, game: Game, *, actor: str, re
     return len(held)
 
 
-def reveal_seed(ctx: ServiceContext, session: Session, game: Game, *, actor: str, reason: str = "") -> str:
+REVEAL_WARNING = ("the game is still running: once the seed is published, players can "
+                  "compute every future roll; add --force to reveal it anyway")
+
+
+def reveal_seed(ctx: ServiceContext, session: Session, game: Game, *, actor: str, reason: str = "",
+                force: bool = False) -> str:
+    """Publish the seed. While the game runs this tells every player every future roll,
+    so it needs ``force``."""
+    if game.status != "ended" and not force:
+        raise Conflict(f"game {game.id}: {REVEAL_WARNING}")
     game.seed_revealed = True
     session.add(game)
     record_act(ctx, session, game, actor=actor, command="reveal", args={"seed": game.seed.hex()},

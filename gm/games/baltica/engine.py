@@ -28,6 +28,8 @@ from gm.games.baltica.rules.truce import impose_due_truces
 from gm.games.baltica.rules.winter_campaign import winter_campaign
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.sequence import acting_power, next_step, phase_id
+from gm.games.baltica.standing import record as record_standing
+from gm.games.baltica.standing import with_standing
 from gm.games.baltica.state import GameState, other_power
 from gm.games.base import Outcome, State
 
@@ -38,6 +40,8 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
     gs = GameState.from_json(state)
     world = World(board, gs, dice)
     gs.turn.revealed = {}
+    if gs.step in ("battles", "forage"):  # orders.md §5: the decisions given in advance
+        orders = with_standing(world, orders)
     world.prefer = _prefer(world, orders)
     world.emit("phase", None, phase=phase_id(gs))
     cessions(world, orders.get("sweden", ()))
@@ -62,6 +66,7 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
         assert power is not None
         run_action_phase(world, power, orders.get(power, ()),
                          orders.get(other_power(power), ()))
+        record_standing(world, orders)
     elif step == "battles":
         battle_phase(world, orders)
     elif step == "forage":

@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from gm.dice import Dice
-from gm.games.baltica import fog, parsing
+from gm.games.baltica import fog, parsing, standing
 from gm.games.baltica.board import DEFAULT_RULESET, RULESETS, Board, load_board
 from gm.games.baltica.conditions import unwrap
 from gm.games.baltica.engine import adjudicate
@@ -57,6 +57,7 @@ from gm.games.baltica.rules.replacements import replacement_problem
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.sequence import acting_power, owing, phase_id, step_row
+from gm.games.baltica.standing import STANDING_TYPES
 from gm.games.baltica.state import POOL, POWERS, REMOVED, BlockState, GameState, Turn
 from gm.games.base import (
     GameError,
@@ -74,7 +75,7 @@ from gm.orders.conditions import Conditional
 from gm.orders.model import ParsedOrder, ParseResult, SourceLine
 
 PHASE_ORDERS: Mapping[str, tuple[type, ...]] = {
-    "actions": ACTION_TYPES + (MainAttack, HitsPrefer, Reinforce, Pin, Discontent),
+    "actions": ACTION_TYPES + (MainAttack, Reinforce, Pin, Discontent) + STANDING_TYPES,
     "battle": (BattleOrder, HitsPrefer, Retreat, Regroup),
     "forage": (HitsPrefer,),
     "interphase": (TruceOffer, Solidarity, Build, Replace, Reform),
@@ -155,7 +156,11 @@ class BalticaModule(GameModule):
         """The phase ``state`` waits in (ids in docs/baltica.md)."""
         gs = GameState.from_json(state)
         acting = acting_power(gs)
-        return PhaseInfo(phase_id(gs), step_row(gs.step).kind, owing(gs),
+        due = owing(gs)
+        if gs.step in ("battles", "forage") and not gs.ended:  # orders.md §5: only while
+            world = World(self.board_of(state), gs, Dice.scripted([]))  # a decision is left
+            due = standing.deciding_powers(world, gs.step)
+        return PhaseInfo(phase_id(gs), step_row(gs.step).kind, due,
                          may_order=POWERS if (acting is not None or gs.step == "winter-campaign")
                          and not gs.ended else (),
                          simultaneous=gs.step in ("battles", "forage", "interphase"), ended=gs.ended)
@@ -191,7 +196,7 @@ class BalticaModule(GameModule):
                 if n_actions > gs.turn.actions.get(power, 0) and not isinstance(
                         inner, Siege):
                     v = Validation(Verdict.WARNING, msg("more actions than this turn's roll"))
-            if v.verdict is Verdict.ACCEPTED and cond is not None:
+            if v.verdict is Verdict.ACCEPTED and cond is not None and not v.reason:
                 v = Validation(Verdict.TO_CHECK, msg("condition checked when carried out"))
             out.append(v)
         return out
@@ -213,6 +218,11 @@ class BalticaModule(GameModule):
             return Validation(Verdict.REFUSED, msg("not allowed in this phase"))
         if kind == "winter-campaign":
             return self._judge_winter(world, power, order, joining)
+        if isinstance(order, BattleOrder) and power != (gs.turn.first or gs.powers[0]):
+            return Validation(Verdict.REFUSED, msg(Why.FIRST_PLAYER_ONLY.value))
+        if kind == "actions" and isinstance(order, STANDING_TYPES):
+            return Validation(Verdict.ACCEPTED, msg(
+                "kept as a standing order for this season's battles"))
         acting = kind == "actions" and acting_power(gs) == power
         if kind == "actions" and isinstance(order, OPPONENT_ORDERS):
             if acting:

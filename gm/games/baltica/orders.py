@@ -264,15 +264,15 @@ class Retreat:
 
 @dataclass(frozen=True)
 class Regroup:
-    """``regroup Karl XII to Livland`` (5.7)."""
+    """``regroup Karl XII, Dalregementet to Livland`` (5.7): one or several blocks."""
 
     kind: ClassVar[str] = "regroup"
-    block: str
+    blocks: tuple[str, ...]
     to: str
 
     def echo(self, lang: str = "en") -> str:
         word, to = ("regrouper", "vers") if lang == "fr" else ("regroup", "to")
-        return f"{word} {self.block} {to} {self.to}"
+        return f"{word} {_names(self.blocks)} {to} {self.to}"
 
 
 @dataclass(frozen=True)
@@ -437,6 +437,8 @@ def order_from_json(data: Mapping[str, Any]) -> Order:
     cls = next((t for t in ORDER_TYPES if t.kind == data["type"]), None)  # type: ignore[attr-defined]
     if cls is None:
         raise KeyError(f"unknown Pax Baltica order type {data['type']!r}")
+    if cls is Regroup and "block" in data:  # stored before a regroup took several blocks
+        data = {**data, "blocks": [data["block"]]}
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
         value = data[f.name] if f.name in data else None

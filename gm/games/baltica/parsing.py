@@ -154,7 +154,7 @@ class BalticaTransformer(OrderTransformer):
         return Retreat(c[0], c[1])
 
     def regroup(self, c: list[Any]) -> Regroup:
-        return Regroup(c[0], c[1])
+        return Regroup(tuple(c[0]), c[1])
 
     def deploy(self, c: list[Any]) -> tuple[str, ...]:
         return tuple(c[0])

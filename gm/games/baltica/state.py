@@ -67,7 +67,11 @@ class SiegeState:
 
 @dataclass
 class Turn:
-    """What the current game turn (season) has decided so far (3.1, 4.2, 5.1)."""
+    """What the current game turn (season) has decided so far (3.1, 4.2, 5.1).
+
+    ``standing``: each power's battle decisions given in advance with its actions
+    (battle order, hits prefer, retreat, regroup: orders.md §5), as order JSON, for this
+    season's battles and forage (gm/games/baltica/standing.py)."""
 
     rolls: dict[str, int] = field(default_factory=dict)
     actions: dict[str, int] = field(default_factory=dict)
@@ -81,6 +85,7 @@ class Turn:
     revealed: dict[str, dict[str, int]] = field(default_factory=dict)
     clock: int = 0
     allied_rerolls: int = 0
+    standing: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 @dataclass

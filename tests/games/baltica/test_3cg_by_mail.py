@@ -52,10 +52,12 @@ def test_a_standing_reroll_order_by_mail(ctx) -> None:  # type: ignore[no-untype
                       sender=SWEDEN))
     reply = [t for _, t in outbox(ctx, kind="reply", to=SWEDEN)][-1]
     assert "OK  reroll actions below 6" in reply, reply
-    for _ in range(4):  # the Coalition's actions, Sweden's, battles, forage
-        with session_scope(ctx.engine) as s:
-            seq = current_phase(s, "pb4").seq
-        assert close_phase(ctx, "pb4", seq, by="test").closed
+    for _ in range(4):  # the Coalition's actions, Sweden's, battles, forage: those with
+        with session_scope(ctx.engine) as s:  # no decision left close at once
+            phase = current_phase(s, "pb4")
+        if phase.phase_id.startswith("1700-winter-actions-"):
+            break
+        assert close_phase(ctx, "pb4", phase.seq, by="test").closed
     with session_scope(ctx.engine) as s:
         assert current_phase(s, "pb4").phase_id.startswith("1700-winter-actions-")
     sw = [t for _, t in outbox(ctx, kind="report", to=SWEDEN)]

@@ -14,7 +14,7 @@ from gm.games.baltica.orders import Politics
 
 def test_a_3cg_game_plays_a_year_with_random_orders() -> None:
     tables: set[str] = set()
-    for seed in range(4):
+    for seed in range(8):
         rng = random.Random(seed)
         state = module.setup("12.1", {"ruleset": "3cg-1.1", "optional": "13.1"})
         n = 0

@@ -17,7 +17,7 @@ from gm.db.engine import session_scope
 from gm.db.models import OrderSet
 from gm.games.baltica.module import BalticaModule
 from gm.service.adjudicate import close_phase, settle
-from gm.service.games import SeatSpec, create_game, current_phase
+from gm.service.games import SeatSpec, create_game, current_phase, phase_info
 from tests.pipeline.conftest import deliver, mail, outbox
 
 SWEDEN, COALITION, MOD = "karl@example.org", "pyotr@example.org", "mod@example.org"
@@ -117,16 +117,22 @@ def test_a_season_of_the_grand_campaign_by_mail(pb) -> None:  # type: ignore[no-
     assert close_phase(pb, "pb1", phase_now(pb)[1], by="test").closed
     assert phase_now(pb)[0] == "1700-autumn-battles"
 
-    # The moderator closes the battles by mail; battle blocks are revealed to both (5.1).
-    deliver(pb, mail("GAME pb1\nMODERATOR mod-secret\nADJUDICATE NOW: season test\n", sender=MOD))
-    assert phase_now(pb)[0] == "1700-autumn-forage"
-    for text in (reports(pb, SWEDEN)[-1], reports(pb, COALITION)[-1]):
-        assert "Ingermanland" in text and "Pyotr I" in text and "Vellinck" in text
-    assert "Battle of Ingermanland over after" in reports(pb, SWEDEN)[-1]
+    # The Coalition gave a standing decision (hits prefer) with its actions: only Sweden,
+    # who gave none, still has a decision to make in the battles (orders.md §5).
+    with session_scope(pb.engine) as s:
+        assert phase_info(current_phase(s, "pb1")).owing == ("sweden",)
 
-    # Forage (7.x) ends the season; the next action roll owes nothing and is rolled at once.
-    assert close_phase(pb, "pb1", phase_now(pb)[1], by="test").closed
+    # The moderator closes the battles by mail; battle blocks are revealed to both (5.1).
+    # Nobody has a forage loss to decide, so the forage phase closes at once, and the next
+    # action roll owes nothing and is rolled at once.
+    before, co_before = len(reports(pb, SWEDEN)), len(reports(pb, COALITION))
+    deliver(pb, mail("GAME pb1\nMODERATOR mod-secret\nADJUDICATE NOW: season test\n", sender=MOD))
     assert phase_now(pb)[0] == "1700-winter-actions-coalition"
+    battle = next(t for t in reports(pb, SWEDEN)[before:] if "Battle of Ingermanland" in t)
+    assert "Battle of Ingermanland over after" in battle
+    coalition_battle = next(t for t in reports(pb, COALITION)[co_before:] if "Vellinck" in t)
+    for text in (battle, coalition_battle):
+        assert "Ingermanland" in text and "Pyotr I" in text and "Vellinck" in text
     assert "Livland : Flemming B2 4/4" in reports(pb, COALITION)[-1]
     assert "Novgorod: 1 Russia block(s)" in reports(pb, SWEDEN)[-1]
 

@@ -44,7 +44,7 @@ SAMPLES = [
     Sail(("Wachtmeister", "Wattrang"), "Southern Baltic", "Gulf of Finland"),
     Land(("Karl XII",), "Gulf of Finland", "Ingermanland"),
     BattleOrder(("Estland", "Livland")), HitsPrefer(("Dalregementet", "Karl XII")),
-    Retreat("Karl XII", "Livland"), Regroup("Karl XII", "Livland"),
+    Retreat("Karl XII", "Livland"), Regroup(("Karl XII",), "Livland"),
     Build("sweden", 3, ("Småland",)), Reform("Repnin"), Cede("Bremen-Verden", "Hannover"),
     TruceOffer("Denmark"),
     Solidarity(),

@@ -85,6 +85,7 @@ class Why(Enum):
     NOT_YOUR_NATION_AT_WAR = "not a nation of yours at war (10.2)"
     WINTER_WITH_KARL = "a winter campaign moves or besieges with Karl XII, from where he stands (3.4)"
     SWEDEN_ONLY = "only Sweden goes on a winter campaign (3.4)"
+    FIRST_PLAYER_ONLY = "first player only: the First Player orders the battles (5.1)"
     NO_RP = "not enough RPs left (8.2)"
     NO_POOL = "that nation builds no blocks with RPs (8.6, 11.x)"
     EMPTY_POOL = "no block left to draw in that pool (8.6)"

@@ -67,8 +67,10 @@ class BattleStanding:
                     out.retreats.append(Standing(power, inner, cond, world.bid_block(inner.block),
                                                  world.bid_territory(inner.to)))
                 elif isinstance(inner, Regroup):
-                    b = world.bid_block(inner.block)
-                    regroups[b] = Standing(power, inner, cond, b, world.bid_territory(inner.to))
+                    for name in inner.blocks:
+                        b = world.bid_block(name)
+                        regroups[b] = Standing(power, inner, cond, b,
+                                               world.bid_territory(inner.to))
                 elif isinstance(inner, BattleOrder):
                     out.battle_orders.append(Standing(power, inner, cond))
         out.regroup_orders = list(regroups.values())
