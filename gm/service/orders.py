@@ -120,13 +120,18 @@ def submit_orders(
     module = module_of(game)
     parse = _parse(module, phase.game_state or {}, power, lines)
     orders = [p.order for p in parse.orders]
-    validations = module.validate(phase.game_state or {}, power, orders) if orders else []
+    previous = current_orders(session, game.id, phase.seq).get(power)
+    # ADD: the new orders are judged after the ones already stored (actions counted and
+    # money spent from the top of the whole list), only their own verdicts shown
+    earlier = [module.order_from_json(o) for o in previous.orders or []] if (
+        add and previous) else []
+    validations = module.validate(phase.game_state or {}, power, earlier + orders)[
+        len(earlier):] if orders else []
     judged = [Judged(p, v) for p, v in zip(parse.orders, validations, strict=True)]
     sub = Submission(game.id, power, phase, parse, judged, checked_only=check, added=add)
     keep = [j.parsed for j in judged if j.validation.stored]
     if check or not keep:
         return sub  # a mail whose every order failed leaves the earlier orders standing
-    previous = current_orders(session, game.id, phase.seq).get(power)
     base_orders = list(previous.orders or []) if (add and previous) else []
     base_text = previous.text.splitlines() if (add and previous and previous.text) else []
     sub.stored = store_orders(

@@ -161,8 +161,8 @@ class BalticaModule(GameModule):
             world = World(self.board_of(state), gs, Dice.scripted([]))  # a decision is left
             due = standing.deciding_powers(world, gs.step)
         return PhaseInfo(phase_id(gs), step_row(gs.step).kind, due,
-                         may_order=POWERS if (acting is not None or gs.step == "winter-campaign")
-                         and not gs.ended else (),
+                         may_order=POWERS if (acting is not None or gs.step in (
+                             "winter-campaign", "battles", "forage")) and not gs.ended else (),
                          simultaneous=gs.step in ("battles", "forage", "interphase"), ended=gs.ended)
 
     # -- orders ----------------------------------------------------------------
@@ -178,7 +178,8 @@ class BalticaModule(GameModule):
         world = World(self.board_of(state), gs, Dice.scripted([]))
         kind = step_row(gs.step).kind
         out: list[Validation] = []
-        n_actions = 0
+        tally = _ActionTally(world, power, gs.turn.actions.get(power, 0),
+                             kind == "actions" and acting_power(gs) == power)
         event_nation = power in gs.turn.events_due
         joining: dict[str, set[str]] = {}  # 11.10: where earlier orders send which nations
         for o in orders:
@@ -191,11 +192,8 @@ class BalticaModule(GameModule):
                 if v.verdict is not Verdict.REFUSED:
                     out.append(v)
                     continue
-            if v.verdict is not Verdict.REFUSED and isinstance(inner, ACTION_TYPES):
-                n_actions += 1
-                if n_actions > gs.turn.actions.get(power, 0) and not isinstance(
-                        inner, Siege):
-                    v = Validation(Verdict.WARNING, msg("more actions than this turn's roll"))
+            if v.verdict is not Verdict.REFUSED:
+                v = tally.judge(inner, v)
             if v.verdict is Verdict.ACCEPTED and cond is not None and not v.reason:
                 v = Validation(Verdict.TO_CHECK, msg("condition checked when carried out"))
             out.append(v)
@@ -237,6 +235,8 @@ class BalticaModule(GameModule):
                 why = why or movement.group_problem(
                     world, power, origin, [world.bid_block(b) for b in g.blocks])
             why = why or movement.order_limits_problem(world, power, order, joining)
+            if why is None:
+                return _move_paths(world, power, origin, order)
         elif isinstance(order, Recon):
             why = actions.recon_problem(world, power, world.bid_territory(order.territory))
         elif isinstance(order, Replace):
@@ -357,6 +357,87 @@ def game_options(options: Mapping[str, Any]) -> tuple[str, list[str]]:
         raise GameError("the optional rules 13.x belong to the 3CG ruleset: "
                         "add ruleset=3cg-1.1")
     return ruleset, optional
+
+
+def _move_paths(world: World, power: str, origin: str, order: Move) -> Validation:
+    """What the board already tells of a move (orders.md §5, 4.1, 4.4): the path the engine
+    picks for a group without ``via`` (shown in the reply); a path longer than the blocks'
+    rating without ``force``: a warning (the engine never force-marches by itself); no
+    legal path even force-marching: refused. Section 11's limits are judged by the caller,
+    with the mail's earlier moves."""
+    notes: list[str] = []
+    verdict = Verdict.ACCEPTED
+    for g in order.groups:
+        blocks = [world.bid_block(b) for b in g.blocks]
+        plan = movement.plan_group(world, power, origin, g, blocks)
+        if plan.why in (Why.TOO_FAR, Why.NO_PATH):
+            return Validation(Verdict.REFUSED, msg(plan.why.value))
+        if plan.why is Why.FORCE_NEEDED:
+            verdict = Verdict.WARNING
+            rating = min(world.spec(b).movement for b in blocks)
+            notes.append(msg("{blocks}: the path is longer than the movement rating {rating}; "
+                             "without force they will not move (4.4)",
+                             blocks=", ".join(g.blocks), rating=rating))
+        elif plan.why is not None:
+            continue  # section 11's limits: judged above with the mail's earlier moves
+        elif not g.via:
+            notes.append(msg("{blocks} by {path}", blocks=", ".join(g.blocks),
+                             path=" → ".join(world.tname(t) for t in plan.path)))
+    return Validation(verdict, "; ".join(notes))
+
+
+class _ActionTally:
+    """The actions an order list spends as the engine will count them (3.3): movement
+    orders from one territory share one action (3.3.2), a siege by blocks that end their
+    move there this phase is free (6.1); beyond the roll, a warning. Also what the list
+    itself decides: ``land`` of blocks neither aboard nor embarked above is refused (9.2)."""
+
+    def __init__(self, world: World, power: str, roll: int, counting: bool) -> None:
+        self.world, self.power, self.roll, self.counting = world, power, roll, counting
+        self.spent = 0
+        self.origins: set[str] = set()
+        self.arriving: dict[str, set[str]] = {}  # territory -> blocks moved there above
+        self.embarked: set[str] = set()
+
+    def judge(self, order: Any, v: Validation) -> Validation:
+        w = self.world
+        cost = 1 if isinstance(order, ACTION_TYPES) else 0
+        if isinstance(order, (Move, Embark, Sail, Land)):
+            origin = w.bid_territory(order.origin)
+            cost = 0 if origin in self.origins else 1
+            self.origins.add(origin)
+        if isinstance(order, Move):
+            for g in order.groups:
+                self.arriving.setdefault(w.bid_territory(g.to), set()).update(
+                    w.bid_block(b) for b in g.blocks)
+        elif isinstance(order, Embark):
+            self.embarked.update(w.bid_block(b) for b in order.blocks)
+        elif isinstance(order, Land):
+            sea = w.bid_territory(order.origin)
+            for name in order.blocks:
+                b = w.bid_block(name)
+                fleet = w.state.blocks[b].aboard if b in w.state.blocks else None
+                here = fleet is not None and w.state.blocks[fleet].location == sea
+                if not here and b not in self.embarked:
+                    return Validation(Verdict.REFUSED, msg("{block}: {why}", block=name,
+                                                           why=msg(Why.NOT_ABOARD.value)))
+        elif isinstance(order, Siege) and self.counting:
+            t = w.bid_territory(order.territory)
+            blocks = {w.bid_block(b) for b in order.blocks}
+            moved = {b for b in blocks if b in w.state.blocks and w.state.blocks[b].moved
+                     and w.state.blocks[b].location == t}
+            if blocks <= self.arriving.get(t, set()) | moved and not w.enemy_blocks(self.power, t):
+                cost = 0
+                v = Validation(v.verdict, msg(
+                    "free: the besiegers end their move here this phase (6.1)"))
+        if not self.counting or not cost:
+            return v
+        self.spent += cost
+        if self.spent > self.roll:
+            return Validation(Verdict.WARNING, msg(
+                "more actions than this turn's roll ({spent} of {roll}): skipped unless an "
+                "action above it fails", spent=self.spent, roll=self.roll))
+        return v
 
 
 def _plain(order: Any) -> Any:

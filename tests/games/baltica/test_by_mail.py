@@ -237,7 +237,8 @@ def test_an_interphase_by_mail(pb) -> None:  # type: ignore[no-untyped-def]
     deliver(pb, mail("GAME pb1\nMODERATOR mod-secret\nSET season = winter\nSET step = forage\n"
                      "SET blocks.karl-xii.strength = 2\n", sender=MOD))
     assert "OK" in last_reply(pb, MOD)
-    settle(pb, "pb1", by="test")
+    assert phase_now(pb)[0] == "1700-winter-forage"  # the phase is the one the state is in
+    assert close_phase(pb, "pb1", phase_now(pb)[1], by="test").closed
     assert phase_now(pb)[0] == "1700-winter-campaign"  # 3.4: Sweden does not campaign
     assert close_phase(pb, "pb1", phase_now(pb)[1], by="test").closed
     assert phase_now(pb)[0] == "1701-interphase"

@@ -1,0 +1,140 @@
+"""Issue 17, classes 3 and 4 by mail, on the corpus game (Pax Baltica 12.1, Sweden to act
+with 3 actions in 1700-autumn-actions-sweden, the Coalition second).
+
+Class 3 (orders.md §5): battle decisions sent with the actions (or with ADD) are stored,
+used when the battles come unless replaced in the battle phase, and a battles phase
+with no decision left closes at once. Class 4 (orders.md §2): what the mail already
+tells is said in the reply (actions beyond the roll across ADD, the path chosen,
+force-march, landing blocks not aboard, free sieges).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlmodel import col, select
+
+from gm.db.engine import session_scope
+from gm.db.models import EventLog, OrderSet
+from gm.service.adjudicate import close_phase
+from gm.service.context import ServiceContext
+from gm.service.games import current_phase, phase_info
+from tests.e2e.corpus_game import GAME, SEATS, build_template, copy_of
+from tests.pipeline.conftest import deliver, mail, outbox
+
+SWEDEN, COALITION = SEATS["sweden"][0], SEATS["coalition"][0]
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("standing") / "template.db"
+    build_template(db)
+    return db
+
+
+@pytest.fixture
+def game(template: Path, tmp_path: Path) -> Iterator[ServiceContext]:
+    ctx = copy_of(template, tmp_path)
+    yield ctx
+    ctx.engine.dispose()
+
+
+def send(ctx: ServiceContext, power: str, body: str) -> str:
+    """Mail ``body`` signed on as ``power``; the reply's text."""
+    address, password = SEATS[power]
+    deliver(ctx, mail(f"GAME {GAME}\nPOWER {power} {password}\n{body}", sender=address,
+                      to="gm@pbem.example"))
+    return outbox(ctx, kind="reply", to=address)[-1][1]
+
+
+def phase(ctx: ServiceContext) -> tuple[str, int, tuple[str, ...]]:
+    with session_scope(ctx.engine) as s:
+        p = current_phase(s, GAME)
+        return p.phase_id, p.seq, phase_info(p).owing
+
+
+def close(ctx: ServiceContext) -> None:
+    assert close_phase(ctx, GAME, phase(ctx)[1], by="test").closed
+
+
+def events(ctx: ServiceContext, type_: str) -> list[dict]:  # type: ignore[type-arg]
+    with session_scope(ctx.engine) as s:
+        rows = s.exec(select(EventLog).where(EventLog.type == type_)
+                      .order_by(col(EventLog.seq))).all()
+        return [dict(r.data) for r in rows]
+
+
+ATTACK = "move from Estland: Vellinck, Estländska to Ingermanland\n"
+
+
+def test_standing_decisions_sent_with_the_actions_are_used_and_the_battles_close_at_once(
+        game: ServiceContext) -> None:
+    """Spec 5: "a season in which both players gave their standing orders costs no extra
+    round of mail"."""
+    reply = send(game, "sweden", ATTACK + "battle order Ingermanland\n"
+                 "retreat Vellinck to Estland if round >= 1\nhits prefer Estländska\n")
+    assert "OK  battle order Ingermanland   (kept as a standing order" in reply
+    assert "OK  retreat Vellinck to Estland if round >= 1   (kept as a standing order" in reply
+    close(game)
+    assert phase(game)[0] == "1700-autumn-actions-coalition"
+    assert "OK  hits prefer Pyotr I" in send(game, "coalition", "hits prefer Pyotr I\n")
+    close(game)
+    # the battles (and the forage, nobody short of food) closed at once: winter's actions
+    assert phase(game)[0] == "1700-winter-actions-coalition"
+    assert {"block": "Vellinck", "territory": "Ingermanland", "round": 1, "to": "Estland",
+            "forced": False} in events(game, "retreated")
+
+
+def test_a_decision_given_in_the_battle_phase_replaces_the_standing_one(
+        game: ServiceContext) -> None:
+    send(game, "sweden", ATTACK + "retreat Vellinck to Estland if round >= 1\n")
+    close(game)
+    close(game)  # the Coalition's actions: none; it gave no decision, so the battles wait
+    phase_id, _, owing = phase(game)
+    assert (phase_id, owing) == ("1700-autumn-battles", ("coalition",))
+    reply = send(game, "sweden", "retreat Vellinck to Estland if round >= 9\n")
+    assert "OK  retreat Vellinck to Estland if round >= 9" in reply, reply[200:900]
+    close(game)
+    assert not [e for e in events(game, "retreated") if e["block"] == "Vellinck"
+                and not e["forced"]]
+
+
+def test_battle_order_is_the_first_players_and_regroup_takes_several_blocks(
+        game: ServiceContext) -> None:
+    reply = send(game, "coalition", "battle order Ingermanland\nhits prefer Pyotr I\n")
+    assert "REFUSED  battle order Ingermanland: refused: first player only" in reply
+    reply = send(game, "sweden", ATTACK + "regroup Vellinck, Estländska to Estland\n")
+    assert "OK  regroup Vellinck, Estländska to Estland" in reply
+    reply = send(game, "sweden", "ADD\nhits prefer Estländska\n")
+    assert "OK  hits prefer Estländska" in reply
+    with session_scope(game.engine) as s:
+        row = s.exec(select(OrderSet).where(OrderSet.power == "sweden",
+                                            OrderSet.current == True)).one()  # noqa: E712
+        assert row.text.splitlines() == [ATTACK.strip(), "regroup Vellinck, Estländska to Estland",
+                                         "hits prefer Estländska"]
+
+
+def test_actions_beyond_the_roll_are_counted_across_add(game: ServiceContext) -> None:
+    reply = send(game, "sweden", "recon Livland\nrecon Ingermanland\n" + ATTACK)
+    assert "more actions than this turn's roll" not in reply
+    reply = send(game, "sweden", "ADD\nmove from Skåne: Karl XII to Jämtland force\n")
+    assert "more actions than this turn's roll (4 of 3)" in reply
+
+
+def test_the_reply_shows_paths_force_marches_landings_and_free_sieges(
+        game: ServiceContext) -> None:
+    reply = send(game, "sweden",
+                 "move from Västergötland: Elfsborg to Jämtland\n"
+                 "move from Skåne: Karl XII to Jämtland\n"
+                 "land Dalregementet from Southern Baltic to Livland\n"
+                 "move from Pommern: Pommerska to Bremen-Verden force\n"
+                 "siege Bremen-Verden with Pommerska\n")
+    assert "Elfsborg by Kopparberg → Jämtland" in reply
+    assert ("Karl XII: the path is longer than the movement rating 2; without force they "
+            "will not move (4.4)") in reply
+    assert "REFUSED  land Dalregementet from Southern Baltic Sea to Livland: refused: " \
+           "Dalregementet: not aboard a fleet in that sea zone" in reply
+    assert "free: the besiegers end their move here this phase (6.1)" in reply
+    assert "more actions than this turn's roll" not in reply  # 3 moves, the siege is free
