@@ -115,6 +115,8 @@ class ScriptedPlayer:
         lang = "fr" if self.language == "fr" and self.rng.random() < 0.5 else "en"
         if kind == "actions":
             orders = self._actions(report, lang)
+            if orders and self.rng.random() < 0.5:  # orders.md §5: decided in advance
+                orders += self._hits_prefer(report, lang)
         elif kind == "interphase":
             orders = self._interphase(report, lang)
         elif kind in ("battles", "forage"):

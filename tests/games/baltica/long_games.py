@@ -175,7 +175,7 @@ class Player:
                 elif roll < 0.45:
                     out.append(Retreat(w.name(b), self.tn(w, rng.choice(nbrs))))
                 if rng.random() < 0.3:
-                    out.append(Regroup(w.name(b), self.tn(w, rng.choice(nbrs))))
+                    out.append(Regroup((w.name(b),), self.tn(w, rng.choice(nbrs))))
             if mine and rng.random() < 0.4:
                 out.append(HitsPrefer(self.names(w, mine[::-1])))
         return out
@@ -240,14 +240,14 @@ def standing_untold(power: str, orders: list[Any], events: list[Any]) -> list[st
         inner = getattr(o, "order", o)
         if not isinstance(inner, (Retreat, Regroup)):
             continue
-        block = inner.block
-        seen = any(e.data.get("block") == block and (
-            e.type in ("retreated", "regrouped")
-            or (e.type == "retreat_refused" and e.visible_to == frozenset({power})))
-            or (e.type == "order_failed" and e.visible_to == frozenset({power})
-                and block in e.data.get("order", "")) for e in events)
-        if not seen:
-            out.append(str(inner))
+        for block in inner.blocks if isinstance(inner, Regroup) else (inner.block,):
+            seen = any(e.data.get("block") == block and (
+                e.type in ("retreated", "regrouped")
+                or (e.type == "retreat_refused" and e.visible_to == frozenset({power})))
+                or (e.type == "order_failed" and e.visible_to == frozenset({power})
+                    and block in e.data.get("order", "")) for e in events)
+            if not seen:
+                out.append(f"{inner} ({block})")
     return out
 
 

@@ -97,8 +97,8 @@ def test_rule_5_7_a_regroup_of_the_loser_or_of_a_block_in_no_battle_is_told() ->
     loses (Karl hits four times), so its regroup is not carried out; Dalregementet was in
     no battle."""
     world = attack([1, 1, 1, 1] + [6] * 30)
-    battle_phase(world, {"coalition": [Regroup("Reventlov", "Fyn")],
-                         "sweden": [Regroup("Dalregementet", "Skane")]})
+    battle_phase(world, {"coalition": [Regroup(("Reventlov",), "Fyn")],
+                         "sweden": [Regroup(("Dalregementet",), "Skane")]})
     assert [d["code"] for d in told(world, "coalition")] == ["ELIMINATED_FIRST"]
     assert [d["code"] for d in told(world, "sweden")] == ["NOT_IN_BATTLE"]
 
@@ -110,7 +110,7 @@ def test_rule_6_4_no_regroup_after_a_siege_is_told() -> None:
     gs = make_state(board, {"karl-xii": ("jylland", 4)}, step="battles")
     gs.turn.sieges = [SiegeState("jylland", "sweden", ["karl-xii"])]
     world = make_world(board, gs, [1, 1, 1, 1] + [6] * 3)
-    battle_phase(world, {"sweden": [Regroup("Karl XII", "Skane")]})
+    battle_phase(world, {"sweden": [Regroup(("Karl XII",), "Skane")]})
     assert [d["code"] for d in told(world, "sweden")] == ["NO_REGROUP_AFTER_SIEGE"]
     assert gs.blocks["karl-xii"].location == "jylland"
 
@@ -120,7 +120,7 @@ def test_the_lines_read_in_english_and_french() -> None:
     was eliminated first, in both languages."""
     world = attack([6] * 4 + [1, 1, 1, 1] + [6] * 30)  # Reventlov's hits kill Karl in round 2
     battle_phase(world, {"sweden": [Retreat("Karl XII", "Halland"),
-                                    Regroup("Karl XII", "Skane")]})
+                                    Regroup(("Karl XII",), "Skane")]})
     mine = [e for e in world.events if e.visible_to == frozenset({"sweden"})
             and e.type in ("retreat_refused", "order_failed")]
     assert [line("en", e) for e in mine] == [
