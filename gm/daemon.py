@@ -1,51 +1,73 @@
 """``gm serve``: read mail, run deadlines, drain the outbox, until told to stop.
 
-One loop, three duties, each safe to interrupt anywhere:
+One loop, one thread of control, three duties per round, each safe to
+interrupt anywhere:
 
-1. inbound: fetch (nothing marked yet) -> store raw -> handle in one
+1. deadlines first: when a deadline or reminder has fallen due (the loop's
+   :class:`~gm.schedule.wakeup.WakeClock`, read from the phases table) or the
+   periodic sweep is due, :func:`gm.schedule.sweep.sweep` claims the due
+   phases row by row (exactly once, however many instances run) and closes
+   them, so mail is never judged against a phase that should already be
+   closed;
+2. inbound: fetch (nothing marked yet) -> store raw -> handle in one
    transaction (orders, reply queued, mail marked handled in the database) ->
-   only then flag the mail in its mailbox;
-2. deadlines: the scheduler runner (APScheduler as a wake-up clock, see
-   docs/scheduling.md) runs a sweep at every deadline and reminder and
-   periodically; the sweep claims due phases row by row (exactly once,
-   however many instances run) and closes them;
+   only then flag the mail in its mailbox. A mail whose handling raises is
+   recorded as failed and answered once (gm.pipeline.handle), and the loop
+   goes on with the next one;
 3. outbound: the outbox is drained, with retries.
 
-SIGTERM/SIGINT finish the mail in hand and stop. When the database is gone or
-locked (a PostgreSQL restart, a network cut), the round is abandoned without
-flagging anything and tried again with backoff: the mails wait in the mailbox,
-the outbox waits in the database, and nothing is lost or done twice.
+Then the loop waits for mail, at most until the next deadline. There is no
+scheduler thread, so nothing can wait on a lock the loop holds
+(docs/scheduling.md). Blocking work runs in worker threads the loop awaits;
+the loop itself only ever waits on them, never on a lock.
+
+SIGTERM/SIGINT finish the mail in hand and stop. If the work in hand is not
+done within ``STOP_GRACE`` seconds (a long adjudication, a mail server that
+does not answer), the process exits anyway: every step is a transaction, so
+the interrupted work is done again, once, on the next start (the crash tests
+kill it at every such point). When the database is gone or locked (a
+PostgreSQL restart, a network cut), the round is abandoned without flagging
+anything and tried again with backoff.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
+import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from gm.db.engine import session_scope
 from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline.checkpoint import checkpoint
 from gm.pipeline.dispatch import drain, release_dead_claims
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import still_new, store_inbound
+from gm.schedule.wakeup import WakeClock
 from gm.service.context import ServiceContext
 
 log = logging.getLogger("gm.daemon")
 
 DB_RETRY_FIRST = 1.0
 DB_RETRY_LONGEST = 60.0
+STOP_GRACE = 7.0  # seconds after SIGTERM before the process exits whatever it is doing
 
 
 def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail) -> None:
     """Store, handle and mark one mail; a crash anywhere leaves it to be done again, once."""
+    from gm.schedule.sweep import close_due_without_orders
+
     checkpoint("receive")
     stored = store_inbound(ctx, fetched)
     checkpoint("store")
+    # A die-rolling step that fell due since the round began is closed first, so a mail
+    # meant for the phase after it finds that phase open (one indexed query otherwise).
+    close_due_without_orders(ctx)
     handle_inbound(ctx, stored.inbound_id)
     checkpoint("handle")
     if still_new(ctx, stored.inbound_id):
@@ -63,7 +85,6 @@ def recover(ctx: ServiceContext) -> None:
     """Close every open phase whose powers are all READY (the close a crash may have cut off)."""
     from sqlmodel import select
 
-    from gm.db.engine import session_scope
     from gm.db.models import Phase
     from gm.schedule.ready import maybe_adjudicate_early
 
@@ -78,8 +99,12 @@ def sweep_once(ctx: ServiceContext) -> None:
     from gm.schedule.sweep import sweep
 
     report = sweep(ctx)
-    if getattr(report, "closed", None):
+    if report.closed or report.problems:
         log.info("deadlines: %s", report)
+
+
+def _identity(fetched: FetchedMail) -> tuple[str, int | None, int | None, int]:
+    return (fetched.source, fetched.uidvalidity, fetched.uid, hash(fetched.raw))
 
 
 @dataclass
@@ -87,63 +112,128 @@ class Daemon:
     ctx: ServiceContext
     source: MailSource
     sink: MailSink
-    sweep_seconds: float = 30.0
-    wait_seconds: float = 5.0
+    sweep_seconds: float = 30.0  # the periodic sweep: heartbeat, other instances' changes
+    wait_seconds: float = 5.0  # the longest wait for mail between rounds
     stopping: bool = False
-    runner: Any = None  # gm.schedule.runner.Runner while run() runs
-    _last_sweep: float = field(default=0.0)
+    wake: WakeClock = field(default_factory=WakeClock)
+    _last_sweep: float | None = field(default=None)
+    _broken: set[tuple[str, int | None, int | None, int]] = field(default_factory=set)
+    _stopped: threading.Event = field(default_factory=threading.Event)
     _claims_released: bool = field(default=False)
 
     def stop(self) -> None:
-        log.info("stopping after the mail in hand")
+        """Finish the mail in hand, then stop (tests call this; signals call :meth:`signalled`)."""
+        if not self.stopping:
+            log.info("stopping after the mail in hand")
         self.stopping = True
+
+    def signalled(self) -> None:
+        """SIGTERM/SIGINT: stop; exit anyway after STOP_GRACE seconds (a second signal: now)."""
+        if self.stopping:
+            _exit_now("a second stop signal")
+        self.stop()
+        threading.Thread(target=self._backstop, name="gm-stop", daemon=True).start()
+
+    def _backstop(self) -> None:
+        if not self._stopped.wait(STOP_GRACE):
+            _exit_now(f"still busy {STOP_GRACE:.0f} s after the stop signal")
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             try:
-                loop.add_signal_handler(sig, self.stop)
+                loop.add_signal_handler(sig, self.signalled)
             except (NotImplementedError, RuntimeError):  # not the main thread
                 pass
         log.info("gm serving as %s", self.ctx.instance)
-        from gm.schedule.runner import Runner
-
-        # Whatever a crash interrupted after a commit (a phase everyone is READY
-        # for, left open) is finished before any new mail is read.
-        await asyncio.to_thread(recover, self.ctx)
-        self.runner = Runner(self.ctx, sweep_seconds=self.sweep_seconds)
-        self.runner.start()
         try:
             delay = DB_RETRY_FIRST
+            recovered = False
             while not self.stopping:
                 try:
+                    if not recovered:
+                        # Whatever a crash interrupted after a commit (a phase everyone is
+                        # READY for, left open) is finished before any new mail is read.
+                        await asyncio.to_thread(recover, self.ctx)
+                        recovered = True
                     await self.step()
                 except (OperationalError, InterfaceError) as exc:
                     log.warning("database unavailable, retrying in %.0f s: %s", delay,
                                 str(exc.orig or exc).strip().splitlines()[0])
-                    await asyncio.sleep(delay)
+                    await self._sleep(delay)
                     delay = min(delay * 2, DB_RETRY_LONGEST)
                     continue
                 delay = DB_RETRY_FIRST
                 if not self.stopping:
-                    await asyncio.to_thread(self.source.wait, self.wait_seconds)
+                    await asyncio.to_thread(self.source.wait, self.wait_time())
         finally:
-            self.runner.stop()
-            await self.sink.close()
-            self.source.close()
+            try:
+                await self.sink.close()
+                self.source.close()
+            finally:
+                self._stopped.set()
+                log.info("stopped")
+
+    async def _sleep(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while not self.stopping and time.monotonic() < end:
+            await asyncio.sleep(min(0.2, end - time.monotonic()))
+
+    def wait_time(self) -> float:
+        """How long to wait for mail: until the next deadline, at most ``wait_seconds``."""
+        left = self.wake.seconds_until_next(self.ctx.clock.now())
+        if self._last_sweep is not None:
+            periodic = self._last_sweep + self.sweep_seconds - time.monotonic()
+            left = periodic if left is None else min(left, periodic)
+        return max(0.0, min(self.wait_seconds, left if left is not None else self.wait_seconds))
 
     async def step(self) -> None:
-        """One round of the three duties (tests call this directly)."""
+        """One round: due deadlines, then mail, then the outbox (tests call this directly)."""
         if not self._claims_released:  # what a killed process of this instance was sending
             await asyncio.to_thread(release_dead_claims, self.ctx)
             self._claims_released = True
+        await asyncio.to_thread(self.deadlines)
         for fetched in await asyncio.to_thread(self.source.fetch_new):
             if self.stopping:
                 break
-            await asyncio.to_thread(process_one, self.ctx, self.source, fetched)
-        if self.runner is not None:
-            self.runner.resync()  # new phases (from mail) get their wake-up jobs
-        elif time.monotonic() - self._last_sweep >= self.sweep_seconds:
-            await asyncio.to_thread(sweep_once, self.ctx)
+            if _identity(fetched) in self._broken:
+                continue
+            try:
+                await asyncio.to_thread(process_one, self.ctx, self.source, fetched)
+            except (OperationalError, InterfaceError):
+                raise
+            except Exception:
+                # handle_inbound records and answers a mail that fails; this is a mail that
+                # could not even be stored or flagged. It is left in the mailbox and not
+                # tried again by this process (a restart tries it once more).
+                log.exception("mail from %s could not be stored or flagged; left in the mailbox",
+                              fetched.source)
+                self._broken.add(_identity(fetched))
+        if not self.stopping:
+            await drain(self.ctx, self.sink)
+        await asyncio.to_thread(self._refresh)
+
+    def deadlines(self) -> None:
+        """Sweep when a deadline or reminder fell due, or the periodic sweep is due."""
+        now = self.ctx.clock.now()
+        periodic = (self._last_sweep is None
+                    or time.monotonic() - self._last_sweep >= self.sweep_seconds)
+        if not periodic and not self.wake.due(now):
+            return
+        sweep_once(self.ctx)
+        if periodic:
             self._last_sweep = time.monotonic()
-        await drain(self.ctx, self.sink)
+        with session_scope(self.ctx.engine) as session:
+            self.wake.swept(session, now, periodic=periodic)
+
+    def _refresh(self) -> None:
+        with session_scope(self.ctx.engine) as session:
+            self.wake.refresh(session)
+
+
+def _exit_now(why: str) -> None:
+    """Leave the process at once: the work in hand is done again, once, on the next start."""
+    log.warning("%s: exiting now; the interrupted work is done again on the next start", why)
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    os._exit(0)

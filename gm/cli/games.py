@@ -152,11 +152,16 @@ def game_list(app: App, as_json: bool) -> None:
         for g in session.exec(select(Game).order_by(col(Game.id))):
             phase = current_phase(session, g.id)
             rows.append({"game": g.id, "module": g.module, "scenario": g.scenario,
-                         "status": g.status, "phase": phase.phase_id, "deadline": phase.deadline})
-    text = "\n".join(f"{r['game']:<16} {r['module']:<11} {r['status']:<8} {r['phase']:<36} "
-                     f"{r['deadline']:%Y-%m-%d %H:%M}" if r["deadline"] else
-                     f"{r['game']:<16} {r['module']:<11} {r['status']:<8} {r['phase']}"
-                     for r in rows) or "no games yet: create one with `gm game new`"
+                         "status": "held" if g.hold_reason else g.status, "phase": phase.phase_id,
+                         "deadline": phase.deadline, "hold": g.hold_reason or None})
+
+    def line(r: dict[str, Any]) -> str:
+        out = f"{r['game']:<16} {r['module']:<11} {r['status']:<8} {r['phase']}"
+        if r["deadline"]:
+            out = f"{out:<74} {r['deadline']:%Y-%m-%d %H:%M}"
+        return out + (f"\n{'':<16} held: {r['hold']}" if r["hold"] else "")
+
+    text = "\n".join(line(r) for r in rows) or "no games yet: create one with `gm game new`"
     emit(rows, as_json, text)
 
 
@@ -173,14 +178,20 @@ def game_show(app: App, game_id: str, as_json: bool) -> None:
     with session_scope(ctx.engine) as session:
         g = get_game(session, game_id)
         phase = current_phase(session, game_id)
-        data = {"game": g.id, "module": g.module, "scenario": g.scenario, "status": g.status,
+        data = {"game": g.id, "module": g.module, "scenario": g.scenario,
+                "status": "held" if g.hold_reason else g.status,
+                "hold": g.hold_reason or None, "held_at": g.held_at,
                 "phase": phase.phase_id, "phase_state": phase.state, "deadline": phase.deadline,
                 "owing": (phase.info or {}).get("owing", []), "commitment": g.commitment,
                 "settings": g.settings, "moderator": g.moderator_address,
                 "seats": [{"power": s.power, "address": s.address, "language": s.language,
                            "timezone": s.timezone, "missed_in_row": s.missed_in_row}
                           for s in seats(session, game_id)]}
-    text = [f"{g.id}: {g.module} {g.scenario} ({g.status})",
+    text = [f"{g.id}: {g.module} {g.scenario} ({data['status']})"]
+    if g.hold_reason:
+        text += [f"HELD since {when(g.held_at)}: {g.hold_reason}",
+                 f"  (lift it with: gm mod unhold {g.id})"]
+    text += [
             f"phase {data['phase']} ({data['phase_state']}), deadline {data['deadline']}",
             f"owing orders: {', '.join(data['owing']) or 'nobody'}"]
     text += [f"  {s['power']:<14} {s['address']}" for s in data["seats"]]

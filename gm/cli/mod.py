@@ -233,3 +233,53 @@ def adjudicate_now(app: App, game_id: str, reason: str, private: bool, actor: st
     if not result.closed:
         raise Conflict(result.problem or f"{phase.phase_id} is not open")
     click.echo(f"{game_id}: {result.phase_id} adjudicated; now {result.next_phase_id}")
+
+
+@mod.command()
+@click.argument("game_id")
+@click.option("--keep-open", is_flag=True, help="Lift the hold without closing the phase again.")
+@click.option("--reason", default="")
+@click.option("--actor", default="moderator (cli)")
+@pass_app
+def unhold(app: App, game_id: str, keep_open: bool, reason: str, actor: str) -> None:
+    """Lift the hold of a game whose phase raised while closing, and close that phase again.
+
+    If it raises again, the game is held again (and you are told again).
+    """
+    from gm.service.adjudicate import unhold as lift
+
+    result = lift(app.context(), game_id, actor=actor, reason=reason, close=not keep_open)
+    if result is None:
+        click.echo(f"{game_id}: hold lifted")
+    elif result.closed:
+        click.echo(f"{game_id}: hold lifted; {result.phase_id} adjudicated; now {result.next_phase_id}")
+    else:
+        raise Conflict(f"{game_id}: hold lifted, but closing the phase failed again; "
+                       f"held again: {result.problem}" if result.problem else
+                       f"{game_id}: hold lifted; the phase was not closed")
+
+
+@mod.command()
+@click.argument("mail_id", type=int)
+@pass_app
+def retry(app: App, mail_id: int) -> None:
+    """Handle failed mail MAIL_ID (see `gm game show`, the moderator's notice) again, once."""
+    from gm.db.models import InboundMail
+    from gm.pipeline.handle import handle_inbound
+    from gm.service.errors import NotFound
+
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        row = session.get(InboundMail, mail_id)
+        if row is None:
+            raise NotFound(f"no mail {mail_id}")
+        if row.status != "failed":
+            raise Conflict(f"mail {mail_id} is {row.status}, not failed: nothing to retry")
+    handle_inbound(ctx, mail_id, retry=True)
+    with session_scope(ctx.engine) as session:
+        row = session.get(InboundMail, mail_id)
+        assert row is not None
+        status, note = row.status, row.note
+    if status == "failed":
+        raise Conflict(f"mail {mail_id} failed again: {note}")
+    click.echo(f"mail {mail_id}: {status}" + (f" ({note})" if note else ""))

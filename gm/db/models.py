@@ -36,6 +36,10 @@ class Game(SQLModel, table=True):
     moderator_password_hash: str = Field(default="", max_length=256)
     paused_at: datetime | None = None
     created_at: datetime
+    # Held (like DPjudge's AWAIT): closing a phase raised; nothing is adjudicated until
+    # the moderator lifts the hold (`gm mod unhold`). Empty: not held.
+    hold_reason: str = ""
+    held_at: datetime | None = None
 
 
 class Seat(SQLModel, table=True):
@@ -125,8 +129,9 @@ class InboundMail(SQLModel, table=True):
     received_at: datetime
     sender: str = Field(default="", max_length=320)
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-    status: str = Field(default="new", max_length=16, index=True)  # new, handled, ignored
-    note: str = ""  # why ignored, or a summary of what was done
+    # new, handled, ignored, failed (handling raised: nothing applied, sender and moderator told)
+    status: str = Field(default="new", max_length=16, index=True)
+    note: str = ""  # why ignored, a summary of what was done, or the error
     game_id: str | None = Field(default=None, max_length=64)
     handled_at: datetime | None = None
 

@@ -8,21 +8,34 @@ The flow, as a table::
                                                         └─► clean body ─► envelope ─► sections ─► reply
 
 The mail is marked handled, its orders stored and its reply queued in the
-same transaction; if anything fails, nothing of it is kept and the mail is
-handled again later. Work that must follow the commit (closing a phase) runs
+same transaction. Work that must follow the commit (closing a phase) runs
 after it, and is itself idempotent.
+
+When that transaction fails, nothing of it is kept:
+
+* the database is gone (``OperationalError``/``InterfaceError``): the error
+  goes up, the mail stays ``new`` and is handled again when it is back;
+* anything else (a bug, design.md §7): the mail is *shunted*. In a
+  transaction of its own it is marked ``failed`` with the error (its raw
+  bytes kept), the sender gets one answer ("not processed, nothing in it was
+  applied, the moderator has been told", in the seat's language where the
+  address is a seat's), the moderator one notice with the error, and the
+  daemon goes on with the next mail. It is never tried again by itself:
+  ``gm mod retry MAIL`` handles it again, once.
 """
 
 from __future__ import annotations
 
 import logging
+import traceback
 
 from sqlalchemy import update
-from sqlmodel import Session, col, select
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlmodel import Session, col, func, select
 
 from gm.db.engine import session_scope
-from gm.db.models import InboundMail
-from gm.i18n import msg
+from gm.db.models import Game, InboundMail, Seat
+from gm.i18n import msg, translate
 from gm.mail.classify import classify_with_reason
 from gm.mail.mime import DecodedMail, decode
 from gm.orders.envelope import parse_envelope
@@ -37,12 +50,31 @@ from gm.service.outbox import queue_mail
 log = logging.getLogger("gm.pipeline")
 
 
-def handle_inbound(ctx: ServiceContext, inbound_id: int) -> AfterCommit:
-    """Handle mail ``inbound_id`` if it is still new; then run what follows the commit."""
+def handle_inbound(ctx: ServiceContext, inbound_id: int, *, retry: bool = False) -> AfterCommit:
+    """Handle mail ``inbound_id`` if it is still new (with ``retry``: or failed); then run
+    what follows the commit. A mail whose handling raises is shunted (:func:`shunt`)."""
+    try:
+        after = _handle(ctx, inbound_id, retry=retry)
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception as exc:
+        log.exception("handling mail %s raised; it is recorded as failed", inbound_id)
+        shunt(ctx, inbound_id, exc)
+        return AfterCommit()
+    try:
+        run_after_commit(ctx, after)
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception:  # the mail is handled and answered; the next sweep closes what is due
+        log.exception("closing a phase after mail %s raised", inbound_id)
+    return after
+
+
+def _handle(ctx: ServiceContext, inbound_id: int, *, retry: bool) -> AfterCommit:
     after = AfterCommit()
     with session_scope(ctx.engine) as session:
         row = _lock(session, inbound_id)
-        if row is None or row.status != "new":
+        if row is None or row.status not in (("new", "failed") if retry else ("new",)):
             return after
         mail = decode(row.raw)
         checkpoint("parse")
@@ -60,8 +92,70 @@ def handle_inbound(ctx: ServiceContext, inbound_id: int) -> AfterCommit:
             row.note = "; ".join(s.rejected for s in reply.sections if s.rejected)[:1000]
         row.handled_at = ctx.clock.now()
         session.add(row)
-    run_after_commit(ctx, after)
     return after
+
+
+def shunt(ctx: ServiceContext, inbound_id: int, exc: BaseException) -> None:
+    """Record mail ``inbound_id`` as failed with ``exc``; answer its sender and tell the
+    moderator, each once (a second failure after ``gm mod retry`` is only recorded)."""
+    error = f"{type(exc).__name__}: {exc}"
+    with session_scope(ctx.engine) as session:
+        row = _lock(session, inbound_id)
+        if row is None or row.status not in ("new", "failed"):
+            return
+        row.status, row.note = "failed", f"failed: {error}"[:1000]
+        row.handled_at = ctx.clock.now()
+        session.add(row)
+        try:
+            mail: DecodedMail | None = decode(row.raw)
+        except Exception:  # nothing can be read from it: the moderator is still told
+            mail = None
+        if mail is not None and mail.reply_address and _answered(mail):
+            language = _sender_language(session, mail.from_addr)
+            subject = mail.subject or "your orders"
+            text = translate(msg(
+                "Your mail was not processed: an error occurred while reading it, so nothing "
+                "in it was applied. The moderator has been told. You may send it again, or "
+                "wait for the moderator's answer."), language)
+            queue_mail(ctx, session, game_id=None, kind="reply", to=[mail.reply_address],
+                       subject=subject if subject.lower().startswith("re:") else f"Re: {subject}",
+                       text=text + "\n", key=f"failed:{row.id}", in_reply_to=mail.message_id,
+                       references=tuple(mail.references) + ((mail.message_id,) if mail.message_id else ()))
+        moderators = _moderators(ctx, session, mail.from_addr if mail else row.sender)
+        if moderators:
+            trace = "".join(traceback.format_exception(exc)[-12:])
+            queue_mail(ctx, session, game_id=None, kind="notice", to=moderators,
+                       subject=f"[gm] mail {row.id} from {row.sender} failed: {type(exc).__name__}",
+                       text=(f"==== gm notice ====\nMail {row.id} from {row.sender}\n"
+                             f"(Message-ID {row.message_id}, subject {mail.subject if mail else '?'!r})\n"
+                             f"raised an error while it was handled, so nothing in it was applied.\n"
+                             f"The sender was told. The raw mail is kept.\n\n"
+                             f"Error: {error}\n\n{trace}\n"
+                             f"To handle it again, once: gm mod retry {row.id}\n"),
+                       key=f"failed-notice:{row.id}")
+
+
+def _answered(mail: DecodedMail) -> bool:
+    """Would this mail be answered at all (not an auto-reply, bounce, list or loop)?"""
+    try:
+        return classify_with_reason(mail).kind.answered
+    except Exception:
+        return False
+
+
+def _sender_language(session: Session, address: str) -> str:
+    """The language of the seats held by ``address``, if they agree; else English."""
+    langs = set(session.exec(select(Seat.language).where(
+        func.lower(col(Seat.address)) == address.lower())))
+    return langs.pop() if len(langs) == 1 else "en"
+
+
+def _moderators(ctx: ServiceContext, session: Session, address: str) -> list[str]:
+    """The service's moderator, and the moderators of the games ``address`` plays in."""
+    games = select(Seat.game_id).where(func.lower(col(Seat.address)) == address.lower())
+    found = [str(ctx.settings.get("moderator_address", "") or "")]
+    found += list(session.exec(select(Game.moderator_address).where(col(Game.id).in_(games))))
+    return [a for a in dict.fromkeys(found) if a]
 
 
 def _lock(session: Session, inbound_id: int) -> InboundMail | None:

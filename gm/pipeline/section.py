@@ -22,7 +22,7 @@ from gm.pipeline.signon import check_signon, choose_game
 from gm.schedule.deadlines import Lateness, lateness
 from gm.service.context import ServiceContext
 from gm.service.errors import ServiceError
-from gm.service.games import current_phase, seat_for_power
+from gm.service.games import current_phase, phase_info, seat_for_power
 from gm.service.orders import submit_orders
 
 
@@ -84,7 +84,17 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
                              "nothing in this section was carried out", written=section.phase,
                              phase=phase.phase_id)
         return reply
-    if phase.state == "open" and lateness(game.settings, phase.deadline, sc.ctx.clock.now()) is Lateness.TOO_LATE:
+    # A phase nobody orders in (a die roll) is never "too late" for anyone: once due it is
+    # closed before mail is handled (gm.schedule.sweep.close_due_without_orders).
+    owed = bool(phase_info(phase).owing)
+    late = (phase.state == "open" and owed
+            and lateness(game.settings, phase.deadline, sc.ctx.clock.now()) is Lateness.TOO_LATE)
+    if game.hold_reason and (late or not owed):
+        reply.rejected = msg("game {game} is waiting for its moderator: {phase} could not be "
+                             "closed yet; nothing in this section was carried out. Send it again "
+                             "when the next report arrives", game=game.id, phase=phase.phase_id)
+        return reply
+    if late:
         reply.rejected = msg("too late for {phase}: its deadline has passed", phase=phase.phase_id)
         return reply
     _carry_out(sc, game, seat, section, reply)

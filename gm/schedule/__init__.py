@@ -1,7 +1,7 @@
-"""Deadlines, reminders, sweeps and the daemon's scheduler (docs/scheduling.md).
+"""Deadlines, reminders, sweeps and the daemon's wake-ups (docs/scheduling.md).
 
-The phases table is the truth; the scheduler only wakes the service up.
-Exactly-once comes from row claims in the database, never from the scheduler.
+The phases table is the truth; the daemon's loop reads its next wake-up from
+it (gm.schedule.wakeup). Exactly-once comes from row claims in the database.
 """
 
 from __future__ import annotations

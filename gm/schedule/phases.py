@@ -46,12 +46,13 @@ class OpenPhase:
 def open_phases(session: Session, game_id: str | None = None, *,
                 deadline_from: datetime | None = None,
                 deadline_to: datetime | None = None) -> list[OpenPhase]:
-    """Every open, released phase with a deadline, of a running game (optionally filtered)."""
+    """Every open, released phase with a deadline, of a running game not held (optionally filtered)."""
     q = (select(Phase.id, Phase.game_id, Phase.seq, Phase.phase_id, Phase.kind, Phase.deadline,
                 Phase.reminders_sent, Game.settings)
          .join(Game, col(Game.id) == col(Phase.game_id))
          .where(col(Phase.state) == "open", col(Phase.released).is_(True),
-                col(Phase.deadline).is_not(None), col(Game.status) == "running"))
+                col(Phase.deadline).is_not(None), col(Game.status) == "running",
+                col(Game.hold_reason) == ""))
     if game_id is not None:
         q = q.where(col(Phase.game_id) == game_id)
     if deadline_from is not None:

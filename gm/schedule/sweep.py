@@ -1,6 +1,7 @@
 """The sweep: everything that is due, done once, whichever instance runs it.
 
-``sweep(ctx)`` is the only thing the scheduler's jobs call. It is safe to run
+``sweep(ctx)`` is what the daemon runs when a deadline falls due and
+periodically (gm.daemon, gm.schedule.wakeup). It is safe to run
 from any number of instances at once, as often as one likes:
 
 1. heartbeat and outage policy (:mod:`gm.schedule.outage`);
@@ -22,7 +23,10 @@ import logging
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from sqlmodel import col, select
+
 from gm.db.engine import session_scope
+from gm.db.models import Phase
 from gm.schedule.absences import AbsenceAct, apply_absence, games_with_absences
 from gm.schedule.claims import probe_free
 from gm.schedule.nmr import warn_missed
@@ -85,6 +89,28 @@ def sweep(ctx: ServiceContext, *, game_id: str | None = None) -> SweepReport:
     for row in order_for(ctx.instance, [r for r in rows if r.due(now)]):
         _close(ctx, row, report)
     return report
+
+
+def close_due_without_orders(ctx: ServiceContext) -> list[Closed]:
+    """Close every due phase that nobody owes orders in (a die-rolling step), before mail.
+
+    Mail is meant for the phase that follows such a step (Pax Baltica's action
+    roll): it must find that phase open, never be refused as too late for a
+    phase nobody orders in. The mail pipeline calls this before each mail; it
+    costs one indexed query when nothing is due.
+    """
+    now = ctx.clock.now()
+    with session_scope(ctx.engine) as session:
+        rows = open_phases(session, deadline_to=now)
+        if not rows:
+            return []
+        unowed = {pk for pk, info in session.exec(
+            select(Phase.id, Phase.info).where(col(Phase.id).in_([r.pk for r in rows])))
+            if not (info or {}).get("owing") and not (info or {}).get("ended")}
+    report = SweepReport(ctx.instance)
+    for row in order_for(ctx.instance, [r for r in rows if r.pk in unowed and r.due(now)]):
+        _close(ctx, row, report)
+    return report.closed
 
 
 def _rows(ctx: ServiceContext, game_id: str | None) -> list[OpenPhase]:

@@ -6,18 +6,28 @@ does the work, everyone else (a second instance, a repeated deadline job, a
 second ``ADJUDICATE NOW``) finds nothing to do. The claim, the defaults for
 missing orders, the engine's outcome, the event log with every roll, the next
 phase and the queued reports commit together, or not at all.
+
+A close that raises (a bug in an engine or a template) rolls all of that back
+and *holds* the game, like DPjudge's AWAIT: the hold and its reason are
+recorded on the game, the moderator is told once, and no phase of that game
+is claimed again until the moderator lifts the hold (:func:`unhold`,
+``gm mod unhold``). Every other game goes on. A database that is gone is not
+a hold: that error is raised to the caller, which retries.
 """
 
 from __future__ import annotations
 
+import logging
+import traceback
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import exists, update
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import Session, col, func, select
 
 from gm.db.engine import session_scope
-from gm.db.models import Game, Phase, Seat
+from gm.db.models import EventLog, Game, Phase, Seat
 from gm.dice import Dice, DiceExhausted
 from gm.games.base import GameModule, Outcome
 from gm.pipeline.checkpoint import checkpoint
@@ -25,6 +35,9 @@ from gm.service.context import ServiceContext
 from gm.service.games import current_orders, get_game, module_of, phase_info, seats
 from gm.service.orders import store_orders
 from gm.service.phases import log_event, open_phase
+
+log = logging.getLogger(__name__)
+HOLD_REASON_MAX = 2000
 
 
 @dataclass(frozen=True)
@@ -77,12 +90,20 @@ def _close_once(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason:
             return _close(ctx, session, game_id, seq, by=by, reason=reason)
     except DiceExhausted as exc:
         return _dice_ran_out(ctx, game_id, seq, exc)
+    except (OperationalError, InterfaceError):
+        raise  # the database is gone: the caller waits and retries, nothing is held
+    except Exception as exc:  # a bug: hold this game, keep every other one going
+        log.exception("closing %s phase %s raised; the game is held", game_id, seq)
+        return hold(ctx, game_id, seq, exc)
 
 
 def _claim(ctx: ServiceContext, session: Session, game_id: str, seq: int) -> bool:
+    """Claim the phase if it is open and its game is not held (one conditional UPDATE)."""
+    not_held = exists().where(col(Game.id) == game_id, col(Game.hold_reason) == "")
     result = session.execute(
         update(Phase)
-        .where(col(Phase.game_id) == game_id, col(Phase.seq) == seq, col(Phase.state) == "open")
+        .where(col(Phase.game_id) == game_id, col(Phase.seq) == seq, col(Phase.state) == "open",
+               not_held)
         .values(state="adjudicating", claimed_by=ctx.instance)
     )
     return result.rowcount == 1  # type: ignore[attr-defined]
@@ -91,7 +112,8 @@ def _claim(ctx: ServiceContext, session: Session, game_id: str, seq: int) -> boo
 def _close(ctx: ServiceContext, session: Session, game_id: str, seq: int, *, by: str,
            reason: str) -> CloseResult:
     if not _claim(ctx, session, game_id, seq):
-        return CloseResult(False, game_id)
+        held = get_game(session, game_id).hold_reason
+        return CloseResult(False, game_id, problem=f"the game is held: {held}" if held else "")
     game = get_game(session, game_id)
     phase = phase_row(session, game_id, seq)
     module = module_of(game)
@@ -203,3 +225,63 @@ def _dice_ran_out(ctx: ServiceContext, game_id: str, seq: int, exc: DiceExhauste
                          f"{exc}.\nThe phase stays open without a deadline until you act "
                          "(DICE ... or EXTEND).", key=f"dice-out:{game_id}:{seq}:{len(exc.purpose)}")
         return CloseResult(False, game_id, row.phase_id, problem=str(exc))
+
+
+def hold(ctx: ServiceContext, game_id: str, seq: int, exc: BaseException) -> CloseResult:
+    """Hold ``game_id`` after closing phase ``seq`` raised ``exc``; tell its moderator once.
+
+    The close's transaction was rolled back, so the phase is still open with
+    its orders; the hold is recorded in a transaction of its own.
+    """
+    from gm.service.notify import notify_moderator
+
+    error = f"{type(exc).__name__}: {exc}"
+    with session_scope(ctx.engine) as session:
+        game = get_game(session, game_id)
+        row = phase_row(session, game_id, seq)
+        if game.hold_reason:  # held meanwhile (another caller): one notice is enough
+            return CloseResult(False, game_id, row.phase_id, problem=f"the game is held: {game.hold_reason}")
+        game.hold_reason = f"closing {row.phase_id} raised {error}"[:HOLD_REASON_MAX]
+        game.held_at = ctx.clock.now()
+        session.add(game)
+        n = session.exec(select(func.count()).select_from(EventLog).where(
+            EventLog.game_id == game_id, EventLog.type == "game.held")).one()
+        log_event(ctx, session, game_id, seq, row.dice_branch, "game.held",
+                  {"phase_id": row.phase_id, "error": error}, visible_to=[])
+        trace = "".join(traceback.format_exception(exc)[-12:])
+        notify_moderator(
+            ctx, session, game, f"held: {row.phase_id} could not be closed",
+            f"Closing {row.phase_id} raised an error, so nothing of it was applied: the phase\n"
+            f"is still open with every order sent for it. The game is held: no phase of it\n"
+            f"is closed until you lift the hold. Every other game goes on.\n\n"
+            f"Error: {error}\n\n{trace}\n"
+            f"When the cause is fixed (or to try again): gm mod unhold {game_id}\n"
+            f"(it lifts the hold and closes {row.phase_id} again).",
+            key=f"held:{game_id}:{seq}:{n}")
+        return CloseResult(False, game_id, row.phase_id, problem=game.hold_reason)
+
+
+def unhold(ctx: ServiceContext, game_id: str, *, actor: str, reason: str = "",
+           close: bool = True) -> CloseResult | None:
+    """Lift a hold (recorded as a moderator act) and, with ``close``, close the open phase again.
+
+    If the close raises again, the game is held again and the moderator told again.
+    """
+    from gm.service.games import current_phase
+    from gm.service.moderator import record_act
+
+    with session_scope(ctx.engine) as session:
+        game = get_game(session, game_id)
+        if not game.hold_reason:
+            from gm.service.errors import Conflict
+
+            raise Conflict(f"game {game_id} is not held")
+        record_act(ctx, session, game, actor=actor, command="unhold",
+                   args={"hold": game.hold_reason}, reason=reason, private=True)
+        game.hold_reason, game.held_at = "", None
+        session.add(game)
+        phase = current_phase(session, game_id)
+        seq, is_open = phase.seq, phase.state == "open" and not phase_info(phase).ended
+    if not close or not is_open:
+        return None
+    return close_phase(ctx, game_id, seq, by=actor, reason=reason or "hold lifted")
