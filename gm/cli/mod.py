@@ -247,6 +247,7 @@ def unhold(app: App, game_id: str, keep_open: bool, reason: str, actor: str) -> 
     If it raises again, the game is held again (and you are told again).
     """
     from gm.service.adjudicate import unhold as lift
+    from gm.service.errors import Conflict
 
     result = lift(app.context(), game_id, actor=actor, reason=reason, close=not keep_open)
     if result is None:
@@ -264,9 +265,10 @@ def unhold(app: App, game_id: str, keep_open: bool, reason: str, actor: str) -> 
 @pass_app
 def retry(app: App, mail_id: int) -> None:
     """Handle failed mail MAIL_ID (see `gm game show`, the moderator's notice) again, once."""
+    from gm.db.engine import session_scope
     from gm.db.models import InboundMail
     from gm.pipeline.handle import handle_inbound
-    from gm.service.errors import NotFound
+    from gm.service.errors import Conflict, NotFound
 
     ctx = app.context()
     with session_scope(ctx.engine) as session:
