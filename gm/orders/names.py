@@ -31,7 +31,7 @@ MAX_SUGGESTIONS = 3
 # Gross = Groß). The first spelling is the one a query is folded to; the index
 # also holds the others, so every spelling of a name finds it.
 _SPECIAL: Mapping[str, tuple[str, ...]] = {
-    "æ": ("ae",),
+    "æ": ("ae", "a"),
     "ø": ("o", "oe"),
     "ł": ("l",),
     "ß": ("ss",),
@@ -120,6 +120,18 @@ def fold(text: str) -> str:
     return _key_from_ascii(_ascii_spellings(text)[0])
 
 
+def query_keys(text: str) -> list[str]:
+    """The matching keys of what a player wrote, its primary fold first, then the keys of
+    its other ASCII spellings (``Själland`` is looked up as ``sjalland`` and ``sjaelland``,
+    so it finds ``Sjælland``; orders.md §3)."""
+    keys = [fold(text)]
+    for spelling in _ascii_spellings(text)[1:]:
+        key = _key_from_ascii(spelling)
+        if key and key not in keys:
+            keys.append(key)
+    return keys
+
+
 def edit_distance(a: str, b: str) -> int:
     """Edit distance between two keys (for "did you mean"): insertions, deletions,
     substitutions and swaps of two neighbouring letters ("mvoe" is one from "move")."""
@@ -195,14 +207,15 @@ class NameIndex:
 
     def lookup(self, text: str) -> str | NameFailure:
         """The canonical name ``text`` stands for, or why there is none (§3)."""
-        key = fold(text)
-        exact = self._exact.get(key)
-        if exact:
-            return self._one(text, exact)
-        if len(key) >= MIN_PREFIX:
-            found = {c for k, cs in self._exact.items() if k.startswith(key) for c in cs}
-            if found:
-                return self._one(text, found)
+        keys = query_keys(text)
+        for key in keys:  # the primary spelling first: Själland -> sjalland, then sjaelland
+            exact = self._exact.get(key)
+            if exact:
+                return self._one(text, exact)
+        found = {c for key in keys if len(key) >= MIN_PREFIX
+                 for k, cs in self._exact.items() if k.startswith(key) for c in cs}
+        if found:
+            return self._one(text, found)
         return NameFailure(ErrorKind.UNKNOWN_NAME, text, self.suggest(text), self.slot)
 
     def resolve(self, text: str) -> str:

@@ -19,7 +19,7 @@ from gm.db.models import Game, Seat, SignonFailure
 from gm.i18n import msg
 from gm.orders import commands as c
 from gm.orders.envelope import Section
-from gm.orders.names import fold
+from gm.orders.names import edit_distance, fold
 from gm.service.context import ServiceContext
 from gm.service.games import seat_for_power, seats
 from gm.service.outbox import queue_mail
@@ -52,8 +52,21 @@ def choose_game(session: Session, section: Section, plus_tag: str | None, sender
             return GameChoice(None, msg("which game? Add a line GAME <game>"))
     game = session.get(Game, game_id)
     if game is None:
+        near = nearest_game(session, game_id)
+        if near:
+            return GameChoice(None, msg("there is no game {game!r}: did you mean {near}?",
+                                        game=game_id, near=" or ".join(near)))
         return GameChoice(None, msg("there is no game {game!r}", game=game_id))
     return GameChoice(game)
+
+
+def nearest_game(session: Session, written: str, limit: int = 2) -> tuple[str, ...]:
+    """The ids of the games nearest ``written`` (a running game before an ended one at the
+    same distance; at most one edit per three letters, at least two): issue 17."""
+    key = fold(written)
+    rows = session.exec(select(Game.id, Game.status)).all()
+    scored = sorted((edit_distance(key, fold(gid)), status == "ended", gid) for gid, status in rows)
+    return tuple(gid for d, _, gid in scored if d <= max(2, len(key) // 3))[:limit]
 
 
 def resolve_power(session: Session, game: Game, written: str) -> Seat | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import tomllib
 import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from gm.games.baltica.board import Board
+from gm.games.baltica.board import Board, data_root
 from gm.games.baltica.conditions import MovesInto
 from gm.games.baltica.orders import (
     BattleOrder,
@@ -226,18 +227,33 @@ _tokens = itertools.count()
 _lock = threading.Lock()
 
 
+@cache
+def extra_aliases() -> dict[str, dict[str, list[str]]]:
+    """``data/aliases.toml``: exonyms and French names of territories and sea zones."""
+    with (data_root() / "aliases.toml").open("rb") as fh:
+        return tomllib.load(fh)
+
+
+def names_with_aliases(board: Board, kind: str) -> dict[str, list[str]]:
+    """:meth:`Board.names` of ``kind`` ("territory" or "sea") with the exonyms of
+    ``aliases.toml`` added (orders.md §3, issue 17)."""
+    more = extra_aliases().get(kind, {})
+    return {key: [*spellings, *more.get(key, ())] for key, spellings in board.names(kind).items()}
+
+
 def _board_slots(board: Board) -> _BoardSlots:
     """Territories, seas, waters and nations of ``board``, built once per board."""
     with _lock:
         kept = _boards.get(id(board))
     if kept is not None and kept.board() is board:
         return kept
-    territories = _index(board.names("territory"), "territory")
+    land, seas = names_with_aliases(board, "territory"), names_with_aliases(board, "sea")
+    territories = _index(land, "territory")
     powers = {n: [n.title()] for n in ("sweden", "coalition")}
     nations = {**board.names("nation"), **{k: v for k, v in powers.items() if k not in board.nations}}
     slots = {"territory": territories, "area": territories,
-             "sea": _index(board.names("sea"), "sea"),
-             "waters": _index({**board.names("sea"), **board.names("territory")}, "waters"),
+             "sea": _index(seas, "sea"),
+             "waters": _index({**seas, **land}, "waters"),
              "nation": _index(nations, "nation")}
     made = _BoardSlots(weakref.ref(board), next(_tokens), slots, board.names("block"))
     with _lock:

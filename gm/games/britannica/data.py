@@ -109,6 +109,13 @@ def _read(name: str) -> dict[str, Any]:
 
 
 @cache
+def aliases() -> dict[str, dict[str, list[str]]]:
+    """Other names of the areas and sea zones (``aliases.toml``: exonyms, French names), by
+    section (``areas``, ``seas``) and id; for the order parser only (orders.md §3)."""
+    return _read("aliases.toml")
+
+
+@cache
 def load() -> BritanniaData:
     """Read and type the data files (cached: they do not change while running)."""
     m = _read("map.toml")

@@ -18,6 +18,7 @@ from lark.exceptions import LarkError, VisitError
 
 from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData, load
+from gm.games.britannica.data import aliases as data_aliases
 from gm.orders.conditions import all_of, any_of
 from gm.orders.grammar import unknown_command
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
@@ -78,20 +79,21 @@ def _parser() -> Lark:
 def names(data: BritanniaData | None = None) -> Names:
     """The name indexes (areas, seas, powers) of the data set."""
     d = data or load()
+    more = data_aliases()
     by_name: dict[str, str] = {}
     area_names: dict[str, list[str]] = {}
     for a in d.areas.values():
         if a.type == "home":
             continue
-        area_names[a.name] = [a.id.replace("_", " "), a.id]
+        area_names[a.name] = [a.id.replace("_", " "), a.id, *more["areas"].get(a.id, ())]
         by_name[a.name] = a.id
     sea_names: dict[str, list[str]] = {}
     for s in d.seas.values():
         short = s.name.replace(" Ocean", "").replace(" Sea", "")
-        sea_names[s.name] = [s.id, s.id.replace("_", " "), short]
+        sea_names[s.name] = [s.id, s.id.replace("_", " "), short, *more["seas"].get(s.id, ())]
         by_name[s.name] = s.id
     for cid, cape in d.raw_map.get("cape_zones", {}).items():
-        sea_names[cape["name"]] = [cid, cid.replace("_", " ")]
+        sea_names[cape["name"]] = [cid, cid.replace("_", " "), *more["seas"].get(cid, ())]
         by_name[cape["name"]] = cid
     power_names = {p: POWER_ALIASES.get(p, []) + [d.rules["powers"][p]["name"]]
                    for p in d.great_powers}
