@@ -68,3 +68,23 @@ def test_rule_combat_during_a_war_an_attack_without_units_or_enemy_is_told() -> 
     assert whys == {(2, "no enemy unit there to attack"), (3, "no such unit there")}
     fr = _report(s2, events, "france", "fr")
     assert "aucune unité ennemie à attaquer à cet endroit" in fr and "pas de telle unité" in fr
+
+
+def test_rule_negotiations_and_ending_a_war_a_peace_that_is_not_made_is_told() -> None:
+    """Negotiations and Ending a War: the war ends in peace when every Great Power in it agrees
+    (by mail: sends ``peace`` in the same second phase of a round). A ``peace`` sent in the
+    first phase, or that the other side did not send, does not end the war, and its sender
+    reads why."""
+    from test_britannica_war import _at_war
+
+    s, _ = _at_war({"france": "declare war on Italy"})
+    assert s["step"] == "war-first"
+    s, events = play(s, {"france": "peace"})
+    [first] = [w for w in of_type(events, "order_not_carried_out") if w["power"] == "france"]
+    assert first["why"] == "peace is made in the second phase of a round"
+    s, events = play(s, {"france": "peace"})
+    assert not of_type(events, "war_ended")
+    [alone] = of_type(events, "order_not_carried_out")
+    assert alone["power"] == "france" and alone["why"].startswith("no peace: every Great Power")
+    assert "pas de paix : chaque grande puissance" in _report(s, events, "france", "fr")
+    assert "no peace" not in _report(s, events, "italy", "en")

@@ -11,6 +11,7 @@ from gm.games.base import Event
 from gm.games.britannica import board as b
 from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData
+from gm.games.britannica.refusals import refusal
 from gm.games.britannica.tensions import raise_eti
 from gm.games.britannica.war.abandoned import abandoned_moves
 from gm.games.britannica.war.attack import _attacks
@@ -20,6 +21,7 @@ from gm.games.britannica.war.manoeuvre import _moves
 from gm.games.britannica.war.retreat import _pending_retreats, _store_retreats
 from gm.games.britannica.war.sides import GM_POWERS, State, War, combatants
 from gm.games.britannica.war.surrender import supply
+from gm.i18n import msg
 
 
 def start_round(d: BritanniaData, state: State, war: War, dice: Dice) -> list[Event]:
@@ -47,7 +49,19 @@ def first_part(d: BritanniaData, state: State, war: War, orders: Mapping[str, Se
     events = _moves(d, state, war, s, orders)
     events += abandoned_moves(d, state, war, s)
     events += _attacks(d, state, war, s, orders, dice, defer_defender=True)
+    events += _peace_not_made(d, war, orders, msg("peace is made in the second phase of a round"))
     war["stage"] = "second"
+    return events
+
+
+def _peace_not_made(d: BritanniaData, war: War, orders: Mapping[str, Sequence[o.AnyOrder]],
+                    why: Any) -> list[Event]:
+    """Each ``peace`` that did not end the war (nor took its sender out) is told to its sender."""
+    events = []
+    for actor, own in sorted(orders.items()):
+        for i, x in enumerate(own, 1):
+            if isinstance(x, o.Peace) and actor in combatants(war):
+                events.append(refusal(d, actor, i, x, why))
     return events
 
 
@@ -113,6 +127,11 @@ def second_part(d: BritanniaData, state: State, war: War, orders: Mapping[str, S
     if (war["kind"] == "ottoman" and all(p in GM_POWERS for p in war["sides"][0]) and greats
             and greats <= peace and cut_off_by_egypt(d, state, war)):
         return events, "demand"
+    events += _peace_not_made(d, war, orders, msg(
+        "no peace: every Great Power in the war must send peace in the same phase")
+        if greats - peace else msg(
+        "no peace: a war with a minor power, China or the Ottoman Empire ends by the war's "
+        "end rules"))
     war["stage"] = "start"
     return events, ended(d, state, war)
 
