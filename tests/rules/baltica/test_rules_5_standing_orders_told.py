@@ -11,6 +11,7 @@ from typing import Any
 
 from baltica_boards import make_board, make_state, make_world
 
+from gm.dice import Dice
 from gm.games.baltica.engine import battle_phase
 from gm.games.baltica.orders import Move, MoveGroup, Regroup, Retreat
 from gm.games.baltica.rules.movement import carry_out_move
@@ -131,3 +132,35 @@ def test_the_lines_read_in_english_and_french() -> None:
         "Non exécuté : retraite Karl XII vers Halland (round 1 en Jylland) : cette frontière "
         "ne peut servir à la retraite (5.6) ; Karl XII tire à la place (5.6).",
         "Non exécuté : regroup Karl XII to Skane : le bloc a été éliminé avant."]
+
+
+def test_rule_4_3_pins_not_carried_out_are_told_to_the_defender() -> None:
+    """4.3: "When blocks move into a territory with enemy blocks, they pin an equal number
+    of enemy blocks ... The enemy player chooses which blocks are pinned." Sweden moves
+    one block into Jylland; Denmark's standing order listed two to pin there, and one in
+    Fyn, where nobody came."""
+    from gm.games.baltica.orders import BattleOrder, MainAttack, Pin
+    from gm.games.baltica.rules.action_phase import run_action_phase
+
+    blocks = {**BLOCKS, "prins-christian": ("denmark", "regiment", 3, "B1", 2, 0),
+              "fynske": ("denmark", "regiment", 3, "B1", 2, 0)}
+    board = make_board(TERR, BORDERS, blocks)
+    gs = make_state(board, {"karl-xii": ("skane", 4), "reventlov": ("jylland", 4),
+                            "prins-christian": ("jylland", 3), "fynske": ("fyn", 3)})
+    world = make_world(board, gs)
+    run_action_phase(world, "sweden",
+                     [Move("Skane", (MoveGroup(("Karl XII",), "Jylland"),)),
+                      MainAttack("Jylland", "Halland")],
+                     [Pin(("Reventlov", "Prins Christian"), "Jylland"), Pin(("Fynske",), "Fyn")])
+    assert gs.blocks["reventlov"].pinned and not gs.blocks["prins-christian"].pinned
+    assert [(d["order"], d["code"]) for d in told(world, "coalition")] == [
+        ("pin Reventlov, Prins Christian in Jylland", "FEWER_ATTACKERS"),
+        ("pin Fynske in Fyn", "NO_ATTACK_THERE")]
+    assert [d["code"] for d in told(world, "sweden")] == ["NOT_ATTACK_BORDER"]
+    gs.step = "battles"
+    world.dice = Dice.scripted([6] * 40)
+    battle_phase(world, {"sweden": [BattleOrder(("Fyn", "Jylland"))],
+                         "coalition": [BattleOrder(("Jylland",))]})
+    assert [(d["order"], d["code"]) for d in told(world, "sweden")][1:] == [
+        ("battle order Fyn", "NO_BATTLE_THERE")]
+    assert [d["code"] for d in told(world, "coalition")][2:] == ["FIRST_PLAYER_ORDERS"]

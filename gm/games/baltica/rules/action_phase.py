@@ -89,6 +89,7 @@ def run_action_phase(world: World, power: str, orders: Sequence[Any],
     """
     choices = choices_from(world, orders, opponent)
     record_pins(world, opponent)
+    start = len(world.events)
     event = power in world.state.turn.events_due
     if event:
         world.state.turn.events_due.remove(power)
@@ -120,6 +121,52 @@ def run_action_phase(world: World, power: str, orders: Sequence[Any],
     world.state.turn.actions[power] = max(left, 0)
     record_main_attacks(world, orders)
     movement.force_march_losses(world, power)
+    tell_unused(world, power, orders, opponent, start)
+
+
+def tell_unused(world: World, power: str, orders: Sequence[Any], opponent: Sequence[Any],
+                start: int) -> None:
+    """A line for each standing order of the phase that was not carried out (issue 18:
+    "the player never has to guess"): the opponent's ``pin`` (4.3) where fewer or no
+    blocks moved in, its ``discontent`` (12.4 #2) with no Discontent result, the acting
+    player's ``reinforce`` with no steps to place and ``main attack`` (5.3) where it did
+    not attack across that border. ``start``: the first event of this phase's actions."""
+    other = [p for p in world.state.powers if p != power][0]
+    entered = {t for t, es in world.state.turn.entries.items()
+               if any(e[0] == power for e in es)}
+    results = [e for e in world.events[start:] if e.type == "event_rolled"
+               and e.data.get("power") == power]
+    placed = any(e.type in ("rp_spent", "steps_gained") for e in world.events[start:])
+
+    def told(who: str, order: Any, why: Why) -> None:
+        world.emit("order_failed", [who], order=order.echo(), why=why.value, code=why.name)
+
+    for o in opponent:
+        inner, _ = unwrap(o)
+        if isinstance(inner, Pin):
+            t = world.bid_territory(inner.territory)
+            listed = [world.bid_block(b) for b in inner.blocks]
+            if t not in entered:
+                told(other, inner, Why.NO_ATTACK_THERE)
+            elif any(b not in world.state.blocks or world.state.blocks[b].location != t
+                     for b in listed):
+                told(other, inner, Why.NOT_THERE)
+            elif not all(world.state.blocks[b].pinned for b in listed):
+                told(other, inner, Why.FEWER_ATTACKERS)
+        elif isinstance(inner, Discontent) and not any(
+                e.data.get("result") == "discontent" for e in results):
+            told(other, inner, Why.NO_DISCONTENT)
+    for o in orders:
+        inner, _ = unwrap(o)
+        if isinstance(inner, Reinforce) and not placed:
+            told(power, inner, Why.NO_STEPS_TO_PLACE)
+        elif isinstance(inner, MainAttack):
+            t = world.bid_territory(inner.territory)
+            used = {e[1] for e in world.state.turn.entries.get(t, []) if e[0] == power}
+            if world.state.turn.defenders.get(t) != other:
+                told(power, inner, Why.NO_ATTACK_THERE)
+            elif world.bid_territory(inner.origin) not in used:
+                told(power, inner, Why.NOT_ATTACK_BORDER)
 
 
 def _movement_origin(world: World, order: Any) -> str | None:

@@ -103,6 +103,15 @@ class BattleStanding:
         """A line for every standing order not carried out (issue 18: "the player never has
         to guess")."""
         w, fought = self.world, self.fought
+        first = w.state.turn.first or w.state.powers[0]
+        fought_in = set(fought.values())
+        for s in self.battle_orders:
+            if s.power != first:
+                self._failed(s, Why.FIRST_PLAYER_ORDERS)
+                continue
+            missing = [t for t in s.order.territories if w.bid_territory(t) not in fought_in]
+            if missing:
+                self._failed(s, Why.NO_BATTLE_THERE, f"battle order {', '.join(missing)}")
         for s in self.retreats:
             if s.done:
                 continue
@@ -133,8 +142,8 @@ class BattleStanding:
                 why = Why.NOT_WINNER
             self._failed(s, why)
 
-    def _failed(self, s: Standing, why: Why) -> None:
-        text = s.cond.echo() if s.cond is not None else s.order.echo()
+    def _failed(self, s: Standing, why: Why, text: str = "") -> None:
+        text = text or (s.cond.echo() if s.cond is not None else s.order.echo())
         self.world.emit("order_failed", [s.power], order=text, why=why.value, code=why.name)
 
 
