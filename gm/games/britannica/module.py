@@ -55,6 +55,15 @@ def _seat_of_actor(d: Any, state: State, actor: str) -> str | None:
     return seat
 
 
+def _not_this_phase(state: State, actor: str) -> bool:
+    """A war round's first phase moves the First Alliance, the second the other one (seed,
+    War Phase sequence): moves and attacks of the other alliance now would be ignored."""
+    w = state["wars"][0]
+    side = war.side_of(w, actor)
+    first = w["first"]
+    return side is not None and (side == first) != (state["step"] == "war-first")
+
+
 def _names_a_cape(d: Any, order: Any) -> bool:
     capes = set(d.raw_map.get("cape_zones", {}))
     values = [getattr(order, f, None) for f in ("origin", "dest", "where", "area")]
@@ -136,6 +145,10 @@ class Britannica(GameModule):
             elif (isinstance(base, o.Move | o.Attack | o.Retreat | o.Peace) and state.get("wars")
                   and war.side_of(state["wars"][0], o.actor_of(order)) is None):
                 out.append(Validation(Verdict.REFUSED, msg("your power is not in this war")))
+            elif (isinstance(base, o.Move | o.Attack) and state["step"] in ("war-first", "war-second")
+                  and _not_this_phase(state, o.actor_of(order))):
+                out.append(Validation(Verdict.REFUSED, msg(
+                    "your alliance moves and attacks in the other phase of the round")))
             elif state["step"] not in ("war-first", "war-second") and _names_a_cape(d, base):
                 out.append(Validation(Verdict.REFUSED, msg("Cape zones are used only in the war rounds")))
             elif isinstance(order, o.Conditional) and state["step"] != "movement":

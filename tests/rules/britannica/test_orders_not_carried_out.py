@@ -88,3 +88,21 @@ def test_rule_negotiations_and_ending_a_war_a_peace_that_is_not_made_is_told() -
     assert alone["power"] == "france" and alone["why"].startswith("no peace: every Great Power")
     assert "pas de paix : chaque grande puissance" in _report(s, events, "france", "fr")
     assert "no peace" not in _report(s, events, "italy", "en")
+
+
+def test_rule_war_phase_sequence_the_other_alliances_moves_are_refused_on_arrival() -> None:
+    """War phase sequence: the First Alliance manoeuvres and attacks in the round's first phase,
+    the Second Alliance in its second one. A move or attack sent in the other alliance's phase
+    could not be carried out: the reply refuses it at once with the reason."""
+    from test_britannica_war import _at_war
+
+    from gm.games.base import Verdict
+    from gm.orders.model import SourceLine
+
+    s, _ = _at_war({"france": "declare war on Italy"})
+    assert s["step"] == "war-first" and s["wars"][0]["sides"][s["wars"][0]["first"]] == ["france"]
+    parsed = module.parse_orders(s, "italy", [SourceLine(1, "attack in Tunis")])
+    [v] = module.validate(s, "italy", [p.order for p in parsed.orders])
+    assert v.verdict is Verdict.REFUSED and "other phase of the round" in v.reason
+    parsed = module.parse_orders(s, "france", [SourceLine(1, "attack in Tunis")])
+    assert module.validate(s, "france", [p.order for p in parsed.orders])[0].stored
