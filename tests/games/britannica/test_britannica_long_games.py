@@ -8,14 +8,16 @@ GM_LONG_TESTS=1 plays 60.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from britannica_long_game import play_game  # noqa: E402
+from britannica_long_game import Played, play_game  # noqa: E402
 
 LONG = os.environ.get("GM_LONG_TESTS") == "1"
 SEEDS = range(60 if LONG else 8)
@@ -30,13 +32,19 @@ def _roles(seed: int) -> tuple[frozenset[str], frozenset[str]]:
     return silent, conditional
 
 
+@functools.cache
+def _played(seed: int) -> Played:
+    silent, conditional = _roles(seed)
+    return play_game(seed, silent, conditional)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_seven_power_game_plays_to_the_end_with_random_orders(seed: int) -> None:
     """Garrisons / Drop-outs: "If a player does not make provision in his orders to garrison a
     Controlled Area, the GM will move the lowest value army from home": every phase of a whole
     game closes and reports, silent seats included."""
-    silent, conditional = _roles(seed)
-    played = play_game(seed, silent, conditional)
+    silent, _ = _roles(seed)
+    played = _played(seed)
     assert played.state["step"] == "ended"
     assert played.events["game_over"] == 1
     assert played.phases[0] == "1880-movement" and played.reports >= 18 * len(played.phases)
@@ -61,3 +69,18 @@ def test_default_garrison_from_home_army_renders_in_both_languages() -> None:
             found = True
             break
     assert found, "no seed had the GM garrison from a home army"
+
+
+def test_the_random_games_reach_congress_war_and_the_gms_defaults() -> None:
+    """The seeds above are worth their time only if they reach the phases where games stopped:
+    between them a Congress, a war fought in rounds, Casus Belli, the GM's default garrisons,
+    drop-outs and conditional orders whose condition failed."""
+    phases = [p for seed in SEEDS for p in _played(seed).phases]
+    seen: Counter[str] = Counter()
+    for seed in SEEDS:
+        seen.update(_played(seed).events)
+    assert any(p.endswith("-congress") for p in phases)
+    assert any("-round-" in p for p in phases)
+    for kind in ("casus_belli", "default_garrison", "war_declared", "war_combat", "unrest",
+                 "headline", "resentment", "tension", "victory_points", "final_victory_points"):
+        assert seen[kind], kind
