@@ -51,6 +51,19 @@ def draw_svg_safely(module: Any, view: Mapping[str, Any], events: Sequence[Mappi
         return None
 
 
+def svg_from_source(data: bytes) -> bytes:
+    """The SVG of a queued report's map (:class:`gm.maps.source.MapSource`), drawn when the
+    mail is first sent; a map that cannot be drawn raises (the part is then dropped)."""
+    from gm.games import registry
+    from gm.maps.source import MapSource
+
+    source = MapSource.from_bytes(data)
+    svg = draw_svg(registry.get(source.game), source.view, source.events, source.words)
+    if svg is None:
+        raise ValueError(f"no map for {source.game}")
+    return svg.encode("utf-8")
+
+
 def draw(module: Any, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
          words: Mapping[str, str]) -> tuple[bytes, str] | None:
     """(PNG, SVG) of the map at once (the archive); None without a map."""

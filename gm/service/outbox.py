@@ -84,10 +84,20 @@ def _svg_to_png(data: bytes) -> bytes:
     return svg_to_png(data.decode("utf-8"))
 
 
+def _map_to_svg(data: bytes) -> bytes:
+    from gm.maps.draw import svg_from_source
+
+    return svg_from_source(data)
+
+
 RENDERERS: dict[tuple[str, str], Callable[[bytes], bytes]] = {
     ("image/svg+xml", "image/png"): _svg_to_png,
+    ("application/x-gm-map+json", "image/svg+xml"): _map_to_svg,
 }
 """How a pending part is drawn from its source: (source type, part type) -> function."""
+
+SOURCES_ONLY = ("application/x-gm-map+json",)
+"""Parts that are only there to draw others from: dropped once those are drawn."""
 
 
 def finish_pending_parts(row: OutboundMail) -> bool:
@@ -102,23 +112,34 @@ def finish_pending_parts(row: OutboundMail) -> bool:
     msg = email.message_from_bytes(row.raw, policy=SMTP)
     assert isinstance(msg, EmailMessage)
     by_name = {p.get_filename(): p for p in msg.walk() if not p.is_multipart()}
+    progress = True
+    while progress:  # a part may be drawn from a part drawn first (map.json -> SVG -> PNG)
+        progress = False
+        for parent in [p for p in msg.walk() if p.is_multipart()]:
+            for part in list(parent.iter_parts()):
+                source_name = part.get(RENDER_HEADER)
+                if source_name is None:
+                    continue
+                source = by_name.get(str(source_name))
+                if source is not None and source.get(RENDER_HEADER) is not None:
+                    continue  # its source is not drawn yet: next round
+                progress = True
+                draw = RENDERERS.get((source.get_content_type() if source else "", part.get_content_type()))
+                try:
+                    data = draw(source.get_payload(decode=True)) if draw and source else None
+                except Exception:  # a picture that cannot be drawn must not hold the mail back
+                    data = None
+                if data is None:
+                    parent.get_payload().remove(part)
+                    by_name.pop(part.get_filename(), None)
+                    continue
+                del part[RENDER_HEADER]
+                part.set_payload(data)
+                del part["Content-Transfer-Encoding"]
+                email.encoders.encode_base64(part)
     for parent in [p for p in msg.walk() if p.is_multipart()]:
         for part in list(parent.iter_parts()):
-            source_name = part.get(RENDER_HEADER)
-            if source_name is None:
-                continue
-            source = by_name.get(str(source_name))
-            draw = RENDERERS.get((source.get_content_type() if source else "", part.get_content_type()))
-            try:
-                data = draw(source.get_payload(decode=True)) if draw and source else None
-            except Exception:  # a picture that cannot be drawn must not hold the mail back
-                data = None
-            if data is None:
+            if part.get_content_type() in SOURCES_ONLY:
                 parent.get_payload().remove(part)
-                continue
-            del part[RENDER_HEADER]
-            part.set_payload(data)
-            del part["Content-Transfer-Encoding"]
-            email.encoders.encode_base64(part)
     row.raw = msg.as_bytes(policy=SMTP)
     return True

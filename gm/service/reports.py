@@ -133,12 +133,15 @@ def render_report_mail(sc: ServiceContext, game: Game, ctx: ReportContext, *, ke
         opened_at=ctx.opened_at, deadline=ctx.deadline)
     if ics is not None:
         files.append(ics)
+    from gm.maps.source import MAP_SOURCE_NAME, MAP_SOURCE_TYPE
+
     map_cid = None
-    svg = map_svg(game, ctx)
-    if svg is not None:
+    source = map_source(game, ctx)
+    if source is not None:  # drawn when the mail is first sent (gm.service.outbox), not here
         map_cid = f"map.{hashlib.sha256(key.encode()).hexdigest()[:16]}@{sc.mail_domain}"
         files[:0] = [Attachment(b"", "image/png", "map.png", cid=map_cid, render_from="map.svg"),
-                     Attachment(svg, "image/svg+xml", "map.svg")]
+                     Attachment(b"", "image/svg+xml", "map.svg", render_from=MAP_SOURCE_NAME),
+                     Attachment(source, MAP_SOURCE_TYPE, MAP_SOURCE_NAME)]
     text, html = _render_parts(game, ctx, calendar_name="deadline.ics" if ics else None,
                                map_cid=map_cid)
     return RenderedReport(text, html, tuple(files))
@@ -161,17 +164,20 @@ def deadline_calendar(sc: ServiceContext, game: Game, *, power: str | None, lang
     return Attachment(ics, "text/calendar", "deadline.ics", params={"method": "PUBLISH"})
 
 
-def map_svg(game: Game, ctx: ReportContext) -> str | None:
-    """The map as SVG, drawn from the view and the visible events only (gm/maps); its PNG
-    is drawn from it when the mail is first sent (gm.service.outbox)."""
-    from gm.maps.draw import draw_svg_safely, map_words
+def map_source(game: Game, ctx: ReportContext) -> bytes | None:
+    """What the report's map is drawn from: the game, the power's view, the events it may
+    see and the words in its language (gm.maps.draw.MapSource), or None when the game has no
+    map. The SVG and its PNG are drawn from it when the mail is first sent (issue 21: drawing
+    them inside the transaction that closes a phase was 41% of a deadline storm)."""
+    from gm.maps.draw import map_words
+    from gm.maps.source import MapSource
 
-    if not (game.settings or {}).get("maps", True):
+    if not (game.settings or {}).get("maps", True) or module_of(game).map_layout() is None:
         return None
     words = map_words(ctx.language, game.module, game_title=ctx.game_title, game_id=game.id,
                       power=ctx.power, phase=ctx.phase, deadline=ctx.deadline,
                       timezone=ctx.timezone, ended=ctx.ended)
-    return draw_svg_safely(module_of(game), ctx.view, ctx.events, words)
+    return MapSource(game.module, ctx.view, ctx.events, words).to_bytes()
 
 
 def pending_rulings(session: Session, game_id: str) -> list[ModeratorAct]:

@@ -63,6 +63,22 @@ def mails(ctx: ServiceContext, kind: str | None = None, to: str | None = None) -
     return out
 
 
+def sent(row: OutboundMail) -> EmailMessage:
+    """A queued mail as it will leave: its map drawn as the outbox drain draws it before the
+    first send (gm.service.outbox.finish_pending_parts); nothing is stored."""
+    from gm.service.outbox import finish_pending_parts
+
+    finish_pending_parts(row)
+    return email.message_from_bytes(row.raw, policy=default)
+
+
+def sent_svg(msg: EmailMessage) -> str:
+    """The map.svg the drain will draw for a queued report (without rasterising its PNG)."""
+    from gm.maps.draw import svg_from_source
+
+    return svg_from_source(parts(msg)["files"]["map.json"].get_payload(decode=True)).decode()
+
+
 def parts(msg: EmailMessage) -> dict[str, Any]:
     """The text and HTML bodies, inline images by Content-ID, and attachments by file name."""
     text = msg.get_body(("plain",))

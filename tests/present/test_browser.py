@@ -16,7 +16,15 @@ from gm.games.baltica.module import BalticaModule
 from gm.present.archive import write_archive
 from gm.service.games import current_phase, get_game
 from tests.present.browser import Browser, chromium_path
-from tests.present.support import SWEDISH_ORDERS, finished_game, mails, new_baltica, parts, play
+from tests.present.support import (
+    SWEDISH_ORDERS,
+    finished_game,
+    mails,
+    new_baltica,
+    parts,
+    play,
+    sent,
+)
 
 pytestmark = pytest.mark.skipif(chromium_path() is None,
                                 reason="chromium is not installed (scripts/install --test installs it)")
@@ -48,8 +56,8 @@ def test_report_renders_and_its_map_shows_only_what_the_power_may_see(ctx, brows
     with session_scope(ctx.engine) as s:
         state = current_phase(s, "b1").game_state or {}
     for power, address in (("sweden", "karl@example.org"), ("coalition", "pyotr@example.org")):
-        _, msg = mails(ctx, kind="report", to=address)[-1]
-        p = parts(msg)
+        row, _ = mails(ctx, kind="report", to=address)[-1]
+        p = parts(sent(row))
         (tmp_path / f"{power}.svg").write_bytes(p["files"]["map.svg"].get_content())
         html = re.sub(r'src="cid:[^"]+"', f'src="{power}.svg"', p["html"])
         (tmp_path / f"{power}.html").write_text(html, encoding="utf-8")

@@ -32,7 +32,7 @@ from tests.games.baltica.test_fog_reports import (
     random_orders,
     side_of,
 )
-from tests.present.support import mails, new_baltica, parts, play
+from tests.present.support import mails, new_baltica, parts, play, sent, sent_svg
 
 MODULE = BalticaModule()
 SVG = "{http://www.w3.org/2000/svg}"
@@ -111,7 +111,7 @@ def test_map_shows_the_view_and_no_hidden_enemy_block(tmp_path, seed: int) -> No
             state = current_phase(s, "fog").game_state or {}
         for power, address in (("sweden", "karl@example.org"), ("coalition", "pyotr@example.org")):
             _, msg = mails(ctx, kind="report", to=address)[-1]
-            svg = parts(msg)["files"]["map.svg"].get_content().decode()
+            svg = sent_svg(msg)
             assert_map_is_the_view(svg, state, power)
             checked += 1
     engine.dispose()
@@ -139,6 +139,39 @@ def test_png_is_drawn_once_before_sending_and_the_mail_keeps_its_id(ctx, tmp_pat
     on_disk = {f.read_bytes() for f in files if f.is_file()}
     assert any(d.endswith(after[row.id][1]) for d in on_disk), "what was sent is what is stored"
     assert asyncio.run(drain(ctx, sink)) == 0, "nothing is sent twice"
+
+
+def test_the_map_is_drawn_from_the_view_when_sent_and_its_source_never_leaves(ctx, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 21: closing a phase queues the report with what its map is drawn from (the
+    power's view, the events it may see, its words) instead of drawing it; the drain draws
+    the SVG and the PNG before the first send and the source part is not sent."""
+    import email
+    import json
+    from email.policy import default
+
+    new_baltica(ctx)
+    play(ctx, "b1", 1, {"sweden": ["move from Skåne: Karl XII to Småland"]})
+    with session_scope(ctx.engine) as s:
+        state = current_phase(s, "b1").game_state or {}
+    row, msg = mails(ctx, kind="report", to="karl@example.org")[-1]
+    queued = parts(msg)
+    assert queued["files"]["map.svg"].get_content() == b"", "not drawn while closing the phase"
+    source = json.loads(queued["files"]["map.json"].get_content())
+    assert source["game"] == "baltica"
+    assert source["view"] == json.loads(json.dumps(MODULE.view(state, "sweden"), default=str))
+    assert asyncio.run(drain(ctx, FileSink(tmp_path / "out"))) > 0
+    out = [email.message_from_bytes(f.read_bytes(), policy=default)
+           for f in sorted((tmp_path / "out").rglob("*")) if f.is_file()]
+    left = [m for m in out if m["Message-ID"] == row.message_id]
+    assert len(left) == 1
+    p = parts(left[0])
+    assert "map.json" not in p["files"] and all("map.json" not in (x.get_filename() or "")
+                                                for x in left[0].walk())
+    svg = p["files"]["map.svg"].get_content().decode()
+    assert svg.startswith("<?xml") and svg == sent_svg(msg)
+    assert_map_is_the_view(svg, state, "sweden")
+    (png,) = p["inline"].values()
+    assert png.get_content().startswith(b"\x89PNG")
 
 
 def test_drawing_a_map_never_holds_up_the_daemons_event_loop(ctx, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -183,8 +216,8 @@ def test_drawing_a_map_never_holds_up_the_daemons_event_loop(ctx, tmp_path, monk
 
 def test_map_words_follow_the_seat_language(ctx) -> None:  # type: ignore[no-untyped-def]
     new_baltica(ctx)
-    _, msg = mails(ctx, kind="report", to="pyotr@example.org")[0]
-    svg = parts(msg)["files"]["map.svg"].get_content().decode()
+    row, _ = mails(ctx, kind="report", to="pyotr@example.org")[0]
+    svg = parts(sent(row))["files"]["map.svg"].get_content().decode()
     assert "partie b1" in svg and "date limite" in svg and "Europe/Paris" not in svg
 
 

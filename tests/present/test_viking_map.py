@@ -20,7 +20,7 @@ from gm.maps.svg import LINK_STYLE
 from tests.games.viking.conftest import pv  # noqa: F401 (the game fixture)
 from tests.games.viking.test_viking_by_mail import ADDR, DATA, LANG, now, plan, secret_names
 from tests.pipeline.conftest import deliver, mail
-from tests.present.support import mails, parts
+from tests.present.support import mails, sent_svg
 
 __all__ = ["pv"]  # the seeded 3-player game fixture
 SVG = "{http://www.w3.org/2000/svg}"
@@ -83,7 +83,7 @@ def test_map_of_a_three_player_game_is_the_view(pv) -> None:  # type: ignore[no-
         _, state, _ = now(pv)
         for viewer in state["powers"]:
             _, msg = mails(pv, kind="report", to=ADDR[viewer])[-1]
-            svg = parts(msg)["files"]["map.svg"].get_content().decode()
+            svg = sent_svg(msg)
             drawn += assert_map_is_the_view(svg, state, viewer)
             arrows += sum(1 for line in ET.fromstring(svg.encode()).iter(f"{SVG}polyline")
                           if line.get("data-owner") == p and line.get("data-path"))
