@@ -19,15 +19,22 @@ daemon loop (gm.daemon.Daemon, IMAP IDLE, the wall clock) serves them; the figur
 time from a mail's APPEND to its reply committed to the outbox (target p99 <= 200 ms).
 
 Run: ``.venv/bin/python -m bench.bench_ingest [--mails 300] [--games 5] [--runs 3] [--rate 50]``
-(``--db URL``: an empty PostgreSQL database instead of a SQLite file).
+``--instances 1 2``: the same mails ingested by 1, then 2 instances (bench/ingest_worker.py,
+one process each) on one PostgreSQL database (``--pg`` server URL, else GM_BENCH_DATABASE_URL,
+else GM_TEST_DATABASE_URL, else postgres@127.0.0.1/test) and one mailbox; the ratio of their
+rates (target >= 1.6 for 2).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -65,10 +72,11 @@ def build_games(url: str, games: int, clock: FakeClock | SystemClock, mails: int
         rg.new_baltica(ctx, g)
     for g in britannica:
         rg.new_britannica(ctx, g)
-    engine.dispose()
     half = (mails + 1) // 2
-    return [m for pair in zip(rg.baltica_mails(ctx, baltica, half),
-                              rg.britannica_mails(ctx, britannica, half), strict=True) for m in pair]
+    out = [m for pair in zip(rg.baltica_mails(ctx, baltica, half),
+                             rg.britannica_mails(ctx, britannica, half), strict=True) for m in pair]
+    engine.dispose()
+    return out
 
 
 def imap(server: DovecotServer, user: str) -> ImapSettings:
@@ -214,6 +222,48 @@ def latency(args: argparse.Namespace, server: DovecotServer, url: str, raws: lis
           f"{statistics.median(waits):.0f} ms, p99 {p99:.0f} ms, max {waits[-1]:.0f} ms (target p99 <= 200 ms)")
 
 
+def instances(args: argparse.Namespace, server: DovecotServer, raws: list[bytes]) -> None:
+    """1, then 2 (``--instances``) gm instances on one PostgreSQL database and one mailbox."""
+    rates: dict[int, list[float]] = {}
+    with rg.pg_databases(args.pg) as new:
+        template = new(None)
+        build_games(template, args.games, FakeClock(), 0)
+        for k in args.instances:
+            rates[k] = []
+            for run in range(args.runs):
+                url = new(template)
+                user = f"multi{k}x{run}"
+                server.add_user(user, user)
+                server.append(user, user, raws)
+                engine = make_engine(url)
+                ctx = ServiceContext(engine=engine, clock=FakeClock(), instance="check",
+                                     settings={"address": "gm@example.org"})
+                before = handled_and_replied(ctx)
+                with tempfile.TemporaryDirectory() as tmp:
+                    go = Path(tmp) / "go"
+                    env = {**os.environ, "PYTHONPATH": str(rg.ROOT)}
+                    procs = [subprocess.Popen([sys.executable, "-m", "bench.ingest_worker", url, f"i{n}",
+                                               str(server.port), user, str(go)], cwd=rg.ROOT, env=env,
+                                              stdout=subprocess.PIPE, text=True) for n in range(k)]
+                    for p in procs:
+                        assert p.stdout is not None and "ready" in p.stdout.readline()
+                    start = time.time()
+                    go.touch()
+                    outs = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
+                after = handled_and_replied(ctx)
+                engine.dispose()
+                assert after[0] - before[0] == after[1] - before[1] == len(raws), (before, after)
+                rates[k].append(len(raws) / (max(o["done_at"] for o in outs) - start))
+    print(f"ingest on PostgreSQL: {len(raws)} mails, one mailbox, 1 to {max(args.instances)} instances "
+          "(one process each); every mail answered once")
+    for k in args.instances:
+        print(f"ingest x{k}: {rg.spread(rates[k])} mails/s")
+        if k > 1 and 1 in rates:
+            print(f"ingest x{k}: ratio to x1: "
+                  f"{rg.spread([b / a for a, b in zip(rates[1], rates[k], strict=True)], '{:.2f}')} "
+                  "(target >= 1.6 for 2)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mails", type=int, default=300)
@@ -221,6 +271,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--rate", type=float, default=0.0, help="mails/s for the latency run (0: none)")
     parser.add_argument("--latency-mails", type=int, default=500)
+    parser.add_argument("--instances", type=int, nargs="*", default=[],
+                        help="also ingest with these numbers of instances on PostgreSQL (e.g. 1 2)")
+    parser.add_argument("--pg", default=os.environ.get("GM_BENCH_DATABASE_URL")
+                        or os.environ.get("GM_TEST_DATABASE_URL") or rg.DEFAULT_PG)
     args = parser.parse_args()
     server = DovecotServer()
     server.start()
@@ -234,6 +288,8 @@ def main() -> None:
                 live = Path(tmp) / "live.db"
                 build_games(sqlite_url(live), args.games, SystemClock(), 0)
                 latency(args, server, sqlite_url(live), raws)
+            if args.instances:
+                instances(args, server, raws[: args.mails])
     finally:
         server.cleanup()
 

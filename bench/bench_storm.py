@@ -34,7 +34,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,7 +41,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, text, update
+from sqlalchemy import update
 from sqlmodel import col, func, select
 
 from bench import realgames as rg
@@ -55,8 +54,6 @@ from gm.games.baltica import module
 from gm.service.context import ServiceContext
 from gm.service.games import current_phase, get_game
 from tests.schedule.support import clone_games
-
-DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
 def set_up(url: str, games: int) -> str:
@@ -147,59 +144,27 @@ def check(url: str, games: int, after: int) -> str:
 
 
 @contextmanager
-def copies(label: str, template: str, pg_server: str) -> Iterator[Any]:
-    """Yields a function giving a fresh copy of the set-up database for each run."""
+def databases(label: str, games: int, pg_server: str) -> Iterator[tuple[str, Any]]:
+    """The instances' clock and ``fresh(n) -> url``: a copy of the set-up database per run."""
     if label == "sqlite":
         with tempfile.TemporaryDirectory() as tmp:
+            template = Path(tmp) / "template.db"
+            now = set_up(sqlite_url(template), games)
+
             def fresh(n: int) -> str:
-                path = Path(tmp) / f"run{n}.db"
-                shutil.copy(Path(template.removeprefix("sqlite:///")), path)
-                return sqlite_url(path)
-            yield fresh
+                shutil.copy(template, Path(tmp) / f"run{n}.db")
+                return sqlite_url(Path(tmp) / f"run{n}.db")
+            yield now, fresh
         return
-    admin = create_engine(pg_server, isolation_level="AUTOCOMMIT")
-    made: list[str] = []
-
-    def fresh_pg(n: int) -> str:
-        name = f"gm_storm_{uuid.uuid4().hex[:10]}"
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template.rsplit("/", 1)[1]}"'))
-        made.append(name)
-        return f"{pg_server.rsplit('/', 1)[0]}/{name}"
-    try:
-        yield fresh_pg
-    finally:
-        with admin.connect() as conn:
-            for name in made:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
-@contextmanager
-def template_db(label: str, games: int, pg_server: str) -> Iterator[tuple[str, str]]:
-    """The set-up database (SQLite file or PostgreSQL database) and the instances' clock."""
-    if label == "sqlite":
-        with tempfile.TemporaryDirectory() as tmp:
-            url = sqlite_url(Path(tmp) / "template.db")
-            yield url, set_up(url, games)
-        return
-    admin = create_engine(pg_server, isolation_level="AUTOCOMMIT")
-    name = f"gm_storm_tpl_{uuid.uuid4().hex[:10]}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = f"{pg_server.rsplit('/', 1)[0]}/{name}"
-    try:
-        yield url, set_up(url, games)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with rg.pg_databases(pg_server) as new:
+        template_url = new(None)
+        now = set_up(template_url, games)
+        yield now, lambda n: new(template_url)
 
 
 def storm(label: str, args: argparse.Namespace) -> None:
     rates: dict[int, list[float]] = {}
-    with template_db(label, args.games, args.pg) as (template, now), \
-            copies(label, template, args.pg) as fresh:
+    with databases(label, args.games, args.pg) as (now, fresh):
         runs = 0
         for instances in args.instances:
             alone, queued, handed = [], [], []
@@ -236,7 +201,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--instances", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--pg", default=os.environ.get("GM_BENCH_DATABASE_URL")
-                        or os.environ.get("GM_TEST_DATABASE_URL") or DEFAULT_PG)
+                        or os.environ.get("GM_TEST_DATABASE_URL") or rg.DEFAULT_PG)
     parser.add_argument("--no-pg", action="store_true")
     parser.add_argument("--no-sqlite", action="store_true")
     args = parser.parse_args()

@@ -18,13 +18,17 @@ from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Callable, Sequence
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 from lark import Lark
+from sqlalchemy import create_engine
+from sqlalchemy import text as sql
 
 from gm.db.engine import session_scope
 from gm.mail.types import FetchedMail
@@ -206,3 +210,28 @@ def report(name: str, unit: str, bare: Sequence[float], ours: Sequence[float], t
 
 
 ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+@contextmanager
+def pg_databases(server_url: str) -> Iterator[Callable[[str | None], str]]:
+    """Yields ``new(template=None) -> url``: a fresh database in that PostgreSQL server (a copy
+    of ``template``'s database when given); every one is dropped at the end."""
+    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    made: list[str] = []
+
+    def new(template: str | None = None) -> str:
+        name = f"gm_bench_{uuid.uuid4().hex[:10]}"
+        copy = f' TEMPLATE "{template.rsplit("/", 1)[1]}"' if template else ""
+        with admin.connect() as conn:
+            conn.execute(sql(f'CREATE DATABASE "{name}"{copy}'))
+        made.append(name)
+        return f"{server_url.rsplit('/', 1)[0]}/{name}"
+
+    try:
+        yield new
+    finally:
+        with admin.connect() as conn:
+            for name in reversed(made):
+                conn.execute(sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()

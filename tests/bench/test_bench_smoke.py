@@ -49,11 +49,16 @@ def test_bench_parse() -> None:
 @pytest.mark.imap
 @pytest.mark.skipif(not dovecot_available(), reason="needs Dovecot (scripts/test-deps) run as root")
 def test_bench_ingest() -> None:
+    pg = os.environ.get("GM_TEST_DATABASE_URL")
     out = run("bench_ingest", "--mails", "4", "--games", "1", "--runs", "1",
-              "--rate", "20", "--latency-mails", "3")
+              "--rate", "20", "--latency-mails", "3",
+              *(["--instances", "1", "2", "--pg", pg] if pg else []))
     assert_figures(out, "ingest", "bare Lark LALR")
     assert_figures(out, "ingest", "bare imapclient fetch")
     assert re.search(r"^ingest latency: 3 mails at 20/s .* p99 \d+ ms", out, re.M), out
+    if pg:
+        assert "every mail answered once" in out
+        assert re.search(rf"^ingest x2: ratio to x1: {SPREAD} ", out, re.M), out
 
 
 def test_bench_storm() -> None:
