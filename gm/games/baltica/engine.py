@@ -21,7 +21,7 @@ from gm.games.baltica.rules.events import resolve_event
 from gm.games.baltica.rules.fleet_battle import fight_at_sea, fleet_battle_zones
 from gm.games.baltica.rules.interphase import run_interphase
 from gm.games.baltica.rules.losses import eliminate
-from gm.games.baltica.rules.reforms import nyen_track
+from gm.games.baltica.rules.reforms import night_rider_3cg, nyen_track
 from gm.games.baltica.rules.retreat import BorderCount, carry_out_retreat, retreat_path
 from gm.games.baltica.rules.standing import BattleStanding
 from gm.games.baltica.rules.truce import impose_due_truces
@@ -50,6 +50,7 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
     if step == "interphase":
         run_interphase(world, orders)
     elif step == "action-roll":
+        night_rider_3cg(world)  # 3CG 11.1: "on game turn 2 ... And so on"
         if action_roll(world):
             gs.step = "battles"  # 3.1: both events: "proceeds to the Forage Phase"
             turn_ends = world.reading("both_events") == "turn-ends"

@@ -469,3 +469,37 @@ def test_rule_3cg_10_2_russia_loses_8_rp_for_the_first_territory_lost_to_the_tur
     assert w.state.rp["russia"] == rp - first - 4
     capture(w, SiegeState("smolensk", "coalition", ["repnin"]))
     assert w.state.rp["russia"] == rp - 4
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_11_1_the_night_rider_rides_home_from_turkey(ruleset: str) -> None:
+    """3CG 11.1: "Start rolling 1D6 for the Karl XII block on game turn 2. On a roll of 6 he
+    enters the most southern non-occupied Swedish territory. If die-roll fails re-roll on
+    game turn 3. He now arrives on a 5 or 6." (12.4: Karl XII in Besarabya.) GMT 2.3 has
+    no such roll: only an exiled Karl XII rolls, in the Interphase."""
+    from gm.games.baltica.rules.reforms import night_rider_3cg
+
+    w = real_world(ruleset, "12.4")
+    assert w.state.blocks["karl-xii"].location == "besarabya"
+    night_rider_3cg(w)  # game turn 1: no roll
+    w.state.first_turn = False
+    w.dice = Dice.scripted([5, 5])
+    night_rider_3cg(w)  # game turn 2: a 6 is needed
+    assert w.state.blocks["karl-xii"].location == "besarabya"
+    night_rider_3cg(w)  # game turn 3: 5 or 6
+    if ruleset == "3cg-1.1":
+        order = w.board.tables["limits"]["night_rider_south_to_north"]
+        home = next(t for t in order if w.controlled_by(t, "sweden")
+                    and not w.enemy_blocks("sweden", t))
+        assert w.state.blocks["karl-xii"].location == home
+        assert [e.data["needs"] for e in w.events if e.type == "night_rider_roll"] == [6, 5]
+    else:
+        assert not any(e.type == "night_rider_roll" for e in w.events)
+    from gm.service.render import environment
+
+    for lang, words in (("en", "rides home to"), ("fr", "rentre à bride abattue en")):
+        module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module
+        for e in w.events:
+            if e.type == "night_rider_returns":
+                line = str(module.line({"type": e.type, "data": e.data}))  # type: ignore[attr-defined]
+                assert words in line and "3CG 11.1" in line

@@ -197,14 +197,59 @@ def nyen_track(world: World) -> None:
             world.emit("navy_founded", nation=RUSSIA, count=len(fleets))
 
 
+def night_rider_3cg(world: World) -> None:
+    """3CG 11.1 KARL XII - THE NIGHT RIDER, in a scenario whose special rules name it
+    (12.4): "Start rolling 1D6 for the Karl XII block on game turn 2. On a roll of 6 he
+    enters the most southern non-occupied Swedish territory. If die-roll fails re-roll on
+    game turn 3. He now arrives on a 5 or 6. And so on."
+
+    Reading (docs/baltica.md): the roll is made at the start of every game turn but the
+    scenario's first while Karl XII is in the Ottoman Empire (12.4 starts him in
+    Besarabya) or in exile; he arrives with his strength (from exile at full strength,
+    2.3) in the first territory of ``limits.night_rider_south_to_north`` held by Sweden's
+    side and free of enemy blocks. Under the GMT rules (2.3) the Interphase rolls instead.
+    """
+    order = world.board.tables["limits"].get("night_rider_south_to_north")
+    sc = world.board.scenarios.get(world.state.scenario)
+    karl = world.state.blocks.get(KARL_XII)
+    if (not order or sc is None or not sc.special.get("night_rider") or karl is None
+            or world.state.first_turn):
+        return
+    where = world.board.territories.get(karl.location)
+    if karl.location != EXILE and (where is None or where.nation != "ottoman"):
+        return
+    needs = max(1, 6 - world.state.exile_rolls)
+    roll = world.dice.d6("3CG 11.1 the Night Rider")
+    success = roll >= needs
+    world.emit("night_rider_roll", roll=roll, needs=needs, success=success, rule="3CG 11.1")
+    if not success:
+        world.state.exile_rolls += 1
+        return
+    power = world.power_of(KARL_XII)
+    to = next((t for t in order if t in world.board.territories
+               and world.controlled_by(t, power) and not world.enemy_blocks(power, t)), None)
+    if to is None:
+        world.emit("night_rider_waits")
+        return
+    if karl.location == EXILE:
+        karl.strength = world.spec(KARL_XII).max_strength
+    karl.location, karl.moved, karl.pinned, karl.aboard = to, False, False, None
+    world.state.exile_rolls = 0
+    world.emit("night_rider_returns", block=world.name(KARL_XII), territory=world.tname(to),
+               rule="3CG 11.1")
+
+
 def karl_returns(world: World, deploy: Sequence[str]) -> None:
     """2.3 The Night Rider: "Beginning with the next Interphase, roll a die. On a roll of
     6, deploy the Karl XII block at full strength in any territory in Sweden proper
     containing no enemy blocks. If the roll fails, roll again in the following Interphase;
     he now arrives on a 5 or 6. Continue rolling each Interphase, increasing the chances
     by 1." The territory: the first of Sweden's ``deploy`` list that qualifies, else the
-    capital, else the first in map order."""
+    capital, else the first in map order. (3CG 11.1 rolls every game turn instead:
+    :func:`night_rider_3cg`.)"""
     if KARL_XII not in world.state.blocks or world.state.blocks[KARL_XII].location != EXILE:
+        return
+    if world.reading("night_rider") == "scenario":
         return
     needs = max(1, 6 - world.state.exile_rolls)
     roll = world.dice.d6("2.3 Karl XII returns from exile")
