@@ -503,3 +503,23 @@ def test_rule_3cg_11_1_the_night_rider_rides_home_from_turkey(ruleset: str) -> N
             if e.type == "night_rider_returns":
                 line = str(module.line({"type": e.type, "data": e.data}))  # type: ignore[attr-defined]
                 assert words in line and "3CG 11.1" in line
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_7_1_a_besieged_home_territory_gives_no_supply(ruleset: str) -> None:
+    """3CG 7.1: a supply capable territory is "An un-besieged national territory where the
+    player control the garrison". GMT 8.5: "a national territory ... where the player
+    controls the garrison". Elfsborg, damaged, in Västergötland, which Danes besiege."""
+    from gm.games.baltica.rules.replacements import line_of_communications
+    from gm.games.baltica.state import SiegeState
+
+    w = real_world(ruleset)
+    for b in w.state.at("vastergotland"):
+        put(w, b, "svealand")
+    put(w, "elfsborg", "vastergotland", 1)
+    w.state.turn.sieges = [SiegeState("vastergotland", "coalition", ["reventlov"])]
+    home_only = {t for t in w.board.neighbours("vastergotland")}
+    for t in home_only:  # cut every way out: enemy blocks all around
+        put(w, next(b for b, s in w.board.blocks.items() if s.nation == "denmark"
+                    and not w.state.on_map(b)), t)
+    assert line_of_communications(w, "elfsborg") is (ruleset == "gmt-2012")

@@ -22,14 +22,19 @@ def line_of_communications(world: World, block: str) -> bool:
     a sea zone if the line is traced from or through a territory with a friendly port,
     through a sea zone occupied by fleets of the same nationality, to a friendly national
     territory with a port".
+    3CG 7.1 (reading "unbesieged" of ``supply_home``): "An un-besieged national territory
+    where the player control the garrison": a home territory under an enemy siege
+    declared this turn is no source of supply.
     """
     power = world.power_of(block)
     nation = world.spec(block).nation
     start = world.state.blocks[block].location
+    besieged = ({s.territory for s in world.state.turn.sieges if s.power != power}
+                if world.reading("supply_home") == "unbesieged" else set())
 
     def home(t: str) -> bool:
         return (world.board.territories[t].nation == nation
-                and world.controller(t) == nation)
+                and world.controller(t) == nation and t not in besieged)
 
     if start not in world.board.territories:
         return False
