@@ -204,6 +204,11 @@ class GameModule(ABC):
 
         return help_text(self.order_grammar(), language, topic)
 
+    def controlled_powers(self, scenario: str) -> Mapping[str, tuple[str, ...]]:
+        """Powers a seat always orders for besides its own, by seat (``FOR``, orders.md §1):
+        Pax Britannica's Germany for Austria-Hungary. Given to the seats at creation."""
+        return {}
+
     def data_check(self) -> list[str]:
         """Schema problems in this game's data files (empty when all is well)."""
         return []

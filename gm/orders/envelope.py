@@ -153,7 +153,8 @@ def envelope_parser() -> Lark:
 
 def is_command_line(text: str) -> bool:
     """Whether ``text`` opens with a command word (and is not an order that shares it)."""
-    words = strip_accents(text).lower().split(maxsplit=2)
+    # "RELEASE: reason", "PAUSE: holiday", "ADJUDICATE NOW: ..." (orders.md §9, issue 17)
+    words = [w.rstrip(":") for w in strip_accents(text).lower().split(maxsplit=2)]
     if not words or words[0] not in (COMMAND_WORDS | ENVELOPE_WORDS):
         return False
     need = _NEEDS_SECOND.get(words[0])

@@ -45,6 +45,7 @@ from gm.orders.model import (
 )
 from gm.orders.names import NameIndex, NameNotResolved, edit_distance, fold, strip_accents
 from gm.orders.prose import prose_signal
+from gm.orders.text import straighten_quotes
 from gm.resources import grammar_root
 
 
@@ -225,6 +226,7 @@ class GameGrammar:
     def parse_line(self, text: str, context: ParseContext) -> Any:
         """One line to a typed order; raises Lark's UnexpectedInput, NameNotResolved
         or OrderRejected (use :func:`parse_order_lines` for reported errors)."""
+        text = straighten_quotes(text)  # “name” and « name » as "name", positions kept
         tree = self.parser().parse(strip_accents(text))
         try:
             return self.transformer(context, text).transform(tree)

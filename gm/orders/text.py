@@ -64,6 +64,21 @@ _PRESS = re.compile(r"^\s*(press|presse)\b", re.I)
 _ENDPRESS = re.compile(r"^\s*(endpress|finpresse|fin\s+presse)\s*$", re.I)
 
 
+_DOUBLE_QUOTES = str.maketrans({c: '"' for c in "“”„‟«»〝〞＂"})
+_SINGLE_QUOTED = re.compile(r"(?<![\w’'])[‘’'‚‛](?=\S)(.*?)(?<=\S)[’'‘](?=$|[\s:;,.!?)])")
+
+
+def straighten_quotes(line: str) -> str:
+    """Curly, angle and single quotes around a name as straight double quotes, one
+    character for one (positions are kept): ``sign treaty “Entente”``, ``« Entente »``,
+    ``‘Entente d’Afrique’`` all read as ``"..."``; an apostrophe inside a word (d’Afrique,
+    L’Entente) stays as written (issue 17 class 6)."""
+    line = line.translate(_DOUBLE_QUOTES)
+    if '"' in line:
+        return line
+    return _SINGLE_QUOTED.sub(lambda m: f'"{m.group(1)}"', line, count=1)
+
+
 def clean_body(text: str) -> list[SourceLine]:
     """The lines of a decoded plain-text body as parsed (orders.md §1)."""
     physical = text.splitlines()

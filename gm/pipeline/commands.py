@@ -79,6 +79,8 @@ class CommandRunner:
     def do_wait(self, line: SourceLine, cmd: c.Wait, acting: str | None) -> None:
         set_flags(self.sc.ctx, self.sc.session, self.game, self._power(acting), wait=cmd.wait)
         self.reply.done(line, msg("the game waits for the deadline") if cmd.wait else msg("no longer waiting"))
+        if not cmd.wait:  # NO WAIT may leave every power READY: close early at once (issue 17)
+            self.sc.after.ready_check.add(self.game.id)
 
     def do_status(self, line: SourceLine, cmd: c.Status, acting: str | None) -> None:
         from gm.service.reports import queue_current_report

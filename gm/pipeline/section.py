@@ -112,16 +112,48 @@ def _carry_out(sc: SectionContext, game: Game, seat: Seat | None, section: Secti
     runner = CommandRunner(sc, game, seat, reply)
     acting = seat.power if seat else None
     pending: dict[str, list] = {}  # power -> order lines, in order
+    inline: set[str] = set()  # seats whose lines hold a FOR the game's parser reads
+    through: dict[str, str] = {}  # a power ordered through a seat's lines -> that seat
     for item in section.items:
         if isinstance(item, OrderLine):
-            pending.setdefault(item.power or acting or "", []).append(item.line)
+            power = item.power or acting or ""
+            pending.setdefault(through.get(power, power), []).append(item.line)
         elif isinstance(item, CommandLine):
             cmd = item.command
+            if isinstance(cmd, c.For):
+                holder = _for_in_orders(sc, game, seat, cmd.power, inline)
+                if holder is not None:  # the game's parser switches the acting power
+                    pending.setdefault(holder, []).append(item.line)
+                    through[cmd.power] = acting = holder
+                    continue
             if isinstance(cmd, c.PowerSignOn | c.For):
                 acting = cmd.power
             runner.run(item.line, cmd, acting)
     for power, lines in pending.items():
         _submit(sc, game, seat, power, lines, section, reply)
+
+
+def _for_in_orders(sc: SectionContext, game: Game, seat: Seat | None, written: str,
+                   inline: set[str]) -> str | None:
+    """The seat power whose order lines a ``FOR`` line joins, when the game orders the power
+    through that seat (Pax Britannica: Germany's seat gives Austria-Hungary's orders, which
+    the game's parser reads after ``FOR austria-hungary``, orders.md §6); None when ``FOR``
+    switches to a power that orders in this phase in its own name (or may not be used)."""
+    from gm.pipeline.signon import may_act_for, resolve_power
+
+    if seat is None:
+        return None
+    target = may_act_for(sc.session, game, seat, written)
+    if target is None:
+        return None
+    if target == seat.power:  # "FOR germany" after "FOR austria-hungary"
+        return seat.power if seat.power in inline else None
+    info = phase_info(current_phase(sc.session, game.id))
+    if target in info.owing or target in info.may_order or resolve_power(
+            sc.session, game, written) is not None:
+        return None
+    inline.add(seat.power)
+    return seat.power
 
 
 def _submit(sc: SectionContext, game: Game, seat: Seat | None, written: str, lines: list,

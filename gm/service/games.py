@@ -76,12 +76,15 @@ def create_game(
     )
     session.add(game)
     result = NewGame(game=game, moderator_password=mod_pw)
+    controlled = module.controlled_powers(scenario)
     for spec in seats:
         password = spec.password or new_password()
         result.passwords[spec.power] = password
         session.add(Seat(game_id=game_id, power=spec.power, address=spec.address,
                          password_hash=hash_password(password), language=spec.language,
-                         timezone=spec.timezone, controls=list(spec.controls)))
+                         timezone=spec.timezone,
+                         controls=list(dict.fromkeys([*spec.controls,
+                                                      *controlled.get(spec.power, ())]))))
     session.flush()
     open_phase(ctx, session, game, module, state, seq=0)
     queue_welcomes(ctx, session, result)

@@ -81,6 +81,15 @@ class Britannica(GameModule):
         return [Scenario("1880", "Pax Britannica, 1880", d.seats,
                          "The 1880 set-up, ten turns to 1916 (reconstructed data).")]
 
+    def controlled_powers(self, scenario: str) -> Mapping[str, tuple[str, ...]]:
+        """Great powers seated with another's player (seed, Austria-Hungary: "always
+        controlled by Germany"; rules.toml ``seat``), so that seat may write ``FOR``."""
+        out: dict[str, tuple[str, ...]] = {}
+        for power, table in load().rules["powers"].items():
+            if table.get("seat", power) != power:
+                out[table["seat"]] = (*out.get(table["seat"], ()), power)
+        return out
+
     def setup(self, scenario: str, options: Mapping[str, Any]) -> State:
         """The 1880 set-up; the turn's GM phases are already done (seed, Setting up the Game)."""
         d = load()

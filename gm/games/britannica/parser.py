@@ -23,6 +23,7 @@ from gm.orders.conditions import all_of, any_of
 from gm.orders.grammar import unknown_command
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
 from gm.orders.names import NameIndex, NameNotResolved, fold, strip_accents
+from gm.orders.text import straighten_quotes
 from gm.resources import grammar_root
 
 KIND_WORDS = {
@@ -206,12 +207,12 @@ class _Build(Transformer[Token, object]):
         return o.SwitchPower(self.actor, self._power(c[1]))
 
     def sign(self, c: list) -> o.Sign:
-        return o.Sign(self.actor, str(c[2]).strip('"'))
+        return o.Sign(self.actor, str(c[2]).strip('" '))
 
     def treaty(self, c: list) -> o.TreatyText:
         parties = tuple(self._power(x) for x in c[4:] if not isinstance(x, Token))
         rest = [x for x in c[4:] if isinstance(x, Token) and x.type == "REST"]
-        return o.TreatyText(self.actor, str(c[1]).strip('"'), str(c[2]).lower() == "public",
+        return o.TreatyText(self.actor, str(c[1]).strip('" '), str(c[2]).lower() == "public",
                             parties, str(rest[0]).strip() if rest else "")
 
     def volunteer(self, c: list) -> o.Volunteer:
@@ -250,15 +251,15 @@ class _Build(Transformer[Token, object]):
 
     def propose(self, c: list) -> o.Propose:
         clauses = tuple(x for x in c if isinstance(x, tuple))
-        return o.Propose(self.actor, str(c[1]).strip('"'), clauses)
+        return o.Propose(self.actor, str(c[1]).strip('" '), clauses)
 
     def vote(self, c: list) -> o.Vote:
         word = str(c[2]).lower()
         choice = {"oui": "yes", "non": "no", "abstention": "abstain"}.get(word, word)
-        return o.Vote(self.actor, str(c[1]).strip('"'), choice)
+        return o.Vote(self.actor, str(c[1]).strip('" '), choice)
 
     def defy(self, c: list) -> o.Defy:
-        return o.Defy(self.actor, str(c[1]).strip('"'))
+        return o.Defy(self.actor, str(c[1]).strip('" '))
 
     def declare(self, c: list) -> o.Declare:
         return o.Declare(self.actor, self._power(c[3]))
@@ -283,7 +284,7 @@ class _Build(Transformer[Token, object]):
         return o.Peace(self.actor)
 
     def breach(self, c: list) -> o.Breach:
-        return o.Breach(self.actor, str(c[1]).strip('"'), self._power(c[3]))
+        return o.Breach(self.actor, str(c[1]).strip('" '), self._power(c[3]))
 
     def object(self, c: list) -> o.Object:
         return o.Object(self.actor, self._power(c[-1]))
@@ -334,7 +335,8 @@ class _Build(Transformer[Token, object]):
 
 
 def _prepare(text: str, n: Names) -> str:
-    out = strip_accents(text)
+    # one apostrophe for all (a treaty "Entente d’Afrique" is signed as "Entente d'Afrique")
+    out = strip_accents(straighten_quotes(text)).replace("’", "'").replace("ʼ", "'")
     for pat, ident in n.phrases:
         out = pat.sub(ident, out)
     return out

@@ -1,0 +1,122 @@
+"""Issue 17 class 6: the syntax the contract promises, by mail through the real pipeline.
+
+French keywords with English connectors on one line, treaty names in curly or angle
+quotes and with apostrophes, ``FOR`` for a power a seat may act for, ``propose`` in the
+Congress, ``RELEASE: reason`` as HELP shows it, and ``NO WAIT`` closing an all-READY
+phase at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gm.db.engine import session_scope
+from gm.service.adjudicate import close_phase
+from gm.service.games import SeatSpec, create_game, current_phase
+from tests.pipeline.conftest import deliver, mail, outbox
+
+SWEDEN, COALITION, MOD = "anna@example.se", "boris@example.ru", "mod@example.org"
+POWERS = ("britain", "france", "germany", "italy", "japan", "russia", "usa")
+
+
+def _phase(ctx: Any, game: str) -> tuple[str, int]:
+    with session_scope(ctx.engine) as s:
+        p = current_phase(s, game)
+        return p.phase_id, p.seq
+
+
+def _baltica(ctx: Any, **settings: Any) -> None:
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="b1", module_name="baltica", scenario="12.1",
+                    seats=[SeatSpec("sweden", SWEDEN, password="sw-pw"),
+                           SeatSpec("coalition", COALITION, password="co-pw")],
+                    moderator_address=MOD, moderator_password="mod-pw", seed=b"\x42" * 32,
+                    settings=settings)
+    deliver(ctx, mail("GAME b1\nMODERATOR mod-pw\nDICE 5 2\n", sender=MOD))
+    assert close_phase(ctx, "b1", _phase(ctx, "b1")[1], by="test").closed
+    assert _phase(ctx, "b1")[0] == "1700-autumn-actions-sweden"
+
+
+def _send(ctx: Any, sender: str, body: str) -> str:
+    deliver(ctx, mail(body, sender=sender))
+    return outbox(ctx, kind="reply", to=sender)[-1][1]
+
+
+def test_french_keywords_with_english_connectors_and_the_reverse(ctx: Any) -> None:
+    _baltica(ctx)
+    reply = _send(ctx, SWEDEN, "GAME b1\nPOWER sweden sw-pw\n"
+                  "déplacer de Skåne : Karl XII to Småland via Östergötland force\n"
+                  "move from Skåne: Dalregementet vers Småland\n"
+                  "reconnaître Livland if round >= 1\n"
+                  "recon Livland si round >= 1\n")
+    assert "OK  move from Skåne: Karl XII to Småland via Östergötland force" in reply
+    assert "OK  move from Skåne: Dalregementet to Småland" in reply
+    assert reply.count("OK  recon Livland if round >= 1") == 2
+    assert "??" not in reply
+
+
+def test_no_wait_closes_an_all_ready_phase_at_once(ctx: Any) -> None:
+    _baltica(ctx, deadlines={"early": True})
+    _send(ctx, SWEDEN, "GAME b1\nPOWER sweden sw-pw\nrecon Livland\nREADY\nWAIT\n")
+    assert _phase(ctx, "b1")[0] == "1700-autumn-actions-sweden"  # WAIT holds the game
+    reply = _send(ctx, SWEDEN, "GAME b1\nPOWER sweden sw-pw\nNO WAIT\n")
+    assert "no longer waiting" in reply
+    assert _phase(ctx, "b1")[0] == "1700-autumn-actions-coalition"
+
+
+def test_release_with_a_reason_as_help_shows_it(ctx: Any) -> None:
+    _baltica(ctx, preview=True)
+    assert "RELEASE [PRIVATE] [: reason]" in _send(ctx, MOD, "GAME b1\nMODERATOR mod-pw\nHELP release\n")
+    deliver(ctx, mail("GAME b1\nPOWER sweden sw-pw\nrecon Livland\n", sender=SWEDEN))
+    assert close_phase(ctx, "b1", _phase(ctx, "b1")[1], by="test").closed
+    reply = _send(ctx, MOD, "GAME b1\nMODERATOR mod-pw\nRELEASE: checked the battle\n")
+    assert "held reports released" in reply and "??" not in reply
+    assert outbox(ctx, kind="report", to=COALITION)
+
+
+@pytest.fixture
+def pax(ctx: Any) -> Any:
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="pax1", module_name="britannica", scenario="1880",
+                    seats=[SeatSpec(p, f"{p}@example.org", password=f"{p}-pw") for p in POWERS],
+                    moderator_address=MOD, moderator_password="mod-pw", seed=b"\x05" * 32)
+    return ctx
+
+
+def _pax(ctx: Any, power: str, *lines: str) -> str:
+    return _send(ctx, f"{power}@example.org",
+                 "GAME pax1\nPOWER {} {}-pw\n{}\n".format(power, power, "\n".join(lines)))
+
+
+def test_germany_orders_for_austria_hungary_with_for(pax: Any) -> None:
+    reply = _pax(pax, "germany", "FOR austria-hungary", "place influence in Serbia",
+                 "FOR germany", "buy army 1")
+    assert "OK  place influence in Serbia" in reply and "OK  buy army 1" in reply, reply
+    assert "REFUSED" not in reply and "??" not in reply
+
+
+def test_treaties_in_curly_and_angle_quotes_with_apostrophes(pax: Any) -> None:
+    assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed  # to negotiation
+    reply = _pax(pax, "britain",
+                 "treaty ‘Entente d’Afrique’ public between britain, france: France takes Tunis",
+                 "sign treaty “Entente d’Afrique”")
+    assert 'OK  treaty "Entente d\'Afrique" public between britain, france' in reply, reply
+    assert 'OK  sign treaty "Entente d\'Afrique"' in reply
+    reply = _pax(pax, "france", "signer traité « Entente d'Afrique »")
+    assert 'OK  sign treaty "Entente d\'Afrique"' in reply, reply
+    assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed
+    assert "Entente d'Afrique" in outbox(pax, kind="report", to="france@example.org")[-1][1]
+
+
+def test_propose_in_the_congress(pax: Any) -> None:
+    _pax(pax, "britain", "place protectorate in Eritrea", "move army 3 from home to Eritrea")
+    assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed
+    _pax(pax, "italy", "congress in Russia")
+    assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed
+    assert _phase(pax, "pax1")[0] == "1880-congress"
+    reply = _pax(pax, "britain", "propose 1: Britain keeps Eritrea; France takes Tunis")
+    assert "OK  propose 1: britain keeps Eritrea; france takes Tunis" in reply, reply
+    reply = _pax(pax, "russia", "proposer « Paix » : italy none in Eritrea")
+    assert 'OK  propose "Paix": italy none in Eritrea' in reply, reply
