@@ -523,3 +523,18 @@ def test_rule_3cg_7_1_a_besieged_home_territory_gives_no_supply(ruleset: str) ->
         put(w, next(b for b, s in w.board.blocks.items() if s.nation == "denmark"
                     and not w.state.on_map(b)), t)
     assert line_of_communications(w, "elfsborg") is (ruleset == "gmt-2012")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_3_43_a_pinned_block_may_besiege_by_action(ruleset: str) -> None:
+    """3CG 3.43: "When performing a Siege attempt by paying 1 action, the attacker must
+    already have one block in the territory." GMT 6.1: "a siege attempt may be declared in
+    a territory by any and all unpinned blocks that have not moved this turn"."""
+    from gm.games.baltica.rules.actions import siege_problem
+    from gm.games.baltica.rules.results import Why
+
+    w = real_world(ruleset)
+    put(w, "lewenhaupt", "novgorod")
+    w.state.blocks["lewenhaupt"].pinned = True
+    why = siege_problem(w, "sweden", "novgorod", ["lewenhaupt"])
+    assert why is (None if ruleset == "3cg-1.1" else Why.PINNED)

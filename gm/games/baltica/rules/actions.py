@@ -217,7 +217,11 @@ def recon(world: World, power: str, order: Recon) -> Why | None:
 
 def siege_problem(world: World, power: str, territory: str,
                   blocks: Sequence[str]) -> Why | None:
-    """6.1/6.2: who may declare a siege attempt, where."""
+    """6.1/6.2: who may declare a siege attempt, where. 6.1: "a siege attempt may be
+    declared in a territory by any and all unpinned blocks that have not moved this
+    turn"; 3CG 3.43: "When performing a Siege attempt by paying 1 action, the attacker
+    must already have one block in the territory" (pinned blocks too: reading "allowed"
+    of ``siege_by_pinned``)."""
     if territory not in world.board.territories:
         return Why.NOT_A_TERRITORY
     if not world.enemy_controlled(territory, power):
@@ -230,8 +234,8 @@ def siege_problem(world: World, power: str, territory: str,
             return Why.NOT_YOURS
         if bs.location != territory:
             return Why.NOT_THERE
-        if not bs.moved and bs.pinned:
-            return Why.PINNED
+        if not bs.moved and bs.pinned and world.reading("siege_by_pinned") != "allowed":
+            return Why.PINNED  # 6.1 "any and all unpinned blocks"; 3CG 3.43 names no such limit
     if len({world.spec(b).nation for b in blocks}) > 1:
         return Why.MIXED_NATIONS
     return attack_place_problem(world, blocks, territory)  # 11.7
