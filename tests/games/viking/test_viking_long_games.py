@@ -28,8 +28,10 @@ OPTIONS = ({"difficulty": "standard"}, {"difficulty": "novice", "bragi": True},
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("players", range(1, 7))
 def test_game_of_n_players_plays_to_the_end_of_the_saga(players: int, seed: int) -> None:
-    """Victory: "The game ends ... when the saga ends" — every game reaches an end, silent
-    players (who pass) included, with every phase's reports in both languages."""
+    """Victory: "the game ends once one or more players achieve one of the revealed Victory
+    Conditions" or "When the last Saga Tile from the Saga Track is taken, at such time that the
+    Saga Pile and the Saga Track are empty, then the game ends." Every game reaches one of these
+    ends, silent players (who pass) included, with every phase's reports in both languages."""
     silent = frozenset({"green"}) if seed % 2 and players >= 3 else frozenset()
     options = OPTIONS[seed % len(OPTIONS)]
     played = play_game(players, seed, silent, options)

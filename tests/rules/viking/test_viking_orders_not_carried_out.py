@@ -17,8 +17,9 @@ def _report(out, power: str, lang: str) -> str:  # type: ignore[no-untyped-def]
 
 
 def test_rule_sequence_of_play_orders_after_pass_are_told_not_carried_out() -> None:
-    """Sequence of Play, Action Phase: "take up to 4 actions" — a PASS ends the player's
-    actions; the orders written below it are not carried out, and the player reads why."""
+    """Sequence of Play, ACTION PHASE: "During the action phase, select each of the 4 actions
+    you wish to perform this turn, one at a time." A PASS ends the player's actions; the orders
+    written below it are not carried out, and the player reads why."""
     state = table(pile=["Odin", "Thor"])
     out = send(state, {"red": "pass\ninvest draw"})
     told = [dict(e.data) for e in out.events if e.type == "viking.refused"]
