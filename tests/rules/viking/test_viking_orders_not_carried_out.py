@@ -56,3 +56,21 @@ def test_rule_end_of_the_saga_orders_after_the_end_are_told_not_carried_out() ->
     assert told == [("invest draw", "the game ended before this order"),
                     ("journey from Ladoga to Holmgard", "the game ended before this order")]
     assert "la partie s'est achevée avant cet ordre" in _report(out, "red", "fr")
+
+
+def test_rule_winter_solstice_hand_limit_a_keep_that_cannot_be_followed_is_told() -> None:
+    """Winter Solstice c.: "Discard down to your Hand Limit of 4". The standing order ``keep``
+    names the tiles kept first; a named tile no longer in the hand, or one more than the limit
+    allows, is told to the player with the reason."""
+    from viking_tables import give
+
+    state = table(pile=["Odin", "Thor"])
+    give(state, "red", "Freyja", "Saga Singers", "Silver Hoard", "Shipyard", "Viking Raid")
+    track = [module.data.tiles[x].name for x in state["track"] if x]
+    absent = next(n for n in track if n not in ("Freyja", "Saga Singers", "Silver Hoard",
+                                                "Shipyard", "Viking Raid"))
+    out = send(state, {"red": f"keep Freyja, Saga Singers, Silver Hoard, Shipyard, Viking Raid, {absent}"})
+    told = {e.data["order"]: e.data["why"] for e in out.events if e.type == "viking.refused"}
+    assert told == {f"keep {absent}": f"{absent} is not in your hand at the Winter Solstice",
+                    "keep Viking Raid": "more tiles named than the hand limit of 4"}
+    assert "plus de tuiles nommées que la limite de main de 4" in _report(out, "red", "fr")
