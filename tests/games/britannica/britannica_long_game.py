@@ -186,12 +186,15 @@ def render_all(s: dict[str, Any], events: list[Event]) -> tuple[int, dict[str, s
 
 
 def play_game(seed: int, silent: frozenset[str], conditional: frozenset[str],
-              keep_texts: bool = False) -> Played:
+              keep_texts: bool = False, eti: int | None = None) -> Played:
     """Play from the 1880 set-up to the end of the game; any phase that cannot be adjudicated
-    or reported raises (a phase that cannot close)."""
+    or reported raises (a phase that cannot close). ``eti``: start the European Tensions
+    Index there (near 100 the game ends in a Great War)."""
     d = load()
     rng = random.Random(seed)
     s = module.setup("1880", {})
+    if eti is not None:
+        s["eti"] = eti
     played = Played(s)
     for n in range(MAX_PHASES):
         info = module.phase(s)

@@ -84,3 +84,16 @@ def test_the_random_games_reach_congress_war_and_the_gms_defaults() -> None:
     for kind in ("casus_belli", "default_garrison", "war_declared", "war_combat", "unrest",
                  "headline", "resentment", "tension", "victory_points", "final_victory_points"):
         assert seen[kind], kind
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rule_european_tensions_a_game_ending_in_the_great_war_reports_to_the_end(seed: int) -> None:
+    """European Tensions and the Great War: "During the Final Record phase of the last Game
+    turn – either Game Turn 10 or upon the outbreak of the Great War – the GM will complete the
+    Final Victory Point Record." With the index started at 95, the first rises set off the
+    Great War: the game ends there, with the penalties, and every report renders."""
+    silent, conditional = _roles(seed)
+    played = play_game(seed, silent, conditional, eti=95)
+    assert played.state["step"] == "ended" and played.events["game_over"] == 1
+    assert played.events["great_war"] == 1 and played.events["great_war_penalty"] == 7
+    assert played.state["year"] < 1916
