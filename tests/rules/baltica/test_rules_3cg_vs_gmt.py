@@ -538,3 +538,38 @@ def test_rule_3cg_3_43_a_pinned_block_may_besiege_by_action(ruleset: str) -> Non
     w.state.blocks["lewenhaupt"].pinned = True
     why = siege_problem(w, "sweden", "novgorod", ["lewenhaupt"])
     assert why is (None if ruleset == "3cg-1.1" else Why.PINNED)
+
+
+@pytest.mark.parametrize("scenario", ("12.1", "12.2", "12.3", "12.4", "12.5"))
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_0_no_holstein_gottorp_block(ruleset: str, scenario: str) -> None:
+    """3CG "Prepare for Play": "Swedish labels (light blue), Turkish (brown), Hanover
+    (yellow), British (dark red) and Ukrainian (orange) go on the blue blocks" (no
+    Holstein-Gottorp block). GMT 0.1: "1 light blue Holstein-Gottorp labels go on the blue
+    blocks"; 11.10: "The Holstein-Gottorp block (Friedrich IV) is part of the Swedish
+    replacement pool"."""
+    from gm.games.baltica.state import OFF_MAP, POOL, REMOVED
+
+    w = real_world(ruleset, scenario)
+    where = w.state.blocks["friedrich-iv"].location
+    if ruleset == "3cg-1.1":
+        assert where == REMOVED
+    else:
+        assert where == POOL or where not in OFF_MAP
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_10_2_truce_offers_are_a_gmt_rule(ruleset: str) -> None:
+    """GMT 10.2: "Any nation (except Sweden, Ukraine, or Poland) may offer to submit to a
+    truce during any Interphase. The offer must be accepted and goes into effect
+    immediately." The 3CG book's truces (6.9) come from royalties, capitals and events
+    only."""
+    from gm.games.baltica.rules.results import Why
+    from gm.games.baltica.rules.truce import offer_truce
+
+    w = real_world(ruleset)
+    why = offer_truce(w, "coalition", "saxony")
+    if ruleset == "3cg-1.1":
+        assert why is Why.NO_TRUCE_OFFERS and "saxony" in w.state.active
+    else:
+        assert why is None and "saxony" not in w.state.active

@@ -209,7 +209,10 @@ def evict(world: World, territories: Collection[str]) -> None:
 
 
 def truce_offer_problem(world: World, power: str, nation: str | None) -> Why | None:
-    """Why ``power`` may not offer a truce for ``nation`` now (10.2), or None."""
+    """Why ``power`` may not offer a truce for ``nation`` now (10.2), or None. The 3CG
+    book has no truce offers (reading "none" of ``truce_offers``)."""
+    if world.reading("truce_offers") == "none":
+        return Why.NO_TRUCE_OFFERS
     if nation in NO_OFFER:
         return Why.NO_TRUCE_OFFER
     if (nation is None or world.power_of_nation(nation) != power
