@@ -202,7 +202,7 @@ class GameModule(ABC):
         """HELP: the envelope commands and this game's orders, generated from the grammars."""
         from gm.orders.help import help_text
 
-        return help_text(self.order_grammar(), language, topic)
+        return help_text(self.order_grammar(), language, topic, game_name=self.name)
 
     def controlled_powers(self, scenario: str) -> Mapping[str, tuple[str, ...]]:
         """Powers a seat always orders for besides its own, by seat (``FOR``, orders.md §1):

@@ -22,6 +22,7 @@ from lark import Lark
 
 from gm.orders.envelope import envelope_parser
 from gm.orders.grammar import GameGrammar
+from gm.orders.names import fold
 from gm.resources import grammar_root
 
 LANGUAGES = ("en", "fr")
@@ -138,13 +139,20 @@ HEADINGS = {
 
 
 def help_text(
-    game: GameGrammar | None = None, language: str = "en", topic: str | None = None
+    game: GameGrammar | None = None, language: str = "en", topic: str | None = None,
+    game_name: str | None = None,
 ) -> str:
     """The HELP reply body: the envelope commands and, with a game, its orders.
 
-    With ``topic``, only the commands whose name or syntax starts with it.
+    With ``topic``: the topic's text and examples when it is one (``conditions``, ``press``,
+    ``absent``, an order's name in English or French; topics.toml and
+    ``<game>.topics.toml``), else the commands whose name or syntax starts with it.
+    ``game_name`` (default: the grammar's) chooses the game's topics; a game without a
+    generated grammar (Pax Britannica) lists its orders from its topics file.
     """
     language = language if language in LANGUAGES else "en"
+    name = game_name or (game.name if game is not None else None)
+    topics = topics_of(name)
     env_path = grammar_root() / "envelope.lark"
     parts = [
         (HEADINGS[language][0], command_help(envelope_parser(), "_command", load_docs(env_path),
@@ -153,6 +161,12 @@ def help_text(
     if game is not None:
         orders = command_help(game.parser(), "order", load_docs(game.grammar_path), language)
         parts.append((HEADINGS[language][1], orders))
+    elif name is not None:
+        parts.append((HEADINGS[language][1], written_orders(topics, language)))
+    if topic:
+        found = find_topic(topics, topic)
+        if found is not None:
+            return _topic_text(found[0], found[1], parts, language)
     lines: list[str] = []
     for heading, entries in parts:
         chosen = [e for e in entries if _matches(e, topic)]
@@ -161,6 +175,80 @@ def help_text(
         lines.append(heading)
         lines.extend(f"  {e.syntax}\n      {e.doc}" for e in chosen)
         lines.append("")
+    matched = bool(lines)
+    if topic and not matched:
+        lines += [TOPIC_WORDS[language][2].format(topic=topic), ""]
+    if not topic or not matched:
+        lines.append(TOPIC_WORDS[language][0].format(
+            topics=", ".join(k.replace("_", " ") for k in topics)))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+TOPIC_WORDS = {
+    "en": ("More: HELP <topic>, one of: {topics}.", "Examples:", "No command or topic {topic!r}."),
+    "fr": ("Plus : HELP <sujet>, parmi : {topics}.", "Exemples :", "Aucune commande ni sujet {topic!r}."),
+}
+
+
+@cache
+def load_topics(path: Path) -> Mapping[str, Mapping[str, object]]:
+    """A topics file (``topics.toml``, ``<game>.topics.toml``); empty when none."""
+    if not path.exists():
+        return {}
+    with path.open("rb") as f:
+        return tomllib.load(f)
+
+
+def topics_of(game_name: str | None) -> dict[str, Mapping[str, object]]:
+    """The HELP topics of a game: every game's (topics.toml), then its own, which win."""
+    out = dict(load_topics(grammar_root() / "topics.toml"))
+    if game_name:
+        out.update(load_topics(grammar_root() / f"{game_name}.topics.toml"))
+    return out
+
+
+def find_topic(topics: Mapping[str, Mapping[str, object]],
+               topic: str) -> tuple[str, Mapping[str, object]] | None:
+    """The topic ``topic`` names: its key (``battle_order`` = "battle order") or an alias,
+    case and accents ignored."""
+    want = fold(topic)
+    for key, entry in topics.items():
+        words = [key, key.replace("_", " "), *_strings(entry.get("aliases"))]
+        if any(fold(w) == want for w in words):
+            return key, entry
+    return None
+
+
+def written_orders(topics: Mapping[str, Mapping[str, object]], language: str) -> list[CommandHelp]:
+    """The orders a topics file writes out with their syntax (a game whose grammar cannot
+    generate it)."""
+    out = []
+    for key, entry in topics.items():
+        syntax = entry.get("syntax")
+        if isinstance(syntax, Mapping):
+            out.append(CommandHelp(key, str(syntax.get(language) or syntax.get("en", "")),
+                                   str(entry.get(language) or entry.get("en", ""))))
+    return out
+
+
+def _strings(value: object) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def _topic_text(key: str, entry: Mapping[str, object],
+                parts: Sequence[tuple[str, Sequence[CommandHelp]]], language: str) -> str:
+    lines = [f"HELP {key.replace('_', ' ')}", ""]
+    for _, entries in parts:
+        for e in entries:
+            if e.name == key:
+                lines += [f"  {e.syntax}", f"      {e.doc}", ""]
+    text = entry.get(language) or entry.get("en")
+    if text and not isinstance(entry.get("syntax"), Mapping):
+        lines += [str(text), ""]
+    examples = _strings(entry.get("examples"))
+    if examples:
+        lines.append(TOPIC_WORDS[language][1])
+        lines += [f"  {x}" for x in examples]
     return "\n".join(lines).rstrip() + "\n"
 
 

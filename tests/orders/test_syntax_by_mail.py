@@ -120,3 +120,58 @@ def test_propose_in_the_congress(pax: Any) -> None:
     assert "OK  propose 1: britain keeps Eritrea; france takes Tunis" in reply, reply
     reply = _pax(pax, "russia", "proposer « Paix » : italy none in Eritrea")
     assert 'OK  propose "Paix": italy none in Eritrea' in reply, reply
+
+
+TOPICS = ("conditions", "move", "press", "absent")
+
+
+@pytest.mark.parametrize("topic", TOPICS)
+def test_help_topic_for_baltica_by_mail(ctx: Any, topic: str) -> None:
+    _baltica(ctx)
+    reply = _send(ctx, SWEDEN, f"GAME b1\nPOWER sweden sw-pw\nHELP {topic}\n")
+    assert f"HELP {topic}" in reply and "Examples:" in reply, reply
+    assert {"conditions": "strength of Karl XII", "move": "move from Skåne: Karl XII",
+            "press": "ENDPRESS", "absent": "ABSENT 2026-12-20 TO 2027-01-03"}[topic] in reply
+
+
+@pytest.mark.parametrize("topic", TOPICS)
+def test_help_topic_for_britannica_by_mail(pax: Any, topic: str) -> None:
+    reply = _pax(pax, "germany", f"HELP {topic}")
+    assert f"HELP {topic}" in reply and "Examples:" in reply, reply
+    assert {"conditions": "italy places no control in Tunis",
+            "move": "move army 3 from home to Tunis via Mediterranean",
+            "press": "ENDPRESS", "absent": "ABSENT 2026-12-20 TO 2027-01-03"}[topic] in reply
+
+
+def test_britannica_help_lists_every_order_with_its_syntax(pax: Any) -> None:
+    reply = _pax(pax, "germany", "HELP")
+    for syntax in ("buy army|fleet STRENGTH", "place KIND in AREA", "congress in|at SITE",
+                   "propose N|\"TITLE\"", "declare war on POWER", "FOR POWER"):
+        assert syntax in reply, syntax
+    assert "HELP <topic>" in reply
+
+
+def test_help_in_french_for_each_order_of_viking() -> None:
+    from gm.games.viking.module import VikingModule
+
+    for order in ("journey", "voyager", "play", "jouer", "invest", "parley", "conditions"):
+        text = VikingModule().help("fr", order)
+        assert text.startswith("HELP ") and "Exemples :" in text, (order, text)
+
+
+def test_every_order_of_every_game_has_a_help_topic_with_examples() -> None:
+    from gm.games.baltica.parsing import GRAMMAR as BALTICA_GRAMMAR
+    from gm.games.britannica.parser import command_words
+    from gm.games.viking.parsing import GRAMMAR as VIKING_GRAMMAR
+    from gm.orders.help import commands_of, find_topic, topics_of
+
+    for grammar in (BALTICA_GRAMMAR, VIKING_GRAMMAR):
+        topics = topics_of(grammar.name)
+        for rule in commands_of(grammar.parser(), "order"):
+            found = find_topic(topics, rule)
+            assert found is not None and found[1].get("examples"), (grammar.name, rule)
+    topics = topics_of("britannica")
+    for word in command_words():
+        if word in ("if", "si", "stay", "rester", "s'opposer", "sign", "signer", "marchande"):
+            continue
+        assert find_topic(topics, word) is not None, word
