@@ -74,9 +74,7 @@ def straighten_quotes(line: str) -> str:
     ``‘Entente d’Afrique’`` all read as ``"..."``; an apostrophe inside a word (d’Afrique,
     L’Entente) stays as written (issue 17 class 6)."""
     line = line.translate(_DOUBLE_QUOTES)
-    if '"' in line:
-        return line
-    return _SINGLE_QUOTED.sub(lambda m: f'"{m.group(1)}"', line, count=1)
+    return _SINGLE_QUOTED.sub(lambda m: f'"{m.group(1)}"', line)
 
 
 def clean_body(text: str) -> list[SourceLine]:

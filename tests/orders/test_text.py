@@ -129,3 +129,20 @@ def test_press_text_is_kept_verbatim() -> None:
         "ENDPRESS",
         "recon x",
     ]
+
+
+def test_curly_and_angle_quotes_are_straightened_and_apostrophes_kept() -> None:
+    """Issue 17 class 6: a name in any quotes reads as a quoted name; positions are kept."""
+    from gm.orders.text import straighten_quotes
+
+    for written, want in [
+        ("sign treaty “Entente”", 'sign treaty "Entente"'),
+        ("signer traité « Entente »", 'signer traité " Entente "'),
+        ("treaty ‘Entente d’Afrique’ public", 'treaty "Entente d’Afrique" public'),
+        ("move from Skåne: “Karl XII”, ‘Dalregementet’ to Småland",
+         'move from Skåne: "Karl XII", "Dalregementet" to Småland'),
+        ("sign treaty \"L’Entente\"", "sign treaty \"L’Entente\""),
+        ("Karl XII's move", "Karl XII's move"),
+    ]:
+        assert straighten_quotes(written) == want
+        assert len(straighten_quotes(written)) == len(written)
