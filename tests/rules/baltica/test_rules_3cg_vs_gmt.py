@@ -573,3 +573,23 @@ def test_rule_10_2_truce_offers_are_a_gmt_rule(ruleset: str) -> None:
         assert why is Why.NO_TRUCE_OFFERS and "saxony" in w.state.active
     else:
         assert why is None and "saxony" not in w.state.active
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rule_3cg_10_7_mazepa_deploys_only_in_sivershchyna(ruleset: str) -> None:
+    """3CG 9.8: "The Mazepa block may only be deployed in Sivershchyna." 10.7: "If the
+    territory of Sivershchyna is garrisoned by an allied player or the Turks, the Mazepa
+    block may NOT return ... An allied block in the territory does not prohibit Mazepa from
+    entering however." GMT 11.8: "deployed in Sivershchyna ... If occupied by the
+    Coalition, the block is deployed anywhere in Ukraine"."""
+    from gm.games.baltica.rules.builds import deploy_places
+
+    w = real_world(ruleset)
+    w.state.active.append("ukraine")
+    ukraine = set(w.board.region("ukraine"))
+    put(w, "kazanski", "sivershchyna")  # a Russian block there
+    where = set(deploy_places(w, "mazepa"))
+    assert where == ({"sivershchyna"} if ruleset == "3cg-1.1" else ukraine - {"sivershchyna"})
+    put(w, "kazanski", "pool", 0)
+    w.state.control["sivershchyna"] = "ottoman"  # a Turkish garrison
+    assert ("sivershchyna" in deploy_places(w, "mazepa")) is (ruleset == "gmt-2012")

@@ -34,9 +34,16 @@ def places(world: World, names: Sequence[str]) -> list[str]:
 
 def blocked(world: World, block: str, territory: str) -> bool:
     """8.7: "New blocks cannot be deployed into enemy-occupied or enemy-garrisoned
-    territories." """
+    territories." 3CG 10.7 (the blocks of tables.toml ``limits.deploy_among_enemies``):
+    "An allied block in the territory does not prohibit Mazepa from entering however. The
+    territory has to be owned by the allied player" (only an enemy garrison bars him)."""
     power = world.power_of(block)
-    return bool(world.enemy_blocks(power, territory)) or world.enemy_controlled(territory, power)
+    limits = world.board.tables["limits"]
+    if world.enemy_controlled(territory, power) or world.controller(territory) in limits.get(
+            "deploy_barred_by_garrison", {}).get(block, ()):  # 3CG 10.7: "or the Turks"
+        return True
+    among = block in limits.get("deploy_among_enemies", ())
+    return bool(world.enemy_blocks(power, territory)) and not among
 
 
 def deploy_places(world: World, block: str) -> list[str]:
