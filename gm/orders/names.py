@@ -218,6 +218,10 @@ class NameIndex:
             return self._one(text, found)
         return NameFailure(ErrorKind.UNKNOWN_NAME, text, self.suggest(text), self.slot)
 
+    def is_exact(self, text: str) -> bool:
+        """Whether ``text`` is one of the spellings in full (not only the start of one)."""
+        return any(key in self._exact for key in query_keys(text))
+
     def resolve(self, text: str) -> str:
         """Like :meth:`lookup`, raising :class:`NameNotResolved` on failure."""
         found = self.lookup(text)

@@ -136,6 +136,8 @@ class _Build(Transformer[Token, object]):
         """An area or a sea zone (paths and ``via``)."""
         if text.lower() in HOME_WORDS:
             return "home"
+        if self.n.seas.is_exact(text) and not self.n.areas.is_exact(text):
+            return self._sea(text)  # "Caribbean" is the sea, not the start of "Caribbean Islands"
         found = self.n.areas.lookup(text)
         if isinstance(found, str):
             return self.n.by_name[found]

@@ -43,7 +43,8 @@ def test_rule_cape_zones_coaling_from_either_side_and_armies_need_a_merchant_bes
 
 
 def test_rule_cape_zones_are_named_in_war_orders_only() -> None:
-    s, _ = _war([["britain"], ["russia"]])
+    s, w = _war([["britain"], ["russia"]])
+    s["step"] = "war-first" if w["first"] == 0 else "war-second"  # Britain's phase of the round
     orders = orders_of(s, "britain", "move fleet 3 from South Atlantic to Cape of Good Hope")
     assert orders[0].dest == "cape_of_good_hope"
     s["step"] = "movement"
