@@ -168,6 +168,11 @@ class GameModule(ABC):
     def validate(self, state: State, power: str, orders: Sequence[Any]) -> list[Validation]:
         """Judge each order against what can be known now (one result per order)."""
 
+    def next_phase_for(self, state: State, power: str) -> str | None:
+        """The id of the next phase in which ``power`` will order, when the game can tell
+        it from ``state`` (a refusal of early orders names it); None: unknown."""
+        return None
+
     @abstractmethod
     def default_orders(self, state: State, power: str) -> list[Any]:
         """The orders of a power that sent none (documented per decision)."""

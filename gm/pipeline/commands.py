@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlmodel import col, select
 
 from gm.db.models import Game, Report, Seat
-from gm.i18n import Text, msg
+from gm.i18n import Text, msg, translate
 from gm.orders import commands as c
 from gm.orders.model import SourceLine
 from gm.pipeline.reply import SectionReply
@@ -83,16 +83,15 @@ class CommandRunner:
             self.sc.after.ready_check.add(self.game.id)
 
     def do_status(self, line: SourceLine, cmd: c.Status, acting: str | None) -> None:
-        from gm.service.reports import queue_current_report
+        """STATUS: the current (fog-filtered) report, in this very reply (one mail)."""
+        from gm.service.reports import current_report
 
         power = self._power(acting) if self.seat else acting
         phase = current_phase(self.sc.session, self.game.id)
         seat = seat_for_power(self.sc.session, self.game.id, power) if power else None
-        queue_current_report(self.sc.ctx, self.sc.session, self.game, phase, power, seat,
-                             to=[self._own_address()],
-                             subject=f"[{self.game.id}] {phase.phase_id}: status for {power or 'the moderator'}",
-                             key=f"status:{self.sc.inbound_id}:{power}")
-        self.reply.done(line, msg("your current report is on its way in a separate mail"))
+        self.reply.appendix.append(current_report(self.sc.ctx, self.sc.session, self.game, phase,
+                                                  power, seat))
+        self.reply.done(line, msg("your current report follows this reply"))
 
     def do_history(self, line: SourceLine, cmd: c.History, acting: str | None) -> None:
         power = self._power(acting) if self.seat else ""
@@ -121,15 +120,20 @@ class CommandRunner:
                                   "decide what it changes", start=cmd.start, end=cmd.end))
 
     def do_password(self, line: SourceLine, cmd: c.Password, acting: str | None) -> None:
+        """PASSWORD: answered to the registered address only (orders.md §1): a sender from
+        another address is told only where the answer went."""
         seat = self._own_seat()
         seat.password_hash = hash_password(cmd.new)
         self.sc.session.add(seat)
-        self.reply.entries.append(_masked(line, msg("password changed")))
-        if seat.address:
+        own = bool(seat.address) and seat.address.lower() == self.sc.mail.reply_address.lower()
+        self.reply.entries.append(_masked(line, msg("password changed") if own else msg(
+            "answered to the registered address only")))
+        if seat.address and not own:
             queue_mail(self.sc.ctx, self.sc.session, game_id=self.game.id, kind="notice",
                        to=[seat.address], subject=f"[{self.game.id}] password changed for {seat.power}",
-                       text=f"==== gm notice {self.game.id} ====\nThe password of {seat.power} "
-                            f"was changed by a mail from {self.sc.mail.from_addr}.\n",
+                       text=f"==== gm notice {self.game.id} ====\n" + translate(msg(
+                           "The password of {power} was changed by a mail from {sender}.",
+                           power=seat.power, sender=self.sc.mail.from_addr), seat.language) + "\n",
                        key=f"password:{self.sc.inbound_id}")
 
     def do_setlanguage(self, line: SourceLine, cmd: c.SetLanguage, acting: str | None) -> None:

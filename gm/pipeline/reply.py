@@ -40,6 +40,7 @@ class SectionReply:
     rejected: str = ""  # why the whole section was refused
     entries: list[Entry] = field(default_factory=list)
     copy_to: str | None = None  # the registered address, when the sender was another
+    appendix: list[str] = field(default_factory=list)  # STATUS: the report, in this reply
 
     def note(self, text: str) -> None:
         self.entries.append(Entry("note", text))
@@ -84,12 +85,24 @@ class MailReply:
     sections: list[SectionReply] = field(default_factory=list)
 
     def render(self, sections: list[SectionReply] | None = None, sender: str = "") -> str:
-        """The text of the reply (or of the copy holding only ``sections``)."""
-        return render("reply", self.language, None, **self._context(sections, sender))
+        """The text of the reply (or of the copy holding only ``sections``); a report asked
+        for with STATUS follows the reply's lines, in the same mail (never in a copy)."""
+        text = render("reply", self.language, None, **self._context(sections, sender))
+        extra = self._appendix(sections)
+        return text + "".join(f"\n{report.rstrip()}\n" for report in extra)
 
     def render_html(self, sections: list[SectionReply] | None = None, sender: str = "") -> str:
         """The HTML part of the reply: the same lines as :meth:`render`, as a table."""
-        return render_html("reply", self.language, None, **self._context(sections, sender))
+        from html import escape
+
+        page = render_html("reply", self.language, None, **self._context(sections, sender))
+        extra = "".join(f"<pre>{escape(report)}</pre>" for report in self._appendix(sections))
+        if extra and "</body>" in page:
+            return page.replace("</body>", extra + "</body>", 1)
+        return page + extra
+
+    def _appendix(self, sections: list[SectionReply] | None) -> list[str]:
+        return [] if sections is not None else [t for s in self.sections for t in s.appendix]
 
     def _context(self, sections: list[SectionReply] | None, sender: str) -> dict[str, Any]:
         chosen = [self._translated(s) for s in (self.sections if sections is None else sections)]

@@ -9,6 +9,7 @@ act is private. ``ADJUDICATE NOW`` is not here: it is
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,6 +17,7 @@ from sqlmodel import Session, col, func, select
 
 from gm.clock import utc
 from gm.db.models import Game, ModeratorAct, OrderSet, OutboundMail, Phase
+from gm.i18n import Text, msg, translate
 from gm.service.context import ServiceContext
 from gm.service.errors import Conflict, NotFound
 from gm.service.games import current_phase, get_seat, seats
@@ -33,6 +35,22 @@ def record_act(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
     log_event(ctx, session, game.id, phase.seq, phase.dice_branch, f"moderator.{command}",
               {"args": args, "reason": reason, "actor": actor}, [] if private else None)
     return act
+
+
+def tell_players(ctx: ServiceContext, session: Session, game: Game, *, what: str, subject: Text,
+                 text: Text, reason: str = "", key: str,
+                 extra: Sequence[tuple[str, str, Text]] = ()) -> None:
+    """A moderator act told to every active player, each in their own language (orders.md
+    §9: "everyone is told"); ``extra``: (address, language, text) for others concerned (the
+    player a replacement removes). The reason follows unless the act is private."""
+    mails = [(s.address, s.language, text) for s in seats(session, game.id)
+             if s.active and s.address] + list(extra)
+    for n, (address, language, words) in enumerate(mails):
+        why = ("\n" + translate(msg("Reason: {reason}", reason=reason), language)) if reason else ""
+        queue_mail(ctx, session, game_id=game.id, kind="notice", to=[address],
+                   subject=f"[{game.id}] " + translate(subject, language),
+                   text=f"==== gm notice {game.id} ====\n" + translate(words, language) + why + "\n",
+                   key=f"{what}:{key}:{n}:{address}")
 
 
 def _open_phase(session: Session, game: Game) -> Phase:
@@ -158,6 +176,10 @@ def pause(ctx: ServiceContext, session: Session, game: Game, *, actor: str, reas
     session.add(game)
     record_act(ctx, session, game, actor=actor, command="pause", args={}, reason=reason,
                private=private)
+    tell_players(ctx, session, game, what="pause", key=ctx.clock.now().isoformat(),
+                 subject=msg("game paused"), reason="" if private else reason,
+                 text=msg("The moderator paused game {game}: the clock is stopped until the "
+                          "game resumes, and no phase closes meanwhile.", game=game.id))
 
 
 def resume(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
@@ -179,6 +201,13 @@ def resume(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
                args={"paused_seconds": int(paused_for.total_seconds()),
                      "deadline": phase.deadline.isoformat() if phase.deadline else None},
                reason=reason, private=private)
+    until = (msg("the deadline of {phase} is now {deadline} UTC", phase=phase.phase_id,
+                 deadline=f"{utc(phase.deadline):%Y-%m-%d %H:%M}") if phase.deadline
+             else msg("{phase} has no deadline; the moderator closes it", phase=phase.phase_id))
+    tell_players(ctx, session, game, what="resume", key=ctx.clock.now().isoformat(),
+                 subject=msg("game resumed"), reason="" if private else reason,
+                 text=msg("The moderator resumed game {game}; {until}.", game=game.id,
+                          until=until))
     return phase
 
 
@@ -213,12 +242,33 @@ def replace_power(ctx: ServiceContext, session: Session, game: Game, *, actor: s
                args={"power": power, "old_address": old, "new_address": address},
                reason=reason, private=private)
     phase = current_phase(session, game.id)
-    welcome = (f"==== gm notice {game.id} ====\nYou now play {power} in game {game.id}.\n"
-               f"Sign on with:  POWER {power} {password}\n"
-               "Keep this password to yourself; change it with PASSWORD newsecret.\n")
+    lang = seat.language
+    welcome = (f"==== gm notice {game.id} ====\n" + translate(msg(
+        "You now play {power} in game {game}.", power=power, game=game.id), lang) + "\n"
+        + translate(msg("Sign on with:"), lang) + f"  POWER {power} {password}\n"
+        + translate(msg("Keep this password to yourself; change it with PASSWORD newsecret."),
+                    lang) + "\n")
     queue_mail(ctx, session, game_id=game.id, kind="welcome", to=[address],
-               subject=f"[{game.id}] you now play {power}", text=welcome,
-               key=f"welcome:{game.id}:{power}:{ctx.clock.now().isoformat()}")
+               subject=f"[{game.id}] " + translate(msg("you now play {power}", power=power), lang),
+               text=welcome, key=f"welcome:{game.id}:{power}:{ctx.clock.now().isoformat()}")
+    others = [s for s in seats(session, game.id) if s.power != power]
+    gone = [(old, lang, msg("You no longer play {power} in game {game}: the moderator gave "
+                            "the seat to a new player.", power=power, game=game.id))
+            ] if old and old.lower() != address.lower() else []
+    told = msg("{power} is now played by a new player in game {game}.", power=power,
+               game=game.id)
+    for n, other in enumerate(s for s in others if s.active and s.address):
+        queue_mail(ctx, session, game_id=game.id, kind="notice", to=[other.address],
+                   subject=f"[{game.id}] " + translate(msg("new player for {power}", power=power),
+                                                       other.language),
+                   text=f"==== gm notice {game.id} ====\n" + translate(told, other.language) + "\n",
+                   key=f"replace:{game.id}:{power}:{ctx.clock.now().isoformat()}:{n}")
+    for address_gone, language, words in gone:
+        queue_mail(ctx, session, game_id=game.id, kind="notice", to=[address_gone],
+                   subject=f"[{game.id}] " + translate(msg("new player for {power}", power=power),
+                                                       language),
+                   text=f"==== gm notice {game.id} ====\n" + translate(words, language) + "\n",
+                   key=f"replace-old:{game.id}:{power}:{ctx.clock.now().isoformat()}")
     queue_current_report(ctx, session, game, phase, power, seat, to=[address],
                          subject=f"[{game.id}] {phase.phase_id}: report for {power}",
                          key=f"report-new-player:{game.id}:{phase.seq}:{power}:{address}")
@@ -282,16 +332,23 @@ def _copy_orders(session: Session, game_id: str, from_seq: int, to_seq: int) -> 
 
 
 def _tell_everyone(ctx: ServiceContext, session: Session, game: Game, phase: Phase, reason: str) -> None:
-    until = (f"you may change them until {phase.deadline:%Y-%m-%d %H:%M} UTC" if phase.deadline
-             else "the moderator will set the deadline")
-    text = (f"==== gm notice {game.id} ====\nThe moderator rolled game {game.id} back to "
-            f"{phase.phase_id}.\nYour orders for it are kept; {until}.\n"
-            + (f"Reason: {reason}\n" if reason else ""))
-    to = [s.address for s in seats(session, game.id) if s.active and s.address]
-    if to:
-        queue_mail(ctx, session, game_id=game.id, kind="notice", to=to,
-                   subject=f"[{game.id}] rolled back to {phase.phase_id}", text=text,
-                   key=f"rollback:{game.id}:{phase.seq}")
+    """ROLLBACK: every player told, in their language, then sent the fresh report of the
+    reopened phase (orders.md §9)."""
+    from gm.service.reports import queue_current_report
+
+    until = (msg("you may change them until {deadline} UTC",
+                 deadline=f"{utc(phase.deadline):%Y-%m-%d %H:%M}") if phase.deadline
+             else msg("the moderator will set the deadline"))
+    tell_players(ctx, session, game, what="rollback", key=f"{game.id}:{phase.seq}",
+                 subject=msg("rolled back to {phase}", phase=phase.phase_id), reason=reason,
+                 text=msg("The moderator rolled game {game} back to {phase}. Your orders for it "
+                          "are kept; {until}. The fresh report follows.", game=game.id,
+                          phase=phase.phase_id, until=until))
+    for seat in seats(session, game.id):
+        if seat.active and seat.address:
+            queue_current_report(ctx, session, game, phase, seat.power, seat, to=[seat.address],
+                                 subject=f"[{game.id}] {phase.phase_id}: report for {seat.power}",
+                                 key=f"report-rollback:{game.id}:{phase.seq}:{seat.power}")
 
 
 def release(ctx: ServiceContext, session: Session, game: Game, *, actor: str, reason: str = "") -> int:

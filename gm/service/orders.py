@@ -77,8 +77,13 @@ def ensure_may_order(game: Game, phase: Phase, power: str) -> None:
         raise Conflict(msg("phase {phase} is being adjudicated; too late for it", phase=phase.phase_id))
     if power not in info.allowed():
         waiting = ", ".join(info.allowed()) or "nobody"
-        raise Conflict(msg("{power} has no orders to give in phase {phase} (waiting for: {waiting})",
-                           power=power, phase=phase.phase_id, waiting=waiting))
+        nxt = module_of(game).next_phase_for(phase.game_state or {}, power)
+        when = (msg("at the latest {deadline} UTC", deadline=f"{phase.deadline:%Y-%m-%d %H:%M}")
+                if phase.deadline else msg("when the moderator closes it"))
+        raise Conflict(msg("{power} has no orders to give in phase {phase} (waiting for: {waiting}); "
+                           "{next} opens when it closes, {when}", power=power,
+                           phase=phase.phase_id, waiting=waiting,
+                           next=nxt or msg("your next phase"), when=when))
 
 
 def lock_phase(session: Session, phase: Phase) -> Phase:

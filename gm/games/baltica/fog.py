@@ -37,6 +37,32 @@ def _where(board: Board, location: str) -> str:
     return location
 
 
+def _owing(board: Board, gs: GameState) -> list[str]:
+    """Who owes orders now: in a battles or forage phase only a power with a decision
+    left (gm/games/baltica/standing.py), as the service counts them."""
+    if gs.step in ("battles", "forage") and not gs.ended:
+        from gm.dice import Dice
+        from gm.games.baltica.rules.world import World
+        from gm.games.baltica.standing import deciding_powers
+
+        return list(deciding_powers(World(board, gs, Dice.scripted([])), gs.step))
+    return list(owing(gs))
+
+
+def _battles(board: Board, gs: GameState) -> list[str]:
+    """5.0/9.3: where the battles of a battles phase will be fought (public: both sides
+    see which territories and sea zones hold blocks of both players)."""
+    if gs.step != "battles" or gs.ended:
+        return []
+    from gm.dice import Dice
+    from gm.games.baltica.rules.battle import battle_territories
+    from gm.games.baltica.rules.fleet_battle import fleet_battle_zones
+    from gm.games.baltica.rules.world import World
+
+    world = World(board, gs, Dice.scripted([]))
+    return [_where(board, t) for t in fleet_battle_zones(world) + battle_territories(world)]
+
+
 def view(board: Board, state: dict[str, Any], power: str | None) -> dict[str, Any]:
     """What ``power`` may know; ``None`` gives the moderator everything."""
     gs = GameState.from_json(state)
@@ -68,7 +94,8 @@ def view(board: Board, state: dict[str, Any], power: str | None) -> dict[str, An
              for (loc, nation, fleet), n in sorted(hidden.items())]
     out: dict[str, Any] = {
         "game": "baltica", "ruleset": gs.ruleset, "optional": list(gs.optional),
-        "power": power, "phase": phase_id(gs), "owing": list(owing(gs)),
+        "power": power, "phase": phase_id(gs), "owing": _owing(board, gs),
+        "battles": _battles(board, gs),
         "year": gs.year, "season": gs.season, "step": gs.step, "ended": gs.ended,
         "first": gs.turn.first, "rolls": dict(gs.turn.rolls), "actions": dict(gs.turn.actions),
         "own_blocks": own, "revealed": revealed, "enemy_blocks": enemy,

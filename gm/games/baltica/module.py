@@ -227,7 +227,12 @@ class BalticaModule(GameModule):
                 return Validation(Verdict.REFUSED, msg(Why.OPPONENT_ONLY.value))
             return Validation(Verdict.TO_CHECK, msg("used if the other player's actions call for it"))
         if kind == "actions" and not acting:
-            return Validation(Verdict.REFUSED, msg("not your action phase"))
+            later = self.next_phase_for(gs.to_json(), power)
+            if later is None:
+                return Validation(Verdict.REFUSED, msg("not your action phase"))
+            return Validation(Verdict.REFUSED, msg(
+                "not your action phase: yours, {phase}, opens when this one closes (by the "
+                "deadline below at the latest); send these orders then", phase=later))
         why: Why | None = None
         if isinstance(order, Move):
             origin = world.bid_territory(order.origin)
@@ -298,6 +303,14 @@ class BalticaModule(GameModule):
                 return Validation(Verdict.REFUSED, msg(why.value))
             return Validation(Verdict.ACCEPTED)
         return Validation(Verdict.TO_CHECK)
+
+    def next_phase_for(self, state: State, power: str) -> str | None:
+        """0.3: the Second Player orders in the action phase after the First Player's."""
+        gs = GameState.from_json(state)
+        if gs.step == "actions-first" and acting_power(gs) != power:
+            gs.step = "actions-second"
+            return phase_id(gs)
+        return None
 
     def default_orders(self, state: State, power: str) -> list[Any]:
         """No orders: the power passes its actions and takes every standing default."""

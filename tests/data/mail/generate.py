@@ -707,8 +707,9 @@ def misc(c: Corpus) -> None:
           stores(ASCII_ORD))
     c.add("help_only", lambda n: plain(n, "HELP\n"), "HELP without a game", unchanged(["baltica42"]))
     c.add("help_game", lambda n: plain(n, "GAME baltica42\nHELP\n"), "HELP for the game", unchanged(["recon"]))
-    c.add("status", lambda n: plain(n, HEAD + "STATUS\n"), "STATUS: the position comes as a report",
-          unchanged(also_queued=[f"report:{ANNA}"]))
+    c.add("status", lambda n: plain(n, HEAD + "STATUS\n"),
+          "STATUS: the position comes as a report, in the one reply (issue 17)",
+          unchanged(["your current report follows this reply", "==== gm report baltica42 "]))
     c.add("check_only", lambda n: plain(n, HEAD + "CHECK\n" + ASCII_ORD + "\n"), "CHECK stores nothing",
           unchanged(["CHECK: nothing was stored"]))
     c.add("add_orders", lambda n: plain(n, HEAD + "ADD\n" + ASCII_ORD + "\n"), "ADD to no earlier orders",
