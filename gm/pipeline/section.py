@@ -60,7 +60,9 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     game = choice.game
     reply.game_id = game.id
     phase = current_phase(sc.session, game.id)
-    reply.phase, reply.deadline = phase.phase_id, phase.deadline
+    held = phase.state == "open" and not phase.released  # preview: the moderator reviews
+    if not held:  # a held phase's id and deadline are the moderator's until RELEASE
+        reply.phase, reply.deadline = phase.phase_id, phase.deadline
     if help_only:
         CommandRunner.game_help(reply, game)
         return reply
@@ -79,6 +81,12 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
             reply.copy_to = seat.address
     else:
         reply.power = "moderator"
+        reply.phase, reply.deadline = phase.phase_id, phase.deadline
+    if held and seat is not None:
+        reply.rejected = msg("the moderator is reviewing the last adjudication before the "
+                             "reports go out; send this again once your new report has "
+                             "arrived: nothing in this section was carried out")
+        return reply
     if section.phase and section.phase.lower() != phase.phase_id:
         reply.rejected = msg("your PHASE line says {written} but the phase now open is {phase}; "
                              "nothing in this section was carried out", written=section.phase,

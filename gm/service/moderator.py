@@ -103,6 +103,9 @@ def set_path(ctx: ServiceContext, session: Session, game: Game, *, actor: str, p
     state = json.loads(json.dumps(phase.game_state or {}))
     parsed = _parse_value(value)
     old = assign_path(state, path, parsed, create=True)
+    if old is not None and parsed is not None and _kind(old) != _kind(parsed):
+        raise Conflict(f"{path} holds {_kind(old)} ({json.dumps(old)[:60]}), not {_kind(parsed)}; "
+                       "nothing changed")
     module = module_of(game)
     try:
         info = module.phase(state)
@@ -124,6 +127,19 @@ def set_path(ctx: ServiceContext, session: Session, game: Game, *, actor: str, p
     record_act(ctx, session, game, actor=actor, command="set", args=args, reason=reason,
                private=private)
     return parsed
+
+
+def _kind(value: Any) -> str:
+    """The JSON kind of a state value, as a SET checks it (a number for a number...)."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    return "a mapping" if isinstance(value, dict) else "null"
 
 
 def _parse_value(value: str) -> Any:

@@ -43,10 +43,11 @@ def test_for_another_power_never_reaches_its_report_history_flags_or_press(game:
 
 
 def test_status_and_history_give_only_the_own_report(game: ServiceContext) -> None:
-    send(game, SWEDEN + "STATUS\nHISTORY\n")
-    reports = mails_to(game, ANNA, kind="report")
-    assert len(reports) == 2 and all("for coalition" not in s for s, _ in reports)
-    for _s, text in reports:
+    reply = send(game, SWEDEN + "STATUS\nHISTORY\n")
+    assert "report for sweden" in reply and "report for coalition" not in reply  # STATUS
+    reports = mails_to(game, ANNA, kind="report")  # HISTORY
+    assert len(reports) == 1 and all("for coalition" not in s for s, _ in reports)
+    for _s, text in [*reports, ("", reply)]:
         for name in UNSEEN_BY_SWEDEN:
             assert name not in text
 
