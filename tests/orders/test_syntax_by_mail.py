@@ -110,6 +110,31 @@ def test_treaties_in_curly_and_angle_quotes_with_apostrophes(pax: Any) -> None:
     assert "Entente d'Afrique" in outbox(pax, kind="report", to="france@example.org")[-1][1]
 
 
+def test_propose_and_attend_with_the_call_for_a_congress(pax: Any) -> None:
+    """A proposal given in the Negotiation phase, with the call, is put to the Congress: no
+    extra round of mail (the Congress rules allow a proposal once a Congress is called)."""
+    _pax(pax, "britain", "place protectorate in Eritrea", "move army 3 from home to Eritrea")
+    assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed
+    reply = _pax(pax, "italy", "congress in Russia", 'propose "Eritrea free": italy keeps Eritrea')
+    assert 'OK  propose "Eritrea free": italy keeps Eritrea' in reply, reply
+    reply = _pax(pax, "germany", "attend")
+    assert "OK  attend" in reply, reply
+    assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed
+    assert _phase(pax, "pax1")[0] == "1880-congress"
+    assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed  # nobody writes
+    assert _phase(pax, "pax1")[0] == "1880-congress-vote"
+    report = outbox(pax, kind="report", to="usa@example.org")[-1][1]
+    assert '"Eritrea free"' in report and "members Britain, Germany, Italy, Russia" in report, report
+
+
+def test_a_proposal_without_a_congress_is_told_it_lapsed(pax: Any) -> None:
+    assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed
+    assert "OK  propose" in _pax(pax, "italy", 'propose "Peace": italy keeps Eritrea')
+    assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed
+    assert "no Congress of Europe was called" in outbox(pax, kind="report",
+                                                       to="italy@example.org")[-1][1]
+
+
 def test_propose_in_the_congress(pax: Any) -> None:
     _pax(pax, "britain", "place protectorate in Eritrea", "move army 3 from home to Eritrea")
     assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed

@@ -31,7 +31,8 @@ MOVEMENT_ORDERS = (o.Buy, o.Place, o.Upgrade, o.Downgrade, o.Move, o.Merchant, o
 NEGOTIATION_ORDERS = (o.TreatyText, o.Sign, o.Breach, o.SwitchPower)
 ORDERS_OF_STEP: dict[str, tuple[type, ...]] = {
     "movement": MOVEMENT_ORDERS,
-    "negotiation": (*NEGOTIATION_ORDERS, o.CallCongress, o.Downgrade),
+    # Attend and Propose in advance (issue 17): kept for the Congress if one is called
+    "negotiation": (*NEGOTIATION_ORDERS, o.CallCongress, o.Downgrade, o.Attend, o.Propose),
     "congress": (*NEGOTIATION_ORDERS, o.Attend, o.Object, o.Propose, o.Downgrade),
     "congress-vote": (o.Vote, o.SwitchPower),
     "congress-runoff": (o.Vote, o.SwitchPower),

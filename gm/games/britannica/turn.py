@@ -28,6 +28,7 @@ from gm.games.britannica.data import BritanniaData, after_balkan_wars
 from gm.games.britannica.movement import Refusal, merge, renumber_new_units, run_power
 from gm.games.britannica.refusals import refusal
 from gm.games.britannica.tensions import change_cri, great_war_end, raise_eti
+from gm.i18n import msg
 
 State = dict[str, Any]
 
@@ -262,12 +263,15 @@ def negotiation_phase(d: BritanniaData, state: State, orders: Mapping[str, Seque
     new = copy.deepcopy(state)
     events: list[Event] = []
     calls: list[o.CallCongress] = []
+    early: dict[str, list[dict[str, Any]]] = {}
     for actor, own in sorted(by_actor(orders).items()):
         seat = d.seat_of(actor)
         for i, order in enumerate(own, 1):
             base = o.base(order)
             if isinstance(base, o.CallCongress):
                 calls.append(base)
+            elif isinstance(base, (o.Attend, o.Propose)):
+                early.setdefault(actor, []).append(o.to_json(order))
             elif isinstance(base, o.Downgrade):
                 got = congress.downgrade(d, new, actor, base.area, base.kind)
                 events += [refusal(d, actor, i, order, got)] if isinstance(got, str) else got
@@ -277,7 +281,11 @@ def negotiation_phase(d: BritanniaData, state: State, orders: Mapping[str, Seque
     events += evs + [refusal(d, c.actor, 0, c, why) for c, why in refused]
     if new.get("congress"):
         new["step"] = "congress"
+        new["congress"]["early"] = early  # the Congress phase reads them with its own orders
         return new, events
+    for actor, given in sorted(early.items()):
+        events += [refusal(d, actor, 0, o.from_json(x), msg("no Congress of Europe was called"))
+                   for x in given]
     events += after_congress(d, new, dice)
     return new, events
 
@@ -288,7 +296,12 @@ def congress_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence
     new = copy.deepcopy(state)
     acts = by_actor(orders)
     events = _treaty_orders(d, new, acts)
-    events += congress.congress_phase(d, new, acts)
+    # attendance and proposals given in the Negotiation phase with the call (issue 17: no
+    # extra round of mail), before those of this phase
+    early = new["congress"].pop("early", None) or {}
+    merged = {a: [*(o.from_json(x) for x in early.get(a, ())), *acts.get(a, ())]
+              for a in sorted(set(acts) | set(early))}
+    events += congress.congress_phase(d, new, merged)
     if new["congress"]["proposals"]:
         new["step"] = "congress-vote"
         return new, events
