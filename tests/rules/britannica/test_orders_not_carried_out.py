@@ -52,7 +52,7 @@ def test_rule_retreat_procedure_a_standing_retreat_order_that_cannot_be_followed
         "italy", "tunis", "morocco", first_choice)
     en = _report(s2, events, "italy", "en")
     assert "Not carried out: the retreat order of Italy's army from Tunis to Morocco: not adjacent;" in en
-    assert "pas adjacent ; elle se retire en" in _report(s2, events, "italy", "fr")
+    assert "pas adjacent ; elle se retire vers" in _report(s2, events, "italy", "fr")
     assert "retreat order" not in _report(s2, events, "france", "en")
 
 
