@@ -74,6 +74,7 @@ class Config:
         return {"address": mail.get("address", "gm@localhost"),
                 "moderator_address": s.get("moderator_address", ""),
                 "instance": s.get("instance", ""),
+                "reply_budget": int(s.get("reply_budget", 10)),
                 "sweep_seconds": float(self.section("scheduler").get("sweep_seconds", 30)),
                 "send_lease_seconds": float(s.get("send_lease_seconds", 120))}
 
@@ -126,6 +127,9 @@ moderator_address = ""
 # instance = "gm1"
 # A claim on an outgoing mail runs out after this many seconds (only if its sender died).
 # send_lease_seconds = 120
+# Replies per address and hour to mails in which no sign-on held (a mail loop
+# with a robot ends there: one notice, then silence, and the moderator is told).
+reply_budget = 10
 
 [database]
 # SQLite file beside this config (WAL mode). For PostgreSQL use

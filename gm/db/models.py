@@ -209,3 +209,28 @@ class SignonFailure(SQLModel, table=True):
     power: str = Field(max_length=64)
     address: str = Field(max_length=320, index=True)
     at: datetime = Field(index=True)
+
+
+class ServiceSecret(SQLModel, table=True):
+    """A secret of this instance, made once (by the migration that adds this table) and kept.
+
+    ``message-id``: the HMAC key of every Message-ID (gm.mail.compose), so ids reveal
+    nothing of the mail, game or line they were made for, and stay the same across
+    restarts and between instances sharing the database (exactly-once sending)."""
+
+    name: str = Field(primary_key=True, max_length=64)
+    value: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime
+
+
+class ReplyCharge(SQLModel, table=True):
+    """One reply charged to an address's hourly budget (gm.pipeline.limits).
+
+    Replies to mails in which no sign-on held are charged; the budget stops a
+    mail loop with a robot that answers every mail."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    address: str = Field(max_length=320, index=True)  # lower case
+    at: datetime = Field(index=True)
+    inbound_id: int | None = Field(default=None, foreign_key="inboundmail.id")
+    notice: bool = False  # the one notice "no more replies for now" sent instead of a reply

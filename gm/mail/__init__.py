@@ -3,7 +3,7 @@
 Public names are re-exported here; the modules behind them are small:
 
 - ``mime``: ``decode(raw) -> DecodedMail``, ``classify(mail) -> MailClass``
-- ``compose``: ``build_message(...) -> bytes``, ``make_message_id(key, domain)``
+- ``compose``: ``build_message(...) -> bytes``, ``make_message_id(key, domain, secret)``
 - ``config``: ``MailSettings.from_dict(toml_doc)``
 - ``imap_source`` / ``maildir_source``: ``MailSource`` implementations
 - ``smtp_sink`` / ``file_sink``: ``MailSink`` implementations

@@ -3,8 +3,10 @@
 Everything the service sends carries ``Auto-Submitted: auto-generated`` and,
 when a game is named, ``X-GM-Game`` (spec section 2), so our own mail coming
 back is recognised as a loop. The Message-ID is chosen by the caller, usually
-``make_message_id("reply:<inbound id>", domain)``, so a message re-sent after a
-crash carries the same id. Header values are single-line: CR/LF in a subject or
+``make_message_id("reply:<inbound id>", domain, secret)``, so a message re-sent
+after a crash carries the same id; it is an HMAC of the key under the
+instance's secret (gm.service.secret), so it tells nobody which mail, game,
+line or power it was made for. Header values are single-line: CR/LF in a subject or
 name from player text is folded to a space; an address containing control
 characters or angle brackets is refused with :class:`UnsafeHeaderError`.
 
@@ -19,6 +21,7 @@ building the same mail twice gives the same bytes.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -72,9 +75,12 @@ RENDER_HEADER = "X-GM-Render-From"
 """Marks a part left empty at queue time, to be drawn from another part before sending."""
 
 
-def make_message_id(key: str, domain: str) -> str:
-    """A Message-ID that depends only on ``key`` and ``domain`` (stable across re-sends)."""
-    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+def make_message_id(key: str, domain: str, secret: bytes) -> str:
+    """A Message-ID that depends only on ``key``, ``domain`` and the instance's ``secret``
+    (stable across re-sends), and without the secret reveals nothing of ``key``."""
+    if len(secret) < 16:
+        raise ValueError("a Message-ID secret needs at least 16 bytes")
+    digest = hmac.new(secret, key.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
     return f"<gm.{digest}@{_clean_domain(domain)}>"
 
 

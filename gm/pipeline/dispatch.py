@@ -32,7 +32,7 @@ from gm.mail.types import MailSink, SendResult
 from gm.pipeline.checkpoint import checkpoint
 from gm.service.context import ServiceContext
 from gm.service.notify import notify_moderator
-from gm.service.outbox import finish_pending_parts
+from gm.service.outbox import finish_pending_parts, mask_delivered
 
 MAX_ATTEMPTS = 12
 TELL_AFTER_ATTEMPTS = 5
@@ -182,6 +182,7 @@ def record(ctx: ServiceContext, mail_id: int, result: SendResult) -> None:
                 row.next_attempt_at = now + backoff(row.attempts)
                 if row.attempts == TELL_AFTER_ATTEMPTS:
                     _tell_delayed(ctx, session, row)
+        mask_delivered(row)  # a welcome's password is not kept once it is sent
         session.add(row)
 
 

@@ -2,13 +2,14 @@
 
 The flow, as a table::
 
-    stored raw ──► decode ──► classify ──┬─ auto-reply/bounce/list/loop ─► ignored (no reply)
+    stored raw ──► decode ──► classify ──┬─ auto-reply/bounce/list/loop/our own ─► ignored (no reply)
                                          ├─ no sender address ─► ignored (nobody to answer)
                                          └─ ordinary ─► too large? ─► reply "too large"
                                                         └─► clean body ─► envelope ─► sections ─► reply
 
-The mail is marked handled, its orders stored and its reply queued in the
-same transaction. Work that must follow the commit (closing a phase) runs
+The mail is marked handled, its orders stored, its reply queued (within the
+address's reply budget, gm.pipeline.limits) and the passwords in its stored
+raw copy masked (gm.mail.mask) in the same transaction. Work that must follow the commit (closing a phase) runs
 after it, and is itself idempotent.
 
 When that transaction fails, nothing of it is kept:
@@ -37,12 +38,16 @@ from gm.db.engine import session_scope
 from gm.db.models import Game, InboundMail, Seat
 from gm.i18n import msg, translate
 from gm.mail.classify import classify_with_reason
+from gm.mail.mask import mask_mail
 from gm.mail.mime import DecodedMail, decode
 from gm.orders.envelope import parse_envelope
 from gm.orders.text import clean_body
+from gm.pipeline import limits
 from gm.pipeline.checkpoint import checkpoint
+from gm.pipeline.limits import classify_inbound
 from gm.pipeline.reply import MailReply, SectionReply
 from gm.pipeline.section import AfterCommit, SectionContext, handle_section
+from gm.pipeline.signon import signon_secrets
 from gm.service.context import ServiceContext
 from gm.service.games import get_seat
 from gm.service.outbox import queue_mail
@@ -78,7 +83,7 @@ def _handle(ctx: ServiceContext, inbound_id: int, *, retry: bool) -> AfterCommit
             return after
         mail = decode(row.raw)
         checkpoint("parse")
-        verdict = classify_with_reason(mail)
+        verdict = classify_inbound(ctx, session, mail)
         if not verdict.kind.answered:
             row.status, row.note = "ignored", f"{verdict.kind.value} ({verdict.header}: {verdict.value})"
         elif not mail.reply_address:
@@ -86,11 +91,13 @@ def _handle(ctx: ServiceContext, inbound_id: int, *, retry: bool) -> AfterCommit
             row.status, row.note = "ignored", "no sender address (no usable From or Reply-To)"
         else:
             reply = build_reply(ctx, session, mail, row, after)
-            send_reply(ctx, session, mail, row, reply)
+            withheld = send_reply(ctx, session, mail, row, reply)
             row.status = "handled"
             row.game_id = next((s.game_id for s in reply.sections if s.game_id), None)
-            row.note = "; ".join(s.rejected for s in reply.sections if s.rejected)[:1000]
+            row.note = "; ".join([s.rejected for s in reply.sections if s.rejected]
+                                 + ([withheld] if withheld else []))[:1000]
         row.handled_at = ctx.clock.now()
+        row.raw = mask_mail(row.raw, signon_secrets(mail.text))  # no password at rest (issue 22)
         session.add(row)
     return after
 
@@ -206,21 +213,32 @@ def _language(session: Session, sections: list[SectionReply]) -> str:
 
 
 def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: InboundMail,
-               reply: MailReply) -> None:
-    """Queue the one reply, and each copy for a seat signed on from another address."""
+               reply: MailReply) -> str:
+    """Queue the one reply (within the address's budget, gm.pipeline.limits), and each copy
+    for a seat signed on from another address, even when that section was then refused.
+    Return why the reply was withheld ('' if it was queued)."""
     refs = tuple(mail.references) + ((mail.message_id,) if mail.message_id else ())
     game_id = next((s.game_id for s in reply.sections if s.game_id), None)
-    queue_mail(ctx, session, game_id=game_id, kind="reply", to=[reply.to], subject=reply.subject,
-               text=reply.render(), html=reply.render_html(), key=f"reply:{row.id}",
-               in_reply_to=mail.message_id,
-               references=refs)
+    decision = limits.decide(ctx, session, reply.to, int(row.id or 0),
+                             signed_on=any(s.power for s in reply.sections))
+    if decision.answer is limits.Answer.REPLY:
+        queue_mail(ctx, session, game_id=game_id, kind="reply", to=[reply.to], subject=reply.subject,
+                   text=reply.render(), html=reply.render_html(), key=f"reply:{row.id}",
+                   in_reply_to=mail.message_id,
+                   references=refs)
+    elif decision.answer is limits.Answer.NOTICE:
+        limits.queue_notice(ctx, session, to=reply.to, inbound_id=int(row.id or 0),
+                            language=reply.language, subject=reply.subject,
+                            in_reply_to=mail.message_id, references=refs,
+                            game=session.get(Game, game_id) if game_id else None)
     for s in reply.sections:
-        if s.copy_to and not s.rejected:
+        if s.copy_to:
             queue_mail(ctx, session, game_id=s.game_id, kind="reply-copy", to=[s.copy_to],
                        subject=f"[{s.game_id}] orders for {s.power} from {mail.from_addr}",
                        text=reply.render([s], sender=mail.from_addr),
                        html=reply.render_html([s], sender=mail.from_addr),
                        key=f"reply-copy:{row.id}:{s.power}")
+    return decision.note
 
 
 def run_after_commit(ctx: ServiceContext, after: AfterCommit) -> None:

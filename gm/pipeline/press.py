@@ -3,6 +3,10 @@
 ``Game.settings["press"]``: ``allowed`` (default; signed with the sending
 power's name), ``anonymous`` (signed "anonymous"), ``moderator-only`` (only
 to and from the moderator), ``none``. A sender's address is never shown.
+
+Anonymous press to all reaches every power, the sender included, each copy
+built alike (same subject, body and date; a Message-ID keyed with the
+instance's secret), so no player can name the sender by who did not get it.
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ def forward_press(ctx: ServiceContext, session: Session, game: Game, sender: str
     if rule == "none" and not moderator:
         raise Forbidden(msg("game {game} allows no press", game=game.id))
     table = {fold(s.power): s for s in seats(session, game.id) if s.active}
-    wanted = [p for p in table.values() if p.power != sender] if cmd.broadcast else []
+    anonymous = rule == "anonymous" and not moderator
+    wanted = [p for p in table.values() if anonymous or p.power != sender] if cmd.broadcast else []
     for name in () if cmd.broadcast else cmd.to:
         if fold(name) == "moderator":
             continue
@@ -40,7 +45,7 @@ def forward_press(ctx: ServiceContext, session: Session, game: Game, sender: str
     to_moderator = any(fold(n) == "moderator" for n in cmd.to) or rule == "moderator-only"
     if rule == "moderator-only" and not moderator:
         wanted = []
-    signature = "anonymous" if rule == "anonymous" and not moderator else sender
+    signature = "anonymous" if anonymous else sender
     body = (f"==== gm press {game.id} ====\nPress from {signature} to "
             f"{'all' if cmd.broadcast else ', '.join(s.power for s in wanted) or 'the moderator'}:\n\n"
             f"{cmd.text}\n")

@@ -4,8 +4,11 @@ The password authenticates; the sender's address never does on its own.
 Failed sign-ons are recorded and rate-limited per address and per power, and
 the seat's owner is warned (from which address, never the attempted orders).
 The per-power limit counts and blocks only strangers: mail from the seat's own
-address is limited per address alone, so guesses from elsewhere never lock the
-real player out of their seat.
+address (for ``MODERATOR``, the moderator's address) is limited per address
+alone, so guesses from elsewhere never lock the real player or the moderator
+out. The right password from a strange address always reaches the owner: as
+the copy of the reply (gm.pipeline.handle), or, when the sender is blocked for
+now and nothing is carried out, as a warning.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from gm.orders.envelope import Section
 from gm.orders.names import edit_distance, fold
 from gm.service.context import ServiceContext
 from gm.service.games import seat_for_power, seats
+from gm.service.notify import moderator_address
 from gm.service.outbox import queue_mail
 from gm.service.passwords import check_password
 
@@ -114,11 +118,15 @@ def too_many_failures(ctx: ServiceContext, session: Session, game: Game, power: 
 
 
 def record_failure(ctx: ServiceContext, session: Session, game: Game, seat: Seat | None,
-                   power: str, sender: str, inbound_id: int) -> None:
-    """Count the failure, warn the seat's owner (once per mail), tell the moderator at the limit."""
+                   power: str, sender: str, inbound_id: int, own_address: str | None = None) -> None:
+    """Count the failure, warn the seat's owner (once per mail), tell the moderator at the limit.
+
+    ``own_address``: the address the limit never blocks for ``power`` (the seat's, or
+    the moderator's for ``MODERATOR``); by default the seat's."""
     session.add(SignonFailure(game_id=game.id, power=power, address=sender[:320], at=ctx.clock.now()))
     session.flush()
-    if too_many_failures(ctx, session, game, power, sender, seat.address if seat else None):
+    own = own_address if own_address is not None else (seat.address if seat else None)
+    if too_many_failures(ctx, session, game, power, sender, own):
         _report_limit(ctx, session, game, power, sender, inbound_id)
     if seat is None or not seat.address:
         return
@@ -144,7 +152,8 @@ def _report_limit(ctx: ServiceContext, session: Session, game: Game, power: str,
         ctx, session, game, f"sign-ons as {power} blocked for an hour",
         f"{MAX_FAILURES} failed sign-ons within an hour (the last as {power}, from {sender}).\n"
         f"Further sign-ons from that address, and as {power} from any address but the "
-        "seat's own, are refused for an hour, even with the right password. If this is "
+        f"{'moderator' if power == 'moderator' else 'seat'}'s own, are refused for an hour, "
+        "even with the right password (the owner is warned if it is used). If this is "
         "not the player, consider a new password for the seat.",
         key=f"signon-limit:{inbound_id}:{power}")
 
@@ -166,17 +175,24 @@ def check_signon(ctx: ServiceContext, session: Session, game: Game, section: Sec
                  inbound_id: int) -> SignOn:
     so = section.signon
     if isinstance(so, c.ModeratorSignOn):
-        if too_many_failures(ctx, session, game, "moderator", sender):
+        own = moderator_address(ctx, game)
+        right = bool(game.moderator_password_hash) and check_password(so.password,
+                                                                      game.moderator_password_hash)
+        if too_many_failures(ctx, session, game, "moderator", sender, own):
+            if right:
+                _warn_right_password_blocked(ctx, session, game, "moderator", own, sender, inbound_id)
             return SignOn(None, True, msg("too many failed sign-ons from you; try again in an hour"))
-        if game.moderator_password_hash and check_password(so.password, game.moderator_password_hash):
+        if right:
             return SignOn(None, True)
-        record_failure(ctx, session, game, None, "moderator", sender, inbound_id)
+        record_failure(ctx, session, game, None, "moderator", sender, inbound_id, own_address=own)
         return SignOn(None, True, msg("moderator sign-on failed: wrong password"))
     if not isinstance(so, c.PowerSignOn):
         return SignOn(None, False, msg("no sign-on: add a line POWER <power> <password>"))
     seat = resolve_power(session, game, so.power)
     power = seat.power if seat else so.power
     if too_many_failures(ctx, session, game, power, sender, seat.address if seat else None):
+        if seat is not None and so.password is not None and check_password(so.password, seat.password_hash):
+            _warn_right_password_blocked(ctx, session, game, power, seat.address, sender, inbound_id)
         return SignOn(None, False, msg("too many failed sign-ons; try again in an hour"))
     if seat is None:
         record_failure(ctx, session, game, None, power, sender, inbound_id)
@@ -187,3 +203,43 @@ def check_signon(ctx: ServiceContext, session: Session, game: Game, section: Sec
         record_failure(ctx, session, game, seat, power, sender, inbound_id)
         return SignOn(None, False, msg("sign-on as {power} failed: wrong password", power=power))
     return SignOn(seat, False)
+
+
+def _warn_right_password_blocked(ctx: ServiceContext, session: Session, game: Game, power: str,
+                                 owner: str, sender: str, inbound_id: int) -> None:
+    """The right password came from a sender blocked for now: nothing is carried out (the
+    sender is told only that it is blocked), but the owner must learn their password is out."""
+    if not owner or owner.lower() == sender.lower():
+        return
+    text = (f"==== gm notice {game.id} ====\nSomeone signed on as {power} in game {game.id} "
+            f"from {sender} with the RIGHT password, while sign-ons from there were blocked "
+            "after failed attempts. Nothing in that mail was carried out.\n"
+            "If it was not you, change your password now (PASSWORD newsecret) and tell the "
+            "moderator.\n")
+    queue_mail(ctx, session, game_id=game.id, kind="warning", to=[owner],
+               subject=f"[{game.id}] your password for {power} was used from {sender}", text=text,
+               key=f"signon-right-blocked:{inbound_id}:{power}")
+
+
+def signon_secrets(text: str) -> set[str]:
+    """Every password the order parser reads in a mail's text: sign-ons (right or wrong)
+    and new passwords, so that the stored mail can be masked (gm.mail.mask)."""
+    from gm.orders.envelope import CommandLine, parse_envelope
+    from gm.orders.text import clean_body
+
+    found: set[str] = set()
+    try:
+        envelope = parse_envelope(clean_body(text))
+    except Exception:  # the mask's own patterns still apply
+        return found
+    for section in envelope.sections:
+        so = section.signon
+        if isinstance(so, c.PowerSignOn | c.ModeratorSignOn) and so.password:
+            found.add(so.password)
+        for item in section.items:
+            cmd = item.command if isinstance(item, CommandLine) else None
+            if isinstance(cmd, c.Password) and cmd.new:
+                found.add(cmd.new)
+            elif isinstance(cmd, c.PowerSignOn) and cmd.password:
+                found.add(cmd.password)
+    return found

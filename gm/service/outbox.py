@@ -1,7 +1,8 @@
 """Queueing mail in the outbox table, in the caller's transaction.
 
 A mail is built once, with a Message-ID derived from a stable ``key``
-(``reply:<inbound id>``, ``report:<game>:<seq>:<power>``...), so a crash
+(``reply:<inbound id>``, ``report:<game>:<seq>:<power>``...) and the
+instance's secret (:func:`message_id_for`), so a crash
 between sending and recording the send can only re-send the identical message,
 which clients collapse. Queueing the same key twice returns the first row, also when
 two instances queue it at the same moment (``INSERT ... ON CONFLICT DO NOTHING``).
@@ -12,6 +13,10 @@ thousand games may share a deadline). It is queued empty, marked with the name
 of the SVG attachment it is drawn from, and :func:`finish_pending_parts` draws
 it when the mail is first taken for sending, in a transaction of its own; the
 stored bytes are final from then on, so every attempt sends the same mail.
+
+A mail that carries a password (:data:`PASSWORD_KINDS`: a welcome) keeps it in
+the stored copy only while it may still be sent: once sent (or given up), the
+copy is masked (:func:`mask_delivered`, gm.mail.mask).
 """
 
 from __future__ import annotations
@@ -27,7 +32,15 @@ from sqlmodel import Session, select
 from gm.db.models import OutboundMail
 from gm.db.upsert import insert_or_ignore
 from gm.mail.compose import RENDER_HEADER, Attachment, build_message, make_message_id
+from gm.mail.mask import mask_mail
 from gm.service.context import ServiceContext
+
+
+def message_id_for(ctx: ServiceContext, session: Session, key: str) -> str:
+    """The Message-ID of the mail queued under ``key``: keyed with the instance's secret."""
+    from gm.service.secret import message_id_secret
+
+    return make_message_id(key, ctx.mail_domain, message_id_secret(ctx, session))
 
 
 def queue_mail(
@@ -51,7 +64,7 @@ def queue_mail(
     With ``html`` the mail is multipart/alternative; ``attachments`` with a
     ``cid`` are shown inside the HTML, the others attached (gm.mail.compose).
     """
-    message_id = make_message_id(key, ctx.mail_domain)
+    message_id = message_id_for(ctx, session, key)
     existing = session.exec(select(OutboundMail).where(OutboundMail.message_id == message_id)).first()
     if existing is not None:
         return existing
@@ -142,4 +155,19 @@ def finish_pending_parts(row: OutboundMail) -> bool:
             if part.get_content_type() in SOURCES_ONLY:
                 parent.get_payload().remove(part)
     row.raw = msg.as_bytes(policy=SMTP)
+    return True
+
+
+PASSWORD_KINDS = frozenset({"welcome"})
+"""The kinds of mail that carry a player's password (the welcome, a new player's sign-on)."""
+
+
+def mask_delivered(row: OutboundMail) -> bool:
+    """Mask the passwords in ``row``'s stored copy once it is sent or failed for good."""
+    if row.kind not in PASSWORD_KINDS or row.status not in ("sent", "failed"):
+        return False
+    masked = mask_mail(row.raw)
+    if masked == row.raw:
+        return False
+    row.raw = masked
     return True

@@ -271,9 +271,9 @@ def queue_report(ctx: ServiceContext, session: Session, game: Game, rc: ReportCo
 
 def already_queued(ctx: ServiceContext, session: Session, key: str) -> bool:
     from gm.db.models import OutboundMail
-    from gm.mail.compose import make_message_id
+    from gm.service.outbox import message_id_for
 
-    mid = make_message_id(key, ctx.mail_domain)
+    mid = message_id_for(ctx, session, key)
     return session.exec(select(OutboundMail.id).where(OutboundMail.message_id == mid)).first() is not None
 
 

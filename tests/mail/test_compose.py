@@ -8,6 +8,8 @@ from gm.mail.classify import MailClass
 from gm.mail.compose import UnsafeHeaderError, build_message, make_message_id
 from gm.mail.mime import decode
 
+SECRET = b"test-secret-0123456789abcdef"  # the instance's Message-ID key (gm.service.secret)
+
 
 def _build(**kw):
     args = dict(
@@ -15,7 +17,7 @@ def _build(**kw):
         to=["Anna Svensson <anna@example.se>"],
         subject="Re: orders",
         text="==== gm reply baltica42 1701-summer ====\nmove from Skåne: accepted\n",
-        message_id=make_message_id("reply:17", "pbem.example"),
+        message_id=make_message_id("reply:17", "pbem.example", SECRET),
         in_reply_to="<abc@example.se>",
         references=["<root@example.se>", "<abc@example.se>"],
         game_id="baltica42",
@@ -25,14 +27,27 @@ def _build(**kw):
 
 
 def test_message_id_is_stable_for_a_key_and_differs_between_keys():
-    assert make_message_id("reply:17", "pbem.example") == make_message_id("reply:17", "pbem.example")
-    assert make_message_id("reply:17", "pbem.example") != make_message_id("reply:18", "pbem.example")
-    assert make_message_id("reply:17", "pbem.example").endswith("@pbem.example>")
+    assert make_message_id("reply:17", "pbem.example", SECRET) == make_message_id("reply:17", "pbem.example", SECRET)
+    assert make_message_id("reply:17", "pbem.example", SECRET) != make_message_id("reply:18", "pbem.example", SECRET)
+    assert make_message_id("reply:17", "pbem.example", SECRET).endswith("@pbem.example>")
+
+
+def test_message_id_is_keyed_so_the_key_cannot_be_guessed_back():
+    """Issue 22: an unkeyed hash of ``reply:17`` was inverted in under a second by trying keys."""
+    import hashlib
+
+    mid = make_message_id("reply:17", "pbem.example", SECRET)
+    guesses = {f"<gm.{hashlib.sha256(f'reply:{n}'.encode()).hexdigest()[:32]}@pbem.example>"
+               for n in range(1000)}
+    assert mid not in guesses
+    assert make_message_id("reply:17", "pbem.example", b"another-instance-secret!") != mid
+    with pytest.raises(ValueError):
+        make_message_id("reply:17", "pbem.example", b"")
 
 
 def test_round_trip_through_our_own_decoder():
     mail = decode(_build())
-    assert mail.message_id == make_message_id("reply:17", "pbem.example")
+    assert mail.message_id == make_message_id("reply:17", "pbem.example", SECRET)
     assert mail.in_reply_to == "<abc@example.se>"
     assert mail.references == ("<root@example.se>", "<abc@example.se>")
     assert "move from Skåne: accepted" in mail.text

@@ -10,6 +10,8 @@ from gm.mail.smtp_sink import SmtpSink
 from gm.mail.types import FailureKind, SendStatus
 from tests.support.servers import SmtpMode, SmtpTestServer, free_port
 
+SECRET = b"test-secret-0123456789abcdef"  # the instance's Message-ID key (gm.service.secret)
+
 
 def _raw(n: int = 1) -> bytes:
     return build_message(
@@ -17,7 +19,7 @@ def _raw(n: int = 1) -> bytes:
         to=["anna@example.org"],
         subject=f"reply {n}",
         text="==== gm reply ====\nrecon Livland: accepted\n",
-        message_id=make_message_id(f"reply:{n}", "example.org"),
+        message_id=make_message_id(f"reply:{n}", "example.org", SECRET),
         game_id="baltica42",
     )
 

@@ -23,6 +23,8 @@ from gm.mail.smtp_sink import SmtpSink
 from gm.mail.types import FailureKind, SendStatus
 from tests.support.servers import DOVECOT, DovecotServer, SmtpTestServer, dovecot_available
 
+SECRET = b"test-secret-0123456789abcdef"  # the instance's Message-ID key (gm.service.secret)
+
 ORDER_MAIL = (b"From: anna@example.org\r\nTo: gm@example.org\r\nMessage-ID: <tls1@example.org>\r\n"
               b"Subject: orders\r\n\r\nrecon Livland\r\n")
 
@@ -91,7 +93,7 @@ def _server(ca, implicit: bool) -> SmtpTestServer:  # type: ignore[no-untyped-de
 
 def _send(settings: SmtpSettings):  # type: ignore[no-untyped-def]
     raw = build_message(from_addr="gm@example.org", to=["anna@example.org"], subject="reply",
-                        text="==== gm reply ====\n", message_id=make_message_id("tls", "example.org"),
+                        text="==== gm reply ====\n", message_id=make_message_id("tls", "example.org", SECRET),
                         game_id="baltica42")
 
     async def run():  # type: ignore[no-untyped-def]

@@ -23,7 +23,10 @@ def test_guessing_a_power_password_is_limited_and_reported_to_the_moderator(game
     assert len(notices) == 1, notices  # once, when the limit is reached, not per mail
     assert "sweden" in notices[0] and "mallory@evil.example" in notices[0]
     assert "guess" not in notices[0]  # the attempted passwords are never repeated
-    assert len(mails_to(game, ANNA, kind="warning")) == 5  # the seat's owner hears of each
+    warnings = mails_to(game, ANNA, kind="warning")
+    assert len(warnings) == 6  # the seat's owner hears of each failure...
+    # ...and that the right password was then used from mallory's address (issue 22)
+    assert "RIGHT password" in warnings[-1][1] and "mallory@evil.example" in warnings[-1][1]
     assert all("guess" not in t for _, t in mails_to(game, ANNA))
 
 
