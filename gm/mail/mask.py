@@ -24,13 +24,14 @@ from email.policy import default as default_policy
 
 MASK = "********"
 MIN_EXACT = 4
-"""Shorter secrets are masked only where the sign-on pattern finds them, never everywhere."""
+"""Shorter secrets are masked as whole words only (``pw``, never the ``pw`` in ``upward``)."""
 
-_PREFIX = r"(?:^|:)[ \t>|*•\-]*"
+_PREFIX = r"(?:^|[:>])[ \t>|*•\-]*"  # a line's start (quoted or listed), "with:", an HTML tag
+_SECRET = r"(?P<secret>[^\s<]+)"
 _SIGNON = re.compile(
-    _PREFIX + r"(?:power|signon|puissance)[ \t]+\S+[ \t]+(?P<secret>\S+)", re.I | re.M)
+    _PREFIX + r"(?:power|signon|puissance)[ \t]+[^\s<]+[ \t]+" + _SECRET, re.I | re.M)
 _SINGLE = re.compile(
-    _PREFIX + r"(?:moderator|moderateur|modérateur|password|motdepasse)[ \t]+(?P<secret>\S+)",
+    _PREFIX + r"(?:moderator|moderateur|modérateur|password|motdepasse)[ \t]+" + _SECRET,
     re.I | re.M)
 _HTML_TAG = re.compile(r"<[^>]*>")
 
@@ -52,12 +53,12 @@ def mask_text(text: str, secrets: Iterable[str]) -> str:
         return m.group(0)[: m.start("secret") - m.start(0)] + MASK
 
     out = _SINGLE.sub(sub, _SIGNON.sub(sub, text))
-    for secret in sorted(set(secrets), key=len, reverse=True):
-        if len(secret) >= MIN_EXACT:
-            out = out.replace(secret, MASK)
-            escaped = _html_escape(secret)
-            if escaped != secret:
-                out = out.replace(escaped, MASK)
+    for secret in sorted(set(secrets) - {MASK}, key=len, reverse=True):
+        for form in dict.fromkeys((secret, _html_escape(secret))):
+            if len(secret) >= MIN_EXACT:
+                out = out.replace(form, MASK)
+            elif form:
+                out = re.sub(rf"(?<!\w){re.escape(form)}(?!\w)", MASK, out)
     return out
 
 
@@ -73,6 +74,12 @@ def mask_mail(raw: bytes, known: Iterable[str] = ()) -> bytes:
         secrets |= find_secrets(content)
         if "<" in content:  # HTML: a sign-on line split by tags
             secrets |= find_secrets(_HTML_TAG.sub("\n", content))
+    for part in msg.walk():  # a part that is not text may still be read as text by someone
+        payload = None if part.is_multipart() or part.get_content_maintype() == "text" \
+            else part.get_payload(decode=True)
+        if isinstance(payload, bytes):
+            secrets |= find_secrets(payload.decode("utf-8", "replace"))
+    secrets |= find_secrets(_split(raw)[0].decode("utf-8", "replace"))  # a body with no blank line
     if not secrets:
         return raw
     changed = False
@@ -81,16 +88,80 @@ def mask_mail(raw: bytes, known: Iterable[str] = ()) -> bytes:
         if masked != content:
             _replace_content(part, masked)
             changed = True
-    for name, value in list(msg.items()):
-        text = str(value)
-        if any(s in text for s in secrets if len(s) >= MIN_EXACT):
-            msg.replace_header(name, mask_text(text, secrets))
-            changed = True
     try:
-        out = msg.as_bytes(policy=default_policy) if changed else raw
+        out = _splice(raw, msg, secrets) if changed else _mask_head(raw, secrets)
     except Exception:
         return _mask_bytes(raw, secrets)
-    return out if _clean(out, secrets) else _withheld(out)
+    return out if _clean(out, secrets) else _withheld(out, secrets)
+
+
+def _split(raw: bytes) -> tuple[bytes, bytes, bytes]:
+    """(header block, separator, body) of a mail's bytes."""
+    for sep in (b"\r\n\r\n", b"\n\n"):
+        head, found, body = raw.partition(sep)
+        if found:
+            return head, sep, body
+    return raw, b"", b""
+
+
+def _fields(head: bytes) -> list[list[bytes]]:
+    """The header block's fields, each as its physical lines (continuations kept)."""
+    fields: list[list[bytes]] = []
+    for line in head.splitlines():
+        if line.startswith((b" ", b"\t")) and fields:
+            fields[-1].append(line)
+        else:
+            fields.append([line])
+    return fields
+
+
+def _is_content_field(lines: list[bytes]) -> bool:
+    return lines[0].lower().startswith((b"content-", b"mime-version"))
+
+
+def _head(head: bytes, secrets: set[str], content: list[list[bytes]] | None = None) -> bytes:
+    """The header block kept byte for byte, but the fields holding a secret (masked) and,
+    when ``content`` is given, the Content-* fields (replaced by those)."""
+    from gm.mail.headers import decode_header_value
+
+    nl = b"\r\n" if b"\r\n" in head else b"\n"
+    out: list[bytes] = []
+    for lines in _fields(head):
+        if content is not None and _is_content_field(lines):
+            continue
+        field = b"".join(lines).decode("utf-8", "surrogateescape")
+        name, _, value = field.partition(":")
+        shown = decode_header_value(value)
+        if any(_present(s, field) for s in secrets):  # also a body line read as a header
+            out.append(mask_text(field, secrets).encode("utf-8", "surrogateescape"))
+        elif any(_present(s, shown) for s in secrets):  # in an encoded word
+            out.append(f"{name}: {mask_text(shown, secrets)}".encode("utf-8", "surrogateescape"))
+        else:
+            out.extend(lines)
+    for lines in content or []:
+        out.extend(lines)
+    return nl.join(out)
+
+
+def _mask_head(raw: bytes, secrets: set[str]) -> bytes:
+    head, sep, body = _split(raw)
+    return _head(head, secrets) + (sep or b"\r\n\r\n") + body
+
+
+def _splice(raw: bytes, msg: Message, secrets: set[str]) -> bytes:
+    """The original header block (but its secrets) over the rewritten body: the headers a
+    player's client wrote, broken ones included, are kept as they came."""
+    head, sep, _ = _split(raw)
+    linesep = "\r\n" if b"\r\n" in raw else "\n"
+    new_head, _, new_body = _split(msg.as_bytes(policy=default_policy.clone(linesep=linesep)))
+    content = None if msg.is_multipart() else [f for f in _fields(new_head) if _is_content_field(f)]
+    return _head(head, secrets, content) + (sep or linesep.encode() * 2) + new_body
+
+
+def _present(secret: str, text: str) -> bool:
+    if len(secret) >= MIN_EXACT:
+        return secret in text
+    return re.search(rf"(?<!\w){re.escape(secret)}(?!\w)", text) is not None
 
 
 def _text_parts(msg: Message) -> Iterable[tuple[EmailMessage, str]]:
@@ -123,35 +194,28 @@ def _clean(raw: bytes, secrets: set[str]) -> bool:
     try:
         msg = email.message_from_bytes(raw, policy=default_policy)
         readable += [c for _, c in _text_parts(msg)]
+        for part in msg.walk():  # attachments too, as their bytes decode
+            payload = None if part.is_multipart() else part.get_payload(decode=True)
+            if isinstance(payload, bytes):
+                readable.append(payload.decode("utf-8", "replace"))
     except Exception:
         pass
-    return not any(s in text for s in secrets if s for text in readable
-                   if len(s) >= MIN_EXACT or s in find_secrets(text))
+    return not any(_present(s, text) for s in secrets if s for text in readable)
 
 
-def _withheld(raw: bytes) -> bytes:
-    """The mail's headers with its body replaced by a note (a password could not be masked)."""
-    sep = b"\r\n\r\n" if b"\r\n\r\n" in raw else b"\n\n"
-    keep: list[bytes] = []
-    kept = False
-    for line in raw.split(sep, 1)[0].splitlines():
-        if line.startswith((b" ", b"\t")):
-            if kept:
-                keep.append(line)
-            continue
-        kept = not line.lower().startswith((b"content-", b"mime-version"))
-        if kept:
-            keep.append(line)
+def _withheld(raw: bytes, secrets: set[str]) -> bytes:
+    """The mail's headers (but its secrets) with its body replaced by a note: a password
+    in it could not be masked."""
     note = b"[gm: the body of this mail held a password that could not be masked; it was removed]"
-    return b"\r\n".join(keep + [b"MIME-Version: 1.0", b"Content-Type: text/plain; charset=utf-8",
-                                 b"", note, b""])
+    return _head(_split(raw)[0], secrets, [[b"MIME-Version: 1.0"],
+                 [b"Content-Type: text/plain; charset=utf-8"]]) + b"\r\n\r\n" + note + b"\r\n"
 
 
 def _mask_bytes(raw: bytes, secrets: set[str]) -> bytes:
     text = raw.decode("utf-8", "surrogateescape")
     secrets = secrets | find_secrets(text)
     out = mask_text(text, secrets).encode("utf-8", "surrogateescape")
-    return out if _clean(out, secrets) else _withheld(out)
+    return out if _clean(out, secrets) else _withheld(out, secrets)
 
 
 def _html_escape(text: str) -> str:

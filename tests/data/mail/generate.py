@@ -10,7 +10,7 @@ expect file is the manifest entry checked by tests/e2e/test_corpus.py:
 
 | key | meaning |
 |---|---|
-| `outcome` | `answered` (exactly one reply) or `ignored` (none: auto-reply, bounce, list, loop) |
+| `outcome` | `answered` (exactly one reply), `unanswered` (handled, no reply: our own address) or `ignored` (none: auto-reply, bounce, list, loop) |
 | `stores` | `{power: text}` of the orders the mail puts in force; `{}` = the game is unchanged |
 | `rejected` | a fragment of why the mail (a section of it) was refused |
 | `reply_contains` / `reply_excludes` | fragments of the reply's text |
