@@ -117,7 +117,8 @@ def shunt(ctx: ServiceContext, inbound_id: int, exc: BaseException) -> None:
             mail: DecodedMail | None = decode(row.raw)
         except Exception:  # nothing can be read from it: the moderator is still told
             mail = None
-        if mail is not None and mail.reply_address and _answered(mail):
+        if mail is not None and mail.reply_address and _answered(mail) and limits.decide(
+                ctx, session, mail.reply_address, inbound_id, signed_on=False).answer is limits.Answer.REPLY:
             language = _sender_language(session, mail.from_addr)
             subject = mail.subject or "your orders"
             text = translate(msg(

@@ -1,7 +1,7 @@
 """abuse limits and secrets: servicesecret (the Message-ID key), replycharge (reply budget)
 
 Revision ID: 0003_rt_abuse
-Revises: 0002
+Revises: 0003_rt_core
 Create Date: 2026-11-25 22:00:00
 """
 import secrets
@@ -12,7 +12,7 @@ import sqlmodel
 from alembic import op
 
 revision = '0003_rt_abuse'
-down_revision = '0002'
+down_revision = '0003_rt_core'
 branch_labels = None
 depends_on = None
 
