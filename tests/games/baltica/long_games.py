@@ -25,12 +25,14 @@ from gm.games.baltica.orders import (
     Build,
     Discontent,
     HitsPrefer,
+    MainAttack,
     Move,
     MoveGroup,
     Pin,
     Politics,
     Recon,
     Regroup,
+    Reinforce,
     Replace,
     Retreat,
     Siege,
@@ -127,6 +129,9 @@ class Player:
                             (MoveGroup(self.names(w, movers), self.tn(w, to), force=force),)))
             if w.enemy_controlled(to, self.power) and rng.random() < 0.8:
                 out.append(Siege(self.tn(w, to), self.names(w, movers)))
+            if w.enemy_blocks(self.power, to) and rng.random() < 0.4:  # 5.3, maybe wrong
+                out.append(MainAttack(self.tn(w, to), self.tn(w, rng.choice(
+                    sorted(w.board.neighbours(to))))))
         for t, blocks in where.items():  # a siege by blocks already there (6.1)
             if w.enemy_controlled(t, self.power) and rng.random() < 0.5:
                 out.append(Siege(self.tn(w, t), self.names(w, blocks)))
@@ -139,6 +144,8 @@ class Player:
                 if w.state.blocks[b].strength < w.spec(b).max_strength]
         if hurt and rng.random() < 0.4:
             out.append(Replace(w.name(rng.choice(hurt))))
+        if where and rng.random() < 0.2:  # for an event's steps (12.2 #6, 12.4 #4-5)
+            out.append(Reinforce(self.names(w, where[rng.choice(sorted(where))])))
         if rng.random() < 0.25:
             majors = [n for n, spec in w.board.nations.items() if spec.major
                       and n in w.state.active and w.power_of_nation(n) == self.power]
@@ -233,11 +240,21 @@ def reports(state: dict[str, Any], events: list[Any]) -> dict[str, str]:
 
 
 def standing_untold(power: str, orders: list[Any], events: list[Any]) -> list[str]:
-    """Issue 18: the power's ``retreat`` and ``regroup`` orders that were neither carried
-    out (the block retreated or regrouped) nor told to the power with the reason."""
+    """Issue 18: the power's ``retreat``, ``regroup`` and ``pin`` orders that were neither
+    carried out (the block retreated, regrouped, was pinned) nor told to the power with
+    the reason."""
     out: list[str] = []
+    mine = frozenset({power})
     for o in orders:
         inner = getattr(o, "order", o)
+        if isinstance(inner, Pin):  # 4.3: every listed block pinned, or told why not
+            pinned = {b for e in events if e.type == "pinned" and e.visible_to == mine
+                      for b in e.data["blocks"]}
+            if not set(inner.blocks) <= pinned and not any(
+                    e.type == "order_failed" and e.visible_to == mine
+                    and e.data["order"] == inner.echo() for e in events):
+                out.append(str(inner))
+            continue
         if not isinstance(inner, (Retreat, Regroup)):
             continue
         for block in inner.blocks if isinstance(inner, Regroup) else (inner.block,):
