@@ -46,6 +46,35 @@ KIND_OF_STEP = {"movement": "movement", "negotiation": "negotiation", "congress"
                 "war-first": "war", "war-second": "war"}
 
 
+def _with_money(d: Any, state: State, seat: str, orders: Sequence[Any],
+                judged: list[Validation]) -> list[Validation]:
+    """Movement phase (orders.md §2, §4): each order that costs money says what it costs and
+    the running total against the treasury; where the money runs out, a warning (that
+    order and the ones below it will be skipped)."""
+    if state["step"] != "movement":
+        return judged
+    from gm.games.britannica.movement import spending
+
+    kept = [i for i, v in enumerate(judged) if v.verdict is not Verdict.REFUSED]
+    money = spending(d, state, seat, [orders[i] for i in kept])
+    out = list(judged)
+    for n, i in enumerate(kept):
+        if n not in money:
+            continue
+        cost, spent, funds, short = money[n]
+        actor = o.actor_of(orders[i])
+        if short:
+            out[i] = Validation(Verdict.WARNING, msg(
+                "the money runs out here: £{left} of {actor}'s £{funds} left; this order and "
+                "those below it will be skipped", left=funds - spent, actor=actor, funds=funds))
+            continue
+        note = msg("£{cost}: {actor} has spent £{spent} of £{funds}", cost=cost, actor=actor,
+                   spent=spent, funds=funds)
+        v = out[i]
+        out[i] = Validation(v.verdict, msg("{a}; {b}", a=v.reason, b=note) if v.reason else note)
+    return out
+
+
 def _seat_of_actor(d: Any, state: State, actor: str) -> str | None:
     """The seat giving ``actor``'s orders: its own, or, for a minor power in the war being
     fought, its controlling ally's (seed, Minor Power Movement)."""
@@ -167,7 +196,7 @@ class Britannica(GameModule):
                 out.append(Validation(Verdict.TO_CHECK, msg("depends on others' orders or on money")))
             else:
                 out.append(Validation(Verdict.ACCEPTED))
-        return out
+        return _with_money(d, state, power, orders, out)
 
     def default_orders(self, state: State, power: str) -> list[Any]:
         """No orders received: the engine gives the phase's defaults (docs/britannica.md),

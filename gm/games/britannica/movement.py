@@ -315,6 +315,36 @@ def run_power(d: BritanniaData, start: State, actor: str, seat: str,
     return c, events
 
 
+def spending(d: BritanniaData, start: State, seat: str, orders: Sequence[o.AnyOrder]
+             ) -> dict[int, tuple[int, int, int, bool]]:
+    """What a seat's Movement orders will spend, known when the mail arrives (orders.md §2,
+    §4: "funds is the power's money when the order is reached"): for each order (by index
+    in ``orders``) that costs money or finds it gone, ``(cost, spent so far, funds, short)``
+    per acting power, by carrying out the orders above it on a copy of the board exactly
+    as :func:`run_power` will (conditions on other powers' orders read as if they sent
+    none). ``short``: the money runs out there, so this order and those below it are
+    skipped."""
+    out: dict[int, tuple[int, int, int, bool]] = {}
+    by_actor: dict[str, list[tuple[int, o.AnyOrder]]] = {}
+    for i, order in enumerate(orders):
+        by_actor.setdefault(o.actor_of(order), []).append((i, order))
+    for actor, items in by_actor.items():
+        if actor not in start.get("treasury", {}):
+            continue
+        funds = int(start["treasury"][actor])
+        own = [x for _, x in items]
+        before = 0
+        for k, (i, _) in enumerate(items):
+            c, events = run_power(d, start, actor, seat, own[:k + 1], {actor: own})
+            short = any(e.data.get("number") == k + 1 and e.data.get("reason") in (
+                Refusal.FUNDS.name, Refusal.FUNDS_EXHAUSTED.name) for e in events)
+            spent = funds - c.funds
+            if short or spent != before:
+                out[i] = (spent - before, spent, funds, short)
+            before = spent
+    return out
+
+
 def _refused(seat: str, actor: str, i: int, order: o.AnyOrder, why: Refusal) -> Event:
     from gm.games.britannica.parser import echo
 

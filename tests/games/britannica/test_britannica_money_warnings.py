@@ -1,0 +1,29 @@
+"""Issue 17, class 4, Pax Britannica by mail: "money that will run out, with the running
+total" (orders.md §2, §4) is said when the Movement orders arrive, as the engine will
+count it, ADD included."""
+
+from __future__ import annotations
+
+from tests.games.britannica.test_britannica_by_mail import close, pax, report, send  # noqa: F401
+
+
+def test_the_reply_gives_the_running_total_and_where_the_money_runs_out(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    reply = send(pax, "britain", "buy army 3", "buy fleet 10", "buy army 1", "move army 3 from home to Eritrea")
+    assert "OK  buy army 3   (£10: britain has spent £10 of £40)" in reply
+    assert "OK  buy fleet 10   (£30: britain has spent £40 of £40)" in reply
+    assert ("buy army 1   (accepted with a warning: the money runs out here: £0 of britain's "
+            "£40 left; this order and those below it will be skipped)") in reply
+    assert "move army 3 from home to Eritrea   (accepted with a warning: the money runs out" in reply
+    # what the reply announced is what the adjudication does
+    close(pax)
+    text = report(pax, "britain")
+    lines = text.splitlines()
+    assert any("buy army 1" in t and "not enough money" in t for t in lines), text
+    assert any("move army 3 from home to Eritrea" in t and "money ran out" in t for t in lines)
+
+
+def test_add_counts_the_money_of_the_orders_already_stored(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    send(pax, "britain", "buy fleet 10")
+    reply = send(pax, "britain", "ADD", "buy army 3", "buy army 3")
+    assert "(£10: britain has spent £40 of £40)" in reply
+    assert "the money runs out here: £0 of britain's £40 left" in reply
