@@ -14,6 +14,7 @@ Administration and Minor Powers.
 from __future__ import annotations
 
 import copy
+from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -147,25 +148,69 @@ def _needs_garrison(d: BritanniaData, state: State, power: str) -> list[str]:
 
 
 def _default_garrisons(d: BritanniaData, new: State) -> list[Event]:
-    """Garrisons (seed): the GM moves the lowest-value army from home, or builds one."""
+    """Garrisons (seed): "the GM will move the lowest value army from home or where there may be
+    excess armies (closest, then alphabetical) from that area, to the ungarrisoned area. If no
+    armies exist the first order will be to build enough armies" (an Army(1), when £3 remain).
+    An army the special garrison rules hold (Indian Army, Western Garrison) is never taken."""
     events = []
     for p in sorted(d.great_powers):
         for area in _needs_garrison(d, new, p):
-            home = sorted((u for u in b.units_at(new, p, "home") if u["type"] == "army"),
-                          key=lambda u: (u["strength"], u["id"]))
-            if home:
-                home[0]["at"] = area
+            spare = _spare_army(d, new, p, area)
+            if spare is not None:
+                unit, source = spare
+                unit["at"] = area
                 events.append(Event("default_garrison", {"power": p, "area": area,
-                                                         "strength": home[0]["strength"],
-                                                         "built": False}))
+                                                         "strength": unit["strength"],
+                                                         "from": source, "built": False}))
             elif new["treasury"][p] >= d.rules["costs"]["army"]["1"]:
                 new["treasury"][p] -= d.rules["costs"]["army"]["1"]
                 new["next_unit"] += 1
                 new["units"].append({"id": new["next_unit"], "power": p, "type": "army",
                                      "strength": 1, "at": area})
-                events.append(Event("default_garrison", {"power": p, "area": area,
-                                                         "strength": 1, "built": True}))
+                events.append(Event("default_garrison", {"power": p, "area": area, "strength": 1,
+                                                         "from": "home", "built": True}))
     return events
+
+
+def _spare_army(d: BritanniaData, new: State, power: str, area: str
+                ) -> tuple[dict[str, Any], str] | None:
+    """The army the GM sends to garrison ``area``: the lowest value among the armies at home
+    and the excess armies of the power's established, calm Control areas (every army there
+    but the strongest), then the closest to ``area``, then the first source alphabetically."""
+    found: list[tuple[dict[str, Any], str]] = [
+        (u, "home") for u in b.units_at(new, power, "home") if u["type"] == "army"]
+    for a in b.controlled_areas(new, power):
+        if a == area or a in new.get("unrest", []):
+            continue
+        armies = sorted((u for u in b.units_at(new, power, a) if u["type"] == "army"),
+                        key=lambda u: (-u["strength"], u["id"]))
+        found += [(u, a) for u in armies[1:]]
+    found = [(u, src) for u, src in found if garrisons.may_leave(d, new, power, u, area)]
+    if not found:
+        return None
+    dist = _distances(d, new, area)
+
+    def key(us: tuple[dict[str, Any], str]) -> tuple[int, int, str, int]:
+        u, src = us
+        node = d.home(power) if src == "home" else src
+        name = d.areas[node].name
+        return (u["strength"], dist.get(node, 10**6), name, u["id"])
+
+    return min(found, key=key)
+
+
+def _distances(d: BritanniaData, state: State, area: str) -> dict[str, int]:
+    """Steps from ``area`` over land routes and sea zones (canals built included)."""
+    links = b._sea_links(d, state)
+    dist = {area: 0}
+    queue = deque([area])
+    while queue:
+        node = queue.popleft()
+        for nb in b._neighbours(d, links, node):
+            if nb not in dist:
+                dist[nb] = dist[node] + 1
+                queue.append(nb)
+    return dist
 
 
 def _colonial_combat(d: BritanniaData, new: State, dice: Dice) -> list[Event]:

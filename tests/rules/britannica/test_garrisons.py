@@ -41,3 +41,42 @@ def test_rule_garrisons_default_lowest_economic_area_is_lost() -> None:
         "algiers"]
     assert [g["area"] for g in of_type(events, "garrison_rule") if g["power"] == "france"] == [
         "senegambia"]
+
+
+def test_rule_garrisons_the_gm_moves_the_lowest_value_army_from_home_or_an_excess_one() -> None:
+    """"If a player does not make provision in his orders to garrison a Controlled Area, the GM
+    will move the lowest value army from home or where there may be excess armies (closest, then
+    alphabetical) from that area, to the ungarrisoned area." France has Army(3) and Army(1) in
+    Algiers, an Army(10) and an Army(3) at home: Cochin China gets Algiers' spare Army(1)."""
+    s = module.setup("1880", {})
+    s["units"] = [u for u in s["units"] if not (u["power"] == "france" and u["at"] == "cochin_china")]
+    s["next_unit"] += 1
+    s["units"].append({"id": s["next_unit"], "power": "france", "type": "army", "strength": 1,
+                       "at": "algiers"})
+    s, events = play(s, {}, tag="excess")
+    [g] = [g for g in of_type(events, "default_garrison") if g["power"] == "france"]
+    assert (g["area"], g["strength"], g["from"], g["built"]) == ("cochin_china", 1, "algiers", False)
+    armies = sorted(u["strength"] for u in s["units"] if u["power"] == "france" and u["at"] == "algiers")
+    assert armies == [3]
+    from gm.service.render import render
+
+    shown = [{"type": e.type, "data": dict(e.data)} for e in events if e.visible("france")]
+    text = render("report", "en", "britannica", game_only=True, view=module.view(s, "france"),
+                  events=shown, power="france")
+    assert "The GM garrisons Cochin China for France with an army (1) from Algiers." in text
+
+
+def test_rule_special_russian_garrison_rule_the_gm_never_garrisons_with_the_western_garrison() -> None:
+    """Special Russian Garrison Rule: "If Russia has fewer than four Army (10) Units, none can
+    ever be moved to any Area outside those specified", and "The British and Russian players
+    special garrison rules still take priority": with only its three Army(10) at home, Russia's
+    ungarrisoned Control area gets a bought Army(1), not one of them."""
+    s = module.setup("1880", {})
+    s["units"] = [u for u in s["units"] if not (u["power"] == "russia" and u["strength"] != 10)]
+    s["markers"]["persia"] = [{"power": "russia", "kind": "protectorate", "established": True}]
+    s["treasury"]["russia"] = 10
+    s, events = play(s, {}, tag="western")
+    [g] = [g for g in of_type(events, "default_garrison") if g["power"] == "russia"]
+    assert (g["area"], g["strength"], g["built"]) == ("persia", 1, True)
+    assert sum(1 for u in s["units"] if u["power"] == "russia" and u["strength"] == 10
+               and u["at"] == "home") == 3
