@@ -11,7 +11,6 @@ by mail sends one phase page (:func:`phase_record`).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -170,24 +169,21 @@ def queue_history(ctx: Any, session: Session, game: Game, *, to: str, language: 
     """HISTORY by mail: the power's own report(s) as it received them and, for the phase
     asked for, the archive's public page (report, map, public rulings and press)."""
     from gm.mail.compose import Attachment
-    from gm.service.outbox import queue_mail
+    from gm.service.outbox import content_id, queue_mail
 
     own = "\n\n".join(r.text for r in reports)
     last = reports[-1]
     phase = next((p for p in shown_phases(session, game.id) if p.seq == last.phase_seq), None)
     rec = None if phase is None else phase_record(
-        session, game, phase, language, map_src="cid:" + _cid(key, ctx.mail_domain),
+        session, game, phase, language, map_src="cid:" + content_id(ctx, session, key),
         page={"own": own})
     if rec is None:
         queue_mail(ctx, session, game_id=game.id, kind="report", to=[to], subject=subject,
                    text=own, key=key)
         return
     files = [] if rec.svg is None else [
-        Attachment(b"", "image/png", "map.png", cid=_cid(key, ctx.mail_domain), render_from="map.svg"),
+        Attachment(b"", "image/png", "map.png", cid=content_id(ctx, session, key), render_from="map.svg"),
         Attachment(rec.svg, "image/svg+xml", "map.svg")]
     queue_mail(ctx, session, game_id=game.id, kind="report", to=[to], subject=subject,
                text=own + "\n\n" + rec.text, html=rec.html, attachments=files, key=key)
 
-
-def _cid(key: str, domain: str) -> str:
-    return f"map.{hashlib.sha256(key.encode()).hexdigest()[:16]}@{domain}"

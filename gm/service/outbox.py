@@ -43,6 +43,19 @@ def message_id_for(ctx: ServiceContext, session: Session, key: str) -> str:
     return make_message_id(key, ctx.mail_domain, message_id_secret(ctx, session))
 
 
+def content_id(ctx: ServiceContext, session: Session, key: str, name: str = "map") -> str:
+    """The Content-ID of a picture shown in the mail queued under ``key``: keyed like the
+    Message-ID, so it too tells nothing of the mail it was made for."""
+    import hashlib
+    import hmac
+
+    from gm.service.secret import message_id_secret
+
+    digest = hmac.new(message_id_secret(ctx, session), f"cid:{name}:{key}".encode(),
+                      hashlib.sha256).hexdigest()[:16]
+    return f"{name}.{digest}@{ctx.mail_domain}"
+
+
 def queue_mail(
     ctx: ServiceContext,
     session: Session,

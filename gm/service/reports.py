@@ -11,7 +11,6 @@ and the next deadline as a calendar file (docs/reports.md).
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -125,8 +124,10 @@ def _render_parts(game: Game, ctx: ReportContext, *, calendar_name: str | None,
     return text, html
 
 
-def render_report_mail(sc: ServiceContext, game: Game, ctx: ReportContext, *, key: str) -> RenderedReport:
-    """Text, HTML, map and calendar file of one report mail (``key``: its outbox key)."""
+def render_report_mail(sc: ServiceContext, game: Game, ctx: ReportContext, *,
+                       map_cid: str) -> RenderedReport:
+    """Text, HTML, map and calendar file of one report mail (``map_cid``: the Content-ID its
+    map gets, gm.service.outbox.content_id)."""
     files: list[Attachment] = []
     ics = None if ctx.ended else deadline_calendar(
         sc, game, power=ctx.power, language=ctx.language, phase_id=ctx.phase, seq=ctx.phase_seq,
@@ -135,15 +136,15 @@ def render_report_mail(sc: ServiceContext, game: Game, ctx: ReportContext, *, ke
         files.append(ics)
     from gm.maps.source import MAP_SOURCE_NAME, MAP_SOURCE_TYPE
 
-    map_cid = None
     source = map_source(game, ctx)
-    if source is not None:  # drawn when the mail is first sent (gm.service.outbox), not here
-        map_cid = f"map.{hashlib.sha256(key.encode()).hexdigest()[:16]}@{sc.mail_domain}"
+    if source is None:
+        map_cid = ""
+    else:  # drawn when the mail is first sent (gm.service.outbox), not here
         files[:0] = [Attachment(b"", "image/png", "map.png", cid=map_cid, render_from="map.svg"),
                      Attachment(b"", "image/svg+xml", "map.svg", render_from=MAP_SOURCE_NAME),
                      Attachment(source, MAP_SOURCE_TYPE, MAP_SOURCE_NAME)]
     text, html = _render_parts(game, ctx, calendar_name="deadline.ics" if ics else None,
-                               map_cid=map_cid)
+                               map_cid=map_cid or None)
     return RenderedReport(text, html, tuple(files))
 
 
@@ -263,7 +264,9 @@ def queue_report(ctx: ServiceContext, session: Session, game: Game, rc: ReportCo
     ``extra``: more attachments (the final reports' history)."""
     if already_queued(ctx, session, key):
         return
-    mail = render_report_mail(ctx, game, rc, key=key)
+    from gm.service.outbox import content_id
+
+    mail = render_report_mail(ctx, game, rc, map_cid=content_id(ctx, session, key))
     queue_mail(ctx, session, game_id=game.id, kind="report", to=to, subject=subject,
                text=mail.text, html=mail.html, attachments=mail.attachments + extra, key=key,
                held=held)

@@ -15,7 +15,7 @@ from gm.db.engine import session_scope
 from gm.db.models import Game, InboundMail, ServiceSecret
 from gm.mail.mime import decode
 from gm.service.context import ServiceContext
-from gm.service.outbox import message_id_for
+from gm.service.outbox import content_id, message_id_for
 from tests.e2e.corpus_game import Snapshot, build_template, outbound_rows
 from tests.security.conftest import ANNA, BORIS, COALITION, MOD, SWEDEN, mails_to, send
 
@@ -150,8 +150,10 @@ def test_message_ids_are_stable_across_restarts_and_differ_between_instances(tmp
     for db in (first / "gm.db", first / "gm.db", other / "gm.db"):
         ctx = ServiceContext(engine=make_engine(sqlite_url(db)), settings={"address": "gm@pbem.example"})
         with session_scope(ctx.engine) as s:
-            ids.append(message_id_for(ctx, s, "reply:17"))
+            ids.append(message_id_for(ctx, s, "reply:17") + content_id(ctx, s, "report:g:3:sweden"))
         ctx.engine.dispose()
     engine.dispose()
     assert ids[0] == ids[1]  # the same instance, restarted: exactly-once still holds
     assert ids[0] != ids[2]  # another instance
+    unkeyed = hashlib.sha256(b"report:g:3:sweden").hexdigest()[:16]
+    assert unkeyed not in ids[0]  # a map's Content-ID is keyed too
