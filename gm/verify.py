@@ -385,7 +385,8 @@ def _replay_phase(game: Game, module: Any, phase: Phase, orders: Mapping[str, li
         for act in sets:  # the moderator's SET acts on the next phase, in their place
             from gm.service.moderator import assign_path
 
-            assign_path(replayed, str(act["path"]), act.get("new"), create=True)
+            for change in act.get("changes") or [act]:
+                assign_path(replayed, str(change["path"]), change.get("new"), create=True)
         diffs = state_diff(_json_form(next_state), replayed)
         found += [Mismatch(MismatchKind.STATE, phase.phase_id, phase.dice_branch,
                            expected=want, found=got, where=path)

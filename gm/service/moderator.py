@@ -94,7 +94,9 @@ def set_path(ctx: ServiceContext, session: Session, game: Game, *, actor: str, p
     season, step or year as well: the phase then becomes the one the new state waits in
     (its id, kind, who owes orders; a new kind gets that kind's deadline). A state the
     game cannot read is refused and nothing changes. The act is recorded with the old and
-    new value, so ``gm replay`` and ``gm verify`` apply it in its place."""
+    new value, so ``gm replay`` and ``gm verify`` apply it in its place. ``SET phase =
+    ID`` asks the game which keys put it in that phase (``position_of_phase``) and
+    records them as the act's ``changes``."""
     from gm.games.base import GameError
     from gm.service.games import module_of
     from gm.service.phases import deadline_for, info_json
@@ -102,11 +104,22 @@ def set_path(ctx: ServiceContext, session: Session, game: Game, *, actor: str, p
     phase = _open_phase(session, game)
     state = json.loads(json.dumps(phase.game_state or {}))
     parsed = _parse_value(value)
-    old = assign_path(state, path, parsed, create=True)
-    if old is not None and parsed is not None and _kind(old) != _kind(parsed):
-        raise Conflict(f"{path} holds {_kind(old)} ({json.dumps(old)[:60]}), not {_kind(parsed)}; "
-                       "nothing changed")
     module = module_of(game)
+    changes: list[dict[str, Any]] = []
+    if path == "phase":  # SET phase = ID: the keys that put the game in that phase
+        old = phase.phase_id
+        try:
+            changes = [{"path": k, "new": v}
+                       for k, v in module.position_of_phase(state, str(parsed))]
+        except GameError as exc:
+            raise Conflict(f"{exc}; nothing changed") from None
+        for change in changes:
+            assign_path(state, change["path"], change["new"])
+    else:
+        old = assign_path(state, path, parsed, create=True)
+        if old is not None and parsed is not None and _kind(old) != _kind(parsed):
+            raise Conflict(f"{path} holds {_kind(old)} ({json.dumps(old)[:60]}), not "
+                           f"{_kind(parsed)}; nothing changed")
     try:
         info = module.phase(state)
         module.view(state, None)
@@ -122,6 +135,8 @@ def set_path(ctx: ServiceContext, session: Session, game: Game, *, actor: str, p
     phase.info = info_json(info)
     session.add(phase)
     args: dict[str, Any] = {"path": path, "old": old, "new": parsed}
+    if changes:
+        args["changes"] = changes
     if phase.phase_id != before:
         args["phase_id"] = {"old": before, "new": phase.phase_id}
     record_act(ctx, session, game, actor=actor, command="set", args=args, reason=reason,

@@ -99,11 +99,11 @@ def test_setting_season_and_step_moves_the_phase_and_replay_still_passes(tmp_pat
 def test_a_state_the_game_cannot_read_is_refused_and_nothing_changes(tmp_path: Path) -> None:
     db = str(tmp_path / "gm.db")
     assert new_baltica(db).exit_code == 0
-    before = run(db, "state", "pb1", "--json").output
+    before = run(db, "state", "pb1").output
     result = run(db, "mod", "set", "pb1", "step", '"teatime"')
     assert result.exit_code == 1 and "nothing changed" in result.output
     assert "Traceback" not in result.output
-    assert run(db, "state", "pb1", "--json").output == before
+    assert run(db, "state", "pb1").output == before
 
 
 def test_revealing_the_seed_of_a_running_game_needs_force(tmp_path: Path) -> None:
@@ -115,3 +115,23 @@ def test_revealing_the_seed_of_a_running_game_needs_force(tmp_path: Path) -> Non
     assert "--force" in refused.output and "07070707" not in refused.output
     forced = run(db, "mod", "reveal", "pb1", "--force")
     assert forced.exit_code == 0 and "07" * 32 in forced.output
+
+
+def test_setting_the_phase_by_its_id_puts_the_game_there_and_replays(tmp_path: Path) -> None:
+    db = str(tmp_path / "gm.db")
+    assert new_baltica(db).exit_code == 0
+    assert run(db, "adjudicate", "pb1").exit_code == 0
+    first = json.loads(run(db, "state", "pb1").output)["state"]["turn"]["first"]
+    second = "coalition" if first == "sweden" else "sweden"
+    moved = run(db, "mod", "set", "pb1", "phase", f"1701-summer-actions-{second}")
+    assert moved.exit_code == 0, moved.output
+    now = show(db)
+    assert (now["phase"], now["owing"]) == (f"1701-summer-actions-{second}", [second])
+    state = json.loads(run(db, "state", "pb1").output)["state"]
+    assert (state["year"], state["season"], state["step"]) == (1701, "summer", "actions-second")
+    assert run(db, "adjudicate", "pb1").exit_code == 0
+    replay = run(db, "replay", "pb1")
+    assert replay.exit_code == 0 and "0 difference(s)" in replay.output, replay.output
+    bad = run(db, "mod", "set", "pb1", "phase", "1701-brunch")
+    assert bad.exit_code == 1 and "is not a Pax Baltica phase id" in bad.output
+    assert "nothing changed" in bad.output

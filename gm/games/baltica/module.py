@@ -304,6 +304,28 @@ class BalticaModule(GameModule):
             return Validation(Verdict.ACCEPTED)
         return Validation(Verdict.TO_CHECK)
 
+    def position_of_phase(self, state: State, phase_id: str) -> list[tuple[str, Any]]:
+        """``1701-summer-actions-coalition``, ``1701-autumn-battles``, ``1702-interphase``...
+        (the ids of docs/baltica.md) as year, season and step; an action phase of the
+        power that is not the First Player is the second action phase (0.3)."""
+        import re
+
+        gs = GameState.from_json(state)
+        m = re.fullmatch(r"(\d{4})-(interphase|winter-campaign)", phase_id.strip().lower())
+        if m:
+            season = "winter" if m.group(2) == "winter-campaign" else "spring"
+            return [("year", int(m.group(1))), ("season", season), ("step", m.group(2))]
+        m = re.fullmatch(r"(\d{4})-(spring|summer|autumn|winter)-(action-roll|battles|forage|"
+                         r"actions-(sweden|coalition))", phase_id.strip().lower())
+        if not m:
+            raise GameError(f"{phase_id!r} is not a Pax Baltica phase id (e.g. "
+                            "1701-summer-actions-coalition, 1701-autumn-battles, 1702-interphase)")
+        step = m.group(3)
+        if m.group(4):
+            first = gs.turn.first or gs.powers[0]
+            step = "actions-first" if m.group(4) == first else "actions-second"
+        return [("year", int(m.group(1))), ("season", m.group(2)), ("step", step)]
+
     def next_phase_for(self, state: State, power: str) -> str | None:
         """0.3: the Second Player orders in the action phase after the First Player's."""
         gs = GameState.from_json(state)
