@@ -171,8 +171,8 @@ class GameModule(ABC):
     def position_of_phase(self, state: State, phase_id: str) -> list[tuple[str, Any]]:
         """The state keys (dotted path, value) that put ``state`` in phase ``phase_id``, for
         a moderator's ``SET phase = ID``; a game that cannot say raises :class:`GameError`."""
-        raise GameError(f"this game cannot be set by phase id; set its state keys instead "
-                        f"(gm state --json)")
+        raise GameError("this game cannot be set by phase id; set its state keys instead "
+                        "(the paths of gm state)")
 
     def next_phase_for(self, state: State, power: str) -> str | None:
         """The id of the next phase in which ``power`` will order, when the game can tell
