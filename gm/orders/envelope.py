@@ -28,6 +28,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 from gm.orders import commands as c
 from gm.orders.model import SourceLine
 from gm.orders.names import strip_accents
+from gm.orders.prose import prose_signal
 from gm.resources import grammar_root
 
 ENVELOPE_WORDS = frozenset({"game", "partie", "power", "signon", "puissance", "moderator",
@@ -378,6 +379,14 @@ class _Builder:
         try:
             cmd = parse_command(line.text)
         except ValueError as e:
+            if len(line.text.split()) >= 2 and prose_signal(line.text) is not None:
+                # "Ready when you are!", "Wait for it...": prose, never an error (issue 17);
+                # the game's parser lists it as ignored
+                if self.section is not None and self.section.signon is not None:
+                    self._order(line)
+                else:
+                    self.env.ignored.append(line)
+                return
             self._error(line, Problem.BAD_DATE if "date" in str(e) else Problem.BAD_COMMAND, str(e))
             return
         if isinstance(cmd, c.Game):

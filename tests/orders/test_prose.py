@@ -44,3 +44,18 @@ def test_list_markers_before_an_order_are_dropped(marker: str) -> None:
     assert line.text == "buy army 3"
     [r] = _results(line.text)
     assert isinstance(r, ParsedOrder)
+
+
+def test_prose_that_opens_with_a_command_word_is_not_a_command_error() -> None:
+    from gm.orders.envelope import CommandLine, OrderLine, parse_envelope
+
+    env = parse_envelope(clean_body("GAME g\nPOWER sweden pw\nReady when you are!\n"
+                                    "Wait for it...\nREADY\nNO WAIT\n"))
+    [section] = env.sections
+    assert section.errors == []
+    kinds = [(type(i).__name__, i.line.text) for i in section.items]
+    assert kinds == [("OrderLine", "Ready when you are!"), ("OrderLine", "Wait for it..."),
+                     ("CommandLine", "READY"), ("CommandLine", "NO WAIT")]
+    assert all(isinstance(i, (CommandLine, OrderLine)) for i in section.items)
+    result = parse_lines([i.line for i in section.items if isinstance(i, OrderLine)], "britain")
+    assert all(isinstance(r, Ignored) for r in result.lines)
