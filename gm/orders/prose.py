@@ -52,6 +52,20 @@ def _words(text: str) -> list[str]:
     return strip_accents(text).replace("’", "'").lower().split()
 
 
+def _has_pronoun(raw: list[str]) -> bool:
+    """A word only sentences use; "I" after a capitalised word is a regnal number
+    ("Pyotr I"), not the pronoun: a block's name must never make a line prose (the
+    answer would tell hidden blocks apart, tests/security/test_fog_replies.py)."""
+    for i, word in enumerate(raw):
+        w = word.replace("’", "'").lower().strip(",.!?;:")
+        if w not in PRONOUNS:
+            continue
+        if w == "i" and i > 0 and raw[i - 1][:1].isupper():
+            continue
+        return True
+    return False
+
+
 def prose_signal(text: str, previous: str | None = None) -> str | None:
     """How plainly ``text`` (a line that is not an order) reads as prose: "strong"
     (a greeting or sign-off word, a word only sentences use, a name or initials alone,
@@ -66,7 +80,7 @@ def prose_signal(text: str, previous: str | None = None) -> str | None:
     if len(raw) <= 3 and all(_INITIALS.match(w.strip(",")) or _NAME_WORD.match(w.strip(","))
                             for w in raw):
         return "strong"  # "Anna", "Boris Ivanov", "A.K.", "AK"
-    if len(words) >= 3 and any(w.strip(",.!?;:") in PRONOUNS for w in words):
+    if len(words) >= 3 and _has_pronoun(raw):
         return "strong"
     before = (previous or "").rstrip()
     if previous is not None and len(before.split()) >= 5 and before[-1:] not in ".!?":
