@@ -164,3 +164,29 @@ def test_rule_4_3_pins_not_carried_out_are_told_to_the_defender() -> None:
     assert [(d["order"], d["code"]) for d in told(world, "sweden")][1:] == [
         ("battle order Fyn", "NO_BATTLE_THERE")]
     assert [d["code"] for d in told(world, "coalition")][2:] == ["FIRST_PLAYER_ORDERS"]
+
+
+def test_rule_8_interphase_orders_not_carried_out_are_told() -> None:
+    """Issue 18 in the Interphase: a conditional ``replace`` whose condition does not hold
+    ("condition not met"), a ``solidarity`` choice when 11.6's choice is not in question,
+    a second ``reform`` (11.2: "the Coalition player may choose an army to reform", one a
+    year)."""
+    from gm.games.baltica.module import BalticaModule
+    from gm.games.baltica.orders import Reform, Replace, Solidarity
+    from gm.games.baltica.state import GameState
+
+    module = BalticaModule()
+    gs = GameState.from_json(module.setup("12.1", {}))
+    gs.year, gs.season, gs.step = 1701, "spring", "interphase"
+    gs.blocks["karl-xii"].strength = 2
+    gs.reform_open = True
+    cond = Conditional(Replace("Karl XII"), Comparison(Quantity("strength", ("Karl XII",)),
+                                                       Op.LE, 1), Form.IF)
+    out = module.adjudicate(gs.to_json(), {
+        "sweden": [cond, Solidarity(None)],
+        "coalition": [Reform("Repnin"), Reform("Sheremetev")]}, Dice.scripted([], then_seed=True))
+    failed = {(tuple(sorted(e.visible_to or ())), e.data["order"], e.data["code"])
+              for e in out.events if e.type == "order_failed"}
+    assert (("sweden",), cond.echo(), "CONDITION_FALSE") in failed
+    assert (("sweden",), "solidarity truce", "NO_SOLIDARITY_CHOICE") in failed
+    assert (("coalition",), "reform Sheremetev", "ONE_REFORM") in failed

@@ -29,6 +29,7 @@ from gm.games.baltica.rules import (
     spending,
     truce,
 )
+from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 
 Orders = Mapping[str, Sequence[Any]]
@@ -49,9 +50,23 @@ def orders_of(world: World, orders: Orders, power: str, kind: type) -> list[Any]
     out = []
     for o in orders.get(power, ()):
         inner, cond = unwrap(o)
-        if isinstance(inner, kind) and applies(world, power, cond):
+        if not isinstance(inner, kind):
+            continue
+        if applies(world, power, cond):
+            world.unmet.pop(id(o), None)
             out.append(inner)
+        else:
+            world.unmet[id(o)] = (power, cond)
     return out
+
+
+def tell_unmet(world: World, orders: Orders) -> None:
+    """Issue 18: a line for each conditional order whose condition did not hold when the
+    Interphase came to it ("condition not met")."""
+    for power, cond in world.unmet.values():
+        world.emit("order_failed", [power], order=cond.echo(), why=Why.CONDITION_FALSE.value,
+                   code=Why.CONDITION_FALSE.name)
+    world.unmet.clear()
 
 
 def due_activations(world: World, orders: Orders) -> None:
@@ -86,6 +101,9 @@ def christian_solidarity(world: World, orders: Orders) -> None:
     from gm.games.baltica.orders import Solidarity
 
     chosen = orders_of(world, orders, "sweden", Solidarity)[:1]
+    if chosen and not nations.solidarity_under_truce(world):  # issue 18: say so
+        world.emit("order_failed", ["sweden"], order=chosen[0].echo(),
+                   why=Why.NO_SOLIDARITY_CHOICE.value, code=Why.NO_SOLIDARITY_CHOICE.name)
     nation = world.bid_nation(chosen[0].reactivate) if chosen and chosen[0].reactivate else None
     nations.christian_solidarity_choice(world, nation, bool(chosen))
 
@@ -112,8 +130,12 @@ def reform_orders(world: World, orders: Orders) -> None:
     from gm.games.baltica.orders import Reform
 
     for power in world.state.powers:
-        for order in orders_of(world, orders, power, Reform)[:1]:
+        given = orders_of(world, orders, power, Reform)
+        for order in given[:1]:
             reforms.reform(world, power, world.bid_block(order.block), order)
+        for order in given[1:]:  # issue 18: say why the others were not carried out
+            world.emit("order_failed", [power], order=order.echo(),
+                       why=Why.ONE_REFORM.value, code=Why.ONE_REFORM.name)
 
 
 def year_track(world: World, orders: Orders) -> None:
@@ -165,3 +187,4 @@ def run_interphase(world: World, orders: Orders) -> None:
     """Carry out every sub-step of :data:`INTERPHASE_STEPS` in order."""
     for step in INTERPHASE_STEPS:
         step.run(world, orders)
+    tell_unmet(world, orders)

@@ -55,6 +55,8 @@ class Why(Enum):
     NO_BATTLE_THERE = "no battle there"
     FIRST_PLAYER_ORDERS = "only the First Player orders the battles (5.1)"
     HARBOR_ENTRY = "entering a harbour is a whole action, from its own sea zone (3CG 8.1)"
+    NO_SOLIDARITY_CHOICE = "Christian solidarity was not in question: no Ottoman block in Poland while Russia or Saxony is under truce (11.6)"
+    ONE_REFORM = "one army is reformed each Interphase (11.2)"
     NO_TRUCE_OFFERS = "the 3CG rules have no truce offer (GMT 10.2)"
     NO_REFORMS = "the 3CG rules have no Russian military reform (GMT 11.2)"
     NO_WARSHIP_REBUILD = "an action rebuilds any on-map block except warships (3CG 3.45)"

@@ -37,6 +37,9 @@ class World:
     pins: dict[str, list[str]] = field(default_factory=dict)
     truces_due: list[tuple[str, str]] = field(default_factory=list)  # 10.2: (nation, reason)
     triggers: set[str] = field(default_factory=set)  # moments section 11 reacts to (11.8)
+    unmet: dict[int, tuple[str, Any]] = field(default_factory=dict)
+    """Conditional orders whose condition did not hold when last asked (id -> (power,
+    the Conditional)); told to their owner at the end of the Interphase."""
 
     # -- events --------------------------------------------------------------
     def emit(self, type_: str, visible_to: Iterable[str] | None = None, **data: Any) -> None:
