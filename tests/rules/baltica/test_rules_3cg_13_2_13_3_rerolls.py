@@ -78,6 +78,9 @@ def test_rule_3cg_13_3_five_rerolls_per_game() -> None:
     action_roll(w)
     assert w.state.turn.rolls["sweden"] == 1 and not rerolls(w)
     assert rerolls_left(w, "sweden") == 0 and rerolls_left(w, "coalition") == 5
+    told = [e for e in w.events if e.type == "order_failed"]  # issue 18: Sweden reads why
+    assert [(e.visible_to, e.data["order"], e.data["code"]) for e in told] == [
+        (frozenset({"sweden"}), "reroll actions below 4", "NO_REROLL_LEFT")]
 
 
 def test_rule_3cg_13_2_allied_reroll_with_russia_saxony_denmark_active() -> None:

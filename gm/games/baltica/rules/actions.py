@@ -121,7 +121,9 @@ def player_reroll(world: World, power: str, roll: int) -> int:
         rule = "13.3"
         world.state.rerolls_used[power] = world.state.rerolls_used.get(power, 0) + 1
         left = rerolls_left(world, power)
-    else:
+    else:  # issue 18: the standing order is not carried out; say why
+        world.emit("order_failed", [power], order=f"reroll actions below {below}",
+                   why=Why.NO_REROLL_LEFT.value, code=Why.NO_REROLL_LEFT.name)
         return roll
     new = _no_second_event(world, power,
                            world.dice.d6(f"action roll {power} ({rule} re-roll)"))

@@ -55,6 +55,7 @@ class Why(Enum):
     NO_BATTLE_THERE = "no battle there"
     FIRST_PLAYER_ORDERS = "only the First Player orders the battles (5.1)"
     HARBOR_ENTRY = "entering a harbour is a whole action, from its own sea zone (3CG 8.1)"
+    NO_REROLL_LEFT = "no re-roll left: the allied re-roll is not open this turn (13.2) and no 13.3 re-roll remains"
     NO_SOLIDARITY_CHOICE = "Christian solidarity was not in question: no Ottoman block in Poland while Russia or Saxony is under truce (11.6)"
     ONE_REFORM = "one army is reformed each Interphase (11.2)"
     NO_TRUCE_OFFERS = "the 3CG rules have no truce offer (GMT 10.2)"
