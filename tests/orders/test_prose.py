@@ -59,3 +59,17 @@ def test_prose_that_opens_with_a_command_word_is_not_a_command_error() -> None:
     assert all(isinstance(i, (CommandLine, OrderLine)) for i in section.items)
     result = parse_lines([i.line for i in section.items if isinstance(i, OrderLine)], "britain")
     assert all(isinstance(r, Ignored) for r in result.lines)
+
+
+def test_britannica_suggests_only_the_commands_of_the_phase() -> None:
+    from gm.games.britannica.module import Britannica
+
+    module = Britannica()
+    state = module.setup("1880", {})
+    [r] = module.parse_orders(state, "britain", [SourceLine(1, "mvoe army 3 from home to Egypt")]).lines
+    assert isinstance(r, LineError) and r.suggestions == ("move",)
+    state["step"] = "congress-vote"
+    [r] = module.parse_orders(state, "britain", [SourceLine(1, "mvoe army 3 from home to Egypt")]).lines
+    assert isinstance(r, LineError) and r.suggestions == ()
+    [r] = module.parse_orders(state, "britain", [SourceLine(1, "vtoe 1 yes")]).lines
+    assert isinstance(r, LineError) and r.suggestions == ("vote",)

@@ -166,7 +166,7 @@ class Britannica(GameModule):
         return PhaseInfo(pid, KIND_OF_STEP[step], seats)
 
     def parse_orders(self, state: State, power: str, lines: Sequence[SourceLine]) -> ParseResult:
-        return parse_lines(lines, power)
+        return parse_lines(lines, power, ORDERS_OF_STEP.get(state["step"], ()))
 
     def validate(self, state: State, power: str, orders: Sequence[Any]) -> list[Validation]:
         """Refuse what the power's own position forbids now; the rest waits for adjudication."""

@@ -350,19 +350,35 @@ _ORDER_STARTS = ("BUY", "PLACE", "UPGRADE", "DOWNGRADE", "MOVE", "MERCHANT", "CA
                  "PEACE", "BREACH", "OBJECT", "IF")
 
 
+START_OF: dict[type, tuple[str, ...]] = {
+    o.Buy: ("BUY",), o.Place: ("PLACE",), o.Upgrade: ("UPGRADE",), o.Downgrade: ("DOWNGRADE",),
+    o.Move: ("MOVE",), o.Merchant: ("MERCHANT",), o.Canal: ("CANAL",), o.Garrison: ("GARRISON",),
+    o.Transfer: ("TRANSFER",), o.SwitchPower: ("FOR",), o.TreatyText: ("TREATY",),
+    o.Sign: ("SIGN",), o.Breach: ("BREACH",), o.CallCongress: ("CONGRESS",),
+    o.Attend: ("ATTEND", "STAY"), o.Object: ("OBJECT",), o.Propose: ("PROPOSE",),
+    o.Vote: ("VOTE",), o.Defy: ("DEFY",), o.Declare: ("DECLARE",), o.Support: ("SUPPORT",),
+    o.Volunteer: ("VOLUNTEER",), o.Deny: ("DENY",), o.Attack: ("ATTACK",),
+    o.Retreat: ("RETREAT",), o.Peace: ("PEACE",),
+}
+"""The keyword each order starts with (for the commands of a phase, issue 17)."""
+
+
 @cache
-def command_words() -> tuple[str, ...]:
-    """The words an order can start with, English then French, from the grammar's keywords."""
+def command_words(kinds: tuple[type, ...] = ()) -> tuple[str, ...]:
+    """The words an order can start with, English then French, from the grammar's keywords;
+    of the orders ``kinds`` only when given (the orders of one phase)."""
     patterns = {t.name: t.pattern.value for t in _parser().terminals}
+    starts = [t for k in kinds for t in START_OF.get(k, ())] + ["IF"] if kinds else _ORDER_STARTS
     words: list[str] = []
-    for name in _ORDER_STARTS:
+    for name in starts:
         found = re.match(r"\(([^()]*)\)", patterns[name])
         words += [w for w in (found.group(1).split("|") if found else ()) if w not in words]
     return tuple(words)
 
 
 def parse_line(line: SourceLine, actor: str, n: Names | None = None,
-               after_prose: str | None = None) -> ParsedOrder | LineError | Ignored:
+               after_prose: str | None = None,
+               commands: tuple[str, ...] = ()) -> ParsedOrder | LineError | Ignored:
     """Parse one order line for ``actor``; ``after_prose``: the line before, if it was
     prose (a line that is no order and reads as prose is ignored, orders.md §2)."""
     n = n or names()
@@ -379,13 +395,16 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
     except LarkError:
         first = fold(line.text.split(" ", 1)[0].split(":", 1)[0])
         if first not in {fold(w) for w in command_words()}:
-            return unknown_command(line, command_words(), after_prose)
+            return unknown_command(line, commands or command_words(), after_prose)
         return LineError(line, ErrorKind.INVALID, "not an order of Pax Britannica (see HELP)")
     return ParsedOrder(line, order, echo(order))
 
 
-def parse_lines(lines: Sequence[SourceLine], power: str) -> ParseResult:
-    """Parse a section; ``FOR`` lines switch the acting power for the lines below."""
+def parse_lines(lines: Sequence[SourceLine], power: str,
+                kinds: tuple[type, ...] = ()) -> ParseResult:
+    """Parse a section; ``FOR`` lines switch the acting power for the lines below. ``kinds``:
+    the orders of this phase, whose words alone are suggested for an unknown command."""
+    commands = command_words(kinds) if kinds else ()
     n = names()
     result = ParseResult()
     actor = power
@@ -394,7 +413,8 @@ def parse_lines(lines: Sequence[SourceLine], power: str) -> ParseResult:
             result.lines.append(Ignored(line, "blank"))
             continue
         before = result.lines[-1] if result.lines else None
-        r = parse_line(line, actor, n, before.line.text if isinstance(before, Ignored) else None)
+        r = parse_line(line, actor, n, before.line.text if isinstance(before, Ignored) else None,
+                       commands)
         if isinstance(r, ParsedOrder) and isinstance(r.order, o.SwitchPower):
             actor = r.order.to
         result.lines.append(r)
