@@ -73,3 +73,10 @@ def test_britannica_suggests_only_the_commands_of_the_phase() -> None:
     assert isinstance(r, LineError) and r.suggestions == ()
     [r] = module.parse_orders(state, "britain", [SourceLine(1, "vtoe 1 yes")]).lines
     assert isinstance(r, LineError) and r.suggestions == ("vote",)
+
+
+def test_viking_suggests_only_the_commands_of_the_phase() -> None:
+    from gm.games.viking.parsing import phase_commands
+
+    assert "vote" in phase_commands("althing") and "journey" not in phase_commands("althing")
+    assert "journey" in phase_commands("turn") and "vote" not in phase_commands("turn")

@@ -9,6 +9,7 @@ name), region and home, and the players (also by their jarl's name).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from gm.games.viking.conditions import AlthingPassed, TradeAccepted
@@ -226,7 +227,19 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
         names={"tile": _index(tiles, "tile"), "post": _index(posts, "post"),
                "place": _index(places, "place"), "power": _index(powers, "power"),
                "choice": _index(choice, "choice")},
-        power=power, language=language)
+        power=power, language=language, commands=phase_commands(str(state.get("step", ""))))
+
+
+@cache
+def phase_commands(step: str) -> tuple[str, ...]:
+    """The command words of the orders a ``step`` takes (all orders' for a step that takes
+    none): an unknown word is matched against these only (issue 17)."""
+    from gm.games.viking.module import PHASE_ORDERS  # the module imports this one
+
+    kinds = PHASE_ORDERS.get(step, ())
+    if not kinds:
+        return GRAMMAR.command_words()
+    return GRAMMAR.command_words([k.kind if k.kind != "pass" else "pass_" for k in kinds])
 
 
 def parse_lines(data: Data, state: dict[str, Any], power: str, lines: Sequence[SourceLine],
