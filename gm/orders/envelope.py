@@ -379,9 +379,10 @@ class _Builder:
         try:
             cmd = parse_command(line.text)
         except ValueError as e:
-            if len(line.text.split()) >= 2 and prose_signal(line.text) is not None:
-                # "Ready when you are!", "Wait for it...": prose, never an error (issue 17);
-                # the game's parser lists it as ignored
+            if len(line.text.split()) >= 3 and prose_signal(line.text) == "strong":
+                # "Ready when you are!", "Wait for me, I am on holiday": plainly prose, never
+                # an error (issue 17); the game's parser lists it as ignored. A command with
+                # a slip ("READY!", "ABSENT 2026-12-20 TO 2027-01-03.") stays an error.
                 if self.section is not None and self.section.signon is not None:
                     self._order(line)
                 else:

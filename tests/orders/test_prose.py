@@ -50,15 +50,25 @@ def test_prose_that_opens_with_a_command_word_is_not_a_command_error() -> None:
     from gm.orders.envelope import CommandLine, OrderLine, parse_envelope
 
     env = parse_envelope(clean_body("GAME g\nPOWER sweden pw\nReady when you are!\n"
-                                    "Wait for it...\nREADY\nNO WAIT\n"))
+                                    "Wait for me, I am on holiday\nREADY\nNO WAIT\n"))
     [section] = env.sections
     assert section.errors == []
     kinds = [(type(i).__name__, i.line.text) for i in section.items]
-    assert kinds == [("OrderLine", "Ready when you are!"), ("OrderLine", "Wait for it..."),
+    assert kinds == [("OrderLine", "Ready when you are!"),
+                     ("OrderLine", "Wait for me, I am on holiday"),
                      ("CommandLine", "READY"), ("CommandLine", "NO WAIT")]
     assert all(isinstance(i, (CommandLine, OrderLine)) for i in section.items)
     result = parse_lines([i.line for i in section.items if isinstance(i, OrderLine)], "britain")
     assert all(isinstance(r, Ignored) for r in result.lines)
+
+
+@pytest.mark.parametrize("line", ["ABSENT 2026-12-20 TO 2027-01-03.", "STATUS please!",
+                                  "ADD these too,"])
+def test_a_command_with_a_slip_stays_an_error_not_prose(line: str) -> None:
+    from gm.orders.envelope import parse_envelope
+
+    [section] = parse_envelope(clean_body(f"GAME g\nPOWER sweden pw\n{line}\n")).sections
+    assert [e.line.text for e in section.errors] == [line]
 
 
 def test_britannica_suggests_only_the_commands_of_the_phase() -> None:
