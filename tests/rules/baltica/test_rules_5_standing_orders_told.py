@@ -131,7 +131,7 @@ def test_the_lines_read_in_english_and_french() -> None:
     assert [line("fr", e) for e in mine] == [
         "Non exécuté : retraite Karl XII vers Halland (round 1 en Jylland) : cette frontière "
         "ne peut servir à la retraite (5.6) ; Karl XII tire à la place (5.6).",
-        "Non exécuté : regroup Karl XII to Skane : le bloc a été éliminé avant."]
+        "Non exécuté : regrouper Karl XII vers Skane : le bloc a été éliminé avant."]
 
 
 def test_rule_4_3_pins_not_carried_out_are_told_to_the_defender() -> None:

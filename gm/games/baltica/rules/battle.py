@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from gm.games.baltica.orders import Regroup
 from gm.games.baltica.rules.fleets import sea_retreat_fleet
 from gm.games.baltica.rules.losses import strongest, take_step
 from gm.games.baltica.rules.retreat import (
@@ -323,7 +324,8 @@ def regroup(world: World, battle: Battle, winner: str, regroups: dict[str, str])
             continue
         why = regroup_why(world, b, battle.territory, to, count)
         if why is not None:
-            world.emit("order_failed", [winner], order=f"regroup {world.name(b)} {world.tname(to)}",
+            order = Regroup(world.name(b), world.tname(to))
+            world.emit("order_failed", [winner], order=order.echo(), order_fr=order.echo("fr"),
                        why=why.value, code=why.name)
             continue
         count.use(battle.territory, to)
