@@ -193,11 +193,13 @@ class Daemon:
             await asyncio.to_thread(release_dead_claims, self.ctx)
             self._claims_released = True
         await asyncio.to_thread(self.deadlines)
+        handled = 0
         for fetched in await asyncio.to_thread(self.source.fetch_new):
             if self.stopping:
                 break
             if _identity(fetched) in self._broken:
                 continue
+            handled += 1
             try:
                 await asyncio.to_thread(process_one, self.ctx, self.source, fetched)
             except (OperationalError, InterfaceError):
@@ -211,7 +213,8 @@ class Daemon:
                 self._broken.add(_identity(fetched))
         if not self.stopping:
             await drain(self.ctx, self.sink)
-        await asyncio.to_thread(self._refresh)
+        if handled:  # mail may have opened, moved or closed phases (a sweep refreshes itself)
+            await asyncio.to_thread(self._refresh)
 
     def deadlines(self) -> None:
         """Sweep when a deadline or reminder fell due, or the periodic sweep is due."""

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -180,8 +180,17 @@ def _dates(value: Any) -> frozenset[date]:
 
 
 def policy(settings: Mapping[str, Any] | None) -> DeadlinePolicy:
-    """Parse ``settings["deadlines"]`` (a game's whole settings dict) into a policy."""
+    """Parse ``settings["deadlines"]`` (a game's whole settings dict) into a policy.
+
+    Parsed once per distinct settings (the daemon reads every open phase's policy
+    at each round: a thousand games share a handful of settings)."""
     raw: Mapping[str, Any] = (settings or {}).get("deadlines") or {}
+    return _policy(json.dumps(raw, sort_keys=True, default=str))
+
+
+@lru_cache(maxsize=1024)
+def _policy(key: str) -> DeadlinePolicy:
+    raw: Mapping[str, Any] = json.loads(key)
     data = _defaults()
     lengths: dict[str, timedelta | None] = {
         k: parse_duration(v["value"]) for k, v in data["lengths"].items()

@@ -12,7 +12,7 @@ from gm.clock import Clock, SystemClock
 
 
 def default_instance() -> str:
-    """The host name: stable across restarts (the scheduler keeps a job table per instance).
+    """The host name: stable across restarts (heartbeats and send claims are per instance).
 
     Two daemons on one host must be given names (``[service] instance``).
     """

@@ -99,6 +99,7 @@ def test_many_due_deadlines_while_mail_arrives_never_hang_and_sigterm_stops_it(
             assert proc.poll() is None, service.tail()
         finally:
             took = stop(proc)
+        print(f"run {run}: 12 overdue games, 24 mails answered; SIGTERM stopped it in {took:.2f} s")
         assert took <= STOP_LIMIT, f"run {run}: SIGTERM took {took:.1f} s\n{service.tail()}"
         with session_scope(setup.engine) as s:
             for game in games:
@@ -239,6 +240,7 @@ def test_sigterm_stops_the_daemon_within_10_s_during_a_long_adjudication(
         assert wait_until(mark.exists, 60), service.tail()
     finally:
         took = stop(proc)
+    print(f"SIGTERM during a {fragile.SLOW_SECONDS:.0f} s adjudication stopped it in {took:.2f} s")
     assert took <= STOP_LIMIT, f"SIGTERM took {took:.1f} s\n{service.tail()}"
     assert fragile.SLOW_SECONDS > 2 * STOP_LIMIT  # it really was cut short
     with session_scope(setup.engine) as s:
