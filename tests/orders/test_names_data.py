@@ -79,3 +79,12 @@ def test_every_britannica_alias_names_one_existing_thing() -> None:
         for aliases in more[section].values():
             for alias in aliases:
                 assert not isinstance(index.lookup(alias), NameFailure), alias
+
+
+def test_a_cape_zone_is_echoed_by_its_name_and_the_echo_reads_back() -> None:
+    [r] = parse_lines([SourceLine(1, "merchant from Cap de Bonne-Espérance to Mer du Japon")],
+                      "britain").lines
+    assert isinstance(r, ParsedOrder)
+    assert r.echo == "merchant from Cape of Good Hope to Sea of Japan"
+    [again] = parse_lines([SourceLine(1, r.echo)], "britain").lines
+    assert isinstance(again, ParsedOrder) and again.order == r.order

@@ -173,7 +173,8 @@ def _area_name(ident: str) -> str:
         return d.areas[ident].name
     if ident in d.seas:
         return d.seas[ident].name
-    return ident
+    cape = d.raw_map.get("cape_zones", {}).get(ident)
+    return str(cape["name"]) if cape else ident
 
 
 @dataclass(frozen=True)
