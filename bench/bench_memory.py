@@ -35,7 +35,7 @@ from gm.db.models import OutboundMail
 from gm.service.context import ServiceContext
 from tests.schedule.support import clone_games
 
-BARE = ("import gm.daemon, gm.cli.serve, gm.mail.factory, gm.schedule.runner, gm.schedule.sweep, "
+BARE = ("import gm.daemon, gm.cli.serve, gm.mail.factory, gm.schedule.sweep, "
         "gm.pipeline.handle, gm.service.reports, gm.games.baltica.module, "
         "gm.games.britannica.module, time; print('ready', flush=True); time.sleep(60)")
 

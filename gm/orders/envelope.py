@@ -148,7 +148,6 @@ def envelope_parser() -> Lark:
     """The cached LALR parser of envelope.lark."""
     return Lark.open(
         str(grammar_root() / "envelope.lark"), parser="lalr", lexer="contextual",
-        propagate_positions=True,
     )
 
 

@@ -73,7 +73,7 @@ PASSAGE_WORDS = {"suez": "egypt", "suez_canal": "egypt", "bosporus": "anatolia",
 @cache
 def _parser() -> Lark:
     text = (grammar_root() / "britannica.lark").read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", propagate_positions=True)
+    return Lark(text, parser="lalr")  # no propagated rule positions: nothing reads them (issue 21)
 
 
 @cache
@@ -376,6 +376,12 @@ def command_words(kinds: tuple[type, ...] = ()) -> tuple[str, ...]:
     return tuple(words)
 
 
+@cache
+def _folded_command_words() -> frozenset[str]:
+    """:func:`command_words` as matching keys, folded once (not once per refused line)."""
+    return frozenset(fold(w) for w in command_words())
+
+
 def parse_line(line: SourceLine, actor: str, n: Names | None = None,
                after_prose: str | None = None,
                commands: tuple[str, ...] = ()) -> ParsedOrder | LineError | Ignored:
@@ -394,7 +400,7 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
         raise
     except LarkError:
         first = fold(line.text.split(" ", 1)[0].split(":", 1)[0])
-        if first not in {fold(w) for w in command_words()}:
+        if first not in _folded_command_words():
             return unknown_command(line, commands or command_words(), after_prose)
         return LineError(line, ErrorKind.INVALID, "not an order of Pax Britannica (see HELP)")
     return ParsedOrder(line, order, echo(order))
