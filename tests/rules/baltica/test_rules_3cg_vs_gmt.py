@@ -133,8 +133,9 @@ def test_rule_3cg_6_6_regroup_only_into_friendly_territory(ruleset: str) -> None
     assert battle.fight(world, "estland", no_retreat, regroups) == "sweden"
     if ruleset == "3cg-1.1":
         assert gs.blocks["karl-xii"].location == "estland"
-        assert [e.data["code"] for e in world.events if e.type == "order_failed"] == [
-            "REGROUP_FRIENDLY"]
+        assert [(e.data["order"], e.data["order_fr"], e.data["code"]) for e in world.events
+                if e.type == "order_failed"] == [
+            ("regroup Karl XII to Waste", "regrouper Karl XII vers Waste", "REGROUP_FRIENDLY")]
     else:
         assert gs.blocks["karl-xii"].location == "waste"
     assert regroups == {}  # carried out or refused, and told

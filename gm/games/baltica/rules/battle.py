@@ -324,7 +324,7 @@ def regroup(world: World, battle: Battle, winner: str, regroups: dict[str, str])
             continue
         why = regroup_why(world, b, battle.territory, to, count)
         if why is not None:
-            order = Regroup(world.name(b), world.tname(to))
+            order = Regroup((world.name(b),), world.tname(to))
             world.emit("order_failed", [winner], order=order.echo(), order_fr=order.echo("fr"),
                        why=why.value, code=why.name)
             continue
