@@ -37,7 +37,7 @@ from sqlmodel import Session, col, func, select
 from gm.db.engine import session_scope
 from gm.db.models import Game, InboundMail, Seat
 from gm.i18n import msg, translate
-from gm.mail.classify import classify_with_reason
+from gm.mail.classify import MailClass, classify_with_reason
 from gm.mail.mask import mask_mail
 from gm.mail.mime import DecodedMail, decode
 from gm.orders.envelope import parse_envelope
@@ -47,7 +47,7 @@ from gm.pipeline.checkpoint import checkpoint
 from gm.pipeline.limits import classify_inbound
 from gm.pipeline.reply import MailReply, SectionReply
 from gm.pipeline.section import AfterCommit, SectionContext, handle_section
-from gm.pipeline.signon import signon_secrets
+from gm.pipeline.signon import signon_secrets, warn_of_unread_signons
 from gm.service.context import ServiceContext
 from gm.service.games import get_seat
 from gm.service.outbox import queue_mail
@@ -96,6 +96,11 @@ def _handle(ctx: ServiceContext, inbound_id: int, *, retry: bool) -> AfterCommit
             row.game_id = next((s.game_id for s in reply.sections if s.game_id), None)
             row.note = "; ".join([s.rejected for s in reply.sections if s.rejected]
                                  + ([withheld] if withheld else []))[:1000]
+        if row.status == "ignored" and not mail.too_large and verdict.kind not in (
+                MailClass.LOOP, MailClass.BOUNCE):  # a bounce carries someone else's mail
+            # the owner still hears of the right password from elsewhere (issue 22)
+            warn_of_unread_signons(ctx, session, mail.text, mail.plus_tag(ctx.service_address),
+                                   mail.from_addr, int(row.id or 0))
         row.handled_at = ctx.clock.now()
         row.raw = mask_mail(row.raw, signon_secrets(mail.text))  # no password at rest (issue 22)
         session.add(row)

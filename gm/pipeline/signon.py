@@ -243,3 +243,51 @@ def signon_secrets(text: str) -> set[str]:
             elif isinstance(cmd, c.PowerSignOn) and cmd.password:
                 found.add(cmd.password)
     return found
+
+
+def warn_of_unread_signons(ctx: ServiceContext, session: Session, text: str, plus_tag: str | None,
+                           sender: str, inbound_id: int) -> int:
+    """For a mail that is not acted upon (an auto-reply, a list mail, no address to answer):
+    warn the owner of each sign-on in it that holds the right password from another address.
+    Nothing in the mail is carried out. Return how many owners were warned."""
+    from gm.orders.envelope import parse_envelope
+    from gm.orders.text import clean_body
+
+    try:
+        sections = parse_envelope(clean_body(text)).sections
+    except Exception:
+        return 0
+    warned = 0
+    for section in sections:
+        so = section.signon
+        if not isinstance(so, c.PowerSignOn | c.ModeratorSignOn) or not so.password:
+            continue
+        game = choose_game(session, section, plus_tag, sender).game
+        if game is None:
+            continue
+        if isinstance(so, c.ModeratorSignOn):
+            owner, power, stored = moderator_address(ctx, game), "moderator", game.moderator_password_hash
+        else:
+            seat = resolve_power(session, game, so.power)
+            if seat is None:
+                continue
+            owner, power, stored = seat.address, seat.power, seat.password_hash
+        if not owner or (sender and owner.lower() == sender.lower()) or not stored:
+            continue
+        if check_password(so.password, stored):
+            _warn_unread(ctx, session, game, power, owner, sender, inbound_id)
+            warned += 1
+    return warned
+
+
+def _warn_unread(ctx: ServiceContext, session: Session, game: Game, power: str, owner: str,
+                 sender: str, inbound_id: int) -> None:
+    sender = sender or "an unknown address"
+    text = (f"==== gm notice {game.id} ====\nA mail from {sender} signed on as {power} in game "
+            f"{game.id} with the RIGHT password. gm did not act on it (it looked like an "
+            "automatic or list mail, or had no address to answer), so nothing in it was "
+            "carried out.\nIf it was not you, change your password now (PASSWORD newsecret) "
+            "and tell the moderator.\n")
+    queue_mail(ctx, session, game_id=game.id, kind="warning", to=[owner],
+               subject=f"[{game.id}] your password for {power} was used from {sender}", text=text,
+               key=f"signon-right-unread:{inbound_id}:{power}")

@@ -77,6 +77,20 @@ def test_the_right_password_from_a_blocked_stranger_warns_the_owner_and_carries_
     assert len([s for s, _ in mails_to(game, ANNA, kind="warning") if "was used from" in s]) == 1
 
 
+def test_the_right_password_in_a_mail_gm_does_not_act_on_still_reaches_the_owner(
+    game: ServiceContext,
+) -> None:
+    """An auto-reply or list mail is never acted upon; a right password in it is still told."""
+    before = Snapshot.take(game)
+    assert send(game, SWEDEN + "recon Livland\n", sender=STRANGER, extra="Precedence: bulk") == ""
+    assert send(game, SWEDEN + "recon Livland\n", sender=ANNA, extra="Auto-Submitted: auto-replied") == ""
+    assert send(game, "GAME baltica42\nPOWER sweden wrong\n", sender=STRANGER, extra="Precedence: list") == ""
+    assert Snapshot.take(game) == before
+    [(subject, text)] = mails_to(game, ANNA, kind="warning")
+    assert STRANGER in subject and "RIGHT password" in text and "did not act on it" in text
+    assert "hunter2" not in text
+
+
 def _make_press_anonymous(ctx: ServiceContext) -> None:
     with session_scope(ctx.engine) as s:
         g = s.get(Game, "baltica42")

@@ -80,6 +80,12 @@ def ignored() -> dict[str, Any]:
     return {"outcome": "ignored", "stores": {}}
 
 
+def ignored_owner_warned() -> dict[str, Any]:
+    """Not acted upon, but it holds Sweden's right password from no known address: Anna is
+    warned (issue 22: the right password from elsewhere always reaches the owner)."""
+    return {**ignored(), "also_queued": [f"warning:{ANNA}"]}
+
+
 # --- building raw mail ----------------------------------------------------------------------
 
 def crlf(text: str) -> str:
@@ -241,7 +247,7 @@ def charsets(c: Corpus) -> None:
         stores(ASCII_ORD))
     c.add("encoded_word_from_address_itself", lambda n: plain(
         n, body, sender="=?utf-8?Q?anna=40example=2Ese?="),
-        "From address hidden in an encoded word: no usable address, nobody to answer", ignored())
+        "From address hidden in an encoded word: no usable address, nobody to answer", ignored_owner_warned())
 
 
 def malformed(c: Corpus) -> None:
@@ -622,7 +628,7 @@ def injection(c: Corpus) -> None:
     c.add("inject_template_syntax_orders", lambda n: plain(n, HEAD + "recon {{ 7*7 }}\n{% for x in y %}\n"),
           "template syntax in the orders", unchanged(["{{ 7*7 }}"]))
     c.add("inject_address_with_crlf_in_from", lambda n: plain(n, body, sender="\"anna\r\n\" <anna@example.se>"),
-          "a quoted From name broken over lines: no usable address, nobody to answer", ignored())
+          "a quoted From name broken over lines: no usable address, nobody to answer", ignored_owner_warned())
 
 
 def long_lines(c: Corpus) -> None:
@@ -669,7 +675,7 @@ def empty(c: Corpus) -> None:
     c.add("empty_signon_only", lambda n: plain(n, HEAD), "a sign-on and nothing else", unchanged())
     c.add("empty_no_from", lambda n: (crlf(f"To: gm@pbem.example\nSubject: orders\nMessage-ID: <gen-{n}@corpus.example>")
                                       + "\r\n\r\n" + crlf(HEAD + ASCII_ORD + "\n")).encode(),
-          "no From header: nobody to answer, nothing done", ignored())
+          "no From header: nobody to answer, nothing done", ignored_owner_warned())
     c.add("empty_zero_bytes", b"", "zero bytes", ignored())
 
 
