@@ -129,12 +129,16 @@ def test_the_reply_shows_paths_force_marches_landings_and_free_sieges(
                  "move from Västergötland: Elfsborg to Jämtland\n"
                  "move from Skåne: Karl XII to Jämtland\n"
                  "land Dalregementet from Southern Baltic to Livland\n"
-                 "move from Pommern: Pommerska to Bremen-Verden force\n"
-                 "siege Bremen-Verden with Pommerska\n")
+                 "move from Pommern: Östgöta to Płock\n"
+                 "siege Płock with Östgöta\n"
+                 "siege Estland with Vellinck\n")
     assert "Elfsborg by Kopparberg → Jämtland" in reply
     assert ("Karl XII: the path is longer than the movement rating 2; without force they "
             "will not move (4.4)") in reply
     assert "REFUSED  land Dalregementet from Southern Baltic Sea to Livland: refused: " \
            "Dalregementet: not aboard a fleet in that sea zone" in reply
-    assert "free: the besiegers end their move here this phase (6.1)" in reply
+    assert "OK  siege Płock with Östgöta   (to be checked at adjudication: free: the " \
+           "besiegers end their move here this phase (6.1))" in reply
+    assert "REFUSED  siege Estland with Vellinck: refused: the garrison is not the enemy's" \
+           in reply  # Estland is Sweden's own: the position forbids it
     assert "more actions than this turn's roll" not in reply  # 3 moves, the siege is free

@@ -434,6 +434,24 @@ class _ActionTally:
         self.arriving: dict[str, set[str]] = {}  # territory -> blocks moved there above
         self.embarked: set[str] = set()
 
+    def _siege_problem(self, territory: str, blocks: set[str]) -> Why | None:
+        """6.1/6.2 as far as the board and the mail tell: blocks already in the territory
+        are judged by the siege rules themselves; blocks that an earlier move of the mail
+        brings there only by what does not depend on where they stand."""
+        w = self.world
+        if any(b not in w.state.blocks for b in blocks):
+            return None
+        arriving = blocks & self.arriving.get(territory, set())
+        if not arriving:
+            why = actions.siege_problem(w, self.power, territory, sorted(blocks))
+        elif not w.enemy_controlled(territory, self.power):
+            why = Why.NOT_ENEMY_GARRISON
+        else:
+            why = None
+        if why is None and not actions.siege_eligible(w, territory, sorted(blocks)):
+            why = Why.REGIMENTS_EXCLUDED
+        return why
+
     def judge(self, order: Any, v: Validation) -> Validation:
         w = self.world
         cost = 1 if isinstance(order, ACTION_TYPES) else 0
@@ -459,6 +477,9 @@ class _ActionTally:
         elif isinstance(order, Siege) and self.counting:
             t = w.bid_territory(order.territory)
             blocks = {w.bid_block(b) for b in order.blocks}
+            why = self._siege_problem(t, blocks)
+            if why is not None:  # what the power's own position already forbids (6.1, 6.2)
+                return Validation(Verdict.REFUSED, msg(why.value))
             moved = {b for b in blocks if b in w.state.blocks and w.state.blocks[b].moved
                      and w.state.blocks[b].location == t}
             if blocks <= self.arriving.get(t, set()) | moved and not w.enemy_blocks(self.power, t):
