@@ -183,3 +183,92 @@ def test_a_welcome_keeps_its_password_only_until_it_is_sent(ctx: ServiceContext,
         assert all("POWER north ********" in decode(w.raw).text or "POWER south ********"
                    in decode(w.raw).text for w in welcomes)
     assert_no_password_in_database(ctx, passwords + (made.moderator_password,))
+
+
+SERVE_CONFIG = """\
+[mail]
+address = "gm@example.org"
+inbound = "maildir"
+outbound = "smtp"
+
+[service]
+moderator_address = "{moderator}"
+reply_budget = 4
+
+[database]
+path = "gm.db"
+
+[maildir]
+inbox = "inbox"
+poll_interval = 0.1
+
+[smtp]
+host = "127.0.0.1"
+port = {smtp_port}
+tls = "none"
+timeout = 5.0
+
+[scheduler]
+sweep_seconds = 3600
+"""
+
+
+def test_a_real_gm_serve_ends_the_loop_with_a_robot(tmp_path: Path, smtp_server: SmtpTestServer) -> None:
+    """The same robot against a `gm serve` process, its budget set to 4 in gm.toml."""
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    from gm.db.engine import make_engine, sqlite_url
+    from gm.db.migrate import upgrade
+
+    config = tmp_path / "gm.toml"
+    config.write_text(SERVE_CONFIG.format(moderator=MODERATOR, smtp_port=smtp_server.port))
+    engine = make_engine(sqlite_url(tmp_path / "gm.db"))
+    upgrade(engine)
+    for sub in ("new", "cur", "tmp"):
+        (tmp_path / "inbox" / sub).mkdir(parents=True, exist_ok=True)
+    robot = Robot(smtp_server, tmp_path / "inbox")
+    stop = threading.Event()
+
+    def answer() -> None:  # the robot's mail client, polling its mailbox
+        while not stop.is_set():
+            robot.answer_all()
+            stop.wait(0.05)
+
+    def inbound() -> list[InboundMail]:
+        with session_scope(engine) as s:
+            return list(s.exec(select(InboundMail).order_by(col(InboundMail.id))).all())
+
+    def settled() -> bool:  # the robot's last mail handled, nothing left to send or answer
+        rows = inbound()
+        with session_scope(engine) as s:
+            queued = s.exec(select(OutboundMail).where(OutboundMail.status == "queued")).all()
+        return (len(rows) == robot.sent and all(r.status != "new" for r in rows) and not queued
+                and robot.answered == len(robot.received()) and len(robot.received()) >= 5)
+
+    robot.write("Hello", "Is this the help desk?\n")
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    proc = subprocess.Popen([sys.executable, "-c", "from gm.cli.main import cli; cli(prog_name='gm')",
+                             "--config", str(config), "serve"],
+                            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=open(tmp_path / "serve.log", "ab"),
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120  # a bound on a loop that never ends, not a timing
+        while time.monotonic() < deadline and not settled():
+            time.sleep(0.1)
+        assert settled(), (tmp_path / "serve.log").read_text()[-3000:]
+    finally:
+        stop.set()
+        proc.terminate()
+        proc.wait(30)
+        thread.join(5)
+    got = robot.received()
+    assert len(got) == 5  # 4 replies, then the notice; then silence
+    assert "will not answer further mails" in decode(got[-1]).text
+    assert robot.sent == 6 and [r.status for r in inbound()] == ["handled"] * 6
+    told = [m for m in smtp_server.received if MODERATOR in m.recipients]
+    assert len(told) == 1
+    engine.dispose()
