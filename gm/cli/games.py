@@ -173,11 +173,13 @@ def game_show(app: App, game_id: str, as_json: bool) -> None:
     """Show a game's seats, phase, deadline and settings (never passwords)."""
     from gm.db.engine import session_scope
     from gm.service.games import current_phase, get_game, seats
+    from gm.service.roll import roll_call
 
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         g = get_game(session, game_id)
         phase = current_phase(session, game_id)
+        roll = {p.power: p for p in roll_call(session, g, ctx.clock.now()).powers}
         data = {"game": g.id, "module": g.module, "scenario": g.scenario,
                 "status": "held" if g.hold_reason else g.status,
                 "hold": g.hold_reason or None, "held_at": g.held_at,
@@ -185,7 +187,10 @@ def game_show(app: App, game_id: str, as_json: bool) -> None:
                 "owing": (phase.info or {}).get("owing", []), "commitment": g.commitment,
                 "settings": g.settings, "moderator": g.moderator_address,
                 "seats": [{"power": s.power, "address": s.address, "language": s.language,
-                           "timezone": s.timezone, "missed_in_row": s.missed_in_row}
+                           "timezone": s.timezone, "missed_in_row": s.missed_in_row,
+                           "submitted": s.power in roll and roll[s.power].submitted,
+                           "ready": s.power in roll and roll[s.power].ready,
+                           "late": s.power in roll and roll[s.power].late}
                           for s in seats(session, game_id)]}
     text = [f"{g.id}: {g.module} {g.scenario} ({data['status']})"]
     if g.hold_reason:
@@ -194,8 +199,14 @@ def game_show(app: App, game_id: str, as_json: bool) -> None:
     text += [
             f"phase {data['phase']} ({data['phase_state']}), deadline {data['deadline']}",
             f"owing orders: {', '.join(data['owing']) or 'nobody'}"]
-    text += [f"  {s['power']:<14} {s['address']}" for s in data["seats"]]
+    text += [f"  {s['power']:<14} {s['address']:<32} {_flags(s)}".rstrip() for s in data["seats"]]
     emit(data, as_json, "\n".join(text))
+
+
+def _flags(seat: dict[str, Any]) -> str:
+    """A seat's roll call in `gm game show`: submitted, READY, late (gm.service.roll)."""
+    return " ".join(w for w, on in (("submitted", seat["submitted"]), ("READY", seat["ready"]),
+                                    ("late", seat["late"])) if on)
 
 
 @game.command("scenarios")

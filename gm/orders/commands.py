@@ -121,6 +121,19 @@ class SetAddress:
 
 
 @dataclass(frozen=True)
+class Orders:
+    """``ORDERS``: what the signed-on power has on file for the phase now open."""
+
+
+@dataclass(frozen=True)
+class List:
+    """``LIST`` (the games here) or ``LIST game`` (its phase, deadline, who has orders in
+    and who is READY); answered to anyone, without a password."""
+
+    game: str | None = None
+
+
+@dataclass(frozen=True)
 class Help:
     topic: str | None = None
 
@@ -198,6 +211,6 @@ class Release(ModeratorCommand):
 SignOn = PowerSignOn | ModeratorSignOn
 Command = (
     Game | PowerSignOn | ModeratorSignOn | Phase | For | Check | Add | Status | Ready | Wait
-    | Press | History | Absent | Password | SetLanguage | SetTimezone | SetAddress | Help
+    | Press | History | Absent | Password | SetLanguage | SetTimezone | SetAddress | Help | List | Orders
     | ModeratorCommand
 )

@@ -32,7 +32,7 @@ from gm.orders.prose import prose_signal
 from gm.resources import grammar_root
 
 ENVELOPE_WORDS = frozenset({"game", "partie", "power", "signon", "puissance", "moderator",
-                            "moderateur", "help", "aide"})
+                            "moderateur", "help", "aide", "list", "liste"})
 """The words that open an envelope line (orders.md §1)."""
 
 COMMAND_WORDS = frozenset(
@@ -41,12 +41,15 @@ COMMAND_WORDS = frozenset(
      "finpresse", "history", "historique", "absent", "password", "motdepasse", "set", "definir",
      "extend", "prolonger", "adjudicate", "arbitrer", "ruling", "decision", "replace",
      "remplacer", "rollback", "retour", "pause", "resume", "reprendre", "dice", "des",
-     "release", "liberer"}
+     "release", "liberer", "list", "liste", "orders", "ordres"}
 )
 """The first words of command lines; a line so starting is parsed as a command."""
 
 _NEEDS_SECOND = {"replace": {"power"}, "remplacer": {"puissance"}, "not": {"ready"},
                  "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}}
+_AT_MOST = {"orders": 1, "ordres": 1, "list": 2, "liste": 2}
+"""Words that are a command only in a line of at most this many words and no colon
+(``Orders:`` or ``List of my moves`` head a player's own lines)."""
 """Words that open an order too (``replace Karl XII``): a command only with this second word."""
 
 
@@ -157,6 +160,8 @@ def is_command_line(text: str) -> bool:
     words = [w.rstrip(":") for w in strip_accents(text).lower().split(maxsplit=2)]
     if not words or words[0] not in (COMMAND_WORDS | ENVELOPE_WORDS):
         return False
+    if words[0] in _AT_MOST:
+        return ":" not in text and len(text.split()) <= _AT_MOST[words[0]]
     need = _NEEDS_SECOND.get(words[0])
     return need is None or (len(words) > 1 and words[1] in need)
 
@@ -269,6 +274,12 @@ class _Commands(Transformer):
 
     def set_address(self, k: list[Token]) -> c.SetAddress:
         return c.SetAddress(self._v(k[0]))
+
+    def orders(self, k: list[Any]) -> c.Orders:
+        return c.Orders()
+
+    def list_(self, k: list[Token]) -> c.List:
+        return c.List(self._v(k[0]).lower() if k else None)
 
     def help(self, k: list[Token]) -> c.Help:
         return c.Help(self._v(k[0]).strip().lower() if k else None)
@@ -397,6 +408,9 @@ class _Builder:
             self._new_section(line, signon=cmd)
         elif isinstance(cmd, c.Help) and self.section is None:
             self._new_section(line)
+            self._add(line, cmd)
+        elif isinstance(cmd, c.List) and self.section is None:
+            self._new_section(line, game=cmd.game)
             self._add(line, cmd)
         elif cmd == "endpress":
             self._error(line, Problem.STRAY_ENDPRESS)

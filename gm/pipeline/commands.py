@@ -7,11 +7,13 @@ sign-on (the envelope already refuses them otherwise).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlmodel import col, select
 
+from gm.clock import utc
 from gm.db.models import Game, Report, Seat
 from gm.i18n import Text, msg, translate
 from gm.orders import commands as c
@@ -92,6 +94,30 @@ class CommandRunner:
         self.reply.appendix.append(current_report(self.sc.ctx, self.sc.session, self.game, phase,
                                                   power, seat))
         self.reply.done(line, msg("your current report follows this reply"))
+        self._on_file(power)
+
+    def do_orders(self, line: SourceLine, cmd: c.Orders, acting: str | None) -> None:
+        """ORDERS: what the power has on file for the phase now open (the moderator without
+        a POWER line: every power)."""
+        power = self._power(acting) if self.seat else acting
+        self.reply.done(line, msg("your orders on file follow"))
+        self._on_file(power)
+
+    def _on_file(self, power: str | None) -> None:
+        """One note per power: its orders on file for the open phase, READY and WAIT."""
+        from gm.service.games import current_orders, phase_info
+
+        phase = current_phase(self.sc.session, self.game.id)
+        on_file = current_orders(self.sc.session, self.game.id, phase.seq)
+        info = phase_info(phase)
+        powers = [power] if power else list(dict.fromkeys(info.owing + info.may_order + tuple(on_file)))
+        for p in powers:
+            row = on_file.get(p)
+            lines = [x for x in (row.text.splitlines() if row else []) if x.strip()]
+            flags = [w for w, on in (("READY", row and row.ready), ("WAIT", row and row.wait)) if on]
+            self.reply.note(msg("{power} has on file for {phase}: {orders}{flags}", power=p,
+                                phase=phase.phase_id, orders="; ".join(lines) or msg("no orders"),
+                                flags=f" [{', '.join(flags)}]" if flags else ""))
 
     def do_history(self, line: SourceLine, cmd: c.History, acting: str | None) -> None:
         power = self._power(acting) if self.seat else ""
@@ -186,6 +212,48 @@ class CommandRunner:
 
         reply.note(module_of(game).help(language, topic))
 
+    def do_list(self, line: SourceLine, cmd: c.List, acting: str | None) -> None:
+        """LIST from a signed-on section: the roll call of this game."""
+        CommandRunner.list_game(self.sc, self.reply, self.game)
+        self.reply.done(line, msg("the list follows"))
+
+    @staticmethod
+    def list_games(sc: SectionContext, reply: SectionReply) -> None:
+        """LIST without a game (orders.md §1): every game here not ended, with its phase and
+        deadline; answered to anyone."""
+        from gm.service.roll import game_lines
+
+        rows = game_lines(sc.session)
+        if not rows:
+            reply.note(msg("No game is running here."))
+            return
+        reply.note(msg("Games here (game, module, scenario, phase, deadline):"))
+        for r in rows:
+            reply.note(f"{r.game_id:<16} {r.module:<10} {r.scenario:<12} "
+                       f"{r.phase or '(under review)':<28} {_when(r.deadline)}"
+                       + (f" ({r.status})" if r.status != "running" else ""))
+        reply.note(msg("Send LIST <game> for one game's phase, deadline and who has orders in."))
+
+    @staticmethod
+    def list_game(sc: SectionContext, reply: SectionReply, game: Game) -> None:
+        """LIST game (orders.md §1): its phase, deadline, who has orders in and who is READY.
+        Powers only: never an order, an address or a password, since anyone may ask."""
+        from gm.service.roll import roll_call
+
+        roll = roll_call(sc.session, game, sc.ctx.clock.now())
+        reply.note(msg("Game {game}: {module}, scenario {scenario}, {status}.", game=game.id,
+                       module=game.module, scenario=game.scenario,
+                       status="held" if game.hold_reason else game.status))
+        if roll.held:
+            reply.note(msg("The moderator is reviewing the last adjudication."))
+            return
+        none = "-"
+        reply.note(msg("Phase {phase}, deadline {deadline}.", phase=roll.phase,
+                       deadline=_when(roll.deadline)))
+        reply.note(msg("Orders in: {names}", names=", ".join(roll.names("submitted")) or none))
+        reply.note(msg("READY: {names}", names=", ".join(roll.names("ready")) or none))
+        reply.note(msg("Waiting for: {names}", names=", ".join(roll.names("waiting")) or none))
+
     @staticmethod
     def general_help(reply: SectionReply, games: list[str]) -> None:
         from gm.orders.help import help_text
@@ -263,6 +331,10 @@ class CommandRunner:
     def _own_address(self) -> str:
         return self.seat.address if self.seat and self.seat.address else self.sc.mail.reply_address
 
+
+
+def _when(deadline: datetime | None) -> str:
+    return f"{utc(deadline):%Y-%m-%d %H:%M} UTC" if deadline else "-"
 
 
 def _masked(line: SourceLine, text: Text) -> Any:

@@ -51,6 +51,10 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     choice = choose_game(sc.session, section, sc.mail.plus_tag(sc.ctx.service_address),
                          sc.mail.from_addr)
     help_only = section.signon is None and any(isinstance(x, c.Help) for x in section.commands)
+    list_only = section.signon is None and any(isinstance(x, c.List) for x in section.commands)
+    if list_only and section.game is None and sc.mail.plus_tag(sc.ctx.service_address) is None:
+        CommandRunner.list_games(sc, reply)  # LIST without a game: the games here
+        return reply
     if choice.game is None:
         if help_only:
             CommandRunner.general_help(reply, running_games(sc.session))
@@ -65,6 +69,9 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
         reply.phase, reply.deadline = phase.phase_id, phase.deadline
     if help_only:
         CommandRunner.game_help(reply, game)
+        return reply
+    if list_only:
+        CommandRunner.list_game(sc, reply, game)
         return reply
     fatal = [e for e in section.errors if e.fatal]
     if fatal:

@@ -1,0 +1,134 @@
+"""The habits of email-judge players (njudge, DPjudge) by mail, through the real pipeline
+(issue 19): LIST, ORDERS on file."""
+
+from __future__ import annotations
+
+from tests.pipeline.conftest import deliver, mail, outbox
+
+
+def _reply(ctx, to: str) -> str:  # type: ignore[no-untyped-def]
+    """The last reply to ``to``, each line stripped of the reply's indentation."""
+    return "\n".join(x.strip() for x in outbox(ctx, kind="reply", to=to)[-1][1].splitlines()) + "\n"
+
+
+def test_list_without_a_game_names_the_games_here_with_phase_and_deadline(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("LIST\n", sender="newcomer@example.net"))
+    text = _reply(race, "newcomer@example.net")
+    [line] = [x for x in text.splitlines() if x.startswith("race1")]
+    assert "race" in line and "duel" in line and "turn-1" in line and "UTC" in line
+
+
+def test_list_game_says_who_has_orders_in_and_who_is_ready_without_a_password(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 2\n"))
+    deliver(race, mail("GAME race1\nPOWER south s-secret\nREADY\n", sender="south@example.org"))
+    deliver(race, mail("LIST race1\n", sender="newcomer@example.net"))
+    text = _reply(race, "newcomer@example.net")
+    assert "Phase turn-1, deadline" in text
+    assert "Orders in: north\n" in text
+    assert "READY: south\n" in text
+    assert "Waiting for: north\n" in text
+    # powers only: never an order, an address or a password
+    assert "advance" not in text and "@example.org" not in text and "secret" not in text
+
+
+def test_list_after_a_game_line_is_that_games_roll_call(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("GAME race1\nLIST\n", sender="newcomer@example.net"))
+    text = _reply(race, "newcomer@example.net")
+    assert "Game race1: race, scenario duel, running." in text
+    assert "Orders in: -" in text and "Waiting for: north, south" in text
+
+
+def test_list_of_an_unknown_game_says_so_and_suggests_the_nearest(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("LIST race2\n", sender="newcomer@example.net"))
+    assert "there is no game 'race2': did you mean race1?" in _reply(race, "newcomer@example.net")
+
+
+def test_list_in_french_is_answered_in_french_to_a_french_seat(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("PARTIE race1\nPUISSANCE south s-secret\nLISTE\n", sender="south@example.org"))
+    text = _reply(race, "south@example.org")
+    assert "Ordres reçus : -" in text and "En attente de : north, south" in text
+
+
+def test_orders_shows_what_the_power_has_on_file_and_nothing_of_the_others(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 2\nREADY\n"))
+    deliver(race, mail("GAME race1\nPOWER south s-secret\nadvance 1\n", sender="south@example.org"))
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nORDERS\n"))
+    text = _reply(race, "north@example.org")
+    assert "north has on file for turn-1: advance 2 [READY]" in text
+    assert "south" not in text.split("ORDERS", 1)[1]
+
+
+def test_orders_with_none_on_file_says_so(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nORDERS\n"))
+    assert "north has on file for turn-1: no orders" in _reply(race, "north@example.org")
+
+
+def test_status_also_shows_the_orders_on_file(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 3\n"))
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nSTATUS\n"))
+    assert "north has on file for turn-1: advance 3" in _reply(race, "north@example.org")
+
+
+def test_a_line_orders_colon_heading_a_players_list_is_not_a_command(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nOrders:\nadvance 2\n"))
+    text = _reply(race, "north@example.org")
+    assert "OK  advance 2" in text and "has on file" not in text
+
+
+def test_the_moderator_sees_every_powers_orders_on_file(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("GAME race1\nPOWER south s-secret\nadvance 1\n", sender="south@example.org"))
+    deliver(race, mail("GAME race1\nMODERATOR mod-secret\nORDERS\n", sender="mod@example.org"))
+    text = _reply(race, "mod@example.org")
+    assert "north has on file for turn-1: no orders" in text
+    assert "south has on file for turn-1: advance 1" in text
+
+
+def _show(ctx) -> tuple[str, dict]:  # type: ignore[no-untyped-def,type-arg]
+    """`gm game show race1` as the moderator runs it, as text and as JSON."""
+    import json
+
+    from click.testing import CliRunner
+
+    from gm.cli.main import cli
+
+    url = ctx.engine.url.render_as_string(hide_password=False)
+    text = CliRunner().invoke(cli, ["--db", url, "game", "show", "race1"])
+    data = CliRunner().invoke(cli, ["--db", url, "game", "show", "race1", "--json"])
+    assert text.exit_code == 0 and data.exit_code == 0, text.output + data.output
+    return text.output, json.loads(data.output)
+
+
+def test_game_show_tells_the_moderator_who_submitted_who_is_ready_and_who_is_late(race) -> None:  # type: ignore[no-untyped-def]
+    """By mail north gives orders and says READY; south sends nothing. The CLI runs on the
+    real clock, long past the toy game's first deadline (2026-01-07): south is late."""
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 2\nREADY\n"))
+    text, data = _show(race)
+    seats = {s["power"]: s for s in data["seats"]}
+    assert (seats["north"]["submitted"], seats["north"]["ready"], seats["north"]["late"]) == (True, True, False)
+    assert (seats["south"]["submitted"], seats["south"]["ready"], seats["south"]["late"]) == (False, False, True)
+    [north] = [x for x in text.splitlines() if x.strip().startswith("north")]
+    [south] = [x for x in text.splitlines() if x.strip().startswith("south")]
+    assert north.split()[-2:] == ["submitted", "READY"] and south.split()[-1] == "late"
+
+
+def test_a_power_is_late_only_past_the_deadline_or_once_reminded(race) -> None:  # type: ignore[no-untyped-def]
+    from gm.clock import utc
+    from gm.db.engine import session_scope
+    from gm.schedule.claims import marker
+    from gm.service.games import current_phase, get_game
+    from gm.service.roll import roll_call
+
+    deliver(race, mail("GAME race1\nPOWER south s-secret\nREADY\n", sender="south@example.org"))
+    with session_scope(race.engine) as s:
+        game, phase = get_game(s, "race1"), current_phase(s, "race1")
+        assert phase.deadline is not None and race.clock.now() < utc(phase.deadline)
+        assert roll_call(s, game, race.clock.now()).names("late") == []
+        phase.reminders_sent = [marker("24h", phase.deadline)]
+        s.add(phase)
+        s.flush()
+        # reminded: north (no orders, not READY) is late; south said READY, which accepts the defaults
+        assert roll_call(s, game, race.clock.now()).names("late") == ["north"]
+        phase.reminders_sent = []
+        s.add(phase)
+        s.flush()
+        assert roll_call(s, game, phase.deadline).names("late") == ["north"]
