@@ -58,8 +58,13 @@ DB_RETRY_LONGEST = 60.0
 STOP_GRACE = 7.0  # seconds after SIGTERM before the process exits whatever it is doing
 
 
-def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail) -> None:
-    """Store, handle and mark one mail; a crash anywhere leaves it to be done again, once."""
+def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail) -> bool:
+    """Store, handle and mark one mail; a crash anywhere leaves it to be done again, once.
+
+    False when another transaction holds the mail (another instance handling it, or one
+    that died a moment ago and whose transaction the database is ending): the caller then
+    leaves the mails after it for the next round, so that no mail is handled before an
+    earlier one of the same mailbox (orders, then the READY that closes the phase)."""
     from gm.schedule.sweep import close_due_without_orders
 
     checkpoint("receive")
@@ -75,10 +80,11 @@ def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail) -
         # and if it dies first, the mail is fetched and handled again.
         log.info("mail %s from %s is being handled by another instance", stored.inbound_id,
                  fetched.source)
-        return
+        return False
     source.mark_handled([fetched])
     checkpoint("flag")
     log.info("mail %s from %s handled", stored.inbound_id, fetched.source)
+    return True
 
 
 def recover(ctx: ServiceContext) -> None:
@@ -201,7 +207,8 @@ class Daemon:
                 continue
             handled += 1
             try:
-                await asyncio.to_thread(process_one, self.ctx, self.source, fetched)
+                if not await asyncio.to_thread(process_one, self.ctx, self.source, fetched):
+                    break  # held by another: the mails after it wait for the next round
             except (OperationalError, InterfaceError):
                 raise
             except Exception:

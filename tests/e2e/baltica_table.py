@@ -1,12 +1,14 @@
 """Pax Baltica games that run on immediate deadlines, played by scripted players by mail.
 
 Used by the tests of several ``gm serve`` instances and of ``gm serve`` killed at random
-(issue 22). Every phase nobody orders in (the action roll, ...) has a deadline of zero: it
-closes as soon as a sweep sees it. A phase a power orders in has no deadline, and closes
-when every power owing orders has said READY (``early``). Each scripted player
-(tests/support/baltica_player.py) answers every report that asks it for orders with a mail
-of seeded random orders and READY, whose Message-ID names the game, the phase and the
-power. So the game's course depends on the mails and the dice only, never on when a
+(issue 22). Every phase nobody owes orders in (the action roll, a battle step with no
+battle) has a deadline of zero: it closes as soon as a sweep sees it. A phase a power owes
+orders in has no deadline ("Deadline: -" in the report), and closes when every power owing
+orders has said READY (``early``). Each scripted player (tests/support/baltica_player.py)
+answers every report of a phase that waits for it with a mail of seeded random orders and
+READY, whose Message-ID names the game, the phase and the power; a report of a phase with a
+deadline (closing at once) is not answered, as a player would not answer a phase already
+over. So the game's course depends on the mails and the dice only, never on when a
 process ran or was killed: an uninterrupted run and a run killed fifty times must end the
 same, mail for mail.
 """
@@ -14,6 +16,7 @@ same, mail for mail.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections import defaultdict
 from collections.abc import Iterable
@@ -38,6 +41,7 @@ from tests.pipeline.conftest import mail
 from tests.support.baltica_player import MARKER, ReadReport, ScriptedPlayer, read_report
 
 MOD = "mod@example.org"
+NO_DEADLINE = re.compile(r"^(?:Deadline: -|Date limite : - \(-\))$", re.M)
 OWED_KINDS = ("actions", "battle", "forage", "interphase", "winter-campaign")
 IMMEDIATE = {
     "deadlines": {"early": True, "default": "0s", "length": {k: "none" for k in OWED_KINDS},
@@ -69,7 +73,12 @@ def new_games(ctx: ServiceContext, games: dict[str, str]) -> None:
 
 
 def sqlite_context(path: Path, games: dict[str, str], instance: str = "setup") -> ServiceContext:
-    engine = make_engine(sqlite_url(path))
+    return context(sqlite_url(path), games, instance)
+
+
+def context(url: str, games: dict[str, str], instance: str = "setup") -> ServiceContext:
+    """A context on a migrated database at ``url`` holding ``games``, newly created."""
+    engine = make_engine(url)
     upgrade(engine)
     ctx = ServiceContext(engine=engine, settings={"address": "gm@example.org",
                                                   "moderator_address": MOD}, instance=instance)
@@ -90,6 +99,7 @@ class Players:
                                      "fr", seed=5)):
                 self.players[p.address] = p
         self.latest: dict[str, ReadReport] = {}
+        self.waits: dict[str, bool] = {}  # the latest report's phase waits for orders (no deadline)
         self.answered: set[tuple[str, str]] = set()
         self.sent: list[str] = []  # Message-IDs of the players' mails, in order
         self.replies: dict[str, list[str]] = defaultdict(list)  # In-Reply-To -> reply texts
@@ -115,6 +125,7 @@ class Players:
                 if address in header(raw, "To"):
                     self.reports[address].append(marker.group(0))
                     self.latest[address] = read_report(text)
+                    self.waits[address] = NO_DEADLINE.search(text) is not None
 
     def write(self) -> list[bytes]:
         """The mails the players write now: orders and READY for each phase that awaits them."""
@@ -123,6 +134,8 @@ class Players:
             report = self.latest.get(address)
             if report is None or report.ended or p.power not in report.owing:
                 continue
+            if not self.waits.get(address):
+                continue  # a phase that closes at once: nothing to answer
             if (address, report.phase) in self.answered:
                 continue
             self.answered.add((address, report.phase))
@@ -150,10 +163,12 @@ def outcome(ctx: ServiceContext) -> list[tuple]:
     return phases + orders
 
 
-def reference(tmp: Path, games: dict[str, str], rounds: int = 5000) -> tuple[list[tuple], Players]:
+def reference(tmp: Path, games: dict[str, str], rounds: int = 5000,
+              url: str | None = None) -> tuple[list[tuple], Players]:
     """The same games, played by the same players with one uninterrupted in-process daemon
-    (a Maildir inbox and outbox); the outcome and what the players read."""
-    ctx = sqlite_context(tmp / "reference.db", games, instance="reference")
+    (a Maildir inbox and outbox, a SQLite file unless ``url`` names a database); the
+    outcome and what the players read."""
+    ctx = context(url or sqlite_url(tmp / "reference.db"), games, instance="reference")
     inbox, outbox = tmp / "reference-inbox", tmp / "reference-outbox"
     daemon = Daemon(ctx, MaildirSource(MaildirSettings(inbox=str(inbox))), FileSink(outbox),
                     sweep_seconds=0)
@@ -175,3 +190,16 @@ def reference(tmp: Path, games: dict[str, str], rounds: int = 5000) -> tuple[lis
     result = outcome(ctx)
     ctx.engine.dispose()
     return result, players
+
+
+def first_difference(got: list[tuple], want: list[tuple]) -> str:
+    """Where two outcomes part, in words a failing test can print."""
+    for g, w in zip(got, want, strict=False):
+        if g == w:
+            continue
+        if isinstance(g[-1], dict) and isinstance(w[-1], dict) and g[:-1] == w[:-1]:
+            keys = sorted(k for k in set(g[-1]) | set(w[-1]) if g[-1].get(k) != w[-1].get(k))
+            return f"{g[:-1]}: state differs in {keys}: " + "; ".join(
+                f"{k}: {str(g[-1].get(k))[:400]} != {str(w[-1].get(k))[:400]}" for k in keys[:3])
+        return f"{str(g)[:600]} != {str(w)[:600]}"
+    return f"{len(got)} rows != {len(want)} rows"

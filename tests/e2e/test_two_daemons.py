@@ -2,7 +2,7 @@
 
 Two real daemons, ``alpha`` and ``beta``, share a PostgreSQL database and one mailbox:
 a private Dovecot's INBOX (and an aiosmtpd server for what they send), or one Maildir
-inbox (and one Maildir outbox). Two Pax Baltica games on immediate deadlines
+inbox (and one Maildir outbox). Five Pax Baltica games on immediate deadlines
 (tests/e2e/baltica_table.py) are played to their ends by scripted players whose order
 mails arrive as the game goes: over fifty order mails, each read by both daemons. At the
 end:
@@ -43,7 +43,7 @@ from tests.e2e.test_crash import ROOT
 from tests.pipeline.conftest import mail
 from tests.support.servers import DovecotServer, SmtpTestServer
 
-GAMES = {"pb125a": "12.5", "pb125b": "12.5"}
+GAMES = {f"pb125{c}": "12.5" for c in "abcde"}  # five games, over fifty order mails
 SERVE = "from gm.cli.main import cli; cli(prog_name='gm')"
 IMAP = """\
 [imap]
