@@ -10,6 +10,7 @@ real ``gm serve`` processes in tests/e2e/test_two_daemons.py) do it at the same 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -30,9 +31,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import func, select
 
 from gm.clock import FakeClock
+from gm.daemon import Daemon
 from gm.db.engine import make_engine, session_scope, sqlite_url
 from gm.db.migrate import upgrade
 from gm.db.models import EventLog, InboundMail, OrderSet, OutboundMail, Phase
+from gm.mail.file_sink import FileSink
 from gm.mail.types import FetchedMail, SendResult
 from gm.pipeline.dispatch import SEND_LEASE_SECONDS, claim, due, record, release_dead_claims
 from gm.pipeline.handle import handle_inbound
@@ -229,3 +232,47 @@ def test_a_restarted_instance_frees_the_claims_of_its_dead_processes_only(race) 
     # instance's (left to its lease) are not.
     ids = {r.id for r in rows}
     assert [i for i in due(race) if i in ids] == [rows[0].id, rows[3].id]
+
+
+class ListSource:
+    """A mailbox in memory: what a daemon fetched and flagged, in order."""
+
+    def __init__(self, mails: list[FetchedMail]) -> None:
+        self.mails, self.flagged = mails, []  # type: list[FetchedMail], list[str]
+
+    def fetch_new(self) -> list[FetchedMail]:
+        return [m for m in self.mails if m.key not in self.flagged]
+
+    def mark_handled(self, items: list[FetchedMail]) -> None:
+        self.flagged += [m.key for m in items]
+
+    def wait(self, timeout: float) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
+
+
+def test_mail_after_one_held_by_another_transaction_waits_so_the_order_is_kept(race, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """An instance that dies while handling mail 1 holds its row until PostgreSQL ends its
+    transaction; a restarted one must not handle mail 2 (say, the READY that closes the
+    phase) before mail 1 (the orders)."""
+    if race.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has no row locks: one daemon per file (test_two_daemons.py)")
+    first, second = (FetchedMail(mail(f"GAME race1\nPOWER north n-secret\nadvance {n}\n"),
+                                 "imap:INBOX", 7, 60 + n, str(60 + n)) for n in (1, 2))
+    source = ListSource([first, second])
+    daemon = Daemon(race, source, FileSink(tmp_path / "out"), sweep_seconds=3600)
+    held = store_inbound(race, first)
+    with session_scope(race.engine) as dying:  # the dead instance's transaction, not yet ended
+        dying.exec(select(InboundMail).where(InboundMail.id == held.inbound_id).with_for_update()).one()
+        asyncio.run(daemon.step())
+        assert source.flagged == []
+        with session_scope(race.engine) as s:
+            assert s.exec(select(OrderSet)).all() == []  # mail 2 was not handled before mail 1
+    asyncio.run(daemon.step())
+    assert source.flagged == ["61", "62"]
+    with session_scope(race.engine) as s:
+        rows = s.exec(select(OrderSet).where(OrderSet.power == "north")).all()
+    assert [(r.version, r.text, r.current) for r in sorted(rows, key=lambda r: r.version)] == \
+        [(1, "advance 1", False), (2, "advance 2", True)]
