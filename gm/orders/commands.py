@@ -126,6 +126,14 @@ class Orders:
 
 
 @dataclass(frozen=True)
+class SendPassword:
+    """``SEND PASSWORD power``: from anyone; a new password goes to the seat's registered
+    address only."""
+
+    power: str
+
+
+@dataclass(frozen=True)
 class List:
     """``LIST`` (the games here) or ``LIST game`` (its phase, deadline, who has orders in
     and who is READY); answered to anyone, without a password."""
@@ -212,5 +220,6 @@ SignOn = PowerSignOn | ModeratorSignOn
 Command = (
     Game | PowerSignOn | ModeratorSignOn | Phase | For | Check | Add | Status | Ready | Wait
     | Press | History | Absent | Password | SetLanguage | SetTimezone | SetAddress | Help | List | Orders
+    | SendPassword
     | ModeratorCommand
 )

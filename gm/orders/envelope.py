@@ -32,7 +32,7 @@ from gm.orders.prose import prose_signal
 from gm.resources import grammar_root
 
 ENVELOPE_WORDS = frozenset({"game", "partie", "power", "signon", "puissance", "moderator",
-                            "moderateur", "help", "aide", "list", "liste"})
+                            "moderateur", "help", "aide", "list", "liste", "send", "envoyer"})
 """The words that open an envelope line (orders.md §1)."""
 
 COMMAND_WORDS = frozenset(
@@ -41,12 +41,13 @@ COMMAND_WORDS = frozenset(
      "finpresse", "history", "historique", "absent", "password", "motdepasse", "set", "definir",
      "extend", "prolonger", "adjudicate", "arbitrer", "ruling", "decision", "replace",
      "remplacer", "rollback", "retour", "pause", "resume", "reprendre", "dice", "des",
-     "release", "liberer", "list", "liste", "orders", "ordres"}
+     "release", "liberer", "list", "liste", "orders", "ordres", "send", "envoyer"}
 )
 """The first words of command lines; a line so starting is parsed as a command."""
 
 _NEEDS_SECOND = {"replace": {"power"}, "remplacer": {"puissance"}, "not": {"ready"},
-                 "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}}
+                 "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}, "send": {"password"},
+                 "envoyer": {"motdepasse"}}
 _AT_MOST = {"orders": 1, "ordres": 1, "list": 2, "liste": 2}
 """Words that are a command only in a line of at most this many words and no colon
 (``Orders:`` or ``List of my moves`` head a player's own lines)."""
@@ -278,6 +279,9 @@ class _Commands(Transformer):
     def orders(self, k: list[Any]) -> c.Orders:
         return c.Orders()
 
+    def send_password(self, k: list[Token]) -> c.SendPassword:
+        return c.SendPassword(self._v(k[0]).lower())
+
     def list_(self, k: list[Token]) -> c.List:
         return c.List(self._v(k[0]).lower() if k else None)
 
@@ -411,6 +415,9 @@ class _Builder:
             self._add(line, cmd)
         elif isinstance(cmd, c.List) and self.section is None:
             self._new_section(line, game=cmd.game)
+            self._add(line, cmd)
+        elif isinstance(cmd, c.SendPassword) and self.section is None:
+            self._new_section(line)
             self._add(line, cmd)
         elif cmd == "endpress":
             self._error(line, Problem.STRAY_ENDPRESS)

@@ -217,6 +217,22 @@ class CommandRunner:
         CommandRunner.list_game(self.sc, self.reply, self.game)
         self.reply.done(line, msg("the list follows"))
 
+    def do_sendpassword(self, line: SourceLine, cmd: c.SendPassword, acting: str | None) -> None:
+        CommandRunner.send_password(self.sc, self.reply, self.game, cmd.power)
+
+    @staticmethod
+    def send_password(sc: SectionContext, reply: SectionReply, game: Game, written: str) -> None:
+        """SEND PASSWORD power: a new password to the seat's registered address only; the
+        sender's answer is the same whatever happened (gm.service.recovery)."""
+        from gm.pipeline.signon import resolve_power
+        from gm.service.recovery import send_new_password
+
+        seat = resolve_power(sc.session, game, written)
+        send_new_password(sc.ctx, sc.session, game, seat, sc.mail.from_addr, sc.inbound_id)
+        reply.note(msg("If {power} is a seat of game {game}, a new password is on its way to "
+                       "the seat's registered address (at most once a day).", power=written,
+                       game=game.id))
+
     @staticmethod
     def list_games(sc: SectionContext, reply: SectionReply) -> None:
         """LIST without a game (orders.md §1): every game here not ended, with its phase and

@@ -73,6 +73,11 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     if list_only:
         CommandRunner.list_game(sc, reply, game)
         return reply
+    if section.signon is None and any(isinstance(x, c.SendPassword) for x in section.commands):
+        for cmd in section.commands:
+            if isinstance(cmd, c.SendPassword):
+                CommandRunner.send_password(sc, reply, game, cmd.power)
+        return reply
     fatal = [e for e in section.errors if e.fatal]
     if fatal:
         reply.rejected = msg(fatal[0].problem.value)

@@ -132,3 +132,53 @@ def test_a_power_is_late_only_past_the_deadline_or_once_reminded(race) -> None: 
         s.add(phase)
         s.flush()
         assert roll_call(s, game, phase.deadline).names("late") == ["north"]
+
+
+def _password_in(text: str, power: str) -> str:
+    [line] = [x for x in text.splitlines() if x.startswith(f"POWER {power} ")]
+    return line.split()[-1]
+
+
+def test_send_password_mails_a_new_one_to_the_registered_address_only(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("GAME race1\nSEND PASSWORD north\n", sender="mallory@evil.example"))
+    answer = _reply(race, "mallory@evil.example")
+    [(sent, text)] = outbox(race, kind="password")
+    assert sent.recipients == ["north@example.org"]
+    assert "mallory@evil.example" in text  # the owner learns who asked
+    new = _password_in(text, "north")
+    assert new not in answer and "north@example.org" not in answer
+    # the new password signs on; the old one no longer does
+    deliver(race, mail(f"GAME race1\nPOWER north {new}\nadvance 2\n"))
+    assert "OK  advance 2" in _reply(race, "north@example.org")
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 1\n"))
+    assert "wrong password" in _reply(race, "north@example.org")
+
+
+def test_send_password_answers_the_same_for_a_seat_that_does_not_exist(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("GAME race1\nSEND PASSWORD north\n", sender="a@example.net"))
+    deliver(race, mail("GAME race1\nSEND PASSWORD west\n", sender="b@example.net"))
+    real = _reply(race, "a@example.net").replace("north", "POWER")
+    made_up = _reply(race, "b@example.net").replace("west", "POWER")
+    assert real == made_up
+    assert [r.recipients for r, _ in outbox(race, kind="password")] == [["north@example.org"]]
+
+
+def test_send_password_goes_out_at_most_once_a_day_per_seat(race) -> None:  # type: ignore[no-untyped-def]
+    from datetime import timedelta
+
+    for i in range(3):
+        deliver(race, mail("GAME race1\nSEND PASSWORD south\n", sender=f"x{i}@example.net"))
+    [(_, text)] = outbox(race, kind="password")
+    assert "Votre ancien mot de passe ne fonctionne plus." in text  # south's language
+    first = _password_in(text, "south")
+    deliver(race, mail(f"GAME race1\nPOWER south {first}\nadvance 1\n", sender="south@example.org"))
+    assert "OK  advance 1" in _reply(race, "south@example.org")  # the later asks changed nothing
+    race.clock.advance(timedelta(hours=25))
+    deliver(race, mail("GAME race1\nSEND PASSWORD south\n", sender="x9@example.net"))
+    assert len(outbox(race, kind="password")) == 2
+
+
+def test_send_password_without_a_game_asks_which_game(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("SEND PASSWORD north\n", sender="a@example.net"))
+    assert "which game? Add a line GAME <game>" in _reply(race, "a@example.net")
+    assert outbox(race, kind="password") == []
