@@ -10,7 +10,7 @@ Pure functions: no clock, no database. Every key is optional (docs/scheduling.md
         "timezone": "Europe/Stockholm",  # for "at", "weekdays", "skip" (default UTC)
         "skip": ["2026-12-24", "2026-12-25"],  # holidays: never a deadline
         "grace": "1h",               # orders still accepted this long after the deadline
-        "reminders": ["24h", "2h"],  # before the deadline
+        "reminders": ["24h", "2h"],  # before the deadline (the default; [] for none)
         "remind": "missing",         # or "not_ready": also powers not READY
         "early": true,               # adjudicate when every owing power is READY
         "early_delay": "10m",
@@ -96,6 +96,18 @@ def format_duration(delta: timedelta) -> str:
             out.append(f"{seconds // size}{unit}")
             seconds %= size
     return "".join(out) or "0s"
+
+
+def time_left(delta: timedelta) -> str:
+    """What a reminder says is left: whole hours from 2 h up, else whole minutes.
+
+    Said from the real time left when the reminder goes out, not from the
+    reminder's label: one sent late (after a pause) never promises "2h" when
+    40 minutes are left.
+    """
+    if delta >= timedelta(hours=2):
+        return format_duration(timedelta(hours=round(delta / timedelta(hours=1))))
+    return format_duration(timedelta(minutes=max(1, round(delta / timedelta(minutes=1)))))
 
 
 @dataclass(frozen=True)
@@ -205,7 +217,9 @@ def _policy(key: str) -> DeadlinePolicy:
         skip=_dates(raw.get("skip")),
         grace=parse_duration(raw.get("grace", "0s"), "deadlines.grace"),
         reminders=tuple(sorted((parse_duration(r, "deadlines.reminders")
-                                for r in raw.get("reminders") or []), reverse=True)),
+                                for r in (raw["reminders"] if "reminders" in raw
+                                          else data["reminders"]["value"]) or []),
+                               reverse=True)),
         remind=_enum(RemindWho, raw.get("remind"), "deadlines.remind", RemindWho.MISSING),
         early=bool(raw.get("early", False)),
         early_delay=parse_duration(raw.get("early_delay", "0s"), "deadlines.early_delay"),

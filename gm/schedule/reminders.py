@@ -1,13 +1,15 @@
 """Reminders before a deadline, to the powers that still owe orders.
 
-At each offset of ``deadlines.reminders`` (e.g. ``["24h", "2h"]``) every
+At each offset of ``deadlines.reminders`` (default ``["24h", "2h"]``, data
+file deadline_defaults.json; ``[]`` turns them off) every
 power that owes orders and has none current (with ``remind = "not_ready"``:
 or whose orders are not READY) gets one reminder, in its seat's language,
 and the moderator gets a summary of who is missing. Each reminder goes once
 per deadline: the phase row is locked, its marker ``"2h@<deadline>"`` checked
 and recorded in ``Phase.reminders_sent`` in the same transaction that queues
 the mails. After a pause in the service only the latest due reminder goes
-out (the earlier ones are marked, not sent). A moved deadline gets fresh
+out (the earlier ones are marked, not sent), and it states the time really
+left, not its label. A moved deadline gets fresh
 reminders (the markers name the deadline).
 """
 
@@ -23,7 +25,7 @@ from gm.db.engine import session_scope
 from gm.db.models import Game, Phase
 from gm.i18n import msg, translate
 from gm.schedule.claims import lock_open_phase, marker
-from gm.schedule.deadlines import RemindWho, format_duration
+from gm.schedule.deadlines import RemindWho, format_duration, time_left
 from gm.schedule.phases import OpenPhase, Owed, owed
 from gm.service.context import ServiceContext
 from gm.service.games import get_game, seat_for_power
@@ -85,9 +87,10 @@ def _remind_power(ctx: ServiceContext, session: Session, game: Game, phase: Phas
     if seat is None or not seat.active or not seat.address:
         return
     deadline = utc(phase.deadline) if phase.deadline else None
+    left = time_left(deadline - utc(ctx.clock.now())) if deadline else label
     words = dict(game_id=game.id, power=item.power, phase=phase.phase_id, deadline=deadline,
-                 timezone=seat.timezone, left=label, has_orders=item.has_orders)
-    subject = msg("reminder: {phase} closes in {left}", phase=phase.phase_id, left=label)
+                 timezone=seat.timezone, left=left, has_orders=item.has_orders)
+    subject = msg("reminder: {phase} closes in {left}", phase=phase.phase_id, left=left)
     queue_mail(ctx, session, game_id=game.id, kind="reminder", to=[seat.address],
                subject=f"[{game.id}] {translate(subject, seat.language)}",
                text=render("reminder", seat.language, game.module, **words),
@@ -107,9 +110,11 @@ def _summary(ctx: ServiceContext, session: Session, game: Game, phase: Phase, wh
                      "address": seat.address if seat else "",
                      "missed_in_row": seat.missed_in_row if seat else 0})
     lang = str((game.settings or {}).get("moderator_language", "en"))
+    deadline = utc(phase.deadline) if phase.deadline else None
+    left = time_left(deadline - utc(ctx.clock.now())) if deadline else label
     text = render("missing_summary", lang, game.module, game_id=game.id, phase=phase.phase_id,
-                  deadline=utc(phase.deadline) if phase.deadline else None, left=label, missing=rows)
+                  deadline=deadline, left=left, missing=rows)
     queue_mail(ctx, session, game_id=game.id, kind="notice", to=[to],
-               subject=f"[{game.id}] {len(rows)} missing for {phase.phase_id} ({label} left)",
+               subject=f"[{game.id}] {len(rows)} missing for {phase.phase_id} ({left} left)",
                text=text, key=f"missing:{game.id}:{phase.seq}:{marker(label, utc(phase.deadline or ctx.clock.now()))}")
 

@@ -6,8 +6,10 @@ import email
 from datetime import timedelta
 from email.policy import default
 
+from gm.db.engine import session_scope
 from gm.schedule.sweep import sweep
-from tests.schedule.support import body, flags, new_game, order, outbox, phase
+from gm.service.games import create_game
+from tests.schedule.support import SEATS, body, flags, new_game, order, outbox, phase
 
 H = timedelta(hours=1)
 
@@ -84,3 +86,37 @@ def test_a_moved_deadline_gets_fresh_reminders(ctx) -> None:  # type: ignore[no-
     ctx.clock.set(deadline + 47 * H)
     assert len(sweep(ctx).reminders) == 1
     assert len(outbox(ctx, "reminder")) == 4
+
+
+def test_reminders_are_on_by_default_24h_and_2h_before_to_owing_powers_only(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Issue 19: reminders on by default (24 h and 2 h before, to owing powers only)."""
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="race1", module_name="race", scenario="duel", seats=SEATS,
+                    moderator_address="mod@example.org", seed=b"\x02" * 32,
+                    settings={"deadlines": {"default": "72h"}})
+    order(ctx, "north")
+    deadline = phase(ctx).deadline
+    ctx.clock.set(deadline - 24 * H)
+    assert [(r.label, r.powers) for r in sweep(ctx).reminders] == [("1d", ("south",))]
+    ctx.clock.set(deadline - 2 * H)
+    assert [(r.label, r.powers) for r in sweep(ctx).reminders] == [("2h", ("south",))]
+    assert [m.recipients for m in outbox(ctx, "reminder")] == [["s@example.org"]] * 2
+
+
+def test_an_empty_reminder_list_turns_them_off(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="72h", reminders=[])
+    ctx.clock.set(phase(ctx).deadline - H)
+    assert sweep(ctx).reminders == [] and outbox(ctx, "reminder") == []
+
+
+def test_a_late_reminder_states_the_time_really_left(ctx) -> None:  # type: ignore[no-untyped-def]
+    """After a pause the 2 h reminder goes out with 40 minutes left: it says 40 minutes."""
+    new_game(ctx, default="72h", reminders=["24h", "2h"])
+    ctx.clock.set(phase(ctx).deadline - timedelta(minutes=40))
+    assert [r.label for r in sweep(ctx).reminders] == ["2h"]
+    mails = outbox(ctx, "reminder")
+    assert mails and all(m.subject.endswith("dans 40m") or m.subject.endswith("in 40m")
+                         for m in mails), [m.subject for m in mails]
+    assert all("40m" in body(m) and " 2h" not in body(m) for m in mails)
+    summary = [m for m in outbox(ctx, "notice") if "missing" in m.subject]
+    assert summary and summary[0].subject.endswith("(40m left)")
