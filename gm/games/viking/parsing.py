@@ -8,6 +8,8 @@ name), region and home, and the players (also by their jarl's name).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -209,25 +211,48 @@ def known_tiles(data: Data, state: dict[str, Any], power: str | None) -> list[st
     return out
 
 
+CONTEXTS_KEPT = 4096
+"""How many parse contexts are kept (LRU)."""
+
+_contexts: OrderedDict[tuple[Any, ...], tuple[Data, ParseContext]] = OrderedDict()
+_lock = threading.Lock()
+
+
 def context_for(data: Data, state: dict[str, Any], power: str | None,
                 language: str = "en") -> ParseContext:
-    tiles = {data.tiles[x].name: [] for x in known_tiles(data, state, power)}
+    """The names ``power`` may use now: known tiles, posts and their ventures, places, powers.
+
+    Built once per data set, power, language and what of the state it reads (issue 21),
+    then shared: a context is never changed after it is built."""
+    known = tuple(known_tiles(data, state, power))
+    ventures = tuple(sorted((pid, st.get("venture")) for pid, st in state.get("posts", {}).items()
+                            if st.get("venture")))
+    jarls = tuple((p, state.get("players", {}).get(p, {}).get("jarl")) for p in state.get("powers", []))
+    step = str(state.get("step", ""))
+    key = (id(data), power, language, known, ventures, jarls, step)
+    with _lock:
+        found = _contexts.get(key)
+        if found is not None and found[0] is data:
+            _contexts.move_to_end(key)
+            return found[1]
+    tiles = {data.tiles[x].name: [] for x in known}
     posts: dict[str, list[str]] = {p.name: [p.name_fr] for p in data.posts.values()}
-    for pid, st in state.get("posts", {}).items():
-        if st.get("venture"):
-            posts[data.posts[pid].name].append(data.tiles[st["venture"]].name)
+    for pid, venture in ventures:
+        posts[data.posts[pid].name].append(data.tiles[venture].name)
     places = {**posts, **{r.name: [r.name_fr] for r in data.regions.values()},
               "home": ["jarlboard", "foyer", "plateau"]}
-    powers: dict[str, list[str]] = {}
-    for p in state.get("powers", []):
-        jarl = state.get("players", {}).get(p, {}).get("jarl")
-        powers[p] = [data.jarls[jarl].name] if jarl else []
+    powers: dict[str, list[str]] = {p: [data.jarls[jarl].name] if jarl else [] for p, jarl in jarls}
     choice = {**places, **powers, **tiles}
-    return ParseContext(
+    context = ParseContext(
         names={"tile": _index(tiles, "tile"), "post": _index(posts, "post"),
                "place": _index(places, "place"), "power": _index(powers, "power"),
                "choice": _index(choice, "choice")},
-        power=power, language=language, commands=phase_commands(str(state.get("step", ""))))
+        power=power, language=language, commands=phase_commands(step))
+    with _lock:
+        _contexts[key] = (data, context)  # the data is kept alive: its id stays its own
+        while len(_contexts) > CONTEXTS_KEPT:
+            _contexts.popitem(last=False)
+    return context
 
 
 @cache
