@@ -21,6 +21,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from sqlmodel import col, select
 
@@ -151,7 +152,7 @@ class Players:
                    for r in (self.latest.get(a) for a in self.players))
 
 
-def outcome(ctx: ServiceContext) -> list[tuple]:
+def outcome(ctx: ServiceContext) -> list[tuple[Any, ...]]:
     """Every phase (id, state, game state) and every power's orders in force, per game."""
     with session_scope(ctx.engine) as s:
         phases = [(p.game_id, p.seq, p.phase_id, p.state, p.game_state)
@@ -164,7 +165,7 @@ def outcome(ctx: ServiceContext) -> list[tuple]:
 
 
 def reference(tmp: Path, games: dict[str, str], rounds: int = 5000,
-              url: str | None = None) -> tuple[list[tuple], Players]:
+              url: str | None = None) -> tuple[list[tuple[Any, ...]], Players]:
     """The same games, played by the same players with one uninterrupted in-process daemon
     (a Maildir inbox and outbox, a SQLite file unless ``url`` names a database); the
     outcome and what the players read."""
@@ -192,7 +193,7 @@ def reference(tmp: Path, games: dict[str, str], rounds: int = 5000,
     return result, players
 
 
-def first_difference(got: list[tuple], want: list[tuple]) -> str:
+def first_difference(got: list[tuple[Any, ...]], want: list[tuple[Any, ...]]) -> str:
     """Where two outcomes part, in words a failing test can print."""
     for g, w in zip(got, want, strict=False):
         if g == w:

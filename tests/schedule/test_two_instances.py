@@ -238,7 +238,8 @@ class ListSource:
     """A mailbox in memory: what a daemon fetched and flagged, in order."""
 
     def __init__(self, mails: list[FetchedMail]) -> None:
-        self.mails, self.flagged = mails, []  # type: list[FetchedMail], list[str]
+        self.mails = mails
+        self.flagged: list[str] = []
 
     def fetch_new(self) -> list[FetchedMail]:
         return [m for m in self.mails if m.key not in self.flagged]
