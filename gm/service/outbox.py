@@ -171,8 +171,9 @@ def finish_pending_parts(row: OutboundMail) -> bool:
     return True
 
 
-PASSWORD_KINDS = frozenset({"welcome"})
-"""The kinds of mail that carry a player's password (the welcome, a new player's sign-on)."""
+PASSWORD_KINDS = frozenset({"welcome", "password"})
+"""The kinds of mail that carry a player's password (the welcome, a new player's sign-on,
+a new password asked for with SEND PASSWORD: gm.service.recovery)."""
 
 
 def mask_delivered(row: OutboundMail) -> bool:

@@ -152,6 +152,11 @@ def test_send_password_mails_a_new_one_to_the_registered_address_only(race) -> N
     assert "OK  advance 2" in _reply(race, "north@example.org")
     deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 1\n"))
     assert "wrong password" in _reply(race, "north@example.org")
+    # like a welcome, its stored copy is masked once it is sent
+    from gm.service.outbox import mask_delivered
+
+    sent.status = "sent"
+    assert mask_delivered(sent) and new.encode() not in sent.raw
 
 
 def test_send_password_answers_the_same_for_a_seat_that_does_not_exist(race) -> None:  # type: ignore[no-untyped-def]
@@ -182,3 +187,26 @@ def test_send_password_without_a_game_asks_which_game(race) -> None:  # type: ig
     deliver(race, mail("SEND PASSWORD north\n", sender="a@example.net"))
     assert "which game? Add a line GAME <game>" in _reply(race, "a@example.net")
     assert outbox(race, kind="password") == []
+
+
+def test_the_welcome_names_game_scenario_seats_moderator_deadline_and_the_lines_to_send(race) -> None:  # type: ignore[no-untyped-def]
+    import icalendar
+
+    from gm.clock import utc
+
+    [(row, text)] = outbox(race, kind="welcome", to="north@example.org")
+    assert "Welcome to game race1. You play north." in text
+    assert "Game: Race (test game), scenario Two runners (duel)." in text
+    assert "The other seats: south." in text and "Your moderator: mod@example.org." in text
+    assert "Send your orders to gm@example.org with these first lines:\n\nGAME race1\nPOWER north n-secret" in text
+    from email import message_from_bytes
+    from email.policy import default
+
+    msg = message_from_bytes(row.raw, policy=default)
+    [ics] = [p for p in msg.walk() if p.get_filename() == "deadline.ics"]
+    [event] = icalendar.Calendar.from_ical(ics.get_content()).walk("VEVENT")
+    deadline = event["DTEND"].dt
+    assert deadline > race.clock.now()
+    assert utc(deadline).strftime("its deadline is %Y-%m-%d %H:%M UTC") in text
+    [(_, french)] = outbox(race, kind="welcome", to="south@example.org")
+    assert "Les autres sièges : north." in french and "Votre modérateur : mod@example.org." in french

@@ -23,16 +23,24 @@ def event_of(msg) -> icalendar.Event:  # type: ignore[no-untyped-def]
     return event
 
 
-def test_welcome_and_reports_carry_the_deadline_as_a_calendar_event(ctx) -> None:  # type: ignore[no-untyped-def]
+def test_reports_carry_the_deadline_as_a_calendar_event(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Pax Baltica's first phase (the action roll) owes no orders and is played out as the
+    game starts: the welcome says so and carries no event; the report of the first phase
+    the players order in carries its deadline (issue 19)."""
     new_baltica(ctx)
     (_, welcome), = mails(ctx, kind="welcome", to="karl@example.org")
-    first = event_of(welcome)
-    stated = first["DTEND"].dt.astimezone(UTC).strftime("its deadline is %Y-%m-%d %H:%M UTC")
-    assert stated in parts(welcome)["text"]
+    assert "deadline.ics" not in parts(welcome)["files"]
+    assert "needs no orders: it is played out as the game" in parts(welcome)["text"]
+    reports = [r for _, r in mails(ctx, kind="report", to="karl@example.org")
+               if "deadline.ics" in parts(r)["files"]]
+    first = event_of(reports[-1])  # the report of the phase ordered in
+    with session_scope(ctx.engine) as s:
+        phase = current_phase(s, "b1")
+        assert (phase.info or {}).get("owing") and first["DTEND"].dt == utc(phase.deadline)
+        assert phase.deadline is not None and utc(phase.deadline) > ctx.clock.now()
     assert "b1" in str(first["SUMMARY"]) and "gm@example.org" in str(first["DESCRIPTION"])
-    _, report = mails(ctx, kind="report", to="karl@example.org")[0]
-    assert event_of(report)["UID"] == first["UID"], "the first report repeats the welcome's event"
-    (_, french), = mails(ctx, kind="welcome", to="pyotr@example.org")
+    french = [r for _, r in mails(ctx, kind="report", to="pyotr@example.org")
+              if "deadline.ics" in parts(r)["files"]][-1]
     assert "attendus" in str(event_of(french)["SUMMARY"])
     assert event_of(french)["UID"] != first["UID"], "one event per seat"
 
