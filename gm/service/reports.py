@@ -94,7 +94,28 @@ def build_context(game: Game, module: GameModule, closed: Phase | None, current:
 
 def render_report(game: Game, ctx: ReportContext) -> str:
     """The text of a report (what is stored for HISTORY); see :func:`render_report_mail`."""
-    return _render_parts(game, ctx, calendar_name=None, map_cid=None)[0]
+    return _render_text(game, ctx, calendar_name=None, map_cid=None)
+
+
+def _game_context(ctx: ReportContext) -> dict[str, Any]:
+    return {"view": ctx.view, "events": ctx.events, "power": ctx.power}
+
+
+def _body_text(game: Game, ctx: ReportContext) -> str | None:
+    """The game's own text body (``templates/<game>/report.<lang>.txt.j2``), None without one."""
+    try:
+        return render("report", ctx.language, game.module, game_only=True, **_game_context(ctx))
+    except TemplateNotFound:
+        return None
+
+
+def _render_text(game: Game, ctx: ReportContext, *, calendar_name: str | None,
+                 map_cid: str | None, body: str | None = None) -> str:
+    """The plain-text part: the mail's frame around the game's own body (or a listing).
+    Rendered alone for HISTORY, without the HTML twin nobody reads there (issue 21)."""
+    frame = dict(ctx.as_dict(), calendar=calendar_name, map_cid=map_cid)
+    body = body if body is not None else _body_text(game, ctx)
+    return render("report", ctx.language, None, body=body, **frame)
 
 
 def _render_parts(game: Game, ctx: ReportContext, *, calendar_name: str | None,
@@ -106,18 +127,14 @@ def _render_parts(game: Game, ctx: ReportContext, *, calendar_name: str | None,
     one (given only ``view``, ``events`` and ``power``), else a generic listing;
     its HTML twin is ``report.<lang>.html.j2``, else the text body preformatted.
     """
-    game_ctx = {"view": ctx.view, "events": ctx.events, "power": ctx.power}
-    try:
-        body = render("report", ctx.language, game.module, game_only=True, **game_ctx)
-    except TemplateNotFound:
-        body = None
+    body = _body_text(game, ctx)
     try:
         body_html = Markup(render_html("report", ctx.language, game.module, game_only=True,
-                                       **game_ctx))
+                                       **_game_context(ctx)))
     except TemplateNotFound:
         body_html = None if body is None else Markup("<pre style=\"white-space:pre-wrap\">{}</pre>").format(body)
+    text = _render_text(game, ctx, calendar_name=calendar_name, map_cid=map_cid, body=body)
     frame = dict(ctx.as_dict(), calendar=calendar_name, map_cid=map_cid)
-    text = render("report", ctx.language, None, body=body, **frame)
     html = render_html("report", ctx.language, None, body_html=body_html,
                        map_src=map_src or (f"cid:{map_cid}" if map_cid else None),
                        page=page or {}, **frame)
