@@ -200,7 +200,11 @@ class CommandRunner:
         sent_to = forward_press(self.sc.ctx, self.sc.session, self.game, acting or "moderator",
                                 cmd, key=f"press:{self.sc.inbound_id}:{line.number}",
                                 moderator=self.seat is None)
-        self.reply.done(line, msg("press sent to {powers}", powers=", ".join(sent_to)))
+        if (self.game.settings or {}).get("press_held") and self.seat is not None:
+            self.reply.done(line, msg("press to {powers} will go out with the next reports",
+                                      powers=", ".join(sent_to)))
+        else:
+            self.reply.done(line, msg("press sent to {powers}", powers=", ".join(sent_to)))
 
     def do_help(self, line: SourceLine, cmd: c.Help, acting: str | None) -> None:
         self.game_help(self.reply, self.game, cmd.topic, self.seat.language if self.seat else "en")

@@ -1,8 +1,16 @@
 """Press: messages between powers (orders.md §1), under the game's press rule.
 
 ``Game.settings["press"]``: ``allowed`` (default; signed with the sending
-power's name), ``anonymous`` (signed "anonymous"), ``moderator-only`` (only
-to and from the moderator), ``none``. A sender's address is never shown.
+power's name; the judges' word ``open`` too), ``anonymous`` (signed "anonymous";
+``grey``/``gray`` too), ``moderator-only`` (only to and from the moderator),
+``none``. Any other value sends nothing (refused with a clear answer, never
+signed by mistake). A sender's address is never shown.
+
+Two more settings (issue 19, DPjudge habits): ``press_copy = true`` sends the
+moderator a copy of every press, naming the real sender even when anonymous;
+``press_held = true`` holds press until results: it is stored as held and goes
+out when the phase's reports go out (gm.service.reports.release_held_press;
+with ``preview``, when the moderator releases them).
 
 Anonymous press to all reaches every power, the sender included, each copy
 built alike (same subject, body and date; a Message-ID keyed with the
@@ -24,14 +32,26 @@ from gm.service.notify import moderator_address
 from gm.service.outbox import queue_mail
 
 RULES = ("allowed", "anonymous", "moderator-only", "none")
+ALIASES = {"open": "allowed", "grey": "anonymous", "gray": "anonymous"}
+
+
+def press_rule(game: Game) -> str:
+    """The game's press rule, its judge aliases resolved."""
+    raw = str((game.settings or {}).get("press", "allowed")).strip().lower()
+    return ALIASES.get(raw, raw)
 
 
 def forward_press(ctx: ServiceContext, session: Session, game: Game, sender: str, cmd: c.Press,
                   *, key: str, moderator: bool = False) -> list[str]:
     """Queue the press to each named power; return their names."""
-    rule = str((game.settings or {}).get("press", "allowed"))
+    settings = game.settings or {}
+    rule = press_rule(game)
+    if rule not in RULES:
+        raise Forbidden(msg("game {game} has a press setting gm does not know ({rule!r}); "
+                            "the press was not sent: tell the moderator", game=game.id, rule=rule))
     if rule == "none" and not moderator:
         raise Forbidden(msg("game {game} allows no press", game=game.id))
+    held = bool(settings.get("press_held")) and not moderator
     table = {fold(s.power): s for s in seats(session, game.id) if s.active}
     anonymous = rule == "anonymous" and not moderator
     wanted = [p for p in table.values() if anonymous or p.power != sender] if cmd.broadcast else []
@@ -54,11 +74,19 @@ def forward_press(ctx: ServiceContext, session: Session, game: Game, sender: str
         if seat.address:
             queue_mail(ctx, session, game_id=game.id, kind="press", to=[seat.address],
                        subject=f"[{game.id}] press from {signature}", text=body,
-                       key=f"{key}:{seat.power}")
+                       key=f"{key}:{seat.power}", held=held)
         names.append(seat.power)
     mod = moderator_address(ctx, game)
     if to_moderator and mod:
         queue_mail(ctx, session, game_id=game.id, kind="press", to=[mod],
                    subject=f"[{game.id}] press from {sender}", text=body, key=f"{key}:moderator")
         names.append("moderator")
+    elif mod and settings.get("press_copy") and not moderator:
+        queue_mail(ctx, session, game_id=game.id, kind="press-copy", to=[mod],
+                   subject=f"[{game.id}] copy of press from {sender}",
+                   text=f"==== gm press copy {game.id} ====\nSent by {sender}"
+                        f"{' (signed anonymous)' if anonymous else ''}"
+                        f"{' (held until the next reports)' if held else ''}:\n\n{body}",
+                   key=f"{key}:copy")
     return names
+

@@ -19,7 +19,7 @@ from jinja2 import TemplateNotFound
 from markupsafe import Markup
 from sqlmodel import Session, select
 
-from gm.db.models import EventLog, Game, ModeratorAct, Phase, Report, Seat
+from gm.db.models import EventLog, Game, ModeratorAct, OutboundMail, Phase, Report, Seat
 from gm.dice import group_rolls
 from gm.games.base import SPECTATOR, GameModule
 from gm.i18n import msg, translate
@@ -239,6 +239,21 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
     if held:
         current.released = False
         session.add(current)
+    elif closed is not None:
+        release_held_press(ctx, session, game)
+
+
+def release_held_press(ctx: ServiceContext, session: Session, game: Game) -> int:
+    """Send the press held until results (game setting ``press_held``, gm.pipeline.press)
+    with the reports now going out; with ``preview`` they stay held, as the reports do,
+    until the moderator releases them all (gm.service.moderator.release)."""
+    rows = list(session.exec(select(OutboundMail).where(
+        OutboundMail.game_id == game.id, OutboundMail.kind == "press",
+        OutboundMail.status == "held")))
+    for row in rows:
+        row.status, row.next_attempt_at = "queued", ctx.clock.now()
+        session.add(row)
+    return len(rows)
 
 
 HISTORY_FILE = "history.html"

@@ -210,3 +210,65 @@ def test_the_welcome_names_game_scenario_seats_moderator_deadline_and_the_lines_
     assert utc(deadline).strftime("its deadline is %Y-%m-%d %H:%M UTC") in text
     [(_, french)] = outbox(race, kind="welcome", to="south@example.org")
     assert "Les autres sièges : north." in french and "Votre modérateur : mod@example.org." in french
+
+
+def _press_settings(ctx, **settings: object) -> None:  # type: ignore[no-untyped-def]
+    from sqlalchemy import update
+
+    from gm.db.engine import session_scope
+    from gm.db.models import Game
+
+    with session_scope(ctx.engine) as s:
+        g = s.get(Game, "race1")
+        assert g is not None
+        s.exec(update(Game).where(Game.id == "race1").values(  # type: ignore[call-overload]
+            settings={**(g.settings or {}), **settings}))
+
+
+PRESS = "GAME race1\nPOWER north n-secret\nPRESS TO south\nMeet me at the bridge.\nENDPRESS\n"
+
+
+def test_grey_press_is_signed_anonymous(race) -> None:  # type: ignore[no-untyped-def]
+    _press_settings(race, press="grey")
+    deliver(race, mail(PRESS))
+    [(press, text)] = outbox(race, kind="press")
+    assert press.recipients == ["south@example.org"]
+    assert "Press from anonymous" in text and "north" not in text
+
+
+def test_open_press_is_signed_and_none_is_refused(race) -> None:  # type: ignore[no-untyped-def]
+    _press_settings(race, press="open")
+    deliver(race, mail(PRESS))
+    assert "Press from north" in outbox(race, kind="press")[0][1]
+    _press_settings(race, press="none")
+    deliver(race, mail(PRESS))
+    assert "game race1 allows no press" in _reply(race, "north@example.org")
+    assert len(outbox(race, kind="press")) == 1
+
+
+def test_a_press_setting_gm_does_not_know_sends_nothing_and_says_so(race) -> None:  # type: ignore[no-untyped-def]
+    _press_settings(race, press="whisper")
+    deliver(race, mail(PRESS))
+    assert "has a press setting gm does not know ('whisper')" in _reply(race, "north@example.org")
+    assert outbox(race, kind="press") == []
+
+
+def test_the_moderator_gets_a_copy_of_all_press_naming_the_real_sender(race) -> None:  # type: ignore[no-untyped-def]
+    _press_settings(race, press="grey", press_copy=True)
+    deliver(race, mail(PRESS))
+    [(copy, text)] = outbox(race, kind="press-copy")
+    assert copy.recipients == ["mod@example.org"]
+    assert "Sent by north (signed anonymous)" in text and "Meet me at the bridge." in text
+    assert "north" not in outbox(race, kind="press")[0][1]
+
+
+def test_press_held_until_results_goes_out_with_the_next_reports(race) -> None:  # type: ignore[no-untyped-def]
+    _press_settings(race, press_held=True)
+    deliver(race, mail(PRESS))
+    [(press, _)] = outbox(race, kind="press")
+    assert press.status == "held"
+    assert "press to south will go out with the next reports" in _reply(race, "north@example.org")
+    deliver(race, mail("GAME race1\nMODERATOR mod-secret\nADJUDICATE NOW\n", sender="mod@example.org"))
+    [(press, _)] = outbox(race, kind="press")
+    assert press.status == "queued"
+    assert any(r.kind == "report" and r.status == "queued" for r, _ in outbox(race, to="south@example.org"))
