@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -60,3 +61,23 @@ def ctx(db_url: str) -> Iterator[ServiceContext]:
                          settings={"address": "gm@example.org", "moderator_address": "mod@example.org"},
                          instance="test")
     engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The corpus game (tests/e2e/corpus_game.py), created and settled once per module."""
+    from tests.e2e.corpus_game import build_template
+
+    db = tmp_path_factory.mktemp("corpus") / "template.db"
+    build_template(db)
+    return db
+
+
+@pytest.fixture
+def game(template: Path, tmp_path: Path) -> Iterator[ServiceContext]:
+    """A private copy of the corpus game's database, with its context."""
+    from tests.e2e.corpus_game import copy_of
+
+    ctx = copy_of(template, tmp_path)
+    yield ctx
+    ctx.engine.dispose()

@@ -104,3 +104,4 @@ def inbound_rows(ctx: ServiceContext) -> list[InboundMail]:
 def outbound_rows(ctx: ServiceContext) -> list[OutboundMail]:
     with session_scope(ctx.engine) as s:
         return list(s.exec(select(OutboundMail).order_by(col(OutboundMail.id))).all())
+

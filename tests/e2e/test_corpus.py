@@ -20,7 +20,6 @@ game of tests/e2e/corpus_game.py, and for every mail:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from email import message_from_bytes
 from email.policy import compat32
 from pathlib import Path
@@ -37,8 +36,6 @@ from tests.e2e.corpus_game import (
     MODERATOR_PASSWORD,
     SEATS,
     Snapshot,
-    build_template,
-    copy_of,
     inbound_rows,
     outbound_rows,
 )
@@ -53,19 +50,6 @@ REPLY_HEADERS = {"from", "to", "subject", "date", "message-id", "in-reply-to", "
 def load(path: Path) -> tuple[bytes, dict]:
     return path.read_bytes(), json.loads(path.with_name(path.stem + ".expect.json").read_text("utf-8"))
 
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("corpus") / "template.db"
-    build_template(db)
-    return db
-
-
-@pytest.fixture
-def game(template: Path, tmp_path: Path) -> Iterator[ServiceContext]:
-    ctx = copy_of(template, tmp_path)
-    yield ctx
-    ctx.engine.dispose()
 
 
 def test_the_corpus_has_at_least_300_mails_each_with_an_expected_outcome() -> None:

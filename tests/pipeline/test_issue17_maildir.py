@@ -7,12 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import Iterator
 from email import message_from_bytes
 from email.policy import compat32
 from pathlib import Path
-
-import pytest
 
 from gm.daemon import Daemon
 from gm.mail.config import MaildirSettings
@@ -20,7 +17,6 @@ from gm.mail.file_sink import FileSink
 from gm.mail.maildir_source import MaildirSource
 from gm.mail.mime import decode
 from gm.service.context import ServiceContext
-from tests.e2e.corpus_game import build_template, copy_of
 from tests.pipeline.test_standing_by_mail import close, phase
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "mail"
@@ -28,19 +24,6 @@ MAILS = ["f17_c3_1_outlook_standing_with_actions", "f17_c3_2_gmail_second_player
          "f17_c7_2_gmail_password_from_work", "f17_c8_1_outlook_set_unreadable_step"]
 """One mail per sender (a sender's second mail within the minute waits: the rate limit)."""
 
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("maildir17") / "template.db"
-    build_template(db)
-    return db
-
-
-@pytest.fixture
-def game(template: Path, tmp_path: Path) -> Iterator[ServiceContext]:
-    ctx = copy_of(template, tmp_path)
-    yield ctx
-    ctx.engine.dispose()
 
 
 def sent(out: Path) -> list[tuple[list[str], str]]:

@@ -5,36 +5,19 @@ deadline before RELEASE."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from sqlmodel import select
 
 from gm.db.engine import session_scope
 from gm.db.models import Game
 from gm.service.context import ServiceContext
 from gm.verify import verify_game
-from tests.e2e.corpus_game import GAME, SEATS, build_template, copy_of
+from tests.e2e.corpus_game import GAME, SEATS
 from tests.pipeline.conftest import outbox
 from tests.pipeline.test_standing_by_mail import close, phase, send
 from tests.pipeline.test_who_gets_what import moderate
 
 ANNA = SEATS["sweden"][0]
 
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("positions") / "template.db"
-    build_template(db)
-    return db
-
-
-@pytest.fixture
-def game(template: Path, tmp_path: Path) -> Iterator[ServiceContext]:
-    ctx = copy_of(template, tmp_path)
-    yield ctx
-    ctx.engine.dispose()
 
 
 def test_set_moves_the_phase_and_the_replay_applies_it_in_its_place(game: ServiceContext) -> None:

@@ -10,10 +10,6 @@ force-march, landing blocks not aboard, free sieges).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from sqlmodel import col, select
 
 from gm.db.engine import session_scope
@@ -21,24 +17,11 @@ from gm.db.models import EventLog, OrderSet
 from gm.service.adjudicate import close_phase
 from gm.service.context import ServiceContext
 from gm.service.games import current_phase, phase_info
-from tests.e2e.corpus_game import GAME, SEATS, build_template, copy_of
+from tests.e2e.corpus_game import GAME, SEATS
 from tests.pipeline.conftest import deliver, mail, outbox
 
 SWEDEN, COALITION = SEATS["sweden"][0], SEATS["coalition"][0]
 
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("standing") / "template.db"
-    build_template(db)
-    return db
-
-
-@pytest.fixture
-def game(template: Path, tmp_path: Path) -> Iterator[ServiceContext]:
-    ctx = copy_of(template, tmp_path)
-    yield ctx
-    ctx.engine.dispose()
 
 
 def send(ctx: ServiceContext, power: str, body: str) -> str:

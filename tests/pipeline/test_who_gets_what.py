@@ -3,38 +3,18 @@ to act in 1700-autumn-actions-sweden; anna is Sweden, boris the Coalition)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from gm.service.context import ServiceContext
 from tests.e2e.corpus_game import (
     GAME,
     MODERATOR,
     MODERATOR_PASSWORD,
     SEATS,
-    build_template,
-    copy_of,
 )
 from tests.pipeline.conftest import deliver, mail, outbox
 from tests.pipeline.test_standing_by_mail import ATTACK, close, phase, send
 
 ANNA, BORIS = SEATS["sweden"][0], SEATS["coalition"][0]
 
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("who") / "template.db"
-    build_template(db)
-    return db
-
-
-@pytest.fixture
-def game(template: Path, tmp_path: Path) -> Iterator[ServiceContext]:
-    ctx = copy_of(template, tmp_path)
-    yield ctx
-    ctx.engine.dispose()
 
 
 def moderate(ctx: ServiceContext, body: str) -> str:

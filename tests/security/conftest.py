@@ -2,33 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from gm.mail.mime import decode
 from gm.service.context import ServiceContext
 from tests.data.mail.generate import plain
-from tests.e2e.corpus_game import build_template, copy_of, deliver, outbound_rows
+from tests.e2e.corpus_game import deliver, outbound_rows
 
 ANNA, BORIS, MOD = "anna@example.se", "boris@example.ru", "mod@pbem.example"
 SWEDEN = "GAME baltica42\nPOWER sweden hunter2\n"
 COALITION = "GAME baltica42\nPOWER coalition s-secret\n"
 
-
-@pytest.fixture(scope="session")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("security") / "template.db"
-    build_template(db)
-    return db
-
-
-@pytest.fixture
-def game(template: Path, tmp_path: Path) -> Iterator[ServiceContext]:
-    ctx = copy_of(template, tmp_path)
-    yield ctx
-    ctx.engine.dispose()
 
 
 _counter = iter(range(10_000, 99_999))
