@@ -14,6 +14,7 @@ Pure functions: no clock, no database. Every key is optional (docs/scheduling.md
         "remind": "missing",         # or "not_ready": also powers not READY
         "early": true,               # adjudicate when every owing power is READY
         "early_delay": "10m",
+        "early_alone": true,         # the only power a sequential phase waits for: READY closes it
         "on_outage": "adjudicate",   # or "extend"
         "outage_threshold": "15m",
         "nmr_warn_after": 2,         # missed phases in a row before the moderator is told
@@ -125,6 +126,7 @@ class DeadlinePolicy:
     remind: RemindWho = RemindWho.MISSING
     early: bool = False
     early_delay: timedelta = timedelta(0)
+    early_alone: bool = True  # a sequential phase owed by one power closes on its READY
     on_outage: OutagePolicy = OutagePolicy.ADJUDICATE
     outage_threshold: timedelta = timedelta(minutes=15)
     nmr_warn_after: int = 2
@@ -223,6 +225,7 @@ def _policy(key: str) -> DeadlinePolicy:
         remind=_enum(RemindWho, raw.get("remind"), "deadlines.remind", RemindWho.MISSING),
         early=bool(raw.get("early", False)),
         early_delay=parse_duration(raw.get("early_delay", "0s"), "deadlines.early_delay"),
+        early_alone=bool(raw.get("early_alone", True)),
         on_outage=_enum(OutagePolicy, raw.get("on_outage"), "deadlines.on_outage",
                         OutagePolicy.ADJUDICATE),
         outage_threshold=parse_duration(raw.get("outage_threshold",

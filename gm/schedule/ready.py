@@ -8,6 +8,8 @@ deadline becomes now + delay (never later than it was) and the marker
 ``early@<new>`` removes the grace period; the old deadline is kept as
 ``before-early@<old>`` so that a ``NOT READY`` or ``WAIT`` before the early
 deadline puts it back (:func:`recheck_early`, run by the sweep).
+``deadlines.early_alone`` (default true, issue 19): a sequential phase that waits
+for one power only closes at once on its READY, even without ``early``.
 """
 
 from __future__ import annotations
@@ -39,8 +41,18 @@ def all_ready(session: Session, phase: Phase) -> bool:
 
 
 def _eligible(game: Game, phase: Phase) -> bool:
-    return (phase.state == "open" and phase.released and game.status == "running"
-            and policy(game.settings).early)
+    if not (phase.state == "open" and phase.released and game.status == "running"):
+        return False
+    rules = policy(game.settings)
+    return rules.early or (rules.early_alone and alone(phase))
+
+
+def alone(phase: Phase) -> bool:
+    """A sequential phase that waits for one power only: its READY closes the phase at
+    once, whatever ``deadlines.early`` says, unless ``deadlines.early_alone = false``
+    (issue 19: the judges' habit; nobody else has anything to wait for)."""
+    info = phase.info or {}
+    return not info.get("simultaneous", True) and len(info.get("owing", [])) == 1
 
 
 def maybe_adjudicate_early(ctx: ServiceContext, game_id: str) -> bool:
@@ -55,7 +67,8 @@ def maybe_adjudicate_early(ctx: ServiceContext, game_id: str) -> bool:
         phase = current_phase(session, game_id)
         if not _eligible(game, phase) or not all_ready(session, phase):
             return False
-        seq, pk, delay = phase.seq, phase.id, policy(game.settings).early_delay
+        rules = policy(game.settings)
+        seq, pk, delay = phase.seq, phase.id, rules.early_delay if rules.early else None
     if not delay:
         return close_phase(ctx, game_id, seq, by=ctx.instance, reason="every power READY").closed
     assert pk is not None

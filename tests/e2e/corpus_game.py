@@ -49,7 +49,11 @@ def build_template(db: Path) -> None:
         create_game(ctx, s, game_id=GAME, module_name="baltica", scenario="12.1",
                     seats=[SeatSpec(p, a, password=pw) for p, (a, pw) in SEATS.items()],
                     moderator_address=MODERATOR, moderator_password=MODERATOR_PASSWORD,
-                    seed=b"\x42" * 32)
+                    seed=b"\x42" * 32,
+                    # the corpus checks what each mail changes in the orders only: Sweden's
+                    # READY must not close its phase (the default since issue 19, tested
+                    # in tests/pipeline/test_ready_alone.py)
+                    settings={"deadlines": {"early_alone": False}})
     deliver(ctx, (f"From: {MODERATOR}\r\nTo: {SERVICE}\r\nSubject: dice\r\n"
                   f"Message-ID: <setup-dice@pbem.example>\r\n\r\n"
                   f"GAME {GAME}\r\nMODERATOR {MODERATOR_PASSWORD}\r\nDICE 5 2\r\n").encode())
