@@ -252,30 +252,16 @@ def state(app: App, game_id: str, power: str | None) -> None:
 @json_option
 @pass_app
 def history(app: App, game_id: str, show_private: bool, as_json: bool) -> None:
-    """Phases, moderator acts and rulings, in order."""
-    from sqlmodel import col, select
-
+    """The game's history: phases, moderator acts, rulings, orders once revealed, press."""
     from gm.db.engine import session_scope
-    from gm.db.models import ModeratorAct, Phase
     from gm.service.games import get_game
+    from gm.service.history import history_rows, history_text
 
     ctx = app.context()
-    rows = []
     with session_scope(ctx.engine) as session:
         get_game(session, game_id)
-        for p in session.exec(select(Phase).where(Phase.game_id == game_id).order_by(col(Phase.seq))):
-            rows.append({"at": p.opens_at, "what": "phase", "phase": p.phase_id, "state": p.state,
-                         "seq": p.seq})
-        for a in session.exec(select(ModeratorAct).where(ModeratorAct.game_id == game_id)):
-            if a.private and not show_private:
-                continue
-            rows.append({"at": a.at, "what": f"moderator {a.command}", "actor": a.actor,
-                         "args": a.args, "reason": a.reason, "private": a.private})
-    rows.sort(key=lambda r: str(r["at"]))
-    text = "\n".join(f"{r['at']:%Y-%m-%d %H:%M}  {r['what']:<20} "
-                     + (f"{r['phase']} ({r['state']})" if r["what"] == "phase"
-                        else f"by {r['actor']}: {r['args']} {r['reason']}") for r in rows)
-    emit(rows, as_json, text)
+        rows = history_rows(session, game_id, private=show_private)
+    emit(rows, as_json, history_text(rows))
 
 
 @click.command()

@@ -272,3 +272,34 @@ def test_press_held_until_results_goes_out_with_the_next_reports(race) -> None: 
     [(press, _)] = outbox(race, kind="press")
     assert press.status == "queued"
     assert any(r.kind == "report" and r.status == "queued" for r, _ in outbox(race, to="south@example.org"))
+
+
+def test_history_reads_as_a_human_history_with_json_for_scripts(race) -> None:  # type: ignore[no-untyped-def]
+    import json
+    from datetime import timedelta
+
+    from click.testing import CliRunner
+
+    from gm.cli.main import cli
+
+    for body, sender in ((PRESS, "north@example.org"),
+                         ("GAME race1\nPOWER north n-secret\nadvance 2\n", "north@example.org"),
+                         ("GAME race1\nMODERATOR mod-secret\nRULING North may take the ford\n"
+                          "EXTEND 24h: a holiday\nADJUDICATE NOW\n", "mod@example.org"),
+                         ("GAME race1\nPOWER north n-secret\nadvance 3\n", "north@example.org")):
+        race.clock.advance(timedelta(minutes=10))  # one mail after the other
+        deliver(race, mail(body, sender=sender))  # the last, for turn-2, is not revealed
+    url = race.engine.url.render_as_string(hide_password=False)
+    text = CliRunner().invoke(cli, ["--db", url, "history", "race1"]).output
+    lines = text.splitlines()
+    turn1 = lines.index(next(x for x in lines if x.startswith("turn-1 (done): opened")))
+    turn2 = lines.index(next(x for x in lines if x.startswith("turn-2 (open): opened")))
+    block = "\n".join(lines[turn1:turn2])
+    assert "press from north to south: Meet me at the bridge." in block
+    assert text.count("North may take the ford") == 1 and "RULING by moderator <mod@example.org>" in block
+    assert "moderator extend by moderator <mod@example.org>" in block and "(a holiday)" in block
+    assert "orders of north: advance 2" in block
+    assert "advance 3" not in text  # the open phase's orders are not revealed
+    rows = json.loads(CliRunner().invoke(cli, ["--db", url, "history", "race1", "--json"]).output)
+    assert [r["orders"] for r in rows if r["what"] == "orders" and r["power"] == "north"] == [["advance 2"]]
+    assert [r["phase"] for r in rows if r["what"] == "phase"] == ["turn-1", "turn-2"]

@@ -1,0 +1,99 @@
+"""The moderator's history of a game (``gm history``, issue 19): phases, acts, rulings
+once each, orders once revealed (their phase adjudicated) and press, in order of time.
+
+:func:`history_rows` gives the rows (``gm history --json``); :func:`history_text` reads
+them as a human history, one block per phase.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from gm.db.models import ModeratorAct, OrderSet, OutboundMail, Phase
+from gm.mail.mime import decode
+
+_RANK = {"orders": 1, "phase": 2}  # at one instant: acts, the closed phase's orders, the next phase
+
+
+def history_rows(session: Session, game_id: str, *, private: bool = False,
+                 press: bool = True) -> list[dict[str, Any]]:
+    """Every phase, moderator act (private ones with ``private``), revealed orders and
+    press of ``game_id``, oldest first."""
+    rows: list[dict[str, Any]] = []
+    for p in session.exec(select(Phase).where(Phase.game_id == game_id).order_by(col(Phase.seq))):
+        rows.append({"at": p.opens_at, "what": "phase", "phase": p.phase_id, "state": p.state,
+                     "seq": p.seq, "deadline": p.deadline, "adjudicated_at": p.adjudicated_at})
+        if p.state == "done" and p.adjudicated_at is not None:  # revealed by the adjudication
+            sets = session.exec(select(OrderSet).where(
+                OrderSet.game_id == game_id, OrderSet.phase_seq == p.seq,
+                OrderSet.current == True).order_by(col(OrderSet.power)))  # noqa: E712
+            for o in sets:
+                rows.append({"at": p.adjudicated_at, "what": "orders", "phase": p.phase_id,
+                             "power": o.power, "source": o.source,
+                             "orders": [x for x in o.text.splitlines() if x.strip()]})
+    for a in session.exec(select(ModeratorAct).where(ModeratorAct.game_id == game_id)):
+        if a.private and not private:
+            continue
+        rows.append({"at": a.at, "what": f"moderator {a.command}", "actor": a.actor,
+                     "args": a.args, "reason": a.reason, "private": a.private})
+    if press:
+        rows += _press(session, game_id)
+    rows.sort(key=lambda r: (str(r["at"]), _RANK.get(r["what"], 0)))
+    return rows
+
+
+def _press(session: Session, game_id: str) -> list[dict[str, Any]]:
+    """Each press once (one mail went to each recipient; the moderator's copies skipped)."""
+    seen: set[tuple[str, str]] = set()
+    out: list[dict[str, Any]] = []
+    for m in session.exec(select(OutboundMail).where(
+            OutboundMail.game_id == game_id, OutboundMail.kind == "press").order_by(col(OutboundMail.id))):
+        text = decode(m.raw).text
+        head, _, body = text.partition("\n\n")
+        line = next((x for x in head.splitlines() if x.startswith("Press from ")), "")
+        sender, _, to = line.removeprefix("Press from ").rstrip(":").partition(" to ")
+        key = (line, body)
+        if not line or key in seen:
+            continue
+        seen.add(key)
+        out.append({"at": m.created_at, "what": "press", "from": sender, "to": to,
+                    "text": body.strip(), "held": m.status == "held"})
+    return out
+
+
+def _when(at: datetime | None) -> str:
+    return f"{at:%Y-%m-%d %H:%M}" if at else "-"
+
+
+def _args(args: dict[str, Any] | None) -> str:
+    return ", ".join(f"{k} {v}" for k, v in (args or {}).items() if k != "text")
+
+
+def history_text(rows: list[dict[str, Any]]) -> str:
+    """The rows as a human history: a heading per phase, what happened in it below."""
+    out: list[str] = []
+    for r in rows:
+        what = r["what"]
+        if what == "phase":
+            out += ["", f"{r['phase']} ({r['state']}): opened {_when(r['at'])}, deadline "
+                        f"{_when(r['deadline'])}"
+                        + (f", adjudicated {_when(r['adjudicated_at'])}" if r["adjudicated_at"] else "")]
+        elif what == "orders":
+            orders = "; ".join(r["orders"]) or "(none)"
+            out.append(f"  orders of {r['power']}{' (' + r['source'] + ')' if r['source'] != 'mail' else ''}: {orders}")
+        elif what == "press":
+            first = r["text"].splitlines()[0] if r["text"] else ""
+            more = " ..." if "\n" in r["text"] else ""
+            out.append(f"  {_when(r['at'])}  press from {r['from']} to {r['to']}"
+                       f"{' (held)' if r['held'] else ''}: {first}{more}")
+        elif what == "moderator ruling":
+            text = (r["args"] or {}).get("text", "")
+            out.append(f"  {_when(r['at'])}  RULING by {r['actor']}: {text}")
+        else:
+            reason = f" ({r['reason']})" if r["reason"] else ""
+            private = " [private]" if r["private"] else ""
+            out.append(f"  {_when(r['at'])}  {what} by {r['actor']}: {_args(r['args'])}{reason}{private}")
+    return "\n".join(out).strip("\n")
