@@ -209,6 +209,26 @@ def _flags(seat: dict[str, Any]) -> str:
                                     ("late", seat["late"])) if on)
 
 
+@game.command("observe")
+@click.argument("game_id")
+@click.argument("address")
+@click.option("--stop", is_flag=True, help="Stop sending this address the public reports.")
+@json_option
+@pass_app
+def game_observe(app: App, game_id: str, address: str, stop: bool, as_json: bool) -> None:
+    """Send ADDRESS the game's public reports (an observer), or stop with --stop."""
+    from gm.db.engine import session_scope
+    from gm.service.games import get_game
+    from gm.service.observers import set_observer
+
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        after = set_observer(ctx, session, get_game(session, game_id), address, actor="moderator (cli)",
+                             stop=stop)
+    emit({"game": game_id, "observers": after}, as_json,
+         f"{game_id} observers: {', '.join(after) or 'none'}")
+
+
 @game.command("scenarios")
 @click.argument("module_name")
 @json_option

@@ -233,6 +233,14 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
             extra = (_history(session, game, rc.language, pages),)
         _store_and_queue(ctx, session, game, seq, branch, power, current.phase_id, rc, to, hold,
                          extra)
+    observers = [a for a in (game.settings or {}).get("observers", []) if a]
+    if observers:  # the public report (a spectator's view), never stored as a seat's
+        rc = build_context(game, module, closed, current, SPECTATOR, None, rows, rulings, defaulted)
+        for address in observers:
+            queue_report(ctx, session, game, rc, to=[address],
+                         subject=f"[{game.id}] {current.phase_id}: public report",
+                         key=f"report:{game.id}:{seq}:{branch}:observer:{address.lower()}",
+                         held=held)
     for r in rulings_rows:
         r.published = True
         session.add(r)

@@ -303,3 +303,25 @@ def test_history_reads_as_a_human_history_with_json_for_scripts(race) -> None:  
     rows = json.loads(CliRunner().invoke(cli, ["--db", url, "history", "race1", "--json"]).output)
     assert [r["orders"] for r in rows if r["what"] == "orders" and r["power"] == "north"] == [["advance 2"]]
     assert [r["phase"] for r in rows if r["what"] == "phase"] == ["turn-1", "turn-2"]
+
+
+def test_an_observer_gets_the_public_report_when_the_phase_closes_by_mail(race) -> None:  # type: ignore[no-untyped-def]
+    from click.testing import CliRunner
+
+    from gm.cli.main import cli
+
+    url = race.engine.url.render_as_string(hide_password=False)
+    added = CliRunner().invoke(cli, ["--db", url, "game", "observe", "race1", "kibitz@example.net"])
+    assert added.exit_code == 0 and "kibitz@example.net" in added.output, added.output
+    bad = CliRunner().invoke(cli, ["--db", url, "game", "observe", "race1", "not-an-address"])
+    assert bad.exit_code != 0 and "is not a mail address" in bad.output
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 2\n"))
+    deliver(race, mail("GAME race1\nMODERATOR mod-secret\nADJUDICATE NOW\n", sender="mod@example.org"))
+    [(report, text)] = outbox(race, kind="report", to="kibitz@example.net")
+    assert report.recipients == ["kibitz@example.net"]
+    assert "turn-2" in report.subject and "public report" in report.subject
+    assert "n-secret" not in text and "@example.org" not in text
+    stopped = CliRunner().invoke(cli, ["--db", url, "game", "observe", "race1", "kibitz@example.net", "--stop"])
+    assert stopped.exit_code == 0 and "observers: none" in stopped.output
+    deliver(race, mail("GAME race1\nMODERATOR mod-secret\nADJUDICATE NOW\n", sender="mod@example.org"))
+    assert len(outbox(race, kind="report", to="kibitz@example.net")) == 1

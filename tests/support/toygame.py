@@ -114,8 +114,8 @@ class RaceModule(GameModule):
         if power is None:
             return dict(state)
         leader = max(state["powers"], key=lambda p: (state["position"][p], p))
-        return {"turn": state["turn"], "power": power,
-                "position": state["position"][power], "leader": leader,
+        return {"turn": state["turn"], "power": power,  # a spectator sees only the leader
+                "position": state["position"].get(power), "leader": leader,
                 "winner": state["winner"]}
 
     def order_to_json(self, order: Any) -> dict[str, Any]:
