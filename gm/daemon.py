@@ -38,6 +38,7 @@ import os
 import signal
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -56,6 +57,7 @@ log = logging.getLogger("gm.daemon")
 DB_RETRY_FIRST = 1.0
 DB_RETRY_LONGEST = 60.0
 STOP_GRACE = 7.0  # seconds after SIGTERM before the process exits whatever it is doing
+BROKEN_TRIES = 3  # rounds a mail that cannot be stored or flagged is tried, per process
 
 
 def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail) -> bool:
@@ -123,7 +125,7 @@ class Daemon:
     stopping: bool = False
     wake: WakeClock = field(default_factory=WakeClock)
     _last_sweep: float | None = field(default=None)
-    _broken: set[tuple[str, int | None, int | None, int]] = field(default_factory=set)
+    _broken: Counter[tuple[str, int | None, int | None, int]] = field(default_factory=Counter)
     _stopped: threading.Event = field(default_factory=threading.Event)
     _claims_released: bool = field(default=False)
 
@@ -169,6 +171,13 @@ class Daemon:
                     await self._sleep(delay)
                     delay = min(delay * 2, DB_RETRY_LONGEST)
                     continue
+                except Exception:
+                    # A bug outside one mail or one game (each of those is contained where
+                    # it happens): the daemon does not stop for it; it tries again later.
+                    log.exception("the round failed; trying again in %.0f s", delay)
+                    await self._sleep(delay)
+                    delay = min(delay * 2, DB_RETRY_LONGEST)
+                    continue
                 delay = DB_RETRY_FIRST
                 if not self.stopping:
                     await asyncio.to_thread(self.source.wait, self.wait_time())
@@ -203,7 +212,7 @@ class Daemon:
         for fetched in await asyncio.to_thread(self.source.fetch_new):
             if self.stopping:
                 break
-            if _identity(fetched) in self._broken:
+            if self._broken[_identity(fetched)] >= BROKEN_TRIES:
                 continue
             handled += 1
             try:
@@ -213,11 +222,11 @@ class Daemon:
                 raise
             except Exception:
                 # handle_inbound records and answers a mail that fails; this is a mail that
-                # could not even be stored or flagged. It is left in the mailbox and not
-                # tried again by this process (a restart tries it once more).
+                # could not even be stored or flagged. It is left in the mailbox; this
+                # process tries it BROKEN_TRIES times in all (a restart, as many again).
                 log.exception("mail from %s could not be stored or flagged; left in the mailbox",
                               fetched.source)
-                self._broken.add(_identity(fetched))
+                self._broken[_identity(fetched)] += 1
         if not self.stopping:
             await drain(self.ctx, self.sink)
         if handled:  # mail may have opened, moved or closed phases (a sweep refreshes itself)
@@ -230,11 +239,13 @@ class Daemon:
                     or time.monotonic() - self._last_sweep >= self.sweep_seconds)
         if not periodic and not self.wake.due(now):
             return
-        sweep_once(self.ctx)
-        if periodic:
-            self._last_sweep = time.monotonic()
-        with session_scope(self.ctx.engine) as session:
-            self.wake.swept(session, now, periodic=periodic)
+        try:
+            sweep_once(self.ctx)
+        finally:  # a sweep that raised is not tried again at once either
+            if periodic:
+                self._last_sweep = time.monotonic()
+            with session_scope(self.ctx.engine) as session:
+                self.wake.swept(session, now, periodic=periodic)
 
     def _refresh(self) -> None:
         with session_scope(self.ctx.engine) as session:

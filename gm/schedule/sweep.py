@@ -23,6 +23,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import col, select
 
 from gm.db.engine import session_scope
@@ -83,7 +84,14 @@ def sweep(ctx: ServiceContext, *, game_id: str | None = None) -> SweepReport:
     now = ctx.clock.now()
     for row in rows:
         if not row.due(now) and pending(row, now):
-            sent = send_reminders(ctx, row)
+            try:
+                sent = send_reminders(ctx, row)
+            except (OperationalError, InterfaceError):
+                raise
+            except Exception as exc:  # one game's broken reminder must not stop the others
+                log.exception("reminders of %s phase %s failed", row.game_id, row.seq)
+                report.problems.append(Problem(row.game_id, row.seq, f"reminder: {exc!r}"))
+                continue
             if sent is not None:
                 report.reminders.append(sent)
     for row in order_for(ctx.instance, [r for r in rows if r.due(now)]):
@@ -145,6 +153,8 @@ def _close(ctx: ServiceContext, row: OpenPhase, report: SweepReport) -> None:
         return
     try:
         result = close_phase(ctx, row.game_id, row.seq, by=ctx.instance, reason="deadline")
+    except (OperationalError, InterfaceError):
+        raise  # the database is gone: the daemon waits and sweeps again
     except Exception as exc:  # one broken game must not stop the others
         log.exception("closing %s phase %s failed", row.game_id, row.seq)
         report.problems.append(Problem(row.game_id, row.seq, f"{type(exc).__name__}: {exc}"))
