@@ -53,7 +53,7 @@ def test_a_moment_a_sweep_tried_and_left_is_parked_until_the_periodic_sweep(ctx)
 
 def test_a_mail_that_opens_a_phase_gives_the_loop_its_next_wake_up(ctx, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Both powers READY with early adjudication: turn-2 opens during the round; the loop's
-    next wake-up is turn-2's deadline, without waiting for the periodic sweep."""
+    wake-ups are turn-2's at once, without waiting for the periodic sweep."""
     new_game(ctx, early=True)
     order(ctx, "north")
     inbox = tmp_path / "inbox"
@@ -64,9 +64,10 @@ def test_a_mail_that_opens_a_phase_gives_the_loop_its_next_wake_up(ctx, tmp_path
         (inbox / "new" / f"{n}.eml").write_bytes(mail(f"GAME race1\nPOWER {power} {pw}\nadvance 2\nREADY\n",
                                                       sender=f"{power[0]}@example.org"))
     asyncio.run(daemon.step())
-    assert phase(ctx).phase_id == "turn-2"
-    assert daemon.wake.seconds_until_next(ctx.clock.now()) == (
-        phase(ctx).deadline - ctx.clock.now()).total_seconds()
+    nxt = phase(ctx)
+    assert nxt.phase_id == "turn-2"
+    assert (nxt.id, "due", nxt.deadline) in daemon.wake.pending
+    assert not any(pk != nxt.id for pk, _, _ in daemon.wake.pending)  # turn-1's moments are gone
 
 
 class FlakySource(MaildirSource):
