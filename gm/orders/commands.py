@@ -121,6 +121,13 @@ class SetAddress:
 
 
 @dataclass(frozen=True)
+class Observe:
+    """``OBSERVE game``: anyone asks the moderator for the game's public reports."""
+
+    game: str | None = None
+
+
+@dataclass(frozen=True)
 class Orders:
     """``ORDERS``: what the signed-on power has on file for the phase now open."""
 
@@ -220,6 +227,6 @@ SignOn = PowerSignOn | ModeratorSignOn
 Command = (
     Game | PowerSignOn | ModeratorSignOn | Phase | For | Check | Add | Status | Ready | Wait
     | Press | History | Absent | Password | SetLanguage | SetTimezone | SetAddress | Help | List | Orders
-    | SendPassword
+    | SendPassword | Observe
     | ModeratorCommand
 )

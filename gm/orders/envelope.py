@@ -32,7 +32,7 @@ from gm.orders.prose import prose_signal
 from gm.resources import grammar_root
 
 ENVELOPE_WORDS = frozenset({"game", "partie", "power", "signon", "puissance", "moderator",
-                            "moderateur", "help", "aide", "list", "liste", "send", "envoyer"})
+                            "moderateur", "help", "aide", "list", "liste", "send", "envoyer", "observe", "observer"})
 """The words that open an envelope line (orders.md §1)."""
 
 COMMAND_WORDS = frozenset(
@@ -41,14 +41,14 @@ COMMAND_WORDS = frozenset(
      "finpresse", "history", "historique", "absent", "password", "motdepasse", "set", "definir",
      "extend", "prolonger", "adjudicate", "arbitrer", "ruling", "decision", "replace",
      "remplacer", "rollback", "retour", "pause", "resume", "reprendre", "dice", "des",
-     "release", "liberer", "list", "liste", "orders", "ordres", "send", "envoyer"}
+     "release", "liberer", "list", "liste", "orders", "ordres", "send", "envoyer", "observe", "observer"}
 )
 """The first words of command lines; a line so starting is parsed as a command."""
 
 _NEEDS_SECOND = {"replace": {"power"}, "remplacer": {"puissance"}, "not": {"ready"},
                  "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}, "send": {"password"},
                  "envoyer": {"motdepasse"}}
-_AT_MOST = {"orders": 1, "ordres": 1, "list": 2, "liste": 2}
+_AT_MOST = {"orders": 1, "ordres": 1, "list": 2, "liste": 2, "observe": 2, "observer": 2}
 """Words that are a command only in a line of at most this many words and no colon
 (``Orders:`` or ``List of my moves`` head a player's own lines)."""
 """Words that open an order too (``replace Karl XII``): a command only with this second word."""
@@ -276,6 +276,9 @@ class _Commands(Transformer):
     def set_address(self, k: list[Token]) -> c.SetAddress:
         return c.SetAddress(self._v(k[0]))
 
+    def observe(self, k: list[Token]) -> c.Observe:
+        return c.Observe(self._v(k[0]).lower() if k else None)
+
     def orders(self, k: list[Any]) -> c.Orders:
         return c.Orders()
 
@@ -413,7 +416,7 @@ class _Builder:
         elif isinstance(cmd, c.Help) and self.section is None:
             self._new_section(line)
             self._add(line, cmd)
-        elif isinstance(cmd, c.List) and self.section is None:
+        elif isinstance(cmd, c.List | c.Observe) and self.section is None:
             self._new_section(line, game=cmd.game)
             self._add(line, cmd)
         elif isinstance(cmd, c.SendPassword) and self.section is None:

@@ -224,6 +224,27 @@ class CommandRunner:
     def do_sendpassword(self, line: SourceLine, cmd: c.SendPassword, acting: str | None) -> None:
         CommandRunner.send_password(self.sc, self.reply, self.game, cmd.power)
 
+    def do_observe(self, line: SourceLine, cmd: c.Observe, acting: str | None) -> None:
+        CommandRunner.ask_to_observe(self.sc, self.reply, self.game)
+
+    @staticmethod
+    def ask_to_observe(sc: SectionContext, reply: SectionReply, game: Game) -> None:
+        """OBSERVE game: the moderator is asked (with the command that adds the observer);
+        nothing is sent to the address before the moderator agrees (gm.service.observers)."""
+        from gm.service.notify import notify_moderator
+        from gm.service.observers import observers
+
+        address = sc.mail.reply_address
+        if address.lower() in (a.lower() for a in observers(game)):
+            reply.note(msg("You already receive the public reports of game {game}.", game=game.id))
+            return
+        notify_moderator(sc.ctx, sc.session, game, f"{address} asks to observe {game.id}",
+                         f"{address} asks to receive the public reports of game {game.id}.\n"
+                         f"To agree: gm game observe {game.id} {address}\n",
+                         key=f"observe-request:{sc.inbound_id}")
+        reply.note(msg("The moderator of game {game} has been asked to send you its public "
+                       "reports.", game=game.id))
+
     @staticmethod
     def send_password(sc: SectionContext, reply: SectionReply, game: Game, written: str) -> None:
         """SEND PASSWORD power: a new password to the seat's registered address only; the

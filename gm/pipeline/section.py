@@ -73,6 +73,9 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     if list_only:
         CommandRunner.list_game(sc, reply, game)
         return reply
+    if section.signon is None and any(isinstance(x, c.Observe) for x in section.commands):
+        CommandRunner.ask_to_observe(sc, reply, game)
+        return reply
     if section.signon is None and any(isinstance(x, c.SendPassword) for x in section.commands):
         for cmd in section.commands:
             if isinstance(cmd, c.SendPassword):

@@ -325,3 +325,13 @@ def test_an_observer_gets_the_public_report_when_the_phase_closes_by_mail(race) 
     assert stopped.exit_code == 0 and "observers: none" in stopped.output
     deliver(race, mail("GAME race1\nMODERATOR mod-secret\nADJUDICATE NOW\n", sender="mod@example.org"))
     assert len(outbox(race, kind="report", to="kibitz@example.net")) == 1
+
+
+def test_observe_by_mail_asks_the_moderator_and_sends_nothing_before_they_agree(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("OBSERVE race1\n", sender="kibitz@example.net"))
+    assert "The moderator of game race1 has been asked to send you its public reports." in _reply(
+        race, "kibitz@example.net")
+    [(notice, text)] = outbox(race, kind="notice", to="mod@example.org")
+    assert "To agree: gm game observe race1 kibitz@example.net" in text
+    deliver(race, mail("GAME race1\nMODERATOR mod-secret\nADJUDICATE NOW\n", sender="mod@example.org"))
+    assert outbox(race, kind="report", to="kibitz@example.net") == []
