@@ -173,6 +173,7 @@ def game_show(app: App, game_id: str, as_json: bool) -> None:
     """Show a game's seats, phase, deadline and settings (never passwords)."""
     from gm.db.engine import session_scope
     from gm.service.games import current_phase, get_game, seats
+    from gm.service.observers import observers, waiting
     from gm.service.roll import roll_call
 
     ctx = app.context()
@@ -186,6 +187,7 @@ def game_show(app: App, game_id: str, as_json: bool) -> None:
                 "phase": phase.phase_id, "phase_state": phase.state, "deadline": phase.deadline,
                 "owing": (phase.info or {}).get("owing", []), "commitment": g.commitment,
                 "settings": g.settings, "moderator": g.moderator_address,
+                "observers": observers(g), "waiting": waiting(g),
                 "seats": [{"power": s.power, "address": s.address, "language": s.language,
                            "timezone": s.timezone, "missed_in_row": s.missed_in_row,
                            "submitted": s.power in roll and roll[s.power].submitted,
@@ -200,6 +202,9 @@ def game_show(app: App, game_id: str, as_json: bool) -> None:
             f"phase {data['phase']} ({data['phase_state']}), deadline {data['deadline']}",
             f"owing orders: {', '.join(data['owing']) or 'nobody'}"]
     text += [f"  {s['power']:<14} {s['address']:<32} {_flags(s)}".rstrip() for s in data["seats"]]
+    if data["observers"]:
+        text.append(f"observers: {', '.join(data['observers'])}")
+    text += [f"waiting: {w['address']} for {w['power']} (since {w['at'][:16]})" for w in data["waiting"]]
     emit(data, as_json, "\n".join(text))
 
 

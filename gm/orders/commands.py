@@ -127,6 +127,17 @@ class Observe:
     game: str | None = None
 
 
+ANY_POWER = "any"
+
+
+@dataclass(frozen=True)
+class Join:
+    """``JOIN game power`` (or ``any``): anyone asks for a seat; the moderator decides."""
+
+    game: str
+    power: str = ANY_POWER
+
+
 @dataclass(frozen=True)
 class Orders:
     """``ORDERS``: what the signed-on power has on file for the phase now open."""
@@ -227,6 +238,6 @@ SignOn = PowerSignOn | ModeratorSignOn
 Command = (
     Game | PowerSignOn | ModeratorSignOn | Phase | For | Check | Add | Status | Ready | Wait
     | Press | History | Absent | Password | SetLanguage | SetTimezone | SetAddress | Help | List | Orders
-    | SendPassword | Observe
+    | SendPassword | Observe | Join
     | ModeratorCommand
 )

@@ -32,7 +32,7 @@ from gm.orders.prose import prose_signal
 from gm.resources import grammar_root
 
 ENVELOPE_WORDS = frozenset({"game", "partie", "power", "signon", "puissance", "moderator",
-                            "moderateur", "help", "aide", "list", "liste", "send", "envoyer", "observe", "observer"})
+                            "moderateur", "help", "aide", "list", "liste", "send", "envoyer", "observe", "observer", "join", "rejoindre"})
 """The words that open an envelope line (orders.md §1)."""
 
 COMMAND_WORDS = frozenset(
@@ -41,14 +41,15 @@ COMMAND_WORDS = frozenset(
      "finpresse", "history", "historique", "absent", "password", "motdepasse", "set", "definir",
      "extend", "prolonger", "adjudicate", "arbitrer", "ruling", "decision", "replace",
      "remplacer", "rollback", "retour", "pause", "resume", "reprendre", "dice", "des",
-     "release", "liberer", "list", "liste", "orders", "ordres", "send", "envoyer", "observe", "observer"}
+     "release", "liberer", "list", "liste", "orders", "ordres", "send", "envoyer", "observe", "observer", "join", "rejoindre"}
 )
 """The first words of command lines; a line so starting is parsed as a command."""
 
 _NEEDS_SECOND = {"replace": {"power"}, "remplacer": {"puissance"}, "not": {"ready"},
                  "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}, "send": {"password"},
                  "envoyer": {"motdepasse"}}
-_AT_MOST = {"orders": 1, "ordres": 1, "list": 2, "liste": 2, "observe": 2, "observer": 2}
+_AT_MOST = {"orders": 1, "ordres": 1, "list": 2, "liste": 2, "observe": 2, "observer": 2,
+            "join": 3, "rejoindre": 3}
 """Words that are a command only in a line of at most this many words and no colon
 (``Orders:`` or ``List of my moves`` head a player's own lines)."""
 """Words that open an order too (``replace Karl XII``): a command only with this second word."""
@@ -279,6 +280,9 @@ class _Commands(Transformer):
     def observe(self, k: list[Token]) -> c.Observe:
         return c.Observe(self._v(k[0]).lower() if k else None)
 
+    def join(self, k: list[Token]) -> c.Join:
+        return c.Join(self._v(k[0]).lower(), self._v(k[1]).lower() if len(k) > 1 else c.ANY_POWER)
+
     def orders(self, k: list[Any]) -> c.Orders:
         return c.Orders()
 
@@ -416,7 +420,7 @@ class _Builder:
         elif isinstance(cmd, c.Help) and self.section is None:
             self._new_section(line)
             self._add(line, cmd)
-        elif isinstance(cmd, c.List | c.Observe) and self.section is None:
+        elif isinstance(cmd, c.List | c.Observe | c.Join) and self.section is None:
             self._new_section(line, game=cmd.game)
             self._add(line, cmd)
         elif isinstance(cmd, c.SendPassword) and self.section is None:

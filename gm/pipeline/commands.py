@@ -22,6 +22,7 @@ from gm.pipeline.reply import SectionReply
 from gm.service import moderator as mod
 from gm.service.errors import ServiceError
 from gm.service.games import current_phase, seat_for_power
+from gm.service.games import seats as seats_of
 from gm.service.orders import set_flags
 from gm.service.outbox import queue_mail
 from gm.service.passwords import hash_password
@@ -244,6 +245,36 @@ class CommandRunner:
                          key=f"observe-request:{sc.inbound_id}")
         reply.note(msg("The moderator of game {game} has been asked to send you its public "
                        "reports.", game=game.id))
+
+    def do_join(self, line: SourceLine, cmd: c.Join, acting: str | None) -> None:
+        CommandRunner.ask_to_join(self.sc, self.reply, self.game, cmd.power)
+
+    @staticmethod
+    def ask_to_join(sc: SectionContext, reply: SectionReply, game: Game, written: str) -> None:
+        """JOIN game power|any: the sender goes on the game's waiting list and the moderator
+        is told how to give them a seat (REPLACE POWER); nothing else changes."""
+        from gm.pipeline.signon import resolve_power
+        from gm.service.observers import add_waiting
+
+        if written != c.ANY_POWER:
+            seat = resolve_power(sc.session, game, written)
+            if seat is None:
+                names = ", ".join(s.power for s in seats_of(sc.session, game.id))
+                reply.rejected = msg("game {game} has no power {power!r} (powers: {names})",
+                                     game=game.id, power=written, names=names)
+                return
+            written = seat.power
+        address = sc.mail.reply_address
+        if add_waiting(sc.ctx, sc.session, game, address, written):
+            from gm.service.notify import notify_moderator
+
+            notify_moderator(sc.ctx, sc.session, game, f"{address} asks to play {written} in {game.id}",
+                             f"{address} asks to play {written} in game {game.id} and is on its "
+                             f"waiting list (gm game show {game.id}).\nTo give them a seat, by "
+                             f"mail: REPLACE POWER <power> WITH {address}\n",
+                             key=f"join-request:{sc.inbound_id}")
+        reply.note(msg("You are on the waiting list of game {game} for {power}; its moderator "
+                       "decides and will write to you.", game=game.id, power=written))
 
     @staticmethod
     def send_password(sc: SectionContext, reply: SectionReply, game: Game, written: str) -> None:

@@ -73,6 +73,11 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     if list_only:
         CommandRunner.list_game(sc, reply, game)
         return reply
+    if section.signon is None and any(isinstance(x, c.Join) for x in section.commands):
+        for cmd in section.commands:
+            if isinstance(cmd, c.Join):
+                CommandRunner.ask_to_join(sc, reply, game, cmd.power)
+        return reply
     if section.signon is None and any(isinstance(x, c.Observe) for x in section.commands):
         CommandRunner.ask_to_observe(sc, reply, game)
         return reply

@@ -269,6 +269,9 @@ def replace_power(ctx: ServiceContext, session: Session, game: Game, *, actor: s
     seat.address, seat.password_hash, seat.missed_in_row, seat.active = (
         address, hash_password(password), 0, True)
     session.add(seat)
+    from gm.service.observers import leave_waiting
+
+    leave_waiting(session, game, address)  # a JOIN answered (issue 19)
     record_act(ctx, session, game, actor=actor, command="replace",
                args={"power": power, "old_address": old, "new_address": address},
                reason=reason, private=private)

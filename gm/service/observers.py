@@ -1,4 +1,6 @@
-"""Observers: addresses that receive a game's public reports (issue 19, the judges' habit).
+"""Observers and the waiting list of a game (issue 19, the judges' habits).
+
+Observers: addresses that receive a game's public reports (issue 19, the judges' habit).
 
 Kept in ``Game.settings["observers"]``; each gets, whenever the seats get theirs, the
 report a spectator may see (the game's public view, gm.service.reports), never a seat's.
@@ -39,3 +41,28 @@ def set_observer(ctx: ServiceContext, session: Session, game: Game, address: str
     record_act(ctx, session, game, actor=actor, command="unobserve" if stop else "observe",
                args={"address": address}, private=True)
     return after
+
+
+def waiting(game: Game) -> list[dict[str, str]]:
+    """The waiting list (``Game.settings["waiting"]``): who asked to play which power."""
+    return [w for w in (game.settings or {}).get("waiting", []) if isinstance(w, dict)]
+
+
+def add_waiting(ctx: ServiceContext, session: Session, game: Game, address: str, power: str) -> bool:
+    """Put ``address`` on the waiting list for ``power`` (or ``any``); False if it was there."""
+    now = waiting(game)
+    if any(w.get("address", "").lower() == address.lower() and w.get("power") == power for w in now):
+        return False
+    entry = {"address": address, "power": power, "at": ctx.clock.now().isoformat()}
+    game.settings = {**(game.settings or {}), "waiting": [*now, entry]}
+    session.add(game)
+    return True
+
+
+def leave_waiting(session: Session, game: Game, address: str) -> None:
+    """Take ``address`` off the waiting list (it was given a seat)."""
+    now = waiting(game)
+    after = [w for w in now if w.get("address", "").lower() != address.lower()]
+    if after != now:
+        game.settings = {**(game.settings or {}), "waiting": after}
+        session.add(game)

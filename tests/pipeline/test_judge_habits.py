@@ -335,3 +335,19 @@ def test_observe_by_mail_asks_the_moderator_and_sends_nothing_before_they_agree(
     assert "To agree: gm game observe race1 kibitz@example.net" in text
     deliver(race, mail("GAME race1\nMODERATOR mod-secret\nADJUDICATE NOW\n", sender="mod@example.org"))
     assert outbox(race, kind="report", to="kibitz@example.net") == []
+
+
+def test_join_puts_the_sender_on_the_waiting_list_and_the_moderator_gives_the_seat(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, mail("JOIN race1 south\n", sender="newbie@example.net"))
+    assert "You are on the waiting list of game race1 for south" in _reply(race, "newbie@example.net")
+    deliver(race, mail("JOIN race1 west\n", sender="other@example.net"))
+    assert "game race1 has no power 'west' (powers: north, south)" in _reply(race, "other@example.net")
+    [(notice, text)] = outbox(race, kind="notice", to="mod@example.org")
+    assert "REPLACE POWER <power> WITH newbie@example.net" in text
+    shown, data = _show(race)
+    assert [(w["address"], w["power"]) for w in data["waiting"]] == [("newbie@example.net", "south")]
+    assert "waiting: newbie@example.net for south" in shown
+    deliver(race, mail("GAME race1\nMODERATOR mod-secret\nREPLACE POWER south WITH newbie@example.net\n",
+                       sender="mod@example.org"))
+    assert any(r.kind == "welcome" for r, _ in outbox(race, to="newbie@example.net"))
+    assert _show(race)[1]["waiting"] == []
