@@ -94,6 +94,7 @@ class ScriptedPlayer:
     seed: int = 0
     rng: random.Random = field(init=False)
     ordered: set[str] = field(default_factory=set)  # phases it already mailed for
+    refused: list[str] = field(default_factory=list)  # order lines gm refused, as echoed
 
     def __post_init__(self) -> None:
         self.rng = random.Random(f"{self.seed}:{self.power}")
@@ -130,6 +131,17 @@ class ScriptedPlayer:
         self.ordered.add(report.phase)
         return orders
 
+    def read_reply(self, text: str) -> None:
+        """Remember what gm refused, as a player would, so as not to send it again."""
+        for line in text.splitlines():
+            parts = line.split(None, 2)
+            if len(parts) == 3 and parts[0].isdigit() and parts[1] in ("REFUSED", "REFUSÉ"):
+                self.refused.append(parts[2])
+
+    def _was_refused(self, origin: str, to: str) -> bool:
+        """A move between these two territories was refused before (either language)."""
+        return any(origin in line and to in line for line in self.refused)
+
     def mail_body(self, orders: list[str]) -> str:
         return (f"GAME {self.game_id}\nPOWER {self.power} {self.password}\n"
                 + "\n".join(orders) + "\n")
@@ -149,6 +161,11 @@ class ScriptedPlayer:
     def _ground(self, block: OwnBlock) -> bool:
         b = self._block.get(block.name)
         return b is not None and b.kind is not BlockKind.FLEET
+
+    def _neutral(self, territory_id: str) -> bool:
+        """The map prints the territory as a neutral nation's (4.8: prohibited until it joins)."""
+        nation = self.board.territories[territory_id].nation
+        return nation is not None and self.board.nations[nation].side is Side.NEUTRAL
 
     def _enemy_garrison(self, territory_id: str) -> bool:
         """The territory belongs to a nation of the other side (as printed on the map)."""
@@ -184,7 +201,9 @@ class ScriptedPlayer:
         for where in origins[: rng.randint(1, 3)]:
             origin = self._land(where)
             nbrs = sorted(self.board.neighbours(origin or ""))
-            nbrs = [n for n in nbrs if not self.board.territories[n].box]
+            nbrs = [n for n in nbrs if not self.board.territories[n].box
+                    and not self._neutral(n)
+                    and not self._was_refused(where, self.board.territories[n].name)]
             if not nbrs:
                 continue
             to = rng.choice(nbrs)
