@@ -17,7 +17,7 @@ of the same game:
 * the same reports: each player got the report of each phase once;
 * nothing left unhandled, unsent, or unflagged in the mailbox.
 
-CI kills 50 times during scenario 12.3 with SQLite (about three minutes); GM_LONG_TESTS=1
+CI kills 50 times during four games of scenario 12.3 with SQLite (about three minutes); GM_LONG_TESTS=1
 kills 150 times, with SQLite and with PostgreSQL (GM_KILLS=n sets the number of kills).
 """
 
@@ -46,7 +46,7 @@ from tests.support.servers import DovecotServer, SmtpTestServer
 
 LONG = os.environ.get("GM_LONG_TESTS") == "1"
 KILLS = int(os.environ.get("GM_KILLS", "150" if LONG else "50"))
-GAMES = {"pb123": "12.3"}
+GAMES = {f"pb123{c}": "12.3" for c in "abcd"}  # four games: long enough for 50 kills
 SEED = 22
 SERVE = "from gm.cli.main import cli; cli(prog_name='gm')"
 
@@ -91,8 +91,8 @@ def test_gm_serve_killed_at_random_through_a_pax_baltica_game_ends_as_an_uninter
         if kills >= KILLS:
             return start(config, log), float("inf"), None
         if rng.random() < 0.5:
-            return start(config, log), time.monotonic() + rng.uniform(0.1, 3.0), None
-        return start(config, log), float("inf"), len(smtp_server.received) + rng.randint(1, 8)
+            return start(config, log), time.monotonic() + rng.uniform(0.1, 1.5), None
+        return start(config, log), float("inf"), len(smtp_server.received) + rng.randint(1, 4)
 
     proc, kill_at, kill_after = new_life()
     try:
@@ -146,7 +146,7 @@ def test_gm_serve_killed_at_random_through_a_pax_baltica_game_ends_as_an_uninter
     differing = [(mid, players.replies.get(mid), ref_players.replies.get(mid))
                  for mid in ref_players.sent if players.replies.get(mid) != ref_players.replies.get(mid)]
     assert not differing, differing[0]
-    assert players.sent == ref_players.sent
+    assert sorted(players.sent) == sorted(ref_players.sent)  # four games interleave freely
     # The same game as the uninterrupted run.
     got = outcome(ctx)
     assert got == want, first_difference(got, want)
