@@ -80,10 +80,14 @@ class MaildirSource:
             if base not in wanted:
                 continue
             if self.processed is not None:
-                os.replace(path, self.processed / "cur" / path.name.replace("/", ""))
+                target = self.processed / "cur" / path.name.replace("/", "")
+            else:
+                new_flags = "".join(sorted(set(flags + self.settings.handled_flag)))
+                target = self.path / "cur" / f"{base}{_INFO_SEP}2,{new_flags}"
+            try:
+                os.replace(path, target)
+            except FileNotFoundError:  # another instance flagged it first: it is handled
                 continue
-            new_flags = "".join(sorted(set(flags + self.settings.handled_flag)))
-            os.replace(path, self.path / "cur" / f"{base}{_INFO_SEP}2,{new_flags}")
 
     def wait(self, timeout: float) -> bool:
         """Poll new/ until a file appears or ``timeout`` passes; True if one did."""

@@ -83,3 +83,21 @@ def test_file_sink_disk_full_is_temporary(tmp_path, monkeypatch):
     assert result.failure.kind is FailureKind.DISK_FULL
     assert os.listdir(tmp_path / "sent" / "new") == []
     assert os.listdir(tmp_path / "sent" / "tmp") == []
+
+
+def test_two_instances_flagging_one_mail_both_go_on(tmp_path, monkeypatch):
+    """Two daemons on one Maildir: the second to flag a handled mail finds it moved already.
+
+    Seen in CI with two gm serve processes (tests/e2e/test_two_daemons.py): the loser's
+    os.replace raised FileNotFoundError and its round was abandoned with a traceback.
+    """
+    one = MaildirSource(MaildirSettings(inbox=str(tmp_path / "in")))
+    two = MaildirSource(MaildirSettings(inbox=str(tmp_path / "in")))
+    _drop(one.path, "1.a.host", b"Subject: one\n\nrecon Livland\n")
+    fetched_by_one, fetched_by_two = one.fetch_new(), two.fetch_new()
+    listed = list(two._pending())  # two lists the file before one moves it
+    monkeypatch.setattr(two, "_pending", lambda: iter(listed))
+    one.mark_handled(fetched_by_one)
+    two.mark_handled(fetched_by_two)  # no FileNotFoundError
+    assert os.listdir(one.path / "cur") == ["1.a.host:2,S"]
+    assert os.listdir(one.path / "new") == []
