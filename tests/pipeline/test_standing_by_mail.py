@@ -111,17 +111,57 @@ def test_the_reply_shows_paths_force_marches_landings_and_free_sieges(
     reply = send(game, "sweden",
                  "move from Västergötland: Elfsborg to Jämtland\n"
                  "move from Skåne: Karl XII to Jämtland\n"
-                 "land Dalregementet from Southern Baltic to Livland\n"
+                 "land Dalregementet from Southern Baltic to Pommern\n"
                  "move from Pommern: Östgöta to Płock\n"
                  "siege Płock with Östgöta\n"
                  "siege Estland with Vellinck\n")
     assert "Elfsborg by Kopparberg → Jämtland" in reply
     assert ("Karl XII: the path is longer than the movement rating 2; without force they "
             "will not move (4.4)") in reply
-    assert "REFUSED  land Dalregementet from Southern Baltic Sea to Livland: refused: " \
+    assert "REFUSED  land Dalregementet from Southern Baltic Sea to Pommern: refused: " \
            "Dalregementet: not aboard a fleet in that sea zone" in reply
     assert "OK  siege Płock with Östgöta   (to be checked at adjudication: free: the " \
            "besiegers end their move here this phase (6.1))" in reply
     assert "REFUSED  siege Estland with Vellinck: refused: the garrison is not the enemy's" \
            in reply  # Estland is Sweden's own: the position forbids it
     assert "more actions than this turn's roll" not in reply  # 3 moves, the siege is free
+
+
+def test_fleet_orders_the_position_forbids_are_refused_on_arrival_after_the_orders_above(
+        game: ServiceContext) -> None:
+    """Issue 17 class 4: "everything the power's own position already forbids is refused
+    with the reason, not accepted 'to be checked at adjudication'": embark and sail are
+    rehearsed on the board as the orders above leave it (9.1, 9.2)."""
+    reply = send(game, "sweden",
+                 "embark Karl XII, Dalregementet from Skåne onto Wachtmeister\n"
+                 "embark Vellinck from Estland onto Wattrang\n"
+                 "sail Wachtmeister from Baltic Sea to Gulf of Riga\n"
+                 "embark Karl XII from Skåne onto Wachtmeister\n"
+                 "sail Wattrang from Southern Baltic to Gulf of Finland\n"
+                 "embark Vellinck from Estland onto Wattrang\n"
+                 "sail Wachtmeister from Southern Baltic to Gulf of Finland\n"
+                 "land Karl XII from Gulf of Finland to Ingermanland\n")
+    assert ("REFUSED  embark Karl XII, Dalregementet from Skåne onto Wachtmeister: "
+            "refused: a fleet carries one army or two regiments (9.2)") in reply
+    assert ("REFUSED  embark Vellinck from Estland onto Wattrang: refused: the fleet is not "
+            "at sea off that port") in reply  # line 4: Wattrang has not sailed yet
+    assert ("REFUSED  sail Wachtmeister from Baltic Sea to Gulf of Riga: refused: "
+            "not in that territory") in reply
+    assert "OK  embark Karl XII from Skåne onto Wachtmeister\n" in reply
+    assert "OK  sail Wattrang from Southern Baltic Sea to Gulf of Finland\n" in reply
+    assert "OK  embark Vellinck from Estland onto Wattrang\n" in reply  # after the sail above
+    assert "OK  sail Wachtmeister from Southern Baltic Sea to Gulf of Finland\n" in reply
+    assert ("REFUSED  land Karl XII from Gulf of Finland to Ingermanland: refused: "
+            "already moved this turn (4.1)") in reply  # 9.2: not loaded and unloaded in a turn
+    assert "to be checked at adjudication" not in reply
+    assert "5 order(s) stored" not in reply and "4 order(s) stored" in reply
+
+
+def test_fleet_orders_after_a_conditional_one_wait_for_the_adjudication(
+        game: ServiceContext) -> None:
+    reply = send(game, "sweden",
+                 "sail Wattrang from Southern Baltic to Gulf of Finland unless enemy blocks "
+                 "in Estland > 3\n"
+                 "embark Vellinck from Estland onto Wattrang\n")
+    assert "OK  embark Vellinck from Estland onto Wattrang   (to be checked at adjudication)" \
+        in reply

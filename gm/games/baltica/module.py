@@ -11,6 +11,7 @@ Politics choices: see docs/baltica.md.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
@@ -50,7 +51,7 @@ from gm.games.baltica.orders import (
     order_from_json,
     order_to_json,
 )
-from gm.games.baltica.rules import actions, limits, movement, nations, politics, truce
+from gm.games.baltica.rules import actions, fleets, limits, movement, nations, politics, truce
 from gm.games.baltica.rules import winter_campaign as winter
 from gm.games.baltica.rules.reforms import reform_problem
 from gm.games.baltica.rules.replacements import replacement_problem
@@ -193,7 +194,7 @@ class BalticaModule(GameModule):
                     out.append(v)
                     continue
             if v.verdict is not Verdict.REFUSED:
-                v = tally.judge(inner, v)
+                v = tally.judge(inner, v, conditional=cond is not None)
             if v.verdict is Verdict.ACCEPTED and cond is not None and not v.reason:
                 v = Validation(Verdict.TO_CHECK, msg("condition checked when carried out"))
             out.append(v)
@@ -425,14 +426,19 @@ class _ActionTally:
     """The actions an order list spends as the engine will count them (3.3): movement
     orders from one territory share one action (3.3.2), a siege by blocks that end their
     move there this phase is free (6.1); beyond the roll, a warning. Also what the list
-    itself decides: ``land`` of blocks neither aboard nor embarked above is refused (9.2)."""
+    itself decides: the movement orders (move, embark, sail, land) are rehearsed in the
+    mail's order on a copy of the board, by the engine's own functions, so an ``embark``,
+    ``sail`` or ``land`` that the power's own position forbids (no friendly port, fleet
+    not at sea off the port, no room aboard, not a harbor, too far, blocks not aboard, 9.1,
+    9.2) is refused with the reason, after the moves above it (orders.md §2, issue 17)."""
 
     def __init__(self, world: World, power: str, roll: int, counting: bool) -> None:
         self.world, self.power, self.roll, self.counting = world, power, roll, counting
         self.spent = 0
         self.origins: set[str] = set()
         self.arriving: dict[str, set[str]] = {}  # territory -> blocks moved there above
-        self.embarked: set[str] = set()
+        self.rehearsal = World(world.board, copy.deepcopy(world.state), Dice.scripted([]))
+        self.unsure: set[str] = set()  # blocks a conditional order above may have moved
 
     def _siege_problem(self, territory: str, blocks: set[str]) -> Why | None:
         """6.1/6.2 as far as the board and the mail tell: blocks already in the territory
@@ -452,8 +458,51 @@ class _ActionTally:
             why = Why.REGIMENTS_EXCLUDED
         return why
 
-    def judge(self, order: Any, v: Validation) -> Validation:
+    def _pieces(self, order: Move | Embark | Sail | Land) -> set[str]:
+        """The blocks a movement order moves (a fleet's cargo with it)."""
+        r = self.rehearsal
+        names = ([b for g in order.groups for b in g.blocks] if isinstance(order, Move)
+                 else [*order.blocks] if isinstance(order, Land)
+                 else [*order.fleets] if isinstance(order, Sail)
+                 else [*order.blocks, *order.fleets])
+        out = {r.bid_block(n) for n in names}
+        return out | {c for f in out for c in fleets.cargo_of(r, f)}
+
+    def _rehearse(self, order: Any, conditional: bool) -> Validation | None:
+        """Carry a movement order out on the rehearsal board; the refusal when the power's
+        own position (with the orders above) forbids an ``embark``, ``sail`` or ``land``.
+        Orders that touch blocks a conditional order may have moved are left to the
+        adjudication, as are the conditional orders themselves."""
+        if not isinstance(order, (Move, Embark, Sail, Land)):
+            return None
+        r = self.rehearsal
+        pieces = self._pieces(order)
+        if conditional or pieces & self.unsure or any(b not in r.state.blocks for b in pieces):
+            self.unsure |= pieces
+            return None
+        if isinstance(order, Move):
+            movement.carry_out_move(r, self.power, order)
+            return None
+        why = (fleets.embark(r, self.power, order) if isinstance(order, Embark)
+               else fleets.sail(r, self.power, order) if isinstance(order, Sail)
+               else fleets.land(r, self.power, order))
+        if why is None:
+            return Validation(Verdict.ACCEPTED)
+        if why is Why.NOT_ABOARD:
+            stray = [n for n in order.blocks if r.state.blocks[r.bid_block(n)].aboard is None
+                     or r.state.blocks[r.bid_block(n)].location != r.bid_territory(order.origin)]
+            return Validation(Verdict.REFUSED, msg("{block}: {why}", block=", ".join(stray),
+                                                   why=msg(why.value)))
+        return Validation(Verdict.REFUSED, msg(why.value))
+
+    def judge(self, order: Any, v: Validation, conditional: bool = False) -> Validation:
         w = self.world
+        if self.counting:
+            rehearsed = self._rehearse(order, conditional)
+            if rehearsed is not None and rehearsed.verdict is Verdict.REFUSED:
+                return rehearsed
+            if rehearsed is not None and v.verdict is Verdict.TO_CHECK and not v.reason:
+                v = rehearsed
         cost = 1 if isinstance(order, ACTION_TYPES) else 0
         if isinstance(order, (Move, Embark, Sail, Land)):
             origin = w.bid_territory(order.origin)
@@ -463,17 +512,6 @@ class _ActionTally:
             for g in order.groups:
                 self.arriving.setdefault(w.bid_territory(g.to), set()).update(
                     w.bid_block(b) for b in g.blocks)
-        elif isinstance(order, Embark):
-            self.embarked.update(w.bid_block(b) for b in order.blocks)
-        elif isinstance(order, Land):
-            sea = w.bid_territory(order.origin)
-            for name in order.blocks:
-                b = w.bid_block(name)
-                fleet = w.state.blocks[b].aboard if b in w.state.blocks else None
-                here = fleet is not None and w.state.blocks[fleet].location == sea
-                if not here and b not in self.embarked:
-                    return Validation(Verdict.REFUSED, msg("{block}: {why}", block=name,
-                                                           why=msg(Why.NOT_ABOARD.value)))
         elif isinstance(order, Siege) and self.counting:
             t = w.bid_territory(order.territory)
             blocks = {w.bid_block(b) for b in order.blocks}
