@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol, runtime_checkable
 
+from gm.i18n import msg
+
 
 class Op(Enum):
     """A comparison operator, written as players write it."""
@@ -72,7 +74,25 @@ class Quantity:
     args: tuple[str, ...] = ()
 
     def echo(self) -> str:
-        """Canonical text."""
+        """Canonical text, a message said again in the reader's language (orders.md §8)."""
+        arg = self.args[0] if self.args else ""
+        match self.name:
+            case "round":
+                return msg("round")
+            case "funds":
+                return msg("funds")
+            case "strength":
+                return msg("strength of {block}", block=arg)
+            case "enemy_blocks":
+                return msg("enemy blocks in {area}", area=arg)
+            case "own_blocks":
+                return msg("my blocks in {area}", area=arg)
+            case "actions_left":
+                return msg("actions left")
+            case "longships_at":
+                return msg("longships at {place}", place=arg)
+            case "rival_longships_at":
+                return msg("rival longships at {place}", place=arg)
         template = QUANTITY_WORDS.get(self.name)
         if template is None:
             return " ".join((self.name.replace("_", " "), *self.args))
@@ -87,7 +107,8 @@ class Comparison:
 
     def echo(self) -> str:
         """Canonical text, e.g. ``round >= 2``."""
-        return f"{self.quantity.echo()} {self.op.value} {self.value}"
+        return msg("{quantity} {op} {value}", quantity=self.quantity.echo(), op=self.op.value,
+                   value=self.value)
 
 
 class Predicate:
@@ -123,7 +144,9 @@ class Not:
     def echo(self) -> str:
         """``not X``, with parentheses around a compound X."""
         inner = self.item.echo()
-        return f"not ({inner})" if isinstance(self.item, (All, Any_)) else f"not {inner}"
+        if isinstance(self.item, (All, Any_)):
+            return msg("not ({condition})", condition=inner)
+        return msg("not {condition}", condition=inner)
 
 
 @dataclass(frozen=True)
@@ -134,7 +157,9 @@ class All:
 
     def echo(self) -> str:
         """Items joined by ``and``; an ``or`` inside is parenthesised."""
-        return " and ".join(f"({i.echo()})" if isinstance(i, Any_) else i.echo() for i in self.items)
+        parts = [msg("({condition})", condition=i.echo()) if isinstance(i, Any_) else i.echo()
+                 for i in self.items]
+        return _chain(parts, "and")
 
 
 @dataclass(frozen=True)
@@ -145,10 +170,20 @@ class Any_:
 
     def echo(self) -> str:
         """Items joined by ``or``."""
-        return " or ".join(i.echo() for i in self.items)
+        return _chain([i.echo() for i in self.items], "or")
 
 
 Condition = Comparison | Predicate | Not | All | Any_
+
+
+def _chain(parts: Sequence[str], word: str) -> str:
+    """``a and b and c`` (``word`` "and" or "or") as one message, said again in the
+    reader's language with the condition grammar's words (``et``, ``ou``)."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = (msg("{a} and {b}", a=out, b=part) if word == "and"
+               else msg("{a} or {b}", a=out, b=part))
+    return out
 
 
 def all_of(items: Sequence[Condition]) -> Condition:
@@ -192,10 +227,10 @@ class Conditional:
         """Canonical text in the form the player used."""
         order, cond = self.order.echo(), self.cond.echo()
         if self.form is Form.UNLESS:
-            return f"{order} unless {cond}"
+            return msg("{order} unless {condition}", order=order, condition=cond)
         if self.form is Form.THEN:
-            return f"if {cond} then {order}"
-        return f"{order} if {cond}"
+            return msg("if {condition} then {order}", condition=cond, order=order)
+        return msg("{order} if {condition}", order=order, condition=cond)
 
     def applies(self, facts: Facts) -> bool:
         """Whether the order is to be carried out, given ``facts`` now."""

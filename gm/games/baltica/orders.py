@@ -18,9 +18,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from gm.i18n import Text, msg, translate
+
 
 def _names(items: tuple[str, ...]) -> str:
     return ", ".join(items)
+
+
+def _said(text: Text, lang: str) -> str:
+    """An order's canonical text in ``lang``: the English :class:`Text` itself (so it
+    can be stored and said again, :func:`gm.i18n.as_data`), else its translation from
+    the catalogue, whose French uses the grammar's French keywords (orders.md §8)."""
+    return text if lang == "en" else translate(text, lang)
+
+
+def _joined(parts: list[Text]) -> Text:
+    """``a; b; c`` as one message (the French puts a space before the semicolon)."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = msg("{a}; {b}", a=out, b=part)
+    return out
 
 
 @dataclass(frozen=True)
@@ -30,9 +47,12 @@ class Recon:
     kind: ClassVar[str] = "recon"
     territory: str
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("recon {territory}", territory=self.territory)
+
     def echo(self, lang: str = "en") -> str:
-        word = "reconnaître" if lang == "fr" else "recon"
-        return f"{word} {self.territory}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -44,14 +64,17 @@ class MoveGroup:
     via: tuple[str, ...] = ()
     force: bool = False
 
-    def echo(self, lang: str = "en") -> str:
-        to, via, force = ("vers", "par", "forcée") if lang == "fr" else ("to", "via", "force")
-        text = f"{_names(self.blocks)} {to} {self.to}"
+    def text(self) -> Text:
+        """The canonical group as a message."""
+        text = msg("{blocks} to {to}", blocks=_names(self.blocks), to=self.to)
         if self.via:
-            text += f" {via} {_names(self.via)}"
+            text = msg("{group} via {path}", group=text, path=_names(self.via))
         if self.force:
-            text += f" {force}"
+            text = msg("{group} force", group=text)
         return text
+
+    def echo(self, lang: str = "en") -> str:
+        return _said(self.text(), lang)
 
     def to_json(self) -> dict[str, Any]:
         return {"blocks": list(self.blocks), "to": self.to, "via": list(self.via),
@@ -70,10 +93,13 @@ class Move:
     origin: str
     groups: tuple[MoveGroup, ...]
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("move from {origin}: {groups}", origin=self.origin,
+                   groups=_joined([g.text() for g in self.groups]))
+
     def echo(self, lang: str = "en") -> str:
-        verb = "déplacer de" if lang == "fr" else "move from"
-        sep = " : " if lang == "fr" else ": "
-        return f"{verb} {self.origin}{sep}" + "; ".join(g.echo(lang) for g in self.groups)
+        return _said(self.text(), lang)
 
     def blocks(self) -> tuple[str, ...]:
         return tuple(b for g in self.groups for b in g.blocks)
@@ -87,10 +113,13 @@ class MainAttack:
     territory: str
     origin: str
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("main attack {territory} from {origin}", territory=self.territory,
+                   origin=self.origin)
+
     def echo(self, lang: str = "en") -> str:
-        if lang == "fr":
-            return f"attaque principale {self.territory} depuis {self.origin}"
-        return f"main attack {self.territory} from {self.origin}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -101,9 +130,13 @@ class Siege:
     territory: str
     blocks: tuple[str, ...]
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("siege {territory} with {blocks}", territory=self.territory,
+                   blocks=_names(self.blocks))
+
     def echo(self, lang: str = "en") -> str:
-        word, with_ = ("siège", "avec") if lang == "fr" else ("siege", "with")
-        return f"{word} {self.territory} {with_} {_names(self.blocks)}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -118,10 +151,15 @@ class Politics:
     nation: str
     targets: tuple[str, ...] = ()
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        if self.targets:
+            return msg("politics {nation} target {targets}", nation=self.nation,
+                       targets=_names(self.targets))
+        return msg("politics {nation}", nation=self.nation)
+
     def echo(self, lang: str = "en") -> str:
-        word, target = ("politique", "cible") if lang == "fr" else ("politics", "target")
-        text = f"{word} {self.nation}"
-        return text + (f" {target} {_names(self.targets)}" if self.targets else "")
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -132,8 +170,12 @@ class Reinforce:
     kind: ClassVar[str] = "reinforce"
     blocks: tuple[str, ...]
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("reinforce {blocks}", blocks=_names(self.blocks))
+
     def echo(self, lang: str = "en") -> str:
-        return f"{'renforcer' if lang == 'fr' else 'reinforce'} {_names(self.blocks)}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -145,9 +187,13 @@ class Pin:
     blocks: tuple[str, ...]
     territory: str
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("pin {blocks} in {territory}", blocks=_names(self.blocks),
+                   territory=self.territory)
+
     def echo(self, lang: str = "en") -> str:
-        word, in_ = ("fixer", "en") if lang == "fr" else ("pin", "in")
-        return f"{word} {_names(self.blocks)} {in_} {self.territory}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -158,9 +204,12 @@ class Discontent:
     kind: ClassVar[str] = "discontent"
     territories: tuple[str, ...]
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("discontent {territories}", territories=_names(self.territories))
+
     def echo(self, lang: str = "en") -> str:
-        word = "mécontentement" if lang == "fr" else "discontent"
-        return f"{word} {_names(self.territories)}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -172,11 +221,15 @@ class Replace:
     block: str
     strength: int | None = None
 
-    def echo(self, lang: str = "en") -> str:
-        text = f"{'remplacer' if lang == 'fr' else 'replace'} {self.block}"
+    def text(self) -> Text:
+        """The canonical order as a message."""
         if self.strength is not None:
-            text += f" {'jusqu’à' if lang == 'fr' else 'to'} {self.strength}"
-        return text
+            return msg("replace {block} to {strength}", block=self.block,
+                       strength=self.strength)
+        return msg("replace {block}", block=self.block)
+
+    def echo(self, lang: str = "en") -> str:
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -188,10 +241,13 @@ class Embark:
     origin: str
     fleets: tuple[str, ...]
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("embark {blocks} from {origin} onto {fleets}", blocks=_names(self.blocks),
+                   origin=self.origin, fleets=_names(self.fleets))
+
     def echo(self, lang: str = "en") -> str:
-        if lang == "fr":
-            return f"embarquer {_names(self.blocks)} de {self.origin} sur {_names(self.fleets)}"
-        return f"embark {_names(self.blocks)} from {self.origin} onto {_names(self.fleets)}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -204,10 +260,13 @@ class Sail:
     origin: str
     to: str
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("sail {fleets} from {origin} to {to}", fleets=_names(self.fleets),
+                   origin=self.origin, to=self.to)
+
     def echo(self, lang: str = "en") -> str:
-        if lang == "fr":
-            return f"naviguer {_names(self.fleets)} de {self.origin} vers {self.to}"
-        return f"sail {_names(self.fleets)} from {self.origin} to {self.to}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -219,10 +278,13 @@ class Land:
     origin: str
     to: str
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("land {blocks} from {origin} to {to}", blocks=_names(self.blocks),
+                   origin=self.origin, to=self.to)
+
     def echo(self, lang: str = "en") -> str:
-        if lang == "fr":
-            return f"débarquer {_names(self.blocks)} de {self.origin} vers {self.to}"
-        return f"land {_names(self.blocks)} from {self.origin} to {self.to}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -232,9 +294,12 @@ class BattleOrder:
     kind: ClassVar[str] = "battle_order"
     territories: tuple[str, ...]
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("battle order {territories}", territories=_names(self.territories))
+
     def echo(self, lang: str = "en") -> str:
-        word = "ordre de bataille" if lang == "fr" else "battle order"
-        return f"{word} {_names(self.territories)}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -244,9 +309,12 @@ class HitsPrefer:
     kind: ClassVar[str] = "hits_prefer"
     blocks: tuple[str, ...]
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("hits prefer {blocks}", blocks=_names(self.blocks))
+
     def echo(self, lang: str = "en") -> str:
-        word = "pertes d'abord" if lang == "fr" else "hits prefer"
-        return f"{word} {_names(self.blocks)}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -257,9 +325,12 @@ class Retreat:
     block: str
     to: str
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("retreat {block} to {to}", block=self.block, to=self.to)
+
     def echo(self, lang: str = "en") -> str:
-        word, to = ("retraite", "vers") if lang == "fr" else ("retreat", "to")
-        return f"{word} {self.block} {to} {self.to}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -270,9 +341,12 @@ class Regroup:
     blocks: tuple[str, ...]
     to: str
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("regroup {blocks} to {to}", blocks=_names(self.blocks), to=self.to)
+
     def echo(self, lang: str = "en") -> str:
-        word, to = ("regrouper", "vers") if lang == "fr" else ("regroup", "to")
-        return f"{word} {_names(self.blocks)} {to} {self.to}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -288,15 +362,18 @@ class Build:
     deploy: tuple[str, ...] = ()
     strength: int | None = None
 
-    def echo(self, lang: str = "en") -> str:
-        fr = lang == "fr"
-        text = (f"construire {self.nation} : tirer {self.draw}" if fr
-                else f"build {self.nation}: draw {self.draw}")
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        text = msg("build {nation}: draw {draw}", nation=self.nation, draw=self.draw)
         if self.strength is not None:
-            text += f" {'force' if fr else 'strength'} {self.strength}"
+            text = msg("{build} strength {strength}", build=text, strength=self.strength)
         if self.deploy:
-            text += f"; {'déployer' if fr else 'deploy'} {_names(self.deploy)}"
+            text = msg("{build}; deploy {territories}", build=text,
+                       territories=_names(self.deploy))
         return text
+
+    def echo(self, lang: str = "en") -> str:
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -307,8 +384,12 @@ class Reform:
     kind: ClassVar[str] = "reform"
     block: str
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("reform {block}", block=self.block)
+
     def echo(self, lang: str = "en") -> str:
-        return f"{'réformer' if lang == 'fr' else 'reform'} {self.block}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -319,10 +400,12 @@ class Cede:
     territory: str
     to: str
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("cede {territory} to {nation}", territory=self.territory, nation=self.to)
+
     def echo(self, lang: str = "en") -> str:
-        if lang == "fr":
-            return f"céder {self.territory} à {self.to}"
-        return f"cede {self.territory} to {self.to}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -332,9 +415,12 @@ class WinterCampaign:
     kind: ClassVar[str] = "winter_campaign"
     move: Move
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("winter campaign: {move}", move=self.move.text())
+
     def echo(self, lang: str = "en") -> str:
-        word = "campagne d'hiver : " if lang == "fr" else "winter campaign: "
-        return word + self.move.echo(lang)
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -344,8 +430,12 @@ class TruceOffer:
     kind: ClassVar[str] = "truce_offer"
     nation: str
 
+    def text(self) -> Text:
+        """The canonical order as a message."""
+        return msg("truce offer {nation}", nation=self.nation)
+
     def echo(self, lang: str = "en") -> str:
-        return f"{'offre de trêve' if lang == 'fr' else 'truce offer'} {self.nation}"
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -358,11 +448,14 @@ class Solidarity:
     kind: ClassVar[str] = "solidarity"
     reactivate: str | None = None
 
-    def echo(self, lang: str = "en") -> str:
-        fr = lang == "fr"
+    def text(self) -> Text:
+        """The canonical order as a message."""
         if self.reactivate is None:
-            return "solidarité trêve" if fr else "solidarity truce"
-        return f"{'solidarité réactiver' if fr else 'solidarity reactivate'} {self.reactivate}"
+            return msg("solidarity truce")
+        return msg("solidarity reactivate {nation}", nation=self.reactivate)
+
+    def echo(self, lang: str = "en") -> str:
+        return _said(self.text(), lang)
 
 
 @dataclass(frozen=True)
@@ -375,11 +468,14 @@ class Reroll:
     kind: ClassVar[str] = "reroll"
     below: int | None = None
 
-    def echo(self, lang: str = "en") -> str:
-        fr = lang == "fr"
+    def text(self) -> Text:
+        """The canonical order as a message."""
         if self.below is None:
-            return "relancer jamais" if fr else "reroll off"
-        return f"{'relancer actions sous' if fr else 'reroll actions below'} {self.below}"
+            return msg("reroll off")
+        return msg("reroll actions below {below}", below=self.below)
+
+    def echo(self, lang: str = "en") -> str:
+        return _said(self.text(), lang)
 
 
 Order = (Recon | Move | MainAttack | Siege | Politics | Replace | Embark | Sail | Land

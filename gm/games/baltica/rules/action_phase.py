@@ -139,7 +139,7 @@ def tell_unused(world: World, power: str, orders: Sequence[Any], opponent: Seque
     placed = any(e.type in ("rp_spent", "steps_gained") for e in world.events[start:])
 
     def told(who: str, order: Any, why: Why) -> None:
-        world.emit("order_failed", [who], order=order.echo(), order_fr=order.echo("fr"),
+        world.emit("order_failed", [who], order=order.echo(),
                    why=why.value, code=why.name)
 
     for o in opponent:

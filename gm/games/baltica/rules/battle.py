@@ -325,7 +325,7 @@ def regroup(world: World, battle: Battle, winner: str, regroups: dict[str, str])
         why = regroup_why(world, b, battle.territory, to, count)
         if why is not None:
             order = Regroup((world.name(b),), world.tname(to))
-            world.emit("order_failed", [winner], order=order.echo(), order_fr=order.echo("fr"),
+            world.emit("order_failed", [winner], order=order.echo(),
                        why=why.value, code=why.name)
             continue
         count.use(battle.territory, to)

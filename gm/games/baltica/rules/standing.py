@@ -111,8 +111,7 @@ class BattleStanding:
                 continue
             missing = [t for t in s.order.territories if w.bid_territory(t) not in fought_in]
             if missing:
-                self._failed(s, Why.NO_BATTLE_THERE, BattleOrder(tuple(missing)).echo(),
-                             BattleOrder(tuple(missing)).echo("fr"))
+                self._failed(s, Why.NO_BATTLE_THERE, BattleOrder(tuple(missing)).echo())
         for s in self.retreats:
             if s.done:
                 continue
@@ -143,17 +142,11 @@ class BattleStanding:
                 why = Why.NOT_WINNER
             self._failed(s, why)
 
-    def _failed(self, s: Standing, why: Why, text: str = "", text_fr: str = "") -> None:
-        """Tell ``s``'s owner; ``order_fr``: the order in French when it has no condition
-        (conditions are echoed as written)."""
-        extra = {}
-        if not text and s.cond is None:
-            extra["order_fr"] = s.order.echo("fr")
-        elif text_fr:
-            extra["order_fr"] = text_fr
+    def _failed(self, s: Standing, why: Why, text: str = "") -> None:
+        """Tell ``s``'s owner (the order's echo is a message: said in the reader's
+        language, :meth:`World.emit`)."""
         text = text or (s.cond.echo() if s.cond is not None else s.order.echo())
-        self.world.emit("order_failed", [s.power], order=text, why=why.value, code=why.name,
-                        **extra)
+        self.world.emit("order_failed", [s.power], order=text, why=why.value, code=why.name)
 
 
 def retreat_problem(world: World, block: str, territory: str, to: str,

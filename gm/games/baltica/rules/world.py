@@ -15,6 +15,7 @@ from gm.dice import Dice
 from gm.games.baltica.board import BlockKind, BlockType, Board, Rating, Terrain
 from gm.games.baltica.state import POWERS, REMOVED, GameState, other_power
 from gm.games.base import Event
+from gm.i18n import Text, as_data
 
 NORMAL_BORDER_LIMIT = 6  # 4.2: "Normal border: 6 blocks."
 DIFFICULT_BORDER_LIMIT = 2  # 4.2: "Difficult Terrain border: 2 blocks."
@@ -43,8 +44,14 @@ class World:
 
     # -- events --------------------------------------------------------------
     def emit(self, type_: str, visible_to: Iterable[str] | None = None, **data: Any) -> None:
-        """Record an event; ``visible_to`` None means every power may know it."""
+        """Record an event; ``visible_to`` None means every power may know it. A value
+        that is a message (:class:`gm.i18n.Text`, an order's ``echo()``) is stored as
+        English under its key and as data under ``KEY_msg``, so a report says it in the
+        reader's language (templates: ``d.get("order_msg", d.order) | say(lang)``)."""
         vis = frozenset(visible_to) if visible_to is not None else None
+        for key, value in list(data.items()):
+            if isinstance(value, Text):
+                data[key], data[f"{key}_msg"] = str(value), as_data(value)
         self.events.append(Event(type_, data, vis))
 
     # -- the ruleset ---------------------------------------------------------------
