@@ -46,6 +46,29 @@ KIND_OF_STEP = {"movement": "movement", "negotiation": "negotiation", "congress"
                 "war-first": "war", "war-second": "war"}
 
 
+def _with_position(d: Any, state: State, seat: str, orders: Sequence[Any],
+                   judged: list[Validation]) -> list[Validation]:
+    """Movement phase (orders.md §2, issue 17 class 4): an order the power's own position
+    forbids (no marker to upgrade, no such unit there, no link to the area, no counter
+    left...) is refused with the reason, found by carrying out the orders on a copy of the
+    board as the adjudication will; one refused only in some readings of the conditional
+    orders above it stays to be checked at adjudication."""
+    if state["step"] != "movement":
+        return judged
+    from gm.games.britannica.movement import UNSURE, position_refusals
+
+    kept = [i for i, v in enumerate(judged) if v.verdict is not Verdict.REFUSED]
+    found = position_refusals(d, state, seat, [orders[i] for i in kept])
+    out = list(judged)
+    for n, i in enumerate(kept):
+        why = found.get(n)
+        if why == UNSURE:
+            out[i] = Validation(Verdict.TO_CHECK, msg("depends on others' orders or on money"))
+        elif why is not None:
+            out[i] = Validation(Verdict.REFUSED, msg(why.value))  # type: ignore[union-attr]
+    return out
+
+
 def _with_money(d: Any, state: State, seat: str, orders: Sequence[Any],
                 judged: list[Validation]) -> list[Validation]:
     """Movement phase (orders.md §2, §4): each order that costs money says what it costs and
@@ -196,7 +219,7 @@ class Britannica(GameModule):
                 out.append(Validation(Verdict.TO_CHECK, msg("depends on others' orders or on money")))
             else:
                 out.append(Validation(Verdict.ACCEPTED))
-        return _with_money(d, state, power, orders, out)
+        return _with_money(d, state, power, orders, _with_position(d, state, power, orders, out))
 
     def default_orders(self, state: State, power: str) -> list[Any]:
         """No orders received: the engine gives the phase's defaults (docs/britannica.md),

@@ -345,6 +345,65 @@ def spending(d: BritanniaData, start: State, seat: str, orders: Sequence[o.AnyOr
     return out
 
 
+UNSURE = "unsure"
+"""What :func:`position_refusals` says of an order refused in some readings of the
+conditional orders above it and carried out in others."""
+MONEY = (Refusal.FUNDS.name, Refusal.FUNDS_EXHAUSTED.name, Refusal.CONDITION.name)
+MAX_READINGS = 3  # conditional orders read both ways: 2**3 runs at most
+
+
+def position_refusals(d: BritanniaData, start: State, seat: str, orders: Sequence[o.AnyOrder]
+                      ) -> dict[int, Refusal | str]:
+    """What the seat's own position forbids in its Movement orders, known when the mail
+    arrives (orders.md §2, issue 17 class 4): each power's orders carried out on a copy of
+    the start of the phase exactly as :func:`run_power` will (after the GM's rebuild of the
+    special garrisons), since nothing another power does in this phase changes what an
+    order finds (module docstring). A conditional order may or may not be carried out:
+    the first :data:`MAX_READINGS` are read both ways (later orders are unsure). For each
+    order index in ``orders`` refused in every reading: its :class:`Refusal`; refused in
+    some readings only: :data:`UNSURE`. Money running out is not a refusal here (the
+    warnings of :func:`spending` say it)."""
+    from gm.games.britannica.dropout import abandoned
+
+    board = copy.deepcopy(start)
+    by_actor: dict[str, list[tuple[int, o.AnyOrder]]] = {}
+    for i, order in enumerate(orders):
+        by_actor.setdefault(o.actor_of(order), []).append((i, order))
+    garrisons.rebuild(d, board, {a: [x for _, x in xs] for a, xs in by_actor.items()},
+                      abandoned(board))
+    out: dict[int, Refusal | str] = {}
+    for actor, items in by_actor.items():
+        if actor not in board.get("treasury", {}):
+            continue
+        conditional = [k for k, (_, x) in enumerate(items) if isinstance(x, o.Conditional)]
+        read = conditional[:MAX_READINGS]
+        unsure_from = conditional[MAX_READINGS] if len(conditional) > MAX_READINGS else None
+        seen: dict[int, list[Refusal | None]] = {}
+        for mask in range(2 ** len(read)):
+            holds = {k for n, k in enumerate(read) if mask >> n & 1}
+            own: list[o.AnyOrder] = [
+                (o.base(x) if k in holds else o.SwitchPower(actor, actor))
+                if isinstance(x, o.Conditional) else x for k, (_, x) in enumerate(items)]
+            _, events = run_power(d, board, actor, seat, own, {actor: own})
+            refused = {e.data["number"] - 1: Refusal[e.data["reason"]] for e in events
+                       if e.type == "order_not_carried_out"}
+            for k, (_, x) in enumerate(items):
+                if isinstance(x, o.Conditional) and k not in holds:
+                    continue  # not carried out in this reading
+                why = refused.get(k)
+                seen.setdefault(k, []).append(None if why is None or why.name in MONEY else why)
+        for k, whys in seen.items():
+            i = items[k][0]
+            if unsure_from is not None and k >= unsure_from:
+                if any(whys):
+                    out[i] = UNSURE
+            elif whys and all(whys):
+                out[i] = whys[0]  # type: ignore[assignment]
+            elif any(whys):
+                out[i] = UNSURE
+    return out
+
+
 def _refused(seat: str, actor: str, i: int, order: o.AnyOrder, why: Refusal) -> Event:
     from gm.games.britannica.parser import echo
 
