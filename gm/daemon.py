@@ -43,9 +43,9 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from gm.checkpoint import checkpoint
 from gm.db.engine import session_scope
 from gm.mail.types import FetchedMail, MailSink, MailSource
-from gm.pipeline.checkpoint import checkpoint
 from gm.pipeline.dispatch import drain, release_dead_claims
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import still_new, store_inbound

@@ -19,7 +19,7 @@ def archive(app: App, game_id: str, out: Path, lang: str) -> None:
     """Write GAME's public history (each phase's public report and map, public rulings and
     press) as HTML; after the game has ended, also every power's reports, every roll, the seed."""
     from gm.db.engine import session_scope
-    from gm.present.archive import write_archive
+    from gm.service.archive import write_archive
     from gm.service.games import get_game
 
     ctx = app.context()

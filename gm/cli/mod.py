@@ -13,8 +13,8 @@ from gm.cli.app import App, pass_app, when
 
 def parse_duration(text: str) -> timedelta:
     """``48h``, ``2d``, ``90m``, ``1d12h`` (the deadline settings' syntax)."""
-    from gm.schedule.deadlines import SettingsError
-    from gm.schedule.deadlines import parse_duration as parse
+    from gm.service.deadlines import SettingsError
+    from gm.service.deadlines import parse_duration as parse
 
     try:
         return parse(text, "amount")

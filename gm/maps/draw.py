@@ -10,19 +10,8 @@ from gm.maps.games import builtin_scene
 from gm.maps.layout import load_layout
 from gm.maps.raster import svg_to_png
 from gm.maps.svg import render_svg
-from gm.service.render import render
 
 log = logging.getLogger(__name__)
-
-
-def map_words(language: str, game: str | None = None, **context: Any) -> dict[str, str]:
-    """The words drawn on a map (templates/mail/map_words.<lang>.txt.j2), by key."""
-    out: dict[str, str] = {}
-    for line in render("map_words", language, game, **context).splitlines():
-        key, sep, text = line.partition(":")
-        if sep and key.strip():
-            out[key.strip()] = text.strip()
-    return out
 
 
 def draw_svg(module: Any, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],

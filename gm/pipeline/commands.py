@@ -129,7 +129,7 @@ class CommandRunner:
         if not rows:
             raise ServiceError(msg("no report of {phase} for you yet", phase=cmd.phase) if cmd.phase
                                else msg("no report for you yet"))
-        from gm.present.archive import queue_history
+        from gm.service.archive import queue_history
 
         queue_history(self.sc.ctx, self.sc.session, self.game, to=self._own_address(),
                       language=self.seat.language if self.seat else "en",

@@ -26,10 +26,10 @@ from typing import Any, cast
 from sqlalchemy import ColumnElement, CursorResult, update
 from sqlmodel import Session, col, select
 
+from gm.checkpoint import checkpoint
 from gm.db.engine import session_scope
 from gm.db.models import Game, OutboundMail
 from gm.mail.types import MailSink, SendResult
-from gm.pipeline.checkpoint import checkpoint
 from gm.service.context import ServiceContext
 from gm.service.notify import notify_moderator
 from gm.service.outbox import finish_pending_parts, mask_delivered

@@ -34,6 +34,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import Session, col, func, select
 
+from gm.checkpoint import checkpoint
 from gm.db.engine import session_scope
 from gm.db.models import Game, InboundMail, Seat
 from gm.i18n import msg, translate
@@ -43,7 +44,6 @@ from gm.mail.mime import DecodedMail, decode
 from gm.orders.envelope import parse_envelope
 from gm.orders.text import clean_body
 from gm.pipeline import limits
-from gm.pipeline.checkpoint import checkpoint
 from gm.pipeline.limits import classify_inbound
 from gm.pipeline.reply import MailReply, SectionReply
 from gm.pipeline.section import AfterCommit, SectionContext, handle_section

@@ -19,8 +19,8 @@ from gm.orders.envelope import CommandLine, OrderLine, Section
 from gm.pipeline.commands import CommandRunner
 from gm.pipeline.reply import SectionReply
 from gm.pipeline.signon import check_signon, choose_game
-from gm.schedule.deadlines import Lateness, lateness
 from gm.service.context import ServiceContext
+from gm.service.deadlines import Lateness, lateness
 from gm.service.errors import ServiceError
 from gm.service.games import current_phase, phase_info, seat_for_power
 from gm.service.orders import submit_orders

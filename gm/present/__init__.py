@@ -1,1 +1,1 @@
-"""What players look at besides the text: HTML mail parts, calendar files, archives."""
+"""What players look at besides the text: calendar files (pure formats, no service)."""

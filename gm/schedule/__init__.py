@@ -6,4 +6,4 @@ it (gm.schedule.wakeup). Exactly-once comes from row claims in the database.
 
 from __future__ import annotations
 
-from gm.schedule import tables as tables  # registers Heartbeat and Absence
+from gm.db import schedule_tables as schedule_tables  # registers Heartbeat and Absence

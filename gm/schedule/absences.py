@@ -24,14 +24,14 @@ from datetime import date, datetime, time, timedelta
 from sqlmodel import Session, col, select
 
 from gm.clock import utc
+from gm.db.claims import lock_open_phase, marker, stamp
 from gm.db.engine import session_scope
 from gm.db.models import Phase
+from gm.db.schedule_tables import Absence
 from gm.i18n import msg
-from gm.schedule.claims import lock_open_phase, marker, stamp
-from gm.schedule.deadlines import AbsencePolicy, deadline_for
 from gm.schedule.phases import OpenPhase, owed
-from gm.schedule.tables import Absence
 from gm.service.context import ServiceContext
+from gm.service.deadlines import AbsencePolicy, deadline_for
 from gm.service.games import get_game
 from gm.service.notify import notify_moderator
 from gm.service.reports import queue_deadline_moved

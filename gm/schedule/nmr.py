@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gm.db.engine import session_scope
-from gm.schedule.deadlines import policy
 from gm.service.context import ServiceContext
+from gm.service.deadlines import policy
 from gm.service.games import get_game, seat_for_power
 from gm.service.notify import notify_moderator
 

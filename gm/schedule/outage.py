@@ -25,13 +25,13 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, func, select
 
 from gm.clock import utc
+from gm.db.claims import lock_open_phase, marker, serialize_writers, stamp
 from gm.db.engine import session_scope
+from gm.db.schedule_tables import Heartbeat
 from gm.i18n import msg
-from gm.schedule.claims import lock_open_phase, marker, serialize_writers, stamp
-from gm.schedule.deadlines import OutagePolicy, format_duration
 from gm.schedule.phases import OpenPhase, open_phases
-from gm.schedule.tables import Heartbeat
 from gm.service.context import ServiceContext
+from gm.service.deadlines import OutagePolicy, format_duration
 from gm.service.games import get_game
 from gm.service.notify import notify_moderator
 from gm.service.reports import queue_deadline_moved

@@ -10,9 +10,9 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from gm.clock import utc
+from gm.db.claims import marker
 from gm.db.models import Game, OrderSet, Phase
-from gm.schedule.claims import marker
-from gm.schedule.deadlines import DeadlinePolicy, policy
+from gm.service.deadlines import DeadlinePolicy, policy
 from gm.service.games import current_orders
 
 

@@ -19,13 +19,13 @@ from datetime import datetime
 from sqlmodel import Session
 
 from gm.clock import utc
+from gm.db.claims import lock_open_phase, marker
 from gm.db.engine import session_scope
 from gm.db.models import Game, Phase
-from gm.schedule.claims import lock_open_phase, marker
-from gm.schedule.deadlines import policy
 from gm.schedule.phases import OpenPhase
 from gm.service.adjudicate import close_phase
 from gm.service.context import ServiceContext
+from gm.service.deadlines import policy
 from gm.service.games import current_orders, current_phase, get_game
 
 _BEFORE = "before-early"

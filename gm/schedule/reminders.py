@@ -21,13 +21,13 @@ from datetime import datetime
 from sqlmodel import Session
 
 from gm.clock import utc
+from gm.db.claims import lock_open_phase, marker
 from gm.db.engine import session_scope
 from gm.db.models import Game, Phase
 from gm.i18n import msg, translate
-from gm.schedule.claims import lock_open_phase, marker
-from gm.schedule.deadlines import RemindWho, format_duration, time_left
 from gm.schedule.phases import OpenPhase, Owed, owed
 from gm.service.context import ServiceContext
+from gm.service.deadlines import RemindWho, format_duration, time_left
 from gm.service.games import get_game, seat_for_power
 from gm.service.notify import moderator_address
 from gm.service.outbox import queue_mail

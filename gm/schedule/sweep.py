@@ -26,10 +26,10 @@ from datetime import timedelta
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import col, select
 
+from gm.db.claims import probe_free
 from gm.db.engine import session_scope
 from gm.db.models import Phase
 from gm.schedule.absences import AbsenceAct, apply_absence, games_with_absences
-from gm.schedule.claims import probe_free
 from gm.schedule.nmr import warn_missed
 from gm.schedule.outage import Outage, OutageAct, beat_and_handle
 from gm.schedule.phases import OpenPhase, open_phases

@@ -18,9 +18,9 @@ from datetime import datetime
 from sqlmodel import Session
 
 from gm.clock import utc
-from gm.schedule.claims import marker
-from gm.schedule.deadlines import format_duration
+from gm.db.claims import marker
 from gm.schedule.phases import OpenPhase, open_phases
+from gm.service.deadlines import format_duration
 
 Wakeup = tuple[int, str, datetime]  # (phase row id, "due" or a reminder label, when)
 

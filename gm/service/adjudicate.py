@@ -26,11 +26,11 @@ from sqlalchemy import exists, update
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import Session, col, func, select
 
+from gm.checkpoint import checkpoint
 from gm.db.engine import session_scope
 from gm.db.models import EventLog, Game, Phase, Seat
 from gm.dice import Dice, DiceExhausted
 from gm.games.base import GameModule, Outcome
-from gm.pipeline.checkpoint import checkpoint
 from gm.service.context import ServiceContext
 from gm.service.games import current_orders, get_game, module_of, phase_info, seats
 from gm.service.orders import store_orders

@@ -18,7 +18,7 @@ def deadline_for(game: Game, kind: str, opens_at: datetime) -> datetime | None:
     ``None`` when the game's settings give that kind no deadline (the
     moderator closes it).
     """
-    from gm.schedule.deadlines import deadline_for as policy_deadline
+    from gm.service.deadlines import deadline_for as policy_deadline
 
     return policy_deadline(game.settings or {}, kind, opens_at)
 

@@ -24,9 +24,11 @@ from gm.dice import group_rolls
 from gm.games.base import SPECTATOR, GameModule
 from gm.i18n import msg, translate
 from gm.mail.compose import Attachment
+from gm.maps.source import MAP_SOURCE_NAME, MAP_SOURCE_TYPE, MapSource
 from gm.present import calendar
 from gm.service.context import ServiceContext
 from gm.service.games import module_of, seats
+from gm.service.mapwords import map_words
 from gm.service.notify import moderator_address
 from gm.service.outbox import queue_mail
 from gm.service.phases import events_of
@@ -151,8 +153,6 @@ def render_report_mail(sc: ServiceContext, game: Game, ctx: ReportContext, *,
         opened_at=ctx.opened_at, deadline=ctx.deadline)
     if ics is not None:
         files.append(ics)
-    from gm.maps.source import MAP_SOURCE_NAME, MAP_SOURCE_TYPE
-
     source = map_source(game, ctx)
     if source is None:
         map_cid = ""
@@ -187,9 +187,6 @@ def map_source(game: Game, ctx: ReportContext) -> bytes | None:
     see and the words in its language (gm.maps.draw.MapSource), or None when the game has no
     map. The SVG and its PNG are drawn from it when the mail is first sent (issue 21: drawing
     them inside the transaction that closes a phase was 41% of a deadline storm)."""
-    from gm.maps.draw import map_words
-    from gm.maps.source import MapSource
-
     if not (game.settings or {}).get("maps", True) or module_of(game).map_layout() is None:
         return None
     words = map_words(ctx.language, game.module, game_title=ctx.game_title, game_id=game.id,
@@ -269,9 +266,9 @@ HISTORY_FILE = "history.html"
 
 def _history(session: Session, game: Game, language: str,
              pages: dict[str, Attachment]) -> Attachment:
-    """The archive's reveal page (gm.present.archive) as the final reports' attachment."""
+    """The archive's reveal page (gm.service.archive) as the final reports' attachment."""
     if language not in pages:
-        from gm.present.archive import reveal_page
+        from gm.service.archive import reveal_page
 
         # text, not bytes: a text part is sent with its charset (utf-8); bytes went out
         # without one and mail clients read the accents as US-ASCII (issue 5)

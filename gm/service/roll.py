@@ -15,8 +15,8 @@ from datetime import datetime
 from sqlmodel import Session, col, select
 
 from gm.clock import utc
+from gm.db.claims import stamp
 from gm.db.models import Game, Phase
-from gm.schedule.claims import stamp
 from gm.service.games import current_orders, current_phase, phase_info
 
 

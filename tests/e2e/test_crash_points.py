@@ -3,7 +3,7 @@
 Two race games are played by mail (each turn: both powers order and say
 READY, which adjudicates at once and mails the reports). A real `gm serve`
 process reads a private Dovecot, sends to an aiosmtpd and keeps a SQLite
-file; it is started with GM_CRASH_AT=k (gm/pipeline/checkpoint.py) and kills
+file; it is started with GM_CRASH_AT=k (gm/checkpoint.py) and kills
 itself at the k-th checkpoint it reaches (receive, store, parse, handle,
 flag, adjudicate, render, send, sent), k drawn from a seeded RNG, then is
 restarted, again and again, until a life finishes the work. At the end:

@@ -20,7 +20,7 @@ from gm.clock import FakeClock
 from gm.db.engine import make_engine, session_scope
 from gm.db.migrate import upgrade
 from gm.db.models import EventLog, Game, InboundMail, OrderSet, OutboundMail, Phase
-from gm.schedule.tables import Heartbeat
+from gm.db.schedule_tables import Heartbeat
 from gm.service.context import ServiceContext
 from gm.service.games import SeatSpec, create_game, current_phase
 from tests.e2e.daemon_support import MOD, STOP_LIMIT, Service, stop, text_of, wait_until

@@ -113,8 +113,8 @@ def test_game_show_tells_the_moderator_who_submitted_who_is_ready_and_who_is_lat
 
 def test_a_power_is_late_only_past_the_deadline_or_once_reminded(race) -> None:  # type: ignore[no-untyped-def]
     from gm.clock import utc
+    from gm.db.claims import marker
     from gm.db.engine import session_scope
-    from gm.schedule.claims import marker
     from gm.service.games import current_phase, get_game
     from gm.service.roll import roll_call
 

@@ -13,7 +13,7 @@ import pytest
 
 from gm.db.engine import session_scope
 from gm.games.baltica.module import BalticaModule
-from gm.present.archive import write_archive
+from gm.service.archive import write_archive
 from gm.service.games import current_phase, get_game
 from tests.present.browser import Browser, chromium_path
 from tests.present.support import (

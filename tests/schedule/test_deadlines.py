@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from gm.schedule.deadlines import (
+from gm.service.deadlines import (
     Lateness,
     SettingsError,
     deadline_for,

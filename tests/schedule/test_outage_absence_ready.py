@@ -6,10 +6,10 @@ from datetime import date, timedelta
 
 from gm.db.engine import make_engine, session_scope
 from gm.schedule.absences import record_absence
-from gm.schedule.deadlines import OutagePolicy
 from gm.schedule.ready import maybe_adjudicate_early
 from gm.schedule.sweep import sweep
 from gm.service.context import ServiceContext
+from gm.service.deadlines import OutagePolicy
 from tests.schedule.support import body, events, flags, new_game, order, outbox, phase
 
 H = timedelta(hours=1)

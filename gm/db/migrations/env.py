@@ -5,7 +5,7 @@ from sqlalchemy import engine_from_config, pool
 from sqlmodel import SQLModel
 
 import gm.db.models  # noqa: F401  (registers the tables)
-import gm.schedule.tables  # noqa: F401  (the scheduler's heartbeat and absence tables)
+import gm.db.schedule_tables  # noqa: F401  (the scheduler's heartbeat and absence tables)
 
 config = context.config
 target_metadata = SQLModel.metadata

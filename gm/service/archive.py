@@ -23,8 +23,9 @@ from gm.db.models import EventLog, Game, ModeratorAct, OutboundMail, Phase, Repo
 from gm.dice import commitment
 from gm.games.base import SPECTATOR
 from gm.mail.mime import decode
-from gm.maps.draw import draw_svg, map_words
+from gm.maps.draw import draw_svg
 from gm.service.games import module_of, seats
+from gm.service.mapwords import map_words
 from gm.service.phases import events_of
 from gm.service.render import render_html
 from gm.service.reports import _render_parts, build_context

@@ -1,0 +1,21 @@
+"""The words drawn on a map, in the reader's language.
+
+The maps (gm.maps) draw what they are given; the words come from a template
+rendered here, so the maps never reach up into the service's rendering.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gm.service.render import render
+
+
+def map_words(language: str, game: str | None = None, **context: Any) -> dict[str, str]:
+    """The words drawn on a map (templates/mail/map_words.<lang>.txt.j2), by key."""
+    out: dict[str, str] = {}
+    for line in render("map_words", language, game, **context).splitlines():
+        key, sep, text = line.partition(":")
+        if sep and key.strip():
+            out[key.strip()] = text.strip()
+    return out
