@@ -215,6 +215,12 @@ class GameModule(ABC):
 
         return help_text(self.order_grammar(), language, topic, game_name=self.name)
 
+    def words(self, language: str) -> Mapping[str, Any]:
+        """The game's names in ``language`` as its templates write them (issue 20: a
+        nation's French name with its article, its adjectives), read from its data files;
+        the templates get them with ``words(game, language)``. Empty by default."""
+        return {}
+
     def controlled_powers(self, scenario: str) -> Mapping[str, tuple[str, ...]]:
         """Powers a seat always orders for besides its own, by seat (``FOR``, orders.md §1):
         Pax Britannica's Germany for Austria-Hungary. Given to the seats at creation."""

@@ -8,6 +8,7 @@ templates (``.html.j2``, found the same way by :func:`render_html`) always are.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -50,7 +51,15 @@ def environment() -> Environment:
     )
     env.filters["time"] = fmt_time
     env.filters["say"] = say
+    env.globals["words"] = game_words
     return env
+
+
+def game_words(game: str, language: str) -> Mapping[str, Any]:
+    """A game's names in ``language`` for its templates (:meth:`GameModule.words`)."""
+    from gm.games.registry import get
+
+    return get(game).words(language)
 
 
 def render(name: str, lang: str = "en", game: str | None = None, *, game_only: bool = False,

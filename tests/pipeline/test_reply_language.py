@@ -57,7 +57,7 @@ def test_every_message_of_the_code_has_its_french_with_the_same_placeholders() -
 def test_a_message_is_english_until_translated_and_translates_its_nested_messages() -> None:
     text = msg("unknown {slot} {text!r}", slot=msg("territory"), text="Skone")
     assert text == "unknown territory 'Skone'"
-    assert translate(text, "fr") == "territoire inconnu 'Skone'"
+    assert translate(text, "fr") == "territoire introuvable : 'Skone'"
     assert translate(text, "en") == "unknown territory 'Skone'"
     assert translate("a line the player wrote", "fr") == "a line the player wrote"
 
@@ -90,7 +90,7 @@ def test_a_line_the_grammar_does_not_understand_is_explained_in_french() -> None
                                                    SourceLine(2, "recon Livlandd")])
     reasons = [translate(r.reason, "fr") for r in result.lines if isinstance(r, LineError)]
     assert reasons[0].startswith("commande inconnue 'voler'"), reasons
-    assert reasons[1].startswith("territoire inconnu 'Livlandd'"), reasons
+    assert reasons[1].startswith("territoire introuvable : 'Livlandd'"), reasons
 
 
 def test_a_pax_viking_refusal_is_said_in_french() -> None:
@@ -108,4 +108,5 @@ def test_a_pax_viking_refusal_is_said_in_french() -> None:
                                             SourceLine(2, "jouer Tuilez")])
     [v] = module.validate(state, p, [result.lines[0].order])
     assert translate(v.reason, "fr") == "vous n'avez aucun drakkar sur Birka"
-    assert translate(result.lines[1].reason, "fr").startswith("tuile inconnu")
+    # issue 20: "tuile inconnu" did not agree; "introuvable" agrees with any slot's gender
+    assert translate(result.lines[1].reason, "fr").startswith("tuile introuvable : 'Tuilez'")

@@ -130,6 +130,7 @@ class Nation:
     only_enter: tuple[str, ...] = ()
     attacks_only_in: tuple[str, ...] = ()
     attacks_with: tuple[str, ...] = ()
+    words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     sources: Sources = field(default_factory=dict)
 
     def source(self, fieldname: str) -> str:

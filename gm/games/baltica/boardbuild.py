@@ -85,6 +85,7 @@ def _nation(key: str, v: Mapping[str, Any], territories: tuple[str, ...]) -> Nat
         only_enter=tuple(v.get("only_enter", ())),
         attacks_only_in=tuple(v.get("attacks_only_in", ())),
         attacks_with=tuple(v.get("attacks_with", ())),
+        words=_frozen(v.get("words", {})),
         sources=_sources(v),
     )
 

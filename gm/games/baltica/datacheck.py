@@ -151,7 +151,10 @@ def _check_nations(raw: Raw, problems: Problems) -> None:
         e = _Entry(problems, "nations.toml", f"nation {key}", data)
         e.only(("name", "aliases", "side", "major", "colour", "capital", "proper", "rp_level", "pool",
                 "activation", "deploy", "deploy_fleets", "self_sufficient", "never_enter",
-                "only_enter", "attacks_only_in", "attacks_with"))
+                "only_enter", "attacks_only_in", "attacks_with", "words"))
+        for language, words in (e.optional("words", Mapping) or {}).items():
+            if not isinstance(words, Mapping) or not isinstance(words.get("name"), str):
+                e.bad("words", f"{language}: a table with at least a name")
         _check_places(raw, e, ("deploy", "deploy_fleets", "never_enter", "only_enter",
                                "attacks_only_in"))
         for item in e.optional("attacks_with", list) or ():

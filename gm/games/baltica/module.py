@@ -106,6 +106,16 @@ class BalticaModule(GameModule):
             return self._board
         return load_board(str(state.get("ruleset") or DEFAULT_RULESET))
 
+    def words(self, language: str) -> Mapping[str, Any]:
+        """The nations' names in ``language`` (nations.toml ``words``; the English form
+        where the language gives none): ``{"nation": {id: {"name", "the", ...}}}``."""
+        nations: dict[str, Mapping[str, str]] = {}
+        for key, n in self.board.nations.items():
+            en = {"name": n.name, "the": n.name, "of": n.name, "to": n.name,
+                  "adjective": n.name, "adjective_f": n.name, **n.words.get("en", {})}
+            nations[key] = {**en, **n.words.get(language, {})}
+        return {"nation": nations}
+
     # -- games -----------------------------------------------------------------
     def data_check(self) -> list[str]:
         """Schema problems in the shipped data, for every ruleset (``gm data check``)."""

@@ -17,6 +17,7 @@ from gm.games.baltica.rules.forage import forage_check, requirement
 from gm.games.baltica.rules.movement import carry_out_move
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import GameState
+from gm.i18n import say
 
 MODULE = BalticaModule()
 RULESETS = ("gmt-2012", "3cg-1.1")
@@ -133,8 +134,8 @@ def test_rule_3cg_6_6_regroup_only_into_friendly_territory(ruleset: str) -> None
     assert battle.fight(world, "estland", no_retreat, regroups) == "sweden"
     if ruleset == "3cg-1.1":
         assert gs.blocks["karl-xii"].location == "estland"
-        assert [(e.data["order"], e.data["order_fr"], e.data["code"]) for e in world.events
-                if e.type == "order_failed"] == [
+        assert [(e.data["order"], say(e.data["order_msg"], "fr"), e.data["code"])
+                for e in world.events if e.type == "order_failed"] == [
             ("regroup Karl XII to Waste", "regrouper Karl XII vers Waste", "REGROUP_FRIENDLY")]
     else:
         assert gs.blocks["karl-xii"].location == "waste"

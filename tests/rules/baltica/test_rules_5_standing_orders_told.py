@@ -47,8 +47,10 @@ def attack(dice: list[int]) -> World:
 
 
 def told(world: World, power: str) -> list[dict[str, Any]]:
-    return [e.data for e in world.events if e.type in ("order_failed", "retreat_refused")
-            and e.visible_to == frozenset({power})]
+    """What ``power`` is told was not carried out (without the order as a message to
+    translate, ``order_msg``: the English words are compared here)."""
+    return [{k: v for k, v in e.data.items() if k != "order_msg"} for e in world.events
+            if e.type in ("order_failed", "retreat_refused") and e.visible_to == frozenset({power})]
 
 
 def line(lang: str, event: Event) -> str:
