@@ -33,16 +33,23 @@ def game() -> None:
               help="Seed in hex, an even number of digits (default: a fresh secret one).")
 @click.option("--set", "options", multiple=True, metavar="KEY=VALUE",
               help="A game setting, e.g. preview=true, ruleset=3cg-1.1 (value read as JSON if it can be).")
+@click.option("--forming", is_flag=True,
+              help="Players join by mail: every power without --seat is an open seat (JOIN "
+                   "game power|any); the game starts when the last one is filled.")
+@click.option("--approve", "approve_joins", is_flag=True,
+              help="With --forming: each JOIN waits for the moderator (gm mod approve).")
 @json_option
 @pass_app
 def game_new(app: App, game_id: str, module_name: str, scenario: str, seat_specs: tuple[str, ...],
              languages: tuple[str, ...], timezones: tuple[str, ...], moderator: str,
              moderator_password: str | None, seed: str | None, options: tuple[str, ...],
-             as_json: bool) -> None:
+             forming: bool, approve_joins: bool, as_json: bool) -> None:
     """Create GAME_ID and open its first phase. Prints each seat's password once.
 
     Example: ``--seat sweden=karl@example.org:hunter2 --language sweden=fr
-    --timezone sweden=Europe/Stockholm``."""
+    --timezone sweden=Europe/Stockholm``. With ``--forming`` nothing opens yet: players
+    take the open seats by mail and the game starts, with its first deadline counted
+    from then, when the last one is filled (passwords are mailed then, not printed)."""
     from gm.db.engine import session_scope
     from gm.service.games import create_game, current_phase
 
@@ -57,19 +64,39 @@ def game_new(app: App, game_id: str, module_name: str, scenario: str, seat_specs
             settings[key.strip()] = json.loads(value)
         except ValueError:
             settings[key.strip()] = value
+    if approve_joins and not forming:
+        raise click.UsageError("--approve goes with --forming")
+    if forming:
+        settings["forming"] = {"approve": approve_joins}
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         made = create_game(ctx, session, game_id=game_id, module_name=module_name,
                            scenario=scenario, seats=specs, moderator_address=moderator,
                            moderator_password=moderator_password, settings=settings,
-                           seed=seed_bytes)
+                           seed=seed_bytes, forming=forming, play_out=True)
+        if forming:
+            from gm.service.forming import open_seats
+
+            free = open_seats(session, made.game)
+            data = {"game": game_id, "status": "forming", "open": free,
+                    "approve": approve_joins, "moderator_password": made.moderator_password,
+                    "commitment": made.game.commitment}
+    if forming:
+        emit(data, as_json, "\n".join([
+            f"game {game_id} created, forming: open seats {', '.join(free)}",
+            f"  players join by mail: JOIN {game_id} <power> (or any)"
+            + ("; you approve each with gm mod approve" if approve_joins else ""),
+            "  it starts, and its first deadline is set, when the last seat is filled",
+            f"  moderator password: {made.moderator_password}", "(shown once)"]))
+        return
+    with session_scope(ctx.engine) as session:
         phase = current_phase(session, game_id)
         data = {"game": game_id, "phase": phase.phase_id, "deadline": phase.deadline,
                 "passwords": made.passwords, "moderator_password": made.moderator_password,
                 "commitment": made.game.commitment}
     from gm.service.adjudicate import settle
 
-    settle(ctx, game_id, by="gm")
+    settle(ctx, game_id, by="gm")  # nothing left to do: create_game played the opening out
     text = [f"game {game_id} created; first phase {phase.phase_id}, deadline {when(phase.deadline)}"]
     text += [f"  {p}: password {pw}" for p, pw in made.passwords.items()]
     text.append(f"  moderator password: {made.moderator_password}")
@@ -150,6 +177,14 @@ def game_list(app: App, as_json: bool) -> None:
     rows = []
     with session_scope(ctx.engine) as session:
         for g in session.exec(select(Game).order_by(col(Game.id))):
+            if g.status == "forming":  # no phase until its seats are filled
+                from gm.service.forming import open_seats
+
+                rows.append({"game": g.id, "module": g.module, "scenario": g.scenario,
+                             "status": "forming", "open": open_seats(session, g),
+                             "phase": "open: " + ", ".join(open_seats(session, g)),
+                             "deadline": None, "hold": None})
+                continue
             phase = current_phase(session, g.id)
             rows.append({"game": g.id, "module": g.module, "scenario": g.scenario,
                          "status": "held" if g.hold_reason else g.status, "phase": phase.phase_id,
@@ -179,6 +214,9 @@ def game_show(app: App, game_id: str, as_json: bool) -> None:
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         g = get_game(session, game_id)
+        if g.status == "forming":
+            _show_forming(app, g, as_json)
+            return
         phase = current_phase(session, game_id)
         roll = {p.power: p for p in roll_call(session, g, ctx.clock.now()).powers}
         data = {"game": g.id, "module": g.module, "scenario": g.scenario,
@@ -205,6 +243,25 @@ def game_show(app: App, game_id: str, as_json: bool) -> None:
     if data["observers"]:
         text.append(f"observers: {', '.join(data['observers'])}")
     text += [f"waiting: {w['address']} for {w['power']} (since {w['at'][:16]})" for w in data["waiting"]]
+    emit(data, as_json, "\n".join(text))
+
+
+def _show_forming(app: App, g: Any, as_json: bool) -> None:
+    """`gm game show` of a forming game: its seats (open or whose), the requests waiting."""
+    from gm.db.engine import session_scope
+    from gm.service.forming import needs_approval, pending
+    from gm.service.games import seats
+
+    with session_scope(app.context().engine) as session:
+        rows = [{"power": s.power, "address": s.address} for s in seats(session, g.id)]
+    data = {"game": g.id, "module": g.module, "scenario": g.scenario, "status": "forming",
+            "approve": needs_approval(g), "pending": pending(g), "settings": g.settings,
+            "moderator": g.moderator_address, "seats": rows}
+    text = [f"{g.id}: {g.module} {g.scenario} (forming: starts when every seat is filled; "
+            f"JOIN {'approved by the moderator' if data['approve'] else 'seats at once'})"]
+    text += [f"  {r['power']:<14} {r['address'] or '(open)'}" for r in rows]
+    text += [f"asks to join: {p['address']} for {p['power']} (gm mod approve {g.id} {p['address']})"
+             for p in data["pending"]]
     emit(data, as_json, "\n".join(text))
 
 

@@ -121,6 +121,24 @@ def rollback(app: App, game_id: str, phase_id: str, fresh_dice: bool, reason: st
 
 @mod.command()
 @click.argument("game_id")
+@click.argument("address")
+@click.option("--power", default=None,
+              help="The seat to give (default: the one ADDRESS asked for with JOIN).")
+@click.option("--actor", default="moderator (cli)", help="Who acts (recorded).")
+@pass_app
+def approve(app: App, game_id: str, address: str, power: str | None, actor: str) -> None:
+    """Seat ADDRESS in a forming game (its JOIN request, or --power); it is mailed the
+    answer, and the game starts if that was its last open seat."""
+    from gm.service.forming import approve as approve_join
+
+    answer = _run(app, game_id, lambda c, s, g: approve_join(c, s, g, address, power, actor=actor))
+    click.echo(f"{game_id}: {address} now plays {answer.seated}"
+               + ("; every seat is filled: the game has started and the welcomes are queued"
+                  if answer.started else ""))
+
+
+@mod.command()
+@click.argument("game_id")
 @click.argument("power")
 @click.argument("address")
 @_common

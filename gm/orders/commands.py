@@ -136,6 +136,7 @@ class Join:
 
     game: str
     power: str = ANY_POWER
+    language: str = "en"  # REJOINDRE: fr (the joiner's seat and replies are in French)
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,14 @@ class Ruling(ModeratorCommand):
 class ReplacePower(ModeratorCommand):
     power: str
     address: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApproveJoin(ModeratorCommand):
+    """``APPROVE address [power]``: seat a JOIN request of a forming game (issue 19)."""
+
+    address: str
+    power: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -41,7 +41,8 @@ COMMAND_WORDS = frozenset(
      "finpresse", "history", "historique", "absent", "password", "motdepasse", "set", "definir",
      "extend", "prolonger", "adjudicate", "arbitrer", "ruling", "decision", "replace",
      "remplacer", "rollback", "retour", "pause", "resume", "reprendre", "dice", "des",
-     "release", "liberer", "list", "liste", "orders", "ordres", "send", "envoyer", "observe", "observer", "join", "rejoindre"}
+     "release", "liberer", "list", "liste", "orders", "ordres", "send", "envoyer", "observe", "observer", "join", "rejoindre",
+     "approve", "approuver"}
 )
 """The first words of command lines; a line so starting is parsed as a command."""
 
@@ -49,7 +50,7 @@ _NEEDS_SECOND = {"replace": {"power"}, "remplacer": {"puissance"}, "not": {"read
                  "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}, "send": {"password"},
                  "envoyer": {"motdepasse"}}
 _AT_MOST = {"orders": 1, "ordres": 1, "list": 2, "liste": 2, "observe": 2, "observer": 2,
-            "join": 3, "rejoindre": 3}
+            "join": 3, "rejoindre": 3, "approve": 3, "approuver": 3}
 """Words that are a command only in a line of at most this many words and no colon
 (``Orders:`` or ``List of my moves`` head a player's own lines)."""
 """Words that open an order too (``replace Karl XII``): a command only with this second word."""
@@ -282,6 +283,13 @@ class _Commands(Transformer):
 
     def join(self, k: list[Token]) -> c.Join:
         return c.Join(self._v(k[0]).lower(), self._v(k[1]).lower() if len(k) > 1 else c.ANY_POWER)
+
+    def join_fr(self, k: list[Token]) -> c.Join:
+        joined = self.join(k)
+        return c.Join(joined.game, joined.power, language="fr")
+
+    def approve(self, k: list[Token]) -> c.ApproveJoin:
+        return c.ApproveJoin(address=self._v(k[0]), power=self._v(k[1]).lower() if len(k) > 1 else None)
 
     def orders(self, k: list[Any]) -> c.Orders:
         return c.Orders()

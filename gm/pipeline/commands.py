@@ -247,15 +247,39 @@ class CommandRunner:
                        "reports.", game=game.id))
 
     def do_join(self, line: SourceLine, cmd: c.Join, acting: str | None) -> None:
-        CommandRunner.ask_to_join(self.sc, self.reply, self.game, cmd.power)
+        CommandRunner.ask_to_join(self.sc, self.reply, self.game, cmd.power, cmd.language)
+
+    def do_approvejoin(self, line: SourceLine, cmd: c.ApproveJoin, acting: str | None) -> None:
+        from gm.service.forming import approve
+
+        answer = approve(self.sc.ctx, self.sc.session, self.game, cmd.address, cmd.power,
+                         actor=self.actor)
+        self.reply.done(line, msg("{address} now plays {power}", address=cmd.address,
+                                  power=answer.seated))
+        if answer.started:
+            self.reply.note(msg("Every seat of game {game} is filled: the game has started.",
+                                game=self.game.id))
 
     @staticmethod
-    def ask_to_join(sc: SectionContext, reply: SectionReply, game: Game, written: str) -> None:
-        """JOIN game power|any: the sender goes on the game's waiting list and the moderator
-        is told how to give them a seat (REPLACE POWER); nothing else changes."""
+    def ask_to_join(sc: SectionContext, reply: SectionReply, game: Game, written: str,
+                    language: str = "en") -> None:
+        """JOIN game power|any. A forming game: an open seat, a request to its moderator or
+        a refusal (gm.service.forming). A running game: the sender goes on the waiting list
+        and the moderator is told how to give them a seat (REPLACE POWER)."""
         from gm.pipeline.signon import resolve_power
         from gm.service.observers import add_waiting
 
+        reply.language = language
+        if game.status == "forming":
+            from gm.service.forming import join
+
+            answer = join(sc.ctx, sc.session, game, sc.mail.reply_address, written,
+                          language=language, inbound_id=sc.inbound_id)
+            if answer.refused:
+                reply.rejected = answer.text
+            else:
+                reply.note(answer.text)
+            return
         if written != c.ANY_POWER:
             seat = resolve_power(sc.session, game, written)
             if seat is None:
@@ -305,6 +329,9 @@ class CommandRunner:
                        f"{r.phase or '(under review)':<28} {_when(r.deadline)}"
                        + (f" ({r.status})" if r.status != "running" else ""))
         reply.note(msg("Send LIST <game> for one game's phase, deadline and who has orders in."))
+        if any(r.status == "forming" for r in rows):
+            reply.note(msg("A forming game starts when its seats are filled: JOIN <game> <power> "
+                           "(or any) takes an open one."))
 
     @staticmethod
     def list_game(sc: SectionContext, reply: SectionReply, game: Game) -> None:
@@ -312,6 +339,18 @@ class CommandRunner:
         Powers only: never an order, an address or a password, since anyone may ask."""
         from gm.service.roll import roll_call
 
+        if game.status == "forming":
+            from gm.service.forming import needs_approval, open_seats
+
+            free = open_seats(sc.session, game)
+            reply.note(msg("Game {game}: {module}, scenario {scenario}, forming: it starts when "
+                           "its last seat is filled.", game=game.id, module=game.module,
+                           scenario=game.scenario))
+            reply.note(msg("Open seats: {names}", names=", ".join(free) or "-"))
+            reply.note(msg("To take one: JOIN {game} <power> (or JOIN {game} any); the "
+                           "moderator approves each request.", game=game.id) if needs_approval(game)
+                       else msg("To take one: JOIN {game} <power> (or JOIN {game} any).", game=game.id))
+            return
         roll = roll_call(sc.session, game, sc.ctx.clock.now())
         reply.note(msg("Game {game}: {module}, scenario {scenario}, {status}.", game=game.id,
                        module=game.module, scenario=game.scenario,

@@ -66,7 +66,9 @@ def due(ctx: ServiceContext, limit: int = 200) -> list[int]:
             (col(OutboundMail.next_attempt_at) == None)  # noqa: E711
             | (col(OutboundMail.next_attempt_at) <= ctx.clock.now()),
             _unclaimed(ctx),
-        ).order_by(col(OutboundMail.id)).limit(limit))
+        ).order_by(col(OutboundMail.kind) != "welcome", col(OutboundMail.id)).limit(limit))
+        # a game's welcomes first: queued after the reports of its opening die rolls (a
+        # forming game's start, gm game new), they carry the sign-on those reports assume
         return [int(r) for r in rows if r is not None]
 
 

@@ -215,7 +215,7 @@ def _language(session: Session, sections: list[SectionReply]) -> str:
     for s in sections:
         if s.game_id and s.power and s.power != "moderator":  # signed on, even if then refused
             return get_seat(session, s.game_id, s.power).language
-    return "en"
+    return next((s.language for s in sections if s.language), "en")
 
 
 def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: InboundMail,

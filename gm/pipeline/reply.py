@@ -41,6 +41,7 @@ class SectionReply:
     entries: list[Entry] = field(default_factory=list)
     copy_to: str | None = None  # the registered address, when the sender was another
     appendix: list[str] = field(default_factory=list)  # STATUS: the report, in this reply
+    language: str = ""  # the reply's language when nobody signed on (REJOINDRE: fr)
 
     def note(self, text: str) -> None:
         self.entries.append(Entry("note", text))

@@ -63,6 +63,9 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
         return reply
     game = choice.game
     reply.game_id = game.id
+    if game.status == "forming":
+        _forming_section(sc, section, game, reply, help_only=help_only, list_only=list_only)
+        return reply
     phase = current_phase(sc.session, game.id)
     held = phase.state == "open" and not phase.released  # preview: the moderator reviews
     if not held:  # a held phase's id and deadline are the moderator's until RELEASE
@@ -127,6 +130,42 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
         return reply
     _carry_out(sc, game, seat, section, reply)
     return reply
+
+
+def _forming_section(sc: SectionContext, section: Section, game: Game, reply: SectionReply, *,
+                     help_only: bool, list_only: bool) -> None:
+    """A section for a game that has not started (gm.service.forming): HELP, LIST, JOIN,
+    the moderator's APPROVE; anything else is refused with the open seats."""
+    from gm.service.forming import open_seats
+
+    if help_only:
+        CommandRunner.game_help(reply, game)
+        return
+    if list_only:
+        CommandRunner.list_game(sc, reply, game)
+        return
+    joins = [x for x in section.commands if isinstance(x, c.Join)]
+    if section.signon is None and joins:
+        for cmd in joins:
+            CommandRunner.ask_to_join(sc, reply, game, cmd.power, cmd.language)
+        return
+    if isinstance(section.signon, c.ModeratorSignOn):
+        signon = check_signon(sc.ctx, sc.session, game, section, sc.mail.from_addr, sc.inbound_id)
+        if not signon.ok:
+            reply.rejected = signon.problem
+            return
+        reply.power = "moderator"
+        approvals = [x for x in section.items if isinstance(x, CommandLine)
+                     and isinstance(x.command, c.ApproveJoin)]
+        if approvals:
+            runner = CommandRunner(sc, game, None, reply)
+            for item in approvals:
+                runner.run(item.line, item.command, None)
+            return
+    free = open_seats(sc.session, game)
+    reply.rejected = msg("game {game} has not started: it is forming and starts when its last "
+                         "seat is filled ({count} open: {open}); JOIN {game} <power> takes one",
+                         game=game.id, count=len(free), open=", ".join(free))
 
 
 def running_games(session: Session) -> list[str]:

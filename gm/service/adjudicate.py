@@ -84,6 +84,23 @@ def settle(ctx: ServiceContext, game_id: str, *, by: str) -> CloseResult | None:
     return close_phase(ctx, game_id, phase.seq, by=by, reason="owes no orders")
 
 
+def play_out_opening(ctx: ServiceContext, session: Session, game_id: str) -> None:
+    """Adjudicate, in the caller's transaction, the phases at the start of a game that owe
+    nobody's orders (Pax Baltica's action roll, Pax Viking's setup), so the game starts at
+    the first phase someone orders in. A phase held for the moderator's review (preview)
+    stops it. Used when a game starts (gm game new, a forming game's last seat filled):
+    the welcome then gives the deadline players order to (issue 19)."""
+    from gm.service.games import current_phase
+
+    for _ in range(100):  # a bound: an engine that never asks for orders is a bug, not a loop
+        phase = current_phase(session, game_id)
+        info = phase_info(phase)
+        if phase.state != "open" or not phase.released or info.owing or info.ended:
+            return
+        if not _close(ctx, session, game_id, phase.seq, by="gm", reason="owes no orders").closed:
+            return
+
+
 def _close_once(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason: str) -> CloseResult:
     try:
         with session_scope(ctx.engine) as session:

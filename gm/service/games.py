@@ -49,10 +49,18 @@ def create_game(
     moderator_password: str | None = None,
     settings: Mapping[str, Any] | None = None,
     seed: bytes | None = None,
+    forming: bool = False,
+    play_out: bool = False,
 ) -> NewGame:
-    """Set a game up from a scenario, open its first phase, mail each player their sign-on."""
-    from gm.service.phases import open_phase
-    from gm.service.welcome import queue_welcomes
+    """Set a game up from a scenario, open its first phase, mail each player their sign-on.
+
+    ``forming``: the scenario's powers without a seat in ``seats`` are open seats that
+    players take by mail (JOIN, gm.service.forming); nothing is opened or mailed until the
+    last seat is filled, and the seats' passwords are made then. ``play_out``: phases that
+    owe nobody's orders (Pax Baltica's opening action roll) are played out in this same
+    transaction, so the welcome names the first phase the players order in (issue 19).
+    """
+    from gm.service.forming import FORMING, forming_settings
 
     if not GAME_ID.match(game_id):
         raise Conflict(f"'{game_id}' is not a valid game id: use lowercase letters, digits, - and _")
@@ -65,7 +73,12 @@ def create_game(
         raise NotFound(f"{module_name} {scenario} has no power {', '.join(unknown)} "
                        f"(powers: {', '.join(scenario_powers)})")
     options = dict(settings or {})
-    state = module.setup(scenario, options)
+    if forming:
+        if any(s.password for s in seats):
+            raise Conflict("a forming game makes its passwords when it starts: give --seat "
+                           "POWER=ADDRESS without a password")
+        options["forming"] = forming_settings(options)
+    state = module.setup(scenario, options)  # checks the settings now, not when it starts
     seed = seed or new_seed()
     mod_pw = moderator_password or new_password()
     game = Game(
@@ -73,22 +86,48 @@ def create_game(
         scenario=scenario, seed=seed, commitment=commitment(seed, game_id),
         settings=options, moderator_address=moderator_address,
         moderator_password_hash=hash_password(mod_pw), created_at=ctx.clock.now(),
+        status=FORMING if forming else "running",
     )
     session.add(game)
     result = NewGame(game=game, moderator_password=mod_pw)
     controlled = module.controlled_powers(scenario)
-    for spec in seats:
-        password = spec.password or new_password()
-        result.passwords[spec.power] = password
+    given = {spec.power: spec for spec in seats}
+    for power in scenario_powers if forming else [spec.power for spec in seats]:
+        spec = given.get(power) or SeatSpec(power, "")  # an open seat of a forming game
+        password = "" if forming else (spec.password or new_password())
+        if password:
+            result.passwords[spec.power] = password
         session.add(Seat(game_id=game_id, power=spec.power, address=spec.address,
-                         password_hash=hash_password(password), language=spec.language,
-                         timezone=spec.timezone,
+                         password_hash=hash_password(password) if password else "",
+                         language=spec.language, timezone=spec.timezone,
                          controls=list(dict.fromkeys([*spec.controls,
                                                       *controlled.get(spec.power, ())]))))
     session.flush()
-    open_phase(ctx, session, game, module, state, seq=0)
-    queue_welcomes(ctx, session, result)
+    if not forming:
+        begin_play(ctx, session, result, play_out=play_out, state=state)
     return result
+
+
+def begin_play(ctx: ServiceContext, session: Session, made: NewGame, *, play_out: bool,
+               state: dict[str, Any] | None = None) -> None:
+    """Open the game's first phase now and mail each seat its welcome and first report.
+
+    The first deadline is counted from now (for a forming game: when its last seat was
+    filled, not when it was created). With ``play_out``, phases nobody orders in are
+    adjudicated first, in this transaction (gm.service.adjudicate.play_out_opening)."""
+    from gm.service.adjudicate import play_out_opening
+    from gm.service.phases import open_phase
+    from gm.service.welcome import queue_start_reports, queue_welcomes
+
+    game = made.game
+    module = module_of(game)
+    if state is None:
+        state = module.setup(game.scenario, dict(game.settings or {}))
+    open_phase(ctx, session, game, module, state, seq=0)
+    queue_start_reports(ctx, session, game)
+    if play_out:
+        play_out_opening(ctx, session, game.id)
+    queue_welcomes(ctx, session, made)
 
 
 def _scenario_powers(module: GameModule, scenario: str) -> tuple[str, ...]:
@@ -139,6 +178,10 @@ def current_phase(session: Session, game_id: str) -> Phase:
         .order_by(col(Phase.seq).desc())
     ).first()
     if phase is None:
+        game = session.get(Game, game_id)
+        if game is not None and game.status == "forming":
+            raise Conflict(f"game '{game_id}' has not started: it is forming and starts when "
+                           f"its last seat is filled (gm game show {game_id})")
         raise NotFound(f"game '{game_id}' has no phase")
     return phase
 

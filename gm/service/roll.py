@@ -89,7 +89,13 @@ class GameLine:
 def game_lines(session: Session) -> list[GameLine]:
     """Every game of this instance that has not ended, by id, with its phase and deadline."""
     out = []
+    from gm.service.forming import open_seats
+
     for game in session.exec(select(Game).where(Game.status != "ended").order_by(col(Game.id))):
+        if game.status == "forming":  # no phase yet: its open seats instead
+            out.append(GameLine(game.id, game.module, game.scenario, "forming",
+                                "open: " + ", ".join(open_seats(session, game)), None))
+            continue
         phase = current_phase(session, game.id)
         held = phase.state == "open" and not phase.released
         out.append(GameLine(game.id, game.module, game.scenario,

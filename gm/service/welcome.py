@@ -4,48 +4,81 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
+from gm.db.models import Game, Phase, Seat
+from gm.mail.compose import Attachment
 from gm.service.context import ServiceContext
-from gm.service.games import NewGame, current_phase, get_seat, module_of, phase_info
+from gm.service.games import NewGame, current_phase, get_seat, module_of, phase_info, seats
 from gm.service.notify import moderator_address
 from gm.service.outbox import queue_mail
 from gm.service.render import render, render_html
 from gm.service.reports import deadline_calendar, queue_current_report
 
 
+def queue_start_reports(ctx: ServiceContext, session: Session, game: Game) -> None:
+    """Each seat's first report: the position the game opens with."""
+    phase = current_phase(session, game.id)
+    for seat in seats(session, game.id):
+        if not seat.address:
+            continue
+        queue_current_report(ctx, session, game, phase, seat.power, seat, to=[seat.address],
+                             subject=f"[{game.id}] {phase.phase_id}: report for {seat.power}",
+                             key=f"report:{game.id}:start:{seat.power}")
+
+
+def other_seats(game: Game, all_seats: list[Seat], power: str) -> str:
+    """The other seats as the welcome names them: their powers; with their addresses only
+    when the game's setting ``show_addresses`` is true and press is not anonymous (grey
+    press would be pointless if the welcome said who plays what)."""
+    from gm.pipeline.press import press_rule
+
+    settings = game.settings or {}
+    addresses = bool(settings.get("show_addresses")) and press_rule(game) != "anonymous"
+    return ", ".join(f"{s.power} ({s.address})" if addresses and s.address else s.power
+                     for s in all_seats if s.power != power)
+
+
 def queue_welcomes(ctx: ServiceContext, session: Session, made: NewGame) -> None:
-    """Mail every seat its sign-on (password) and, separately, its first report.
+    """Mail every seat its sign-on (password) and the first phase it orders in.
 
     The password travels only in the welcome, never in a report. The welcome names the
-    game, the scenario, the other seats and the moderator (issue 19). When the first
-    phase owes nobody's orders (Pax Baltica's first action roll, played out as the game
-    starts), the welcome says so and carries no calendar file: the report of the phase
-    the players order in carries its deadline and its .ics.
+    game, the scenario, the other seats and the moderator, and gives a ready-to-copy
+    sign-on block (issue 19). The phase it names is the one now open: when the game was
+    started with its opening die rolls played out (gm.service.adjudicate.play_out_opening),
+    that is the first phase someone orders in, and a seat that may order in it gets its
+    deadline and its .ics. A seat whose turn comes later (a sequential game) is told who
+    orders first and that the report opening its own phase brings its deadline and .ics.
+    When the phase still owes nobody's orders (a game created by code without playing the
+    opening out), the welcome says so and carries no calendar file.
     """
     game = made.game
     phase = current_phase(session, game.id)
     module = module_of(game)
     title = next((sc.title for sc in module.scenarios() if sc.id == game.scenario), game.scenario)
     scenario = title if game.scenario in title else f"{title} ({game.scenario})"
-    no_orders = not phase_info(phase).owing  # a die roll played out when the game starts
+    info = phase_info(phase)
+    no_orders = not info.owing or not phase.released  # a die roll, or a preview not released
+    everyone = seats(session, game.id)
     for power, password in made.passwords.items():
         seat = get_seat(session, game.id, power)
         if not seat.address:
             continue
-        ics = None if no_orders else deadline_calendar(
-            ctx, game, power=power, language=seat.language, phase_id=phase.phase_id, seq=phase.seq,
-            opened_at=phase.opens_at, deadline=phase.deadline)
+        mine = power in info.owing or power in info.allowed()
+        ics = None if no_orders or not mine else _calendar(ctx, game, seat, phase)
         words = dict(game_id=game.id, power=power, password=password,
                      address=ctx.service_address, phase=phase.phase_id, deadline=phase.deadline,
                      timezone=seat.timezone, commitment=game.commitment,
                      calendar="deadline.ics" if ics else None, game_title=module.title,
                      scenario=scenario, moderator=moderator_address(ctx, game),
-                     others=", ".join(p for p in made.passwords if p != power),
-                     no_orders=no_orders)
+                     others=other_seats(game, everyone, power), no_orders=no_orders,
+                     turn_of="" if no_orders or mine else ", ".join(info.owing))
         queue_mail(ctx, session, game_id=game.id, kind="welcome", to=[seat.address],
                    subject=f"[{game.id}] welcome: you play {power}",
                    text=render("welcome", seat.language, game.module, **words),
                    html=render_html("welcome", seat.language, game.module, **words),
                    attachments=[ics] if ics else [], key=f"welcome:{game.id}:{power}")
-        queue_current_report(ctx, session, game, phase, power, seat, to=[seat.address],
-                             subject=f"[{game.id}] {phase.phase_id}: report for {power}",
-                             key=f"report:{game.id}:start:{power}")
+
+
+def _calendar(ctx: ServiceContext, game: Game, seat: Seat, phase: Phase) -> Attachment | None:
+    return deadline_calendar(ctx, game, power=seat.power, language=seat.language,
+                             phase_id=phase.phase_id, seq=phase.seq, opened_at=phase.opens_at,
+                             deadline=phase.deadline)
