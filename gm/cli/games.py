@@ -174,7 +174,7 @@ def game_list(app: App, as_json: bool) -> None:
     from gm.service.games import current_phase
 
     ctx = app.context()
-    rows = []
+    rows: list[dict[str, Any]] = []
     with session_scope(ctx.engine) as session:
         for g in session.exec(select(Game).order_by(col(Game.id))):
             if g.status == "forming":  # no phase until its seats are filled

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import Session
 
 from gm.db.models import Game, Phase, Seat
@@ -64,7 +66,7 @@ def queue_welcomes(ctx: ServiceContext, session: Session, made: NewGame) -> None
             continue
         mine = power in info.owing or power in info.allowed()
         ics = None if no_orders or not mine else _calendar(ctx, game, seat, phase)
-        words = dict(game_id=game.id, power=power, password=password,
+        words: dict[str, Any] = dict(game_id=game.id, power=power, password=password,
                      address=ctx.service_address, phase=phase.phase_id, deadline=phase.deadline,
                      timezone=seat.timezone, commitment=game.commitment,
                      calendar="deadline.ics" if ics else None, game_title=module.title,
