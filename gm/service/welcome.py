@@ -31,10 +31,9 @@ def other_seats(game: Game, all_seats: list[Seat], power: str) -> str:
     """The other seats as the welcome names them: their powers; with their addresses only
     when the game's setting ``show_addresses`` is true and press is not anonymous (grey
     press would be pointless if the welcome said who plays what)."""
-    from gm.pipeline.press import press_rule
-
     settings = game.settings or {}
-    addresses = bool(settings.get("show_addresses")) and press_rule(game) != "anonymous"
+    grey = str(settings.get("press", "")).strip().lower() in ("anonymous", "grey", "gray")
+    addresses = bool(settings.get("show_addresses")) and not grey  # gm.pipeline.press's names
     return ", ".join(f"{s.power} ({s.address})" if addresses and s.address else s.power
                      for s in all_seats if s.power != power)
 
