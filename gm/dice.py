@@ -29,6 +29,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gm.i18n import Text, as_data, from_data
+
 SEED_BYTES = 32
 _ACCEPT_BELOW = 252  # 252 = 42 * 6: bytes 0..251 map evenly onto 1..6
 
@@ -87,20 +89,27 @@ class Roll:
     visible_to: frozenset[str] | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {
+        """The stored form; a purpose built with :func:`gm.i18n.msg` is kept as English
+        under ``purpose`` and as a message under ``purpose_msg``, so that a report says it
+        in the reader's language (issue 20: "August II fires" in a French report)."""
+        out: dict[str, object] = {
             "value": self.value,
-            "purpose": self.purpose,
+            "purpose": str(self.purpose),
             "source": self.source,
             "index": self.index,
             "visible_to": sorted(self.visible_to) if self.visible_to is not None else None,
         }
+        if isinstance(self.purpose, Text):
+            out["purpose_msg"] = as_data(self.purpose)
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Roll:
         vis = data.get("visible_to")
         return cls(
             value=int(data["value"]),  # type: ignore[arg-type]
-            purpose=str(data["purpose"]),
+            purpose=(from_data(data["purpose_msg"]) if isinstance(data.get("purpose_msg"), dict)
+                     else str(data["purpose"])),
             source=str(data["source"]),
             index=int(data["index"]),  # type: ignore[arg-type]
             visible_to=frozenset(vis) if vis is not None else None,  # type: ignore[arg-type]

@@ -61,6 +61,24 @@ class Text(str):
         return obj
 
 
+class Name(Text):
+    """A name from a game's data (a nation, a power) with its forms in other languages
+    (issue 20: "Russia" is "Russie" for a French seat): a :class:`Text` that
+    :func:`translate` says from its own forms, not from the catalogue."""
+
+    forms: dict[str, str]
+
+    def __new__(cls, english: str, /, **forms: str) -> Name:
+        obj = super().__new__(cls, "{name}", name=english)
+        obj.forms = forms
+        return obj
+
+
+def name(english: str, /, **forms: str) -> Name:
+    """``english`` as a :class:`Name` said as ``forms[language]`` where it has one."""
+    return Name(english, **forms)
+
+
 def msg(template: str, /, **params: Any) -> Text:
     """The message ``template`` with ``params``, in English until translated."""
     return Text(template, **params)
@@ -80,6 +98,8 @@ def translate(text: Any, language: str) -> str:
     """``text`` in ``language`` when it is a :class:`Text` the catalogue knows; else as written."""
     if not isinstance(text, Text):
         return "" if text is None else str(text)
+    if isinstance(text, Name):
+        return text.forms.get(language, str(text))
     template = catalogue(language).get(text.template)
     if template is None:
         return str(text)
@@ -92,11 +112,15 @@ def as_data(text: Any) -> Any:
     template, "params": {...}}``; anything else as it is. :func:`say` takes it back."""
     if not isinstance(text, Text):
         return text
+    if isinstance(text, Name):
+        return {"name": str(text), "forms": dict(text.forms)}
     return {"msg": text.template, "params": {k: as_data(v) for k, v in text.params.items()}}
 
 
 def from_data(data: Any) -> Any:
     """The :class:`Text` that :func:`as_data` stored (anything else as it is)."""
+    if isinstance(data, dict) and "name" in data and "forms" in data:
+        return Name(str(data["name"]), **data["forms"])
     if isinstance(data, dict) and "msg" in data:
         return Text(data["msg"], **{k: from_data(v) for k, v in data.get("params", {}).items()})
     return data
@@ -107,4 +131,6 @@ def say(english: Any, language: str) -> str:
     :func:`as_data`, in ``language``; the Jinja filter ``say``."""
     if isinstance(english, dict):
         return translate(from_data(english), language)
+    if isinstance(english, Text):
+        return translate(english, language)
     return translate(msg(str(english)), language)

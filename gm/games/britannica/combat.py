@@ -7,6 +7,7 @@ from typing import Any
 
 from gm.dice import Dice
 from gm.games.britannica.data import BritanniaData
+from gm.i18n import msg
 
 
 def ratio_column(d: BritanniaData, attack: int, defence: int) -> str:
@@ -66,7 +67,7 @@ def colonial_combat(d: BritanniaData, area: str, armies: list[dict[str, Any]], d
     if strength == 0:
         return {"area": area, "attack": attack, "defence": 0, "result": "automatic",
                 "won": True, "lost": [], "retreat": False}
-    roll = dice.d6(f"colonial combat {area}")
+    roll = dice.d6(msg("colonial combat {area}", area=area))
     table, col, res = resolve(d, attack, strength, roll)
     lost: list[dict[str, Any]] = []
     won = res in ("DR", "DE")

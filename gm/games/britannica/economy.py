@@ -9,6 +9,7 @@ from gm.games.base import Event
 from gm.games.britannica import board as b
 from gm.games.britannica.data import BritanniaData
 from gm.games.britannica.orders import CONTROL_KINDS
+from gm.i18n import msg
 
 State = dict[str, Any]
 
@@ -103,7 +104,7 @@ def colonial_office(d: BritanniaData, state: State, power: str, dice: Dice) -> t
     always = d.rules["powers"][power].get("always_roll_colonial_office", False)
     if not b.controlled_areas(state, power) and not always:
         return int(table[5]), None
-    roll = dice.d6(f"colonial office {power}", visible_to=[d.seat_of(power)])
+    roll = dice.d6(msg("colonial office {power}", power=power), visible_to=[d.seat_of(power)])
     return int(table[roll - 1]), roll
 
 
@@ -243,10 +244,10 @@ def random_events(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
     events: list[Event] = []
     table = d.charts["random_events"]["table"]
     seen: set[str] = set()
-    count = dice.d6("number of random events")
+    count = dice.d6(msg("number of random events"))
     for _ in range(count):
         for _attempt in range(50):
-            key = f"{dice.d6('random event, first die')}-{dice.d6('random event, second die')}"
+            key = f"{dice.d6(msg('random event, first die'))}-{dice.d6(msg('random event, second die'))}"
             entry = table[key]
             if entry["headline"] and key in seen:
                 continue
@@ -276,9 +277,9 @@ def _unrest_area(d: BritanniaData, state: State, letter: str, dice: Dice) -> str
     t = d.charts["unrest_tables"][letter]
     for _ in range(50):
         if t["dice"] == 1:
-            area = t["areas"][dice.d6(f"unrest table {letter}") - 1]
+            area = t["areas"][dice.d6(msg("unrest table {letter}", letter=letter)) - 1]
         else:
-            area = t["areas"][dice.d6_sum(2, f"unrest table {letter}") - 2]
+            area = t["areas"][dice.d6_sum(2, msg("unrest table {letter}", letter=letter)) - 2]
         if area not in state["unrest"]:
             return str(area)
     return None
@@ -294,12 +295,12 @@ def minor_powers(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
     events = []
     for mp in d.minor_powers:
         chart = d.charts["minor_activity"][mp]
-        roll = dice.d6(f"minor power activity {mp}")
+        roll = dice.d6(msg("minor power activity {power}", power=mp))
         if roll not in chart["active_on"]:
             continue
         area = None
         for _ in range(20):
-            r = dice.d6_sum(2, f"minor power area {mp}")
+            r = dice.d6_sum(2, msg("minor power area {power}", power=mp))
             area = chart["areas"][r - 2]
             if area == "adjacent":
                 area = _adjacent_choice(d, state, mp)

@@ -564,7 +564,7 @@ def chinese_resentment(d: BritanniaData, new: State, dice: Dice) -> list[Event]:
                 elif m["kind"] == "influence":
                     per[m["power"]] = per.get(m["power"], 0) + c["per_phase_influence_marker"]
     events = change_cri(new, sum(per.values()), "markers in China", [p for p, n in per.items() if n])
-    roll = dice.d6_sum(c["rebellion_dice"], "Chinese rebellion")
+    roll = dice.d6_sum(c["rebellion_dice"], msg("Chinese rebellion"))
     rebellion = rebellion_occurs(new["cri"], roll)
     new["rebellion"] = rebellion
     return events + [Event("chinese_resentment", {"cri": new["cri"], "roll": roll,

@@ -17,6 +17,7 @@ from gm.games.baltica.rules.replacements import replacement_problem
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import POWERS, SiegeState, other_power
+from gm.i18n import msg
 
 EVENT_ROLL = 6  # 3.1 (3CG 3.1 table): "6: Roll on the Event table"
 
@@ -44,7 +45,7 @@ def roll_for(world: World, power: str) -> int:
     (13.1) left; a 6 that re-roll brings on a second consecutive event turn is re-rolled
     by 3.2 (13.1) again, which is the rules' re-roll, not the player's.
     """
-    roll = _no_second_event(world, power, world.dice.d6(f"action roll {power}"))
+    roll = _no_second_event(world, power, world.dice.d6(msg("action roll {power}", power=world.said(power))))
     return player_reroll(world, power, roll)
 
 
@@ -53,7 +54,8 @@ def _no_second_event(world: World, power: str, roll: int) -> int:
     while (roll == EVENT_ROLL and world.state.last_event.get(power, False)
            and no_two_events(world)):
         world.emit("event_reroll", power=power, roll=roll)
-        roll = world.dice.d6(f"action roll {power} (3.2 re-roll)")
+        roll = world.dice.d6(msg("action roll {power} (3.2 re-roll)",
+                                                      power=world.said(power)))
     return roll
 
 
@@ -126,7 +128,8 @@ def player_reroll(world: World, power: str, roll: int) -> int:
                    why=Why.NO_REROLL_LEFT.value, code=Why.NO_REROLL_LEFT.name)
         return roll
     new = _no_second_event(world, power,
-                           world.dice.d6(f"action roll {power} ({rule} re-roll)"))
+                           world.dice.d6(msg("action roll {power} ({rule} re-roll)",
+                                             power=world.said(power), rule=rule)))
     world.emit("action_reroll", power=power, roll=roll, new=new, rule=rule, left=left)
     return new
 

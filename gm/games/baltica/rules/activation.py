@@ -6,6 +6,7 @@ from __future__ import annotations
 from gm.games.baltica.rules import attrition
 from gm.games.baltica.rules.truce import may_reactivate, reactivation_needs
 from gm.games.baltica.rules.world import World
+from gm.i18n import msg
 
 KARL_XII = "karl-xii"
 ACTIVATION_ROLL = 6  # 10.1: "on a 6, that nation becomes active and enters the war"
@@ -57,7 +58,7 @@ def activation_roll(world: World, nation: str, bonus: int = 0, why: str = "10.1"
     if "needs_from_1711" in act and world.state.year >= 1711:  # 3CG 9.6: "From 1711 ... 5 and 6"
         needs = int(act["needs_from_1711"])
     needs = reactivation_needs(world, nation, needs)  # 3CG 6.10
-    roll = world.dice.d6(f"activation {nation} ({why})")
+    roll = world.dice.d6(msg("activation {nation} ({why})", nation=world.said(nation), why=why))
     mod = modifier(world, nation) + bonus
     success = roll + mod >= needs
     world.emit("activation_roll", nation=nation, roll=roll, modifier=mod, needs=needs,

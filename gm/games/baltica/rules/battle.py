@@ -18,6 +18,7 @@ from gm.games.baltica.rules.retreat import (
 from gm.games.baltica.rules.standing import retreat_problem
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import POWERS, other_power
+from gm.i18n import msg
 
 ROUNDS = 3  # 5.4: "Battles are fought over a maximum of three combat rounds."
 LETTERS = "ABCD"  # 5.4: "A blocks go before B blocks, which go before C ... D blocks going last"
@@ -144,8 +145,9 @@ def fire(world: World, battle: Battle, block: str, round_: int) -> None:
     applied immediately." """
     spec = world.spec(block)
     strength = world.state.blocks[block].strength
-    dice = world.dice.roll(strength, f"{world.tname(battle.territory)} round {round_}: "
-                                     f"{spec.name} fires")
+    dice = world.dice.roll(strength, msg("{territory} round {round}: {block} fires",
+                                         territory=world.tname(battle.territory), round=round_,
+                                         block=spec.name))
     rating = world.rating(block)
     hits = sum(1 for d in dice if d <= rating.number)
     world.emit("fire", None, territory=world.tname(battle.territory), round=round_,

@@ -16,6 +16,7 @@ from gm.games.baltica.rules.event_effects import pool_of
 from gm.games.baltica.rules.replacements import base_cost
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import POOL
+from gm.i18n import msg
 
 
 def places(world: World, names: Sequence[str]) -> list[str]:
@@ -114,7 +115,7 @@ def build_one(world: World, nation: str, rp: int, strength: int | None,
     if not pool:
         return None
     power = world.power_of_nation(nation)
-    block = draw(world, pool, f"build {nation}: block drawn", visible_to=[power])
+    block = draw(world, pool, msg("build {nation}: block drawn", nation=world.said(nation)), visible_to=[power])
     first = first_step_cost(world, block)
     if rp < first:
         world.emit("build_unaffordable", [power], nation=nation, block=world.name(block),

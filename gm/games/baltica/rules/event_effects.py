@@ -19,6 +19,7 @@ from gm.games.baltica.rules.replacements import spend_on_map
 from gm.games.baltica.rules.truce import call_truce
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import ASIDE, POOL, other_power
+from gm.i18n import msg
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def immediate_rp(world: World, power: str, nation: str | None, dice: int, cause:
     Without ``build_rest`` the RPs go to any of the player's blocks and what cannot be
     spent is lost (8.2); with it, to the blocks ``nation``'s RPs pay for.
     """
-    rp = world.dice.d6_sum(dice, f"{cause} RPs")
+    rp = world.dice.d6_sum(dice, msg("{cause} RPs", cause=cause))
     if build_rest and nation is not None:
         blocks = [b for b in world.state.blocks
                   if world.board.nations[world.spec(b).nation].pool == nation]
@@ -178,7 +179,7 @@ def side_event(world: World, power: str, choices: Choices) -> None:
     """12.1 #5 and 12.4 #6: "Roll on the Swedish Event Table (12.2) if you are Sweden, or
     the Coalition Event Table (12.3) if you are the Coalition." """
     table = "swedish_event_table" if power == "sweden" else "coalition_event_table"
-    roll = world.dice.d6(f"{table} {power}")
+    roll = world.dice.d6(msg("{table} {power}", table=table, power=world.said(power)))
     r = row(world, table, roll)
     world.emit("event_rolled", power=power, table=table, roll=roll, result=r["id"])
     SIDE_EFFECTS[r["id"]](world, power, r, choices)
@@ -196,7 +197,7 @@ def pool_loan(world: World, power: str, r: dict[str, Any], choices: Choices) -> 
     if not pool:
         world.emit("no_effect", power=power, result=r["id"], reason="empty_pool")
         return
-    block = draw(world, pool, f"{r['id']}: block drawn", visible_to=[other_power(power)])
+    block = draw(world, pool, msg("{event}: block drawn", event=r["id"]), visible_to=[other_power(power)])
     set_aside(world, block, r["returns"], r["id"])
 
 

@@ -14,13 +14,14 @@ from gm.games.baltica.rules.event_effects import Choices, event_loss, row, side_
 from gm.games.baltica.rules.politics import national_politics
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import POWERS
+from gm.i18n import msg
 
 TABLE = "event_table"
 
 
 def resolve_event(world: World, power: str, choices: Choices) -> None:
     """12.1: roll one die on the Event Table for ``power`` and carry out the row."""
-    roll = world.dice.d6(f"event table {power}")
+    roll = world.dice.d6(msg("event table {power}", power=world.said(power)))
     r = row(world, TABLE, roll)
     world.emit("event_rolled", power=power, table=TABLE, roll=roll, result=r["id"])
     EFFECTS[r["id"]](world, power, r, choices)
@@ -35,7 +36,7 @@ def polish_civil_war(world: World, power: str, r: dict[str, Any], choices: Choic
     totals: dict[str, int] = {}
     rolls: dict[str, int] = {}
     for p in POWERS:
-        rolls[p] = world.dice.d6(f"polish civil war {p}")
+        rolls[p] = world.dice.d6(msg("polish civil war {power}", power=world.said(p)))
         totals[p] = rolls[p] + sum(1 for t in caps if world.controlled_by(t, p))
     winner = ("tie" if totals["sweden"] == totals["coalition"]
               else max(POWERS, key=lambda p: totals[p]))
@@ -52,7 +53,7 @@ def polish_civil_war(world: World, power: str, r: dict[str, Any], choices: Choic
 
 def epidemic(world: World, power: str, r: dict[str, Any], choices: Choices) -> None:
     """12.1 #2: "Roll a die for region. All blocks in that region lose one step." """
-    roll = world.dice.d6("epidemic region")
+    roll = world.dice.d6(msg("epidemic region"))
     region = row(world, "epidemic_regions", roll)
     places = {t for reg in region["regions"] for t in world.board.region(reg)}
     world.emit("epidemic", roll=roll, region=region["name"])

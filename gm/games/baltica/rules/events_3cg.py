@@ -31,6 +31,7 @@ from gm.games.baltica.rules.event_effects import (
 from gm.games.baltica.rules.truce import call_truce, truce_possible
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import other_power
+from gm.i18n import msg
 
 NATIONAL_TABLE = "national_events_{}"
 
@@ -55,7 +56,7 @@ def plague(world: World, power: str, r: dict[str, Any], choices: Choices) -> Non
 def attrition_region(world: World, power: str, r: dict[str, Any], choices: Choices) -> None:
     """14.1 #3: "Attrition. Roll 1D6 for region. All enemy blocks in that area lose 1 step.
     No blocks may be eliminated." (Enemy: of the player who rolled the event.)"""
-    roll = world.dice.d6("attrition region")
+    roll = world.dice.d6(msg("attrition region"))
     region = row(world, "epidemic_regions", roll)
     places = {t for reg in region["regions"] for t in world.board.region(reg)}
     world.emit("epidemic", roll=roll, region=region["name"])
@@ -120,7 +121,7 @@ def excellent_recruitment(world: World, power: str, r: dict[str, Any],
         if not blocks:
             continue
         owner = world.power_of_nation(nation)
-        steps = world.dice.d6(f"excellent recruitment {nation}")
+        steps = world.dice.d6(msg("excellent recruitment {nation}", nation=world.said(nation)))
         world.emit("recruitment_roll", nation=nation, roll=steps)
         prefer = choices.reinforce if owner == power else ()
         add_steps(world, owner, blocks, steps, prefer, r["id"])
@@ -149,7 +150,7 @@ def national_event(world: World, power: str, nation: str, choices: Choices) -> N
     within the same year. Disregard any roll that already applies." """
     table = national_table(world, nation)
     assert table is not None
-    roll = world.dice.d6(f"national events {nation}")
+    roll = world.dice.d6(msg("national events {nation}", nation=world.said(nation)))
     r = row(world, table, roll)
     world.emit("event_rolled", power=power, table=table, roll=roll, result=r["id"],
                nation=nation)
@@ -293,7 +294,7 @@ def polish_parliament(world: World, power: str, nation: str, r: dict[str, Any],
     and all polish blocks joins their new allies." Only a Poland at war changes side
     (state ``defected``); its blocks stay where they stand."""
     poland = r["nation"]
-    roll = world.dice.d6("polish parliament")
+    roll = world.dice.d6(msg("polish parliament"))
     success = roll >= int(r["needs"]) and poland in world.state.active
     world.emit("polish_parliament", roll=roll, success=success)
     if success:

@@ -13,6 +13,7 @@ from gm.games.baltica.rules.losses import take_step
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import other_power
+from gm.i18n import msg
 
 FORCE_MARCH_EXTRA = 2  # 4.4: "Any moving group may force-march up to two extra territories"
 FORCE_MARCH_LOSS_MAX = 3  # 4.4: "1-3: Lose one step per extra territory moved"
@@ -249,7 +250,7 @@ def force_march_losses(world: World, power: str) -> None:
         bs = world.state.blocks[b]
         if bs.forced <= 0 or not world.state.on_map(b) or world.power_of(b) != power:
             continue
-        roll = world.dice.d6(f"force march {world.name(b)}", visible_to=[power])
+        roll = world.dice.d6(msg("force march {block}", block=world.name(b)), visible_to=[power])
         lost = bs.forced if roll <= FORCE_MARCH_LOSS_MAX else 0
         world.emit("force_march", [power], block=world.name(b), roll=roll, steps_lost=lost)
         for _ in range(lost):

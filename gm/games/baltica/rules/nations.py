@@ -15,6 +15,7 @@ from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.truce import evict, impose_truce
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import ASIDE, OFF_MAP, POOL
+from gm.i18n import msg
 
 CEDED_RP = 4  # 11.1: "Each territory ceded reduces Sweden's RP level by 4"
 CESSIONS = {"bremen-verden": "hannover", "pommern": "prussia"}  # 11.1
@@ -189,7 +190,7 @@ def austro_turkish_war(world: World) -> None:
             e.type == "nation_activated" and e.data.get("nation") == "ottoman"
             for e in world.events):
         return
-    roll = world.dice.d6("Austro-Turkish War (11.6)")
+    roll = world.dice.d6(msg("Austro-Turkish War (11.6)"))
     war = roll >= AUSTRO_TURKISH_WAR
     world.emit("austro_turkish_war", roll=roll, war=war)
     if war:

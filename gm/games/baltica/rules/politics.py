@@ -17,6 +17,7 @@ from gm.games.baltica.rules.events_3cg import national_event, national_table
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import other_power
+from gm.i18n import msg
 
 TABLE = "national_politics_table"
 
@@ -55,7 +56,7 @@ def national_politics(world: World, power: str, nation: str, choices: Choices) -
     if national_table(world, nation) is not None:
         national_event(world, power, nation, choices)
         return
-    roll = world.dice.d6(f"national politics {nation}")
+    roll = world.dice.d6(msg("national politics {nation}", nation=world.said(nation)))
     r = row(world, TABLE, roll)
     world.emit("event_rolled", power=power, table=TABLE, roll=roll, result=r["id"],
                nation=nation)

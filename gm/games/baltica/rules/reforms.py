@@ -10,6 +10,7 @@ from gm.games.baltica.orders import Reform
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import EXILE, POOL, REMOVED, YEAR_TRACK
+from gm.i18n import msg
 
 RUSSIA = "russia"
 KARL_XII = "karl-xii"
@@ -219,7 +220,7 @@ def night_rider_3cg(world: World) -> None:
     if karl.location != EXILE and (where is None or where.nation != "ottoman"):
         return
     needs = max(1, 6 - world.state.exile_rolls)
-    roll = world.dice.d6("3CG 11.1 the Night Rider")
+    roll = world.dice.d6(msg("3CG 11.1 the Night Rider"))
     success = roll >= needs
     world.emit("night_rider_roll", roll=roll, needs=needs, success=success, rule="3CG 11.1")
     if not success:
@@ -252,7 +253,7 @@ def karl_returns(world: World, deploy: Sequence[str]) -> None:
     if world.reading("night_rider") == "scenario":
         return
     needs = max(1, 6 - world.state.exile_rolls)
-    roll = world.dice.d6("2.3 Karl XII returns from exile")
+    roll = world.dice.d6(msg("2.3 Karl XII returns from exile"))
     success = roll >= needs
     world.emit("night_rider_roll", roll=roll, needs=needs, success=success)
     if not success:

@@ -8,6 +8,7 @@ from gm.games.baltica.rules.reforms import nyen_changed_hands, reform_open
 from gm.games.baltica.rules.truce import call_truce
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import SiegeState, other_power
+from gm.i18n import msg
 
 GARRISON_RATING = ("C", 1)  # 6.3: "Garrisons ... are treated as defending C1 blocks"
 RP_LOSS_ON_CAPTURE = 4  # 8.1: "the original territory's owner reduces their RP level by 4"
@@ -52,7 +53,8 @@ def resolve(world: World, siege: SiegeState) -> None:
             if rating.letter != letter or world.state.blocks[b].location != siege.territory:
                 continue
             dice = world.dice.roll(world.state.blocks[b].strength,
-                                   f"siege of {t.garrison.name}: {spec.name} fires")
+                                   msg("siege of {garrison}: {block} fires",
+                                       garrison=t.garrison.name, block=spec.name))
             got = sum(1 for d in dice if d <= rating.number)
             hits += got
             world.emit("fire", None, territory=t.name, round=1, block=spec.name,
@@ -66,7 +68,8 @@ def resolve(world: World, siege: SiegeState) -> None:
 
 def _garrison_fires(world: World, siege: SiegeState, value: int) -> None:
     t = world.board.territories[siege.territory]
-    dice = world.dice.roll(value, f"siege of {t.name}: the garrison fires")
+    dice = world.dice.roll(value, msg("siege of {territory}: the garrison fires",
+                                          territory=t.name))
     hits = sum(1 for d in dice if d <= GARRISON_RATING[1])
     world.emit("fire", None, territory=t.name, round=1, block=f"garrison {t.name}",
                rating="C1", dice=dice, hits=hits)

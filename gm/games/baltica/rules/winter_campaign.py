@@ -24,6 +24,7 @@ from gm.games.baltica.rules.action_phase import run_action_phase
 from gm.games.baltica.rules.losses import KARL_XII, take_step
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
+from gm.i18n import msg
 
 SWEDEN = "sweden"
 
@@ -68,7 +69,7 @@ def winter_roll(world: World) -> bool:
     needs = int(world.board.tables["limits"].get("winter_campaign_needs", 0))
     if needs <= 0:
         return True
-    roll = world.dice.d6("special Winter Turn (needs 5 or 6)")
+    roll = world.dice.d6(msg("special Winter Turn (needs 5 or 6)"))
     world.emit("winter_roll", None, roll=roll, needs=needs, success=roll >= needs)
     return roll >= needs
 

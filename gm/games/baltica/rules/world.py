@@ -15,7 +15,7 @@ from gm.dice import Dice
 from gm.games.baltica.board import BlockKind, BlockType, Board, Rating, Terrain
 from gm.games.baltica.state import POWERS, REMOVED, GameState, other_power
 from gm.games.base import Event
-from gm.i18n import Text, as_data
+from gm.i18n import Name, Text, as_data, name
 
 NORMAL_BORDER_LIMIT = 6  # 4.2: "Normal border: 6 blocks."
 DIFFICULT_BORDER_LIMIT = 2  # 4.2: "Difficult Terrain border: 2 blocks."
@@ -104,6 +104,16 @@ class World:
         the state's ``defected`` list fights for the side it went over to (11.9 Hannover:
         nations.toml ``activation.defects_to``; 3CG 14.2 Saxony #3: the other side)."""
         return self.board.power_of_nation(nation, self.state.defected)
+
+    def said(self, key: str) -> Name:
+        """A nation or a player (``sweden``, ``coalition``) as written in a message, said
+        in the reader's language with the nation's name from nations.toml ``words``
+        (issue 20); English keeps the key, as dice purposes always wrote it."""
+        n = self.board.nations.get(key)
+        if n is None:
+            return name(key, fr=key.capitalize())
+        return name(key, **{lang: w["name"] for lang, w in n.words.items()
+                            if lang != "en" and "name" in w})
 
     def name(self, block: str) -> str:
         """A block's display name (for events)."""

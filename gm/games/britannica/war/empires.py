@@ -22,6 +22,7 @@ from gm.games.britannica.war.sides import (
     _units,
     combatants,
 )
+from gm.i18n import msg
 
 
 def chinese_rebellion(d: BritanniaData, state: State, dice: Dice) -> tuple[War | None, list[Event]]:
@@ -33,11 +34,11 @@ def chinese_rebellion(d: BritanniaData, state: State, dice: Dice) -> tuple[War |
     colonial = sorted({m["power"] for a in chinese for m in state["markers"].get(a.id, [])
                        if m["kind"] != "interest"})
     t = d.charts["chinese_army_placement"]
-    count = dice.d6("number of Chinese armies")
+    count = dice.d6(msg("number of Chinese armies"))
     placed = []
     for _ in range(count):
         for _try in range(30):
-            area = t["areas"][dice.d6("Chinese army placement") - 1]
+            area = t["areas"][dice.d6(msg("Chinese army placement")) - 1]
             if not any(m["kind"] == "possession" for m in state["markers"].get(area, [])):
                 _place_gm_army(state, "china", int(t["strength"]), area)
                 placed.append(area)

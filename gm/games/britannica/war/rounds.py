@@ -33,7 +33,7 @@ def start_round(d: BritanniaData, state: State, war: War, dice: Dice) -> list[Ev
         war["first"], rolls = 0, None
     else:
         while True:
-            rolls = [dice.d6(f"initiative alliance {i + 1}") for i in range(2)]
+            rolls = [dice.d6(msg("initiative alliance {number}", number=i + 1)) for i in range(2)]
             if rolls[0] != rolls[1]:
                 break
         war["first"] = 0 if rolls[0] > rolls[1] else 1

@@ -17,6 +17,7 @@ from gm.dice import Dice
 from gm.games.base import GameError
 from gm.games.viking.data import Data
 from gm.games.viking.table import Table
+from gm.i18n import msg
 
 DECKS = ("starter", "random", "custom")
 
@@ -101,10 +102,10 @@ def deal(t: Table, dice: Dice) -> None:
     data, s, opts = t.data, t.s, t.s["options"]
     n = len(s["powers"])
     # I. Start player: a random player starts; the others follow clockwise (seating order).
-    start = pick(dice, n, "start player")
+    start = pick(dice, n, msg("start player"))
     s["powers"] = s["powers"][start:] + s["powers"][:start]
     # H. Jarlboards at random, with their homes.
-    jarls = shuffle(dice, sorted(data.jarls), "jarlboards")
+    jarls = shuffle(dice, sorted(data.jarls), msg("jarlboards"))
     silfr = data.rule("starting_silfr")
     for i, p in enumerate(s["powers"]):
         jarl = data.jarls[jarls[i]]
@@ -120,18 +121,18 @@ def deal(t: Table, dice: Dice) -> None:
     for level in opts["cards"]:
         pool = sorted(c for c in data.cards
                       if data.cards[c].difficulty == level and c not in chosen)
-        chosen.append(pool[pick(dice, len(pool), "victory cards")])
+        chosen.append(pool[pick(dice, len(pool), msg("victory cards"))])
     s["victory"] = {"cards": chosen, "faceup": [not opts["bragi"]] * len(chosen)}
     # E. The saga pile and the saga track.
     tiles = [x for name in opts["tilesets"] for x in data.tileset(name)]
     pile = _pile(dice, tiles, n, opts["deck"], data.rule("tiles_per_player"),
                  data.rule("custom_starter"))
-    s["pile"] = shuffle(dice, pile, "saga pile", visible_to=[])
+    s["pile"] = shuffle(dice, pile, msg("saga pile"), visible_to=[])
     s["track"] = [s["pile"].pop(0) if s["pile"] else None
                   for _ in data.rule("track_costs")]
     # F. Starting venture posts from the tiles not in the pile, one per region.
     ventures = shuffle(dice, [x.id for x in tiles if x.type == "venture" and x.id not in pile],
-                       "starting ventures")
+                       msg("starting ventures"))
     wanted = data.rule("starting_ventures")[str(n)]
     placed: list[str] = []
     for tid in ventures:
@@ -166,10 +167,10 @@ def _pile(dice: Dice, tiles: list[Any], n: int, deck: str, per: int,
     if deck == "custom":
         out: list[str] = []
         for typ, count in custom.items():
-            pool = shuffle(dice, [x.id for x in tiles if x.type == typ], f"custom {typ}s")
+            pool = shuffle(dice, [x.id for x in tiles if x.type == typ], msg("custom {kind}s", kind=typ))
             out += pool[:count * n]
         return out
-    return shuffle(dice, [x.id for x in tiles], "saga tiles")[:per * n]
+    return shuffle(dice, [x.id for x in tiles], msg("saga tiles"))[:per * n]
 
 
 def new_turn() -> dict[str, Any]:
