@@ -2,34 +2,57 @@
 
 Templates carry most of what players read; the rest (a refusal's reason, a
 command's confirmation, a parse error) is built in code. Such a message is
-written in English with :func:`msg`, which returns a :class:`Text`: a ``str``
-holding the English sentence, so code and logs use it as any string, that also
-remembers its template and parameters. When a reply is rendered,
-:func:`translate` says it again in the reader's language from the catalogue
-``gm/locale/<language>.toml``, which maps each English template to its
-translation with the same ``{placeholders}``::
+written in English with :func:`msg` (or :func:`plural` when it counts
+something), which returns a :class:`Text`: a ``str`` holding the English
+sentence, so code and logs use it as any string, that also remembers its
+template and parameters. When a reply is rendered, :func:`translate` says it
+again in the reader's language through the gettext catalogue
+``gm/locale/<language>/LC_MESSAGES/gm.po`` (managed with Babel, see
+docs/architecture.md, "Adding a language"), whose msgid is the English template
+and whose msgstr keeps the same ``{placeholders}``::
 
-    >>> t = msg("language {language!r} is not offered", language="de")
+    >>> t = msg("{zone!r} is not a time zone (e.g. Europe/Paris)", zone="Mars/Olympus")
     >>> str(t)
-    "language 'de' is not offered"
+    "'Mars/Olympus' is not a time zone (e.g. Europe/Paris)"
     >>> translate(t, "fr")
-    "la langue 'de' n'est pas proposée"
+    "'Mars/Olympus' n'est pas un fuseau horaire (par exemple Europe/Paris)"
+    >>> n = plural("{power}: {n} order stored (added to the earlier ones)",
+    ...            "{power}: {n} orders stored (added to the earlier ones)", 3, power="south")
+    >>> translate(n, "fr")
+    'south : 3 ordres enregistrés (ajoutés aux précédents)'
 
-A message missing from a catalogue stays in English (tests/pipeline/test_reply_language.py keeps
-the French catalogue complete). Parameters that are themselves :class:`Text`
-are translated too; anything else (a territory, a power, a line a player
-wrote) is left as it is.
+A message missing from a catalogue stays in English (tests/i18n/test_catalogues.py
+keeps the French catalogue complete). Parameters that are themselves :class:`Text` are
+translated too; anything else (a territory, a power, a line a player wrote) is
+left as it is.
+
+The compiled ``gm.mo`` is made at install (scripts/install runs ``pybabel
+compile``); when it is missing or older than its ``.po`` (an editable install,
+a translator at work), the ``.po`` is read directly.
 """
 
 from __future__ import annotations
 
-import tomllib
+import gettext
+import io
+import os
+from collections.abc import Iterator
 from enum import Enum
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from babel.core import Locale, UnknownLocaleError
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
 LOCALE_DIR = Path(__file__).parent / "locale"
+DOMAIN = "gm"
+SOURCE_LANGUAGE = "en"
+#: Extra locale directories (``os.pathsep``-separated), searched before gm's own:
+#: a translator tries a new ``<dir>/<lang>/LC_MESSAGES/gm.po`` without touching gm.
+LOCALE_PATH_ENV = "GM_LOCALE_PATH"
 
 E = TypeVar("E", bound=type[Enum])
 _VOCABULARIES: list[type[Enum]] = []
@@ -38,7 +61,7 @@ _VOCABULARIES: list[type[Enum]] = []
 def vocabulary(cls: E) -> E:
     """Mark an Enum whose values are English messages (a game's closed list of
     refusal reasons, say): each value needs its entry in every catalogue, like
-    a :func:`msg` literal."""
+    a :func:`msg` literal (the extractor in gm/i18n_extract.py finds them)."""
     _VOCABULARIES.append(cls)
     return cls
 
@@ -46,6 +69,12 @@ def vocabulary(cls: E) -> E:
 def vocabularies() -> tuple[type[Enum], ...]:
     """Every Enum marked with :func:`vocabulary` so far (import a module to register its own)."""
     return tuple(_VOCABULARIES)
+
+
+def N_(english: str) -> str:
+    """Mark ``english`` for the catalogue without translating it here (gettext's
+    ``gettext_noop``): for words kept in data and said later with :func:`msg`."""
+    return english
 
 
 class Text(str):
@@ -59,6 +88,31 @@ class Text(str):
         obj.template = template
         obj.params = params
         return obj
+
+    def said(self, translations: gettext.NullTranslations) -> str:
+        """The template in the language of ``translations`` (English if it has none)."""
+        return translations.gettext(self.template)
+
+
+class Plural(Text):
+    """A message that counts: ``singular`` or ``plural`` by ``n`` in English, and
+    the plural form the reader's language wants (gettext ``ngettext``)."""
+
+    plural: str
+    n: int
+
+    def __new__(cls, singular: str, plural: str, n: int, /, **params: Any) -> Plural:
+        params = {"n": n, **params}
+        chosen = singular if n == 1 else plural
+        obj = str.__new__(cls, chosen.format(**params))
+        obj.template = singular
+        obj.plural = plural
+        obj.n = n
+        obj.params = params
+        return obj
+
+    def said(self, translations: gettext.NullTranslations) -> str:
+        return translations.ngettext(self.template, self.plural, self.n)
 
 
 class Name(Text):
@@ -84,14 +138,100 @@ def msg(template: str, /, **params: Any) -> Text:
     return Text(template, **params)
 
 
+def plural(singular: str, plural: str, n: int, /, **params: Any) -> Plural:
+    """``singular`` or ``plural`` by the count ``n`` (also available as ``{n}``)::
+
+        plural("{n} order stored", "{n} orders stored", len(orders))
+    """
+    return Plural(singular, plural, n, **params)
+
+
+# -- catalogues --------------------------------------------------------------
+
+def locale_dirs() -> tuple[Path, ...]:
+    """Where catalogues are looked for: ``$GM_LOCALE_PATH`` entries, then gm's own."""
+    extra = [Path(p) for p in os.environ.get(LOCALE_PATH_ENV, "").split(os.pathsep) if p]
+    return (*extra, LOCALE_DIR)
+
+
+def _po_files(language: str) -> Iterator[Path]:
+    for directory in locale_dirs():
+        po = directory / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+        if po.is_file() or po.with_suffix(".mo").is_file():
+            yield po
+
+
 @cache
+def languages() -> tuple[str, ...]:
+    """English, then every language that has a catalogue, in name order."""
+    found = {p.name for d in locale_dirs() if d.is_dir() for p in d.iterdir()
+             if (p / "LC_MESSAGES" / f"{DOMAIN}.po").is_file()
+             or (p / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file()}
+    return (SOURCE_LANGUAGE, *sorted(found - {SOURCE_LANGUAGE}))
+
+
+def _load(po: Path, language: str) -> gettext.NullTranslations:
+    mo = po.with_suffix(".mo")
+    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as f:
+            return Translations(f, domain=DOMAIN)
+    # No compiled catalogue, or an older one: compile the .po in memory (fuzzy
+    # entries left out, as pybabel compile does).
+    with po.open("rb") as f:
+        catalog = read_po(f, locale=language, domain=DOMAIN)
+    buf = io.BytesIO()
+    write_mo(buf, catalog, use_fuzzy=False)
+    buf.seek(0)
+    return Translations(buf, domain=DOMAIN)
+
+
+@cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The gettext translations of ``language`` (English words for English or an
+    unknown language). A catalogue in ``$GM_LOCALE_PATH`` comes first and falls
+    back to gm's own for what it does not say."""
+    chain: gettext.NullTranslations | None = None
+    for po in _po_files(language):
+        t = _load(po, language)
+        if chain is None:
+            chain = t
+        else:
+            chain.add_fallback(t)
+    return chain if chain is not None else gettext.NullTranslations()
+
+
+def reset() -> None:
+    """Forget loaded catalogues (after a .po changed, or ``$GM_LOCALE_PATH``)."""
+    translations.cache_clear()
+    babel_locale.cache_clear()
+    languages.cache_clear()
+
+
+@cache
+def babel_locale(language: str) -> Locale:
+    """The CLDR locale of ``language``, for dates and numbers (English if unknown)."""
+    try:
+        return Locale.parse(language)
+    except (UnknownLocaleError, ValueError, TypeError):
+        return Locale.parse(SOURCE_LANGUAGE)
+
+
 def catalogue(language: str) -> dict[str, str]:
-    """English template -> translation, for ``language`` (empty for English or unknown)."""
-    path = LOCALE_DIR / f"{language}.toml"
-    if language == "en" or not path.is_file():
-        return {}
-    with path.open("rb") as f:
-        return dict(tomllib.load(f).get("messages", {}))
+    """English template -> translation of ``language``'s own catalogue (empty for
+    English or unknown); a plural's entry maps the singular to its first form."""
+    result: dict[str, str] = {}
+    for po in _po_files(language):
+        if not po.is_file():
+            continue
+        with po.open("rb") as f:
+            for m in read_po(f, locale=language, domain=DOMAIN):
+                if not m.id or m.fuzzy:
+                    continue
+                key = m.id[0] if isinstance(m.id, tuple | list) else m.id
+                value = m.string[0] if isinstance(m.string, tuple | list) else m.string
+                if value:
+                    result.setdefault(key, value)
+    return result
 
 
 def translate(text: Any, language: str) -> str:
@@ -100,21 +240,32 @@ def translate(text: Any, language: str) -> str:
         return "" if text is None else str(text)
     if isinstance(text, Name):
         return text.forms.get(language, str(text))
-    template = catalogue(language).get(text.template)
-    if template is None:
+    if language == SOURCE_LANGUAGE:
         return str(text)
-    params = {k: translate(v, language) if isinstance(v, Text) else v for k, v in text.params.items()}
-    return template.format(**params)
+    template = text.said(translations(language))
+    params = {k: translate(v, language) if isinstance(v, Text) else v
+              for k, v in text.params.items()}
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):  # a translation with a broken placeholder
+        return str(text)
 
 
 def as_data(text: Any) -> Any:
     """A message as JSON data, for what is stored (an event's reason): ``{"msg":
-    template, "params": {...}}``; anything else as it is. :func:`say` takes it back."""
+    template, "params": {...}}`` (and ``"plural"``, ``"n"`` for a :class:`Plural`);
+    anything else as it is. :func:`say` takes it back."""
     if not isinstance(text, Text):
         return text
     if isinstance(text, Name):
         return {"name": str(text), "forms": dict(text.forms)}
-    return {"msg": text.template, "params": {k: as_data(v) for k, v in text.params.items()}}
+    data: dict[str, Any] = {"msg": text.template}
+    params = {k: as_data(v) for k, v in text.params.items()}
+    if isinstance(text, Plural):
+        data.update(plural=text.plural, n=text.n)
+        params.pop("n", None)
+    data["params"] = params
+    return data
 
 
 def from_data(data: Any) -> Any:
@@ -122,7 +273,10 @@ def from_data(data: Any) -> Any:
     if isinstance(data, dict) and "name" in data and "forms" in data:
         return Name(str(data["name"]), **data["forms"])
     if isinstance(data, dict) and "msg" in data:
-        return Text(data["msg"], **{k: from_data(v) for k, v in data.get("params", {}).items()})
+        params = {k: from_data(v) for k, v in data.get("params", {}).items()}
+        if "plural" in data:
+            return Plural(data["msg"], data["plural"], data["n"], **params)
+        return Text(data["msg"], **params)
     return data
 
 

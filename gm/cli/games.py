@@ -110,8 +110,8 @@ def seat_specs_of(seat_specs: tuple[str, ...], languages: tuple[str, ...],
     ``--timezone POWER=ZONE``; a mistake is a :class:`click.BadParameter`."""
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+    from gm.i18n import languages as offered
     from gm.service.games import SeatSpec
-    from gm.service.render import LANGUAGES
 
     lang = _per_power(languages, "--language", "POWER=LANG")
     zone = _per_power(timezones, "--timezone", "POWER=ZONE")
@@ -124,9 +124,10 @@ def seat_specs_of(seat_specs: tuple[str, ...], languages: tuple[str, ...],
             raise click.BadParameter(f"'{spec}' is not POWER=ADDRESS[:PASSWORD]",
                                      param_hint="--seat")
         language = lang.pop(power, "en")
-        if language not in LANGUAGES:
+        if language not in offered():
             raise click.BadParameter(f"language {language!r} is not offered "
-                                     f"(choose from {', '.join(LANGUAGES)})", param_hint="--language")
+                                     f"(choose from {', '.join(offered())})",
+                                     param_hint="--language")
         timezone = zone.pop(power, "UTC")
         try:
             ZoneInfo(timezone)

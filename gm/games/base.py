@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from gm.dice import Dice
+from gm.i18n import vocabulary
 from gm.orders.model import ParseResult, SourceLine
 
 SPECTATOR = "spectator"
@@ -109,6 +110,7 @@ class Event:
         return cls(d["type"], d.get("data", {}), frozenset(vis) if vis is not None else None)
 
 
+@vocabulary
 class Verdict(Enum):
     """What validation says of one order when the mail arrives (orders.md §2)."""
 

@@ -25,6 +25,7 @@ from typing import Any
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 
+from gm.i18n import vocabulary
 from gm.orders import commands as c
 from gm.orders.model import SourceLine
 from gm.orders.names import strip_accents
@@ -56,6 +57,7 @@ _AT_MOST = {"orders": 1, "ordres": 1, "list": 2, "liste": 2, "observe": 2, "obse
 """Words that open an order too (``replace Karl XII``): a command only with this second word."""
 
 
+@vocabulary
 class Problem(Enum):
     """What can be wrong with the envelope of a section."""
 

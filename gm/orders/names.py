@@ -18,13 +18,18 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
-from gm.i18n import msg
+from gm.i18n import N_, msg
 from gm.orders.model import ErrorKind, LineError, SourceLine
 
 MIN_PREFIX = 3
 """orders.md §3: "A unique prefix of at least 3 letters is accepted"."""
 
 MAX_SUGGESTIONS = 3
+
+SLOT_WORDS = (N_("name"), N_("territory"), N_("sea"), N_("nation"), N_("block"), N_("area"),
+              N_("sea zone"), N_("power"), N_("tile"), N_("post"), N_("place"), N_("choice"))
+"""What the games call the slots of their orders (``NameIndex(..., slot=...)``), said
+in a refusal as ``msg(slot)``: marked here so the catalogues hold them."""
 
 # Letters NFD does not decompose, and the spellings players use for them
 # (orders.md §3: Sjaelland = Själland = Sjælland, Malopolska = Małopolska,
@@ -169,6 +174,7 @@ class NameFailure:
         if self.candidates:
             return msg("unknown {slot} {text!r}: did you mean {names}?", slot=msg(what),
                        text=self.text, names=" or ".join(self.candidates))
+        # TRANSLATORS: {slot} is a noun of either gender (territory, zone, tile)
         return msg("unknown {slot} {text!r}", slot=msg(what), text=self.text)
 
     def to_error(self, line: SourceLine) -> LineError:

@@ -15,7 +15,7 @@ from sqlmodel import col, select
 
 from gm.clock import utc
 from gm.db.models import Game, Report, Seat
-from gm.i18n import Text, msg, translate
+from gm.i18n import Text, languages, msg, plural, translate
 from gm.orders import commands as c
 from gm.orders.model import SourceLine
 from gm.pipeline.reply import SectionReply
@@ -26,7 +26,6 @@ from gm.service.games import seats as seats_of
 from gm.service.orders import set_flags
 from gm.service.outbox import queue_mail
 from gm.service.passwords import hash_password
-from gm.service.render import LANGUAGES
 
 if TYPE_CHECKING:
     from gm.pipeline.section import SectionContext
@@ -136,7 +135,9 @@ class CommandRunner:
                       reports=rows if cmd.phase else rows[-1:],
                       subject=f"[{self.game.id}] history {cmd.phase or rows[-1].phase_id}",
                       key=f"history:{self.sc.inbound_id}:{power}:{cmd.phase}")
-        self.reply.done(line, msg("the report(s) are on their way in a separate mail"))
+        sent = len(rows) if cmd.phase else 1
+        self.reply.done(line, plural("the report is on its way in a separate mail",
+                                     "the {n} reports are on their way in a separate mail", sent))
 
     def do_absent(self, line: SourceLine, cmd: c.Absent, acting: str | None) -> None:
         from gm.schedule.absences import record_absence
@@ -165,9 +166,9 @@ class CommandRunner:
 
     def do_setlanguage(self, line: SourceLine, cmd: c.SetLanguage, acting: str | None) -> None:
         lang = cmd.language.lower()[:2]
-        if lang not in LANGUAGES:
+        if lang not in languages():
             raise ServiceError(msg("language {language!r} is not offered (choose {choices})",
-                                   language=cmd.language, choices=", ".join(LANGUAGES)))
+                                   language=cmd.language, choices=", ".join(languages())))
         seat = self._own_seat()
         seat.language = lang
         self.sc.session.add(seat)

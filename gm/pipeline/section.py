@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from sqlmodel import Session
 
 from gm.db.models import Game, Seat
-from gm.i18n import msg
+from gm.i18n import msg, plural
 from gm.mail.mime import DecodedMail
 from gm.orders import commands as c
 from gm.orders.envelope import CommandLine, OrderLine, Section
@@ -248,10 +248,14 @@ def _submit(sc: SectionContext, game: Game, seat: Seat | None, written: str, lin
     elif sub.stored is None:
         reply.note(msg("{power}: no order was accepted, so your earlier orders stand", power=power))
     else:
-        reply.note(msg("{power}: {count} order(s) stored (added to the earlier ones)",
-                       power=power, count=len(sub.accepted)) if section.add
-                   else msg("{power}: {count} order(s) stored (they replace any earlier orders "
-                            "for this phase)", power=power, count=len(sub.accepted)))
+        n = len(sub.accepted)
+        reply.note(plural("{power}: {n} order stored (added to the earlier ones)",
+                          "{power}: {n} orders stored (added to the earlier ones)",
+                          n, power=power) if section.add
+                   else plural("{power}: {n} order stored (it replaces any earlier orders "
+                               "for this phase)",
+                               "{power}: {n} orders stored (they replace any earlier orders "
+                               "for this phase)", n, power=power))
         if seat is None:
             _tell_power(sc, game, power)
 

@@ -1,9 +1,15 @@
 """Jinja rendering of replies and reports, per game and per language.
 
-Lookup order for template ``name`` in language ``lang``:
-``templates/<game>/<name>.<lang>.txt.j2``, ``templates/mail/<name>.<lang>.txt.j2``,
-then the same with ``en``. Text templates are not HTML-escaped; HTML
-templates (``.html.j2``, found the same way by :func:`render_html`) always are.
+A document has one template, translated through the gettext catalogue with
+Jinja's i18n extension (``{% trans %}``, ``_()``): each language has its own
+environment, with that language's translations installed (gm/i18n.py).
+
+Lookup order for template ``name`` in language ``lang``, the game's own first:
+``templates/<game>/<name>.<lang>.txt.j2`` (a copy per language, as templates
+were written before the catalogues), ``templates/<game>/<name>.txt.j2``,
+``templates/<game>/<name>.en.txt.j2``, then the same under ``templates/mail/``.
+Text templates are not HTML-escaped; HTML templates (``.html.j2``, found the
+same way by :func:`render_html`) always are.
 """
 
 from __future__ import annotations
@@ -22,10 +28,8 @@ from jinja2 import (
     select_autoescape,
 )
 
-from gm.i18n import say
+from gm.i18n import SOURCE_LANGUAGE, languages, say, translations
 from gm.resources import templates_root
-
-LANGUAGES = ("en", "fr")
 
 
 def fmt_time(dt: datetime | None, tz: str = "UTC") -> str:
@@ -40,9 +44,11 @@ def fmt_time(dt: datetime | None, tz: str = "UTC") -> str:
 
 
 @cache
-def environment() -> Environment:
+def environment(lang: str = SOURCE_LANGUAGE) -> Environment:
+    """The Jinja environment that renders in ``lang`` (its catalogue installed)."""
     env = Environment(
         loader=FileSystemLoader(str(templates_root())),
+        extensions=["jinja2.ext.i18n"],
         autoescape=select_autoescape(enabled_extensions=("html.j2",), default=False),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -50,7 +56,9 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["time"] = fmt_time
-    env.filters["say"] = say
+    env.filters["say"] = lambda english, language=lang: say(english, language)
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["lang"] = lang
     env.globals["words"] = game_words
     return env
 
@@ -65,13 +73,13 @@ def game_words(game: str, language: str) -> Mapping[str, Any]:
 def render(name: str, lang: str = "en", game: str | None = None, *, game_only: bool = False,
            kind: str = "txt", **context: Any) -> str:
     """Render ``name``; ``game_only`` looks only among the game's own templates."""
-    env = environment()
+    language = lang if lang in languages() else SOURCE_LANGUAGE
+    env = environment(language)
     candidates = []
-    for language in dict.fromkeys((lang if lang in LANGUAGES else "en", "en")):
-        if game:
-            candidates.append(f"{game}/{name}.{language}.{kind}.j2")
-        if not game_only:
-            candidates.append(f"mail/{name}.{language}.{kind}.j2")
+    folders = ([game] if game else []) + ([] if game_only else ["mail"])
+    for folder in folders:
+        for suffix in dict.fromkeys((f".{language}", "", f".{SOURCE_LANGUAGE}")):
+            candidates.append(f"{folder}/{name}{suffix}.{kind}.j2")
     for candidate in candidates:
         try:
             template = env.get_template(candidate)

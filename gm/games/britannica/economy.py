@@ -247,7 +247,10 @@ def random_events(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
     count = dice.d6(msg("number of random events"))
     for _ in range(count):
         for _attempt in range(50):
-            key = f"{dice.d6(msg('random event, first die'))}-{dice.d6(msg('random event, second die'))}"
+            # two rolls, first then second (msg() outside the f-string: pybabel finds it)
+            first = dice.d6(msg("random event, first die"))
+            second = dice.d6(msg("random event, second die"))
+            key = f"{first}-{second}"
             entry = table[key]
             if entry["headline"] and key in seen:
                 continue

@@ -2,7 +2,7 @@
 
 A refusal in an adjudication is an event whose ``why`` is English and whose
 ``why_msg`` is the message as data; the French report says it from
-gm/locale/fr.toml. Every event type the engine emits has a line in both
+gm/locale/fr/LC_MESSAGES/gm.po. Every event type the engine emits has a line in both
 report templates (no raw ``type: data`` fallback).
 """
 
