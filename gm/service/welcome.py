@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session
@@ -63,15 +64,18 @@ def queue_welcomes(ctx: ServiceContext, session: Session, made: NewGame) -> None
         seat = get_seat(session, game.id, power)
         if not seat.address:
             continue
-        mine = power in info.owing or power in info.allowed()
-        ics = None if no_orders or not mine else _calendar(ctx, game, seat, phase)
+        mine = power in info.owing
+        later, latest = ("", None) if no_orders or mine else _later_turn(game, phase, power)
+        ics = (None if no_orders else _calendar(ctx, game, seat, phase) if mine
+               else _calendar(ctx, game, seat, phase, later, latest) if latest else None)
         words: dict[str, Any] = dict(game_id=game.id, power=power, password=password,
                      address=ctx.service_address, phase=phase.phase_id, deadline=phase.deadline,
                      timezone=seat.timezone, commitment=game.commitment,
                      calendar="deadline.ics" if ics else None, game_title=module.title,
                      scenario=scenario, moderator=moderator_address(ctx, game),
                      others=other_seats(game, everyone, power), no_orders=no_orders,
-                     turn_of="" if no_orders or mine else ", ".join(info.owing))
+                     turn_of="" if no_orders or mine else ", ".join(info.owing),
+                     next_phase=later, latest=latest)
         queue_mail(ctx, session, game_id=game.id, kind="welcome", to=[seat.address],
                    subject=f"[{game.id}] welcome: you play {power}",
                    text=render("welcome", seat.language, game.module, **words),
@@ -79,7 +83,29 @@ def queue_welcomes(ctx: ServiceContext, session: Session, made: NewGame) -> None
                    attachments=[ics] if ics else [], key=f"welcome:{game.id}:{power}")
 
 
-def _calendar(ctx: ServiceContext, game: Game, seat: Seat, phase: Phase) -> Attachment | None:
+def _later_turn(game: Game, phase: Phase, power: str) -> tuple[str, datetime | None]:
+    """The phase ``power`` first orders in when it follows the open one (the game tells it:
+    GameModule.next_phase_for, the Pax Baltica Second Player) and that phase's latest
+    deadline: it opens when the open phase closes (its deadline plus grace at the latest)
+    and, being the next turn of a sequential phase, has the same kind and length. ("", None)
+    when the game cannot tell; the report that opens the phase gives its deadline then."""
+    from gm.service.deadlines import due_at
+    from gm.service.phases import deadline_for
+
+    later = module_of(game).next_phase_for(phase.game_state or {}, power)
+    if not later or phase.deadline is None:
+        return "", None
+    return later, deadline_for(game, phase.kind, due_at(game.settings, phase.deadline))
+
+
+def _calendar(ctx: ServiceContext, game: Game, seat: Seat, phase: Phase, later: str = "",
+              latest: datetime | None = None) -> Attachment | None:
+    """The .ics of the open phase's deadline; or, with ``later``, of the latest deadline of
+    the phase after it, under that phase's UID (its report's .ics moves the same event)."""
+    if later:
+        return deadline_calendar(ctx, game, power=seat.power, language=seat.language,
+                                 phase_id=later, seq=phase.seq + 1, opened_at=None,
+                                 deadline=latest)
     return deadline_calendar(ctx, game, power=seat.power, language=seat.language,
                              phase_id=phase.phase_id, seq=phase.seq, opened_at=phase.opens_at,
                              deadline=phase.deadline)

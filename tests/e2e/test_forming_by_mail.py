@@ -114,7 +114,14 @@ def test_players_join_by_mail_the_game_starts_when_full_and_orders_are_accepted(
             passwords[power] = text.split(f"POWER {power} ", 1)[1].split()[0]
             assert phase.phase_id in text
             event = _event(welcome.raw)
-            assert utc(event["DTEND"].dt) == deadline and "pbf" in str(event["SUMMARY"])
+            assert "pbf" in str(event["SUMMARY"])
+            if power in owing:  # the First Player: the phase now open
+                assert utc(event["DTEND"].dt) == deadline
+            else:  # the Second Player: its own action phase, at the latest after the first
+                own = phase.phase_id.replace(owing[0], power)
+                assert own in text and utc(event["DTEND"].dt) > deadline
+                assert f"{utc(event['DTEND'].dt):%Y-%m-%d %H:%M} UTC at the" in text.replace("\n", " ") \
+                    or f"au plus tard {utc(event['DTEND'].dt):%Y-%m-%d %H:%M} UTC" in text.replace("\n", " ")
             # the welcome went out before the reports queued with it
             mine = [m for m in out if address in m.recipients]
             assert "welcome" in header(mine[0].raw, "Subject")

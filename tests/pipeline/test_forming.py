@@ -140,22 +140,35 @@ def test_with_approval_the_moderator_seats_each_joiner_by_mail_or_command(ctx) -
     assert json.loads(_cli(ctx, "game", "show", "race1", "--json").output)["status"] == "running"
 
 
-def test_a_baltica_welcome_gives_the_phase_after_the_opening_roll(ctx) -> None:  # type: ignore[no-untyped-def]
+def test_a_baltica_welcome_gives_each_player_the_first_phase_they_order_in(ctx) -> None:  # type: ignore[no-untyped-def]
     """Pax Baltica opens with an action roll nobody orders in: it is played out as the game
-    starts, so the welcome names the action phase that follows, with its deadline."""
+    starts. The First Player's welcome names its action phase and deadline; the Second
+    Player's names its own action phase, which opens when the first closes, with the
+    latest deadline it can have (the first's deadline plus an action phase), and the
+    .ics of each is that deadline."""
+    from gm.service.deadlines import deadline_for
+
     _forming(ctx, "pb1", "baltica", "12.3")
     deliver(ctx, mail("JOIN pb1 sweden\n", sender="karl@example.net"))
     deliver(ctx, mail("REJOINDRE pb1 coalition\n", sender="pyotr@example.net"))
     with session_scope(ctx.engine) as s:
         phase = current_phase(s, "pb1")
-        assert (phase.info or {}).get("owing") and phase.deadline is not None
+        [first] = (phase.info or {}).get("owing")
+        assert phase.deadline is not None
         deadline = utc(phase.deadline)
-    assert deadline > ctx.clock.now()
-    [(row, text)] = outbox(ctx, kind="welcome", to="karl@example.net")
-    assert f"is {phase.phase_id}" in text and f"{deadline:%Y-%m-%d %H:%M} UTC" in text
+    assert deadline > ctx.clock.now() and phase.phase_id.endswith(f"actions-{first}")
+    second = "sweden" if first == "coalition" else "coalition"
+    latest = deadline_for({}, "actions", deadline)
+    assert latest is not None and latest > deadline
+    address = {"sweden": "karl@example.net", "coalition": "pyotr@example.net"}
+    [(row, text)] = outbox(ctx, kind="welcome", to=address[first])
+    assert phase.phase_id in text and f"{deadline:%Y-%m-%d %H:%M} UTC" in text
     assert utc(_event(row.raw)["DTEND"].dt) == deadline
-    [(row, french)] = outbox(ctx, kind="welcome", to="pyotr@example.net")
-    assert phase.phase_id in french and utc(_event(row.raw)["DTEND"].dt) == deadline
+    [(row, text)] = outbox(ctx, kind="welcome", to=address[second])
+    own = phase.phase_id.replace(first, second)
+    assert own in text and f"{latest:%Y-%m-%d %H:%M} UTC" in text
+    event = _event(row.raw)
+    assert utc(event["DTEND"].dt) == latest and own in str(event["SUMMARY"]) + str(event["DESCRIPTION"])
 
 
 def test_a_viking_welcome_tells_a_later_seat_who_orders_first(ctx) -> None:  # type: ignore[no-untyped-def]
