@@ -17,18 +17,30 @@ Adjudication returns results; it raises only on programmer errors (and
 
 from __future__ import annotations
 
+import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from gm.dice import Dice
 from gm.i18n import vocabulary
 from gm.orders.model import ParseResult, SourceLine
 
 SPECTATOR = "spectator"
+
+_T = TypeVar("_T")
+
+
+def copy_state(state: _T) -> _T:
+    """A deep copy of a game's state (plain data: dicts, lists, strings, numbers).
+
+    Through pickle, which copies such data three to four times faster than
+    ``copy.deepcopy`` (issue 21: the copies a Pax Britannica mail's validation makes
+    were a tenth of its handling)."""
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))  # noqa: S301 - our own bytes
 """The power name :meth:`GameModule.public_view` asks ``view`` about: a seat of nobody."""
 
 State = dict[str, Any]

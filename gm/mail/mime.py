@@ -15,6 +15,7 @@ import email
 import enum
 import hashlib
 import re
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import Message
@@ -136,8 +137,31 @@ def plus_tag(address: str, service_address: str) -> str | None:
     return tag.lower()
 
 
+_RECENT: dict[tuple[bytes, int], DecodedMail] = {}
+_RECENT_LOCK = threading.Lock()
+_RECENT_SIZE = 8  # mails; a mail is decoded when stored, then again when handled (issue 21)
+_RECENT_BYTES = 256 * 1024  # larger mails are decoded each time, not kept
+
+
 def decode(raw: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> DecodedMail:
-    """Decode ``raw`` (RFC 5322 bytes); never raises on malformed mail."""
+    """Decode ``raw`` (RFC 5322 bytes); never raises on malformed mail.
+
+    The last few small mails decoded are remembered (a :class:`DecodedMail` is frozen), so
+    the same bytes stored and then handled are read once."""
+    if len(raw) > _RECENT_BYTES:
+        return _decode(raw, max_bytes)
+    key = (bytes(raw), max_bytes)
+    found = _RECENT.get(key)
+    if found is None:
+        found = _decode(raw, max_bytes)
+        with _RECENT_LOCK:  # the daemon decodes in worker threads
+            _RECENT[key] = found
+            while len(_RECENT) > _RECENT_SIZE:
+                del _RECENT[next(iter(_RECENT))]
+    return found
+
+
+def _decode(raw: bytes, max_bytes: int) -> DecodedMail:
     too_large = len(raw) > max_bytes
     msg = email.message_from_bytes(_header_block(raw) if too_large else raw, policy=_RAW)
     headers = tuple((str(k), decode_header_value(v)) for k, v in msg.items())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,6 +15,7 @@ from gm.games.base import (
     UnknownScenario,
     Validation,
     Verdict,
+    copy_state,
 )
 from gm.games.britannica import congress, war
 from gm.games.britannica import orders as o
@@ -228,7 +228,7 @@ class Britannica(GameModule):
 
     def adjudicate(self, state: State, orders: Mapping[str, Sequence[Any]], dice: Dice) -> Outcome:
         d = load()
-        new, events = adjudicate(d, copy.deepcopy(state), orders, dice)
+        new, events = adjudicate(d, copy_state(state), orders, dice)
         return Outcome(new, events)
 
     def view(self, state: State, power: str | None) -> dict[str, Any]:

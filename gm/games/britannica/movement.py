@@ -9,13 +9,12 @@ depends on the order in which powers are looked at (orders.md §4).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from gm.games.base import Event
+from gm.games.base import Event, copy_state
 from gm.games.britannica import board as b
 from gm.games.britannica import garrisons
 from gm.games.britannica import orders as o
@@ -284,7 +283,7 @@ def run_power(d: BritanniaData, start: State, actor: str, seat: str,
               own: Sequence[o.AnyOrder], submitted: Mapping[str, Sequence[o.AnyOrder]]
               ) -> tuple[Ctx, list[Event]]:
     """Carry out one acting power's orders top to bottom on its own copy of the board."""
-    c = Ctx(d, start, copy.deepcopy(start), actor, submitted, canal_built=[], transfers=[])
+    c = Ctx(d, start, copy_state(start), actor, submitted, canal_built=[], transfers=[])
     events: list[Event] = []
     exhausted_at: int | None = None
     for i, order in enumerate(own, 1):
@@ -365,7 +364,7 @@ def position_refusals(d: BritanniaData, start: State, seat: str, orders: Sequenc
     warnings of :func:`spending` say it)."""
     from gm.games.britannica.dropout import abandoned
 
-    board = copy.deepcopy(start)
+    board = copy_state(start)
     by_actor: dict[str, list[tuple[int, o.AnyOrder]]] = {}
     for i, order in enumerate(orders):
         by_actor.setdefault(o.actor_of(order), []).append((i, order))

@@ -13,13 +13,12 @@ Administration and Minor Powers.
 
 from __future__ import annotations
 
-import copy
 from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gm.dice import Dice
-from gm.games.base import Event
+from gm.games.base import Event, copy_state
 from gm.games.britannica import board as b
 from gm.games.britannica import congress, dropout, economy, garrisons, treaties, war
 from gm.games.britannica import orders as o
@@ -48,9 +47,9 @@ def movement_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence
                    dice: Dice) -> tuple[State, list[Event]]:
     """Movement/Status Change, then Colonial Combat and Marker Adjustment."""
     submitted = by_actor(orders)
-    start = copy.deepcopy(state)
+    start = copy_state(state)
     events: list[Event] = garrisons.rebuild(d, start, submitted, dropout.abandoned(start))
-    new = copy.deepcopy(start)
+    new = copy_state(start)
     built: dict[str, list[str]] = {}
     navy: dict[str, int] = {}
     for actor in sorted(d.great_powers):
@@ -305,7 +304,7 @@ def _marker_adjustment(d: BritanniaData, new: State) -> list[Event]:
 def negotiation_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
                       dice: Dice) -> tuple[State, list[Event]]:
     """Negotiation: treaties, negotiated downgrades, a call for a Congress of Europe."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     events: list[Event] = []
     calls: list[o.CallCongress] = []
     early: dict[str, list[dict[str, Any]]] = {}
@@ -338,7 +337,7 @@ def negotiation_phase(d: BritanniaData, state: State, orders: Mapping[str, Seque
 def congress_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
                    dice: Dice) -> tuple[State, list[Event]]:
     """Congress of Europe, attendance and proposals; the ballot follows if any was made."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     acts = by_actor(orders)
     events = _treaty_orders(d, new, acts)
     # attendance and proposals given in the Negotiation phase with the call (issue 17: no
@@ -358,7 +357,7 @@ def congress_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence
 def congress_vote_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
                         dice: Dice) -> tuple[State, list[Event]]:
     """The secret ballot, revealed now; an adopted resolution goes to signature."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     events = congress.vote_phase(d, new, by_actor(orders))
     if new["congress"].get("runoff"):
         new["step"] = "congress-runoff"
@@ -369,7 +368,7 @@ def congress_vote_phase(d: BritanniaData, state: State, orders: Mapping[str, Seq
 def congress_runoff_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
                           dice: Dice) -> tuple[State, list[Event]]:
     """The second ballot between accepted proposals; the winner goes to signature."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     events = congress.runoff_phase(d, new, by_actor(orders))
     return _signature_or_unresolved(d, new, dice, events)
 
@@ -388,7 +387,7 @@ def _signature_or_unresolved(d: BritanniaData, new: State, dice: Dice,
 def congress_sign_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
                         dice: Dice) -> tuple[State, list[Event]]:
     """Signing or defying the resolution; then the turn goes on."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     events = congress.sign_phase(d, new, by_actor(orders))
     events += after_congress(d, new, dice)
     return new, events
@@ -410,7 +409,7 @@ def after_congress(d: BritanniaData, new: State, dice: Dice) -> list[Event]:
 def war_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
               dice: Dice) -> tuple[State, list[Event]]:
     """War phase: declarations of war and support, then the wars are fought."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     acts = by_actor(orders)
     events = _treaty_orders(d, new, acts)
     plain = {a: [x for x in own if not isinstance(x, o.Conditional)] for a, own in acts.items()}
@@ -423,7 +422,7 @@ def war_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.An
 def war_round_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
                     dice: Dice) -> tuple[State, list[Event]]:
     """One mail phase of a war round (``war-first`` or ``war-second``)."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     acts = {a: [o.base(x) for x in own] for a, own in by_actor(orders).items()}
     current = new["wars"][0]
     events = war.offers(d, new, acts)

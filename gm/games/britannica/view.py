@@ -7,9 +7,9 @@ treaty drafts not yet ratified. The moderator (``None``) sees everything.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from gm.games.base import copy_state
 from gm.games.britannica.data import BritanniaData, load
 
 
@@ -25,7 +25,7 @@ def names(d: BritanniaData) -> dict[str, str]:
 
 def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
     """The state as ``power`` (a seat) may know it."""
-    out = copy.deepcopy(state)
+    out = copy_state(state)
     d = load()
     out["names"] = names(d)
     if power is None:

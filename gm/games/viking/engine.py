@@ -16,12 +16,11 @@ A game by mail is a chain of phases (docs/viking.md):
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gm.dice import Dice
-from gm.games.base import Outcome
+from gm.games.base import Outcome, copy_state
 from gm.games.viking import conditions
 from gm.games.viking.data import Data
 from gm.games.viking.orders import (
@@ -83,7 +82,7 @@ def owing(state: dict[str, Any]) -> tuple[str, ...]:
 def adjudicate(data: Data, state: dict[str, Any], orders: Mapping[str, Sequence[Any]],
                dice: Dice) -> Outcome:
     """Close the phase ``state`` waits in; pure."""
-    s = copy.deepcopy(state)
+    s = copy_state(state)
     t = Table(data, s)
     step = s["step"]
     if step == "setup":

@@ -11,7 +11,6 @@ effect applies) follow standing rules given in the rules' docstrings.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -25,6 +24,7 @@ from gm.games.base import (
     UnknownScenario,
     Validation,
     Verdict,
+    copy_state,
 )
 from gm.games.viking import engine, fog, parsing
 from gm.games.viking.data import Data, load
@@ -129,7 +129,7 @@ class VikingModule(GameModule):
 
     def _simulate(self, state: State, power: str, orders: list[Order],
                   out: list[Validation | None]) -> None:
-        s = copy.deepcopy(state)
+        s = copy_state(state)
         t = Table(self.data, s)
         index = [i for i, v in enumerate(out) if v is None]
         results: list[tuple[int, str]] = []
