@@ -14,7 +14,8 @@ Parser: LALR with the contextual lexer, built once per grammar file and kept
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
@@ -89,6 +90,75 @@ def load_parser(path: Path, start: str = "start") -> Lark:
         lexer="contextual",
         start=start,
         import_paths=[str(grammar_root())],
+    )
+
+
+_LINE = threading.local()
+"""The transformer of the line being parsed by an inline parser, per thread."""
+
+
+def _inline_callback(name: str) -> Callable[[list[Any]], Any]:
+    """Lark's callback for rule ``name``: what :meth:`Transformer._call_userfunc` does with
+    a tree node of that rule, on the transformer of the line being parsed."""
+    short = name.rsplit("__", 1)[-1]  # as _strip_namespaces names it
+
+    def call(children: list[Any]) -> Any:
+        transformer = _LINE.transformer
+        try:
+            f = getattr(transformer, short)
+        except AttributeError:
+            return transformer.__default__(short, children, None)
+        wrapper = getattr(f, "visit_wrapper", None)
+        if wrapper is not None:
+            return f.visit_wrapper(f, short, children, None)
+        return f(children)
+
+    return call
+
+
+class _InlineRules:
+    """One callback per rule name (never per terminal: those stay tokens)."""
+
+    def __init__(self, names: set[str]) -> None:
+        for name in names:
+            setattr(self, name, _inline_callback(name))
+
+
+def inline_rules(parser: Lark) -> Any:
+    """The ``transformer=`` for an inline twin of ``parser`` (same grammar, same options):
+    each rule, when reduced, calls the transformer given to :func:`parse_inline`, so no
+    tree is built and walked (issue 21: that doubled a line's cost). Rules without a
+    method of that transformer go to its ``__default__``, as in a tree walk."""
+    names = {str(r.alias or r.options.template_source or r.origin.name) for r in parser.rules}
+    # ``_rule``s stay trees: Lark splices their children into the rule above them
+    return _InlineRules({n for n in names
+                         if not n.startswith("_") and not n.rsplit("__", 1)[-1].startswith("_")})
+
+
+def parse_inline(parser: Lark, transformer: Transformer, text: str) -> Any:
+    """``text`` parsed by an inline parser (:func:`inline_rules`) calling ``transformer``.
+
+    Any error (syntax, a name, a refusal) is raised as it comes, possibly before the
+    rest of the line was read: a caller that names errors reads the line again with the
+    tree parser and its transformer, so that a refused line is answered exactly as before."""
+    _LINE.transformer = transformer
+    try:
+        return parser.parse(text)
+    finally:
+        _LINE.transformer = None
+
+
+@cache
+def load_inline_parser(path: Path, start: str = "start") -> Lark:
+    """:func:`load_parser`'s inline twin (:func:`inline_rules`), for the lines that parse;
+    :meth:`GameGrammar.parse_line` reads any other line again with :func:`load_parser`."""
+    return Lark.open(
+        str(path),
+        parser="lalr",
+        lexer="contextual",
+        start=start,
+        import_paths=[str(grammar_root())],
+        transformer=inline_rules(load_parser(path, start)),
     )
 
 
@@ -227,7 +297,13 @@ class GameGrammar:
         """One line to a typed order; raises Lark's UnexpectedInput, NameNotResolved
         or OrderRejected (use :func:`parse_order_lines` for reported errors)."""
         text = straighten_quotes(text)  # “name” and « name » as "name", positions kept
-        tree = self.parser().parse(strip_accents(text))
+        folded = strip_accents(text)
+        try:
+            return parse_inline(load_inline_parser(self.grammar_path),
+                                self.transformer(context, text), folded)
+        except Exception:  # noqa: S110 - refused: read again below, for the very same answer
+            pass
+        tree = self.parser().parse(folded)
         try:
             return self.transformer(context, text).transform(tree)
         except VisitError as e:

@@ -15,7 +15,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 
 from gm.i18n import N_, msg
@@ -125,16 +125,18 @@ def fold(text: str) -> str:
     return _key_from_ascii(_ascii_spellings(text)[0])
 
 
-def query_keys(text: str) -> list[str]:
+@lru_cache(maxsize=8192)
+def query_keys(text: str) -> tuple[str, ...]:
     """The matching keys of what a player wrote, its primary fold first, then the keys of
     its other ASCII spellings (``Själland`` is looked up as ``sjalland`` and ``sjaelland``,
-    so it finds ``Sjælland``; orders.md §3)."""
+    so it finds ``Sjælland``; orders.md §3). Remembered: players name the same few places
+    and blocks in every mail (issue 21)."""
     keys = [fold(text)]
     for spelling in _ascii_spellings(text)[1:]:
         key = _key_from_ascii(spelling)
         if key and key not in keys:
             keys.append(key)
-    return keys
+    return tuple(keys)
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -182,6 +184,10 @@ class NameFailure:
         return LineError(line, self.kind, self.reason, self.candidates)
 
 
+LOOKUPS_KEPT = 2048
+"""Answers an index remembers (then it starts again)."""
+
+
 class NameIndex:
     """The names that fit one slot of an order, with their aliases.
 
@@ -191,6 +197,7 @@ class NameIndex:
     def __init__(self, names: Mapping[str, Iterable[str]], slot: str = "") -> None:
         self.slot = slot
         self._exact: dict[str, set[str]] = {}
+        self._looked_up: dict[str, str | NameFailure] = {}
         self._canonical = tuple(names)
         for canonical, aliases in names.items():
             for spelling in (canonical, *aliases):
@@ -212,7 +219,18 @@ class NameIndex:
         return self._canonical
 
     def lookup(self, text: str) -> str | NameFailure:
-        """The canonical name ``text`` stands for, or why there is none (§3)."""
+        """The canonical name ``text`` stands for, or why there is none (§3).
+
+        Remembered per index (an index is built once per game state and power, and both
+        answers are frozen): the names of a mail are those of the last one (issue 21)."""
+        found = self._looked_up.get(text)
+        if found is None:
+            if len(self._looked_up) >= LOOKUPS_KEPT:
+                self._looked_up.clear()
+            found = self._looked_up[text] = self._lookup(text)
+        return found
+
+    def _lookup(self, text: str) -> str | NameFailure:
         keys = query_keys(text)
         for key in keys:  # the primary spelling first: Själland -> sjalland, then sjaelland
             exact = self._exact.get(key)

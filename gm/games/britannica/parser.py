@@ -20,7 +20,7 @@ from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData, load
 from gm.games.britannica.data import aliases as data_aliases
 from gm.orders.conditions import all_of, any_of
-from gm.orders.grammar import unknown_command
+from gm.orders.grammar import inline_rules, parse_inline, unknown_command
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
 from gm.orders.names import NameIndex, NameNotResolved, fold, strip_accents
 from gm.orders.text import straighten_quotes
@@ -74,6 +74,13 @@ PASSAGE_WORDS = {"suez": "egypt", "suez_canal": "egypt", "bosporus": "anatolia",
 def _parser() -> Lark:
     text = (grammar_root() / "britannica.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr")  # no propagated rule positions: nothing reads them (issue 21)
+
+
+@cache
+def _inline_parser() -> Lark:
+    """:func:`_parser`'s inline twin: no tree for the lines that parse (issue 21)."""
+    text = (grammar_root() / "britannica.lark").read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", transformer=inline_rules(_parser()))
 
 
 @cache
@@ -388,8 +395,15 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
     """Parse one order line for ``actor``; ``after_prose``: the line before, if it was
     prose (a line that is no order and reads as prose is ignored, orders.md §2)."""
     n = n or names()
+    prepared = _prepare(line.text, n)
     try:
-        tree: Tree[Token] = _parser().parse(_prepare(line.text, n))
+        order = parse_inline(_inline_parser(), _Build(n, actor), prepared)
+    except Exception:  # noqa: S110 - refused: read again below, for the very same answer
+        pass
+    else:
+        return ParsedOrder(line, order, echo(order))
+    try:
+        tree: Tree[Token] = _parser().parse(prepared)
         order = _Build(n, actor).transform(tree)
     except VisitError as exc:
         inner = exc.orig_exc
