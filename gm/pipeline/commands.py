@@ -371,8 +371,9 @@ class CommandRunner:
         from gm.orders.help import help_text
 
         listing = ", ".join(games) or "none yet"
-        reply.note(f"Games running here: {listing}. To join one, write to its moderator; "
-                   "to order, start your mail with GAME <game> and POWER <power> <password>.")
+        reply.note(f"Games running here: {listing}. To take an open seat of a forming game, "
+                   "send JOIN <game> <power> (or any; LIST shows the open seats); to order, "
+                   "start your mail with GAME <game> and POWER <power> <password>.")
         reply.note(help_text(None, "en", None))
 
     # -- moderator commands (§9) ----------------------------------------

@@ -5,7 +5,7 @@ gives the first phase they order in, its future deadline and its .ics."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.policy import default as default_policy
 from typing import Any
@@ -200,3 +200,39 @@ def test_show_addresses_names_the_other_players_unless_press_is_grey(ctx) -> Non
     texts = {r.game_id: t for r, t in outbox(ctx, kind="welcome", to="n@example.org")}
     assert "The other seats: south (s@example.org)." in texts["open1"]
     assert "The other seats: south." in texts["grey1"]
+
+
+def test_gm_game_new_forming_from_the_command_line(ctx) -> None:  # type: ignore[no-untyped-def]
+    made = _cli(ctx, "game", "new", "vik1", "--module", "viking", "--scenario", "3p",
+                "--moderator", MOD, "--forming", "--seat", "red=host@example.org")
+    assert made.exit_code == 0, made.output
+    assert "forming: open seats blue, green" in made.output and "password" not in made.output.split(
+        "moderator password")[0]
+    shown = _cli(ctx, "game", "show", "vik1")
+    assert "red            host@example.org" in shown.output and "blue           (open)" in shown.output
+    assert outbox(ctx, kind="welcome") == []
+    wrong = _cli(ctx, "game", "new", "vik2", "--module", "viking", "--scenario", "3p", "--approve")
+    assert wrong.exit_code != 0 and "--approve goes with --forming" in wrong.output
+    wrong = _cli(ctx, "game", "new", "vik3", "--module", "viking", "--scenario", "3p", "--forming",
+                 "--seat", "red=host@example.org:pw")
+    assert wrong.exit_code != 0 and "makes its passwords when it starts" in wrong.output
+
+
+def test_gm_game_new_welcomes_with_the_phase_after_the_opening_roll(ctx) -> None:  # type: ignore[no-untyped-def]
+    """`gm game new` plays Pax Baltica's opening action roll out before the welcomes: the
+    First Player's welcome gives the action phase's deadline and .ics, not "no orders"."""
+    made = _cli(ctx, "game", "new", "pb9", "--module", "baltica", "--scenario", "12.5",
+                "--seat", "sweden=karl@example.org", "--seat", "coalition=pyotr@example.org",
+                "--set", "maps=false")
+    assert made.exit_code == 0, made.output
+    with session_scope(ctx.engine) as s:
+        phase = current_phase(s, "pb9")
+        [first] = (phase.info or {})["owing"]
+        assert phase.deadline is not None
+    assert f"first phase {phase.phase_id}" in made.output
+    address = {"sweden": "karl@example.org", "coalition": "pyotr@example.org"}[first]
+    [(row, text)] = outbox(ctx, kind="welcome", to=address)
+    assert "needs no orders" not in text
+    assert f"The first phase you order in is {phase.phase_id}" in text
+    deadline = utc(phase.deadline).replace(microsecond=0)  # the CLI's clock is the real one
+    assert utc(_event(row.raw)["DTEND"].dt) == deadline > datetime.now(UTC)
