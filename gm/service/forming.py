@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from gm.db.models import Game, Seat
 from gm.i18n import Text, msg
@@ -57,7 +57,22 @@ def pending(game: Game) -> list[dict[str, str]]:
 
 def open_seats(session: Session, game: Game) -> list[str]:
     """The powers nobody holds yet, in the scenario's order."""
-    return [s.power for s in seats(session, game.id) if not s.address]
+    return [s.power for s in _fresh_seats(session, game) if not s.address]
+
+
+def _fresh_seats(session: Session, game: Game) -> list[Seat]:
+    """The game's seats as the database has them now, not as this session last read them."""
+    q = select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.id))
+    return list(session.exec(q.execution_options(populate_existing=True)))
+
+
+def _lock(session: Session, game: Game) -> Game:
+    """Lock the game's row for this transaction (SELECT ... FOR UPDATE on PostgreSQL; a
+    SQLite file has one writer). Two instances filling a game's last two seats at once
+    would each see the other's still open and neither would start the game: locked,
+    the second waits for the first to commit and then sees its seat taken."""
+    q = select(Game).where(Game.id == game.id).with_for_update()
+    return session.exec(q.execution_options(populate_existing=True)).one()
 
 
 @dataclass
@@ -78,7 +93,7 @@ def _seat_named(session: Session, game: Game, written: str) -> Seat | None:
 
 def _choose(session: Session, game: Game, address: str, written: str) -> Seat | JoinAnswer:
     """The open seat ``written`` names (``any``: the first open one), or the refusal."""
-    held = [s.power for s in seats(session, game.id)
+    held = [s.power for s in _fresh_seats(session, game)
             if s.address and s.address.lower() == address.lower()]
     if held:
         return JoinAnswer(msg("you already play {power} in game {game}", power=held[0],
@@ -105,6 +120,9 @@ def _choose(session: Session, game: Game, address: str, written: str) -> Seat | 
 def join(ctx: ServiceContext, session: Session, game: Game, address: str, written: str,
          *, language: str = "en", inbound_id: int = 0) -> JoinAnswer:
     """``JOIN game power|any`` for a forming game: a seat, a request, or a refusal."""
+    game = _lock(session, game)
+    if not is_forming(game):  # it started while this mail waited for the lock
+        return JoinAnswer(msg("game {game} is full", game=game.id), refused=True)
     chosen = _choose(session, game, address, written)
     if isinstance(chosen, JoinAnswer):
         return chosen
@@ -140,6 +158,7 @@ def approve(ctx: ServiceContext, session: Session, game: Game, address: str,
     joiner is mailed the answer. Refused if the game is not forming or the seat is gone."""
     from gm.service.errors import Conflict
 
+    game = _lock(session, game)
     if not is_forming(game):
         raise Conflict(f"game {game.id} is not forming: it has started")
     request = next((p for p in pending(game) if p.get("address", "").lower() == address.lower()),

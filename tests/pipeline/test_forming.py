@@ -236,3 +236,50 @@ def test_gm_game_new_welcomes_with_the_phase_after_the_opening_roll(ctx) -> None
     assert f"The first phase you order in is {phase.phase_id}" in text
     deadline = utc(phase.deadline).replace(microsecond=0)  # the CLI's clock is the real one
     assert utc(_event(row.raw)["DTEND"].dt) == deadline > datetime.now(UTC)
+
+
+def test_two_instances_filling_the_last_two_seats_start_the_game_once(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Instance A seats north and has not committed when instance B seats south. Without the
+    game's row lock B would see north still open, answer "1 more player" and neither would
+    start the game; with it B waits for A's commit, sees the game full and starts it."""
+    import threading
+    import time
+
+    import pytest
+    from sqlalchemy import text
+
+    from gm.db.models import Game
+    from gm.service.forming import join
+
+    if ctx.engine.dialect.name != "postgresql":
+        pytest.skip("row locks are PostgreSQL's; a SQLite file has one writer (one gm serve)")
+    _forming(ctx)
+    answers = {}
+
+    def instance_b() -> None:
+        with session_scope(ctx.engine) as b:
+            game = b.get(Game, "race1")
+            assert game is not None
+            answers["b"] = join(ctx, b, game, "bob@example.net", "south")
+
+    with session_scope(ctx.engine) as a:
+        game = a.get(Game, "race1")
+        assert game is not None
+        answers["a"] = join(ctx, a, game, "ann@example.net", "north")
+        b = threading.Thread(target=instance_b)
+        b.start()
+        # until B waits for a lock (or, without one, has finished); the bound is a safety net
+        for _ in range(600):
+            with ctx.engine.connect() as probe:
+                waiting = probe.execute(text(
+                    "select count(*) from pg_stat_activity where datname = current_database() "
+                    "and wait_event_type = 'Lock'")).scalar()
+            if waiting or not b.is_alive():
+                break
+            time.sleep(0.05)
+    b.join()
+    assert "1 more player" in answers["a"].text
+    assert answers["b"].started is not None, answers["b"].text
+    with session_scope(ctx.engine) as s:
+        assert current_phase(s, "race1").seq == 0
+    assert len(outbox(ctx, kind="welcome")) == 2
