@@ -15,6 +15,7 @@ service's to decide (it has the database).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -27,9 +28,9 @@ from lark.exceptions import UnexpectedInput, VisitError
 
 from gm.i18n import vocabulary
 from gm.orders import commands as c
-from gm.orders.model import SourceLine
+from gm.orders.model import ProseLine, SourceLine
 from gm.orders.names import strip_accents
-from gm.orders.prose import prose_signal
+from gm.orders.prose import PRONOUNS, PROSE_WORDS, prose_signal
 from gm.resources import grammar_root
 
 ENVELOPE_WORDS = frozenset({"game", "partie", "power", "signon", "puissance", "moderator",
@@ -159,10 +160,44 @@ def envelope_parser() -> Lark:
     )
 
 
+_TAIL = re.compile(r"(?:\s*(?:[.!;,]+|[:;]-?[)(DPp]|<3))+\s*$")
+"""Sentence punctuation and smileys after a command (``READY!``, ``READY.``, ``Ready :)``,
+``SET ADDRESS x@example.org.``): not part of it (issue 17)."""
+_POLITE = re.compile(r"[\s,;:-]*\b(?:please|pls|thanks|thank you|thx|merci|svp|stp|"
+                     r"s'il (?:vous|te) pla[iî]t|bitte|danke|tack)[\s.!,;]*$", re.IGNORECASE)
+"""A courtesy after a command (``STATUS, please``, ``READY, merci``)."""
+_QUESTION = re.compile(r"(?:\?|\.\.\.|…)\s*$")
+"""A command word in a question or trailing off (``Ready?``, ``Wait...``): prose."""
+_VERBATIM = frozenset({"power", "signon", "puissance", "moderator", "moderateur", "password",
+                       "motdepasse", "ruling", "decision"})
+"""Commands whose last word is a password, or whose rest is free text: kept as written."""
+NOT_AN_ARGUMENT = PRONOUNS | PROSE_WORDS | frozenset(
+    """yourself yourselves myself ourselves the a an it this that on over off up out
+    in of to with for me him her them there what""".split())
+"""Words that make the rest of a line after a command word prose, not its argument
+("Help yourself to the coffee.", "Join us", "Game over")."""
+HELP_TOPIC_WORDS = 3
+"""A HELP topic is at most this many words (``HELP battle order``)."""
+
+
+class ProseAfterCommand(ValueError):
+    """A command word opening a sentence: the rest of the line is not its argument."""
+
+
+def without_tail(text: str) -> str:
+    """``text`` without the sentence punctuation or smiley after a command; passwords and
+    free texts (RULING) as written."""
+    words = strip_accents(text).lower().split(maxsplit=1)
+    if not words or words[0] in _VERBATIM:
+        return text
+    return _TAIL.sub("", _POLITE.sub("", _TAIL.sub("", text))) or text
+
+
 def is_command_line(text: str) -> bool:
     """Whether ``text`` opens with a command word (and is not an order that shares it)."""
+    text = _QUESTION.sub("", without_tail(text)) or text
     # "RELEASE: reason", "PAUSE: holiday", "ADJUDICATE NOW: ..." (orders.md §9, issue 17)
-    words = [w.rstrip(":") for w in strip_accents(text).lower().split(maxsplit=2)]
+    words = [w.rstrip(":,;") for w in strip_accents(text).lower().split(maxsplit=2)]
     if not words or words[0] not in (COMMAND_WORDS | ENVELOPE_WORDS):
         return False
     if words[0] in _AT_MOST:
@@ -172,14 +207,35 @@ def is_command_line(text: str) -> bool:
 
 
 def parse_command(text: str) -> Any:
-    """One command line to a typed command; raises ValueError when not understood."""
+    """One command line to a typed command; raises ValueError when not understood, and
+    :class:`ProseAfterCommand` when the line is a sentence opening with a command word."""
+    if _QUESTION.search(text):
+        raise ProseAfterCommand("a question, not a command")
+    text = without_tail(text)
     try:
         tree = envelope_parser().parse(strip_accents(text))
-        return _Commands(text).transform(tree)
+        cmd = _Commands(text).transform(tree)
     except UnexpectedInput as e:
         raise ValueError(f"not understood at column {e.column}") from None
     except VisitError as e:
         raise ValueError(str(e.orig_exc)) from None
+    if _prose_argument(cmd):
+        raise ProseAfterCommand("the rest of the line is not the command's argument")
+    return cmd
+
+
+def _prose_argument(cmd: Any) -> bool:
+    """Whether a command's free words read as a sentence rather than its argument: a HELP
+    topic longer than a topic, or an argument that is a word only sentences use."""
+    if isinstance(cmd, c.Help):
+        words = [w.lower() for w in (cmd.topic or "").split()]
+        return len(words) > HELP_TOPIC_WORDS or (
+            len(words) > 1 and any(w in NOT_AN_ARGUMENT for w in words))
+    values = {c.Game: "game", c.For: "power", c.Phase: "phase", c.History: "phase",
+              c.List: "game", c.Observe: "game", c.Join: "game", c.SendPassword: "power"}
+    field_ = values.get(type(cmd))
+    value = getattr(cmd, field_, None) if field_ else None
+    return isinstance(value, str) and strip_accents(value).lower() in NOT_AN_ARGUMENT
 
 
 class _Commands(Transformer):
@@ -410,12 +466,15 @@ class _Builder:
         try:
             cmd = parse_command(line.text)
         except ValueError as e:
-            if len(line.text.split()) >= 3 and prose_signal(line.text) == "strong":
+            words = line.text.split()
+            if isinstance(e, ProseAfterCommand) or (
+                    len(words) >= 3 and prose_signal(line.text) == "strong") or (
+                    len(words) >= 2 and words[0].endswith(",")):  # "Wait, where was I"
                 # "Ready when you are!", "Wait for me, I am on holiday": plainly prose, never
-                # an error (issue 17); the game's parser lists it as ignored. A command with
-                # a slip ("READY!", "ABSENT 2026-12-20 TO 2027-01-03.") stays an error.
+                # an error (issue 17); listed as ignored. Sentence punctuation after a
+                # command ("READY!", "ABSENT 2026-12-20 TO 2027-01-03.") is not a slip.
                 if self.section is not None and self.section.signon is not None:
-                    self._order(line)
+                    self._order(ProseLine(line.number, line.text))
                 else:
                     self.env.ignored.append(line)
                 return

@@ -21,6 +21,12 @@ class SourceLine:
     text: str
 
 
+@dataclass(frozen=True)
+class ProseLine(SourceLine):
+    """A line the envelope already read as prose (a command word opening a sentence:
+    "Help yourself to the coffee."): listed as ignored, never given to a game's parser."""
+
+
 class ErrorKind(Enum):
     INVALID = "not understood"
     UNKNOWN_NAME = "unknown name"

@@ -60,7 +60,7 @@ def _has_pronoun(raw: list[str]) -> bool:
         w = word.replace("’", "'").lower().strip(",.!?;:")
         if w not in PRONOUNS:
             continue
-        if w == "i" and i > 0 and raw[i - 1][:1].isupper():
+        if w == "i" and i > 0 and raw[i - 1][:1].isupper() and raw[i - 1][-1:].isalnum():
             continue
         return True
     return False
@@ -77,9 +77,9 @@ def prose_signal(text: str, previous: str | None = None) -> str | None:
     if words[0].strip(",.!:;-") in PROSE_WORDS or words[0] in PROSE_WORDS:
         return "strong"
     raw = strip_accents(text).split()
-    if len(raw) <= 3 and all(_INITIALS.match(w.strip(",")) or _NAME_WORD.match(w.strip(","))
-                            for w in raw):
-        return "strong"  # "Anna", "Boris Ivanov", "A.K.", "AK"
+    names = [w.strip(",").lstrip("/~") for w in raw]
+    if len(raw) <= 3 and all(_INITIALS.match(w) or _NAME_WORD.match(w) for w in names):
+        return "strong"  # "Anna", "Boris Ivanov", "A.K.", "AK", "/Olaf", "~Sigrid"
     if len(words) >= 3 and _has_pronoun(raw):
         return "strong"
     before = (previous or "").rstrip()

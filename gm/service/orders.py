@@ -17,7 +17,15 @@ from sqlmodel import Session, col, select
 from gm.db.models import Game, OrderSet, Phase
 from gm.games.base import Validation, Verdict
 from gm.i18n import msg
-from gm.orders.model import ErrorKind, LineError, ParsedOrder, ParseResult, SourceLine
+from gm.orders.model import (
+    ErrorKind,
+    Ignored,
+    LineError,
+    ParsedOrder,
+    ParseResult,
+    ProseLine,
+    SourceLine,
+)
 from gm.service.context import ServiceContext
 from gm.service.errors import Conflict
 from gm.service.games import current_orders, current_phase, module_of, phase_info
@@ -152,8 +160,13 @@ def submit_orders(
 def _parse(module, state: dict, power: str, lines: Sequence[SourceLine]) -> ParseResult:  # type: ignore[no-untyped-def]
     """The module's parse of the lines; overlong lines, and lines past ``MAX_ORDER_LINES``, unread."""
     read, unread = list(lines[:MAX_ORDER_LINES]), list(lines[MAX_ORDER_LINES:])
+    prose = [line for line in read if isinstance(line, ProseLine)]
+    read = [line for line in read if not isinstance(line, ProseLine)]
     short = [line for line in read if len(line.text) <= MAX_ORDER_LINE]
     parse = module.parse_orders(state, power, short) if short else ParseResult()
+    if prose:  # the envelope read these as prose (issue 17): listed as ignored
+        parse.lines.extend(Ignored(line) for line in prose)
+        parse.lines.sort(key=lambda r: r.line.number)
     refused = [LineError(SourceLine(line.number, line.text[:60] + " ..."), ErrorKind.INVALID,
                          msg("the line is too long ({length} characters; an order has at most {limit})",
                              length=len(line.text), limit=MAX_ORDER_LINE))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from gm.games.britannica.parser import parse_lines
+from gm.orders import commands as c
 from gm.orders.model import Ignored, LineError, ParsedOrder, SourceLine
 from gm.orders.text import clean_body
 
@@ -62,8 +65,7 @@ def test_prose_that_opens_with_a_command_word_is_not_a_command_error() -> None:
     assert all(isinstance(r, Ignored) for r in result.lines)
 
 
-@pytest.mark.parametrize("line", ["ABSENT 2026-12-20 TO 2027-01-03.", "STATUS please!",
-                                  "ADD these too,"])
+@pytest.mark.parametrize("line", ["ADD these too,", "HISTORY 1701-spring 2"])
 def test_a_command_with_a_slip_stays_an_error_not_prose(line: str) -> None:
     from gm.orders.envelope import parse_envelope
 
@@ -90,3 +92,43 @@ def test_viking_suggests_only_the_commands_of_the_phase() -> None:
 
     assert "vote" in phase_commands("althing") and "journey" not in phase_commands("althing")
     assert "journey" in phase_commands("turn") and "vote" not in phase_commands("turn")
+
+
+@pytest.mark.parametrize(("line", "command"), [
+    ("READY!", c.Ready()), ("READY.", c.Ready()), ("Ready :)", c.Ready()), ("ready ;-)", c.Ready()),
+    ("NOT READY!!", c.Ready(False)), ("NO WAIT.", c.Wait(False)), ("STATUS please!", c.Status()),
+    ("Status, please.", c.Status()), ("READY, merci !", c.Ready()), ("CHECK.", c.Check()),
+    ("HELP move.", c.Help("move")), ("HELP!", c.Help()),
+    ("SET ADDRESS anna@example.org.", c.SetAddress("anna@example.org")),
+    ("SET LANGUAGE fr.", c.SetLanguage("fr")), ("HISTORY 1701-spring.", c.History("1701-spring")),
+    ("ABSENT 2026-12-20 TO 2027-01-03.", c.Absent(date(2026, 12, 20), date(2027, 1, 3))),
+    ("FOR austria-hungary.", c.For("austria-hungary")), ("PASSWORD s3cret.", c.Password("s3cret.")),
+])
+def test_sentence_punctuation_after_a_command_is_not_part_of_it(line: str, command: object) -> None:
+    """Issue 17 class 2: "punctuation after commands: READY!, READY., Ready :)"; "SET ADDRESS
+    x." without the dot. Every command word gets the same treatment; a password is taken as
+    written (a dot may be part of it)."""
+    from gm.orders.envelope import parse_envelope
+
+    [section] = parse_envelope(clean_body(f"GAME g\nPOWER sweden pw\n{line}\n")).sections
+    assert section.errors == []
+    assert section.commands[-1] == command
+
+
+@pytest.mark.parametrize("line", [
+    "Help yourself to the coffee.", "Help me with the siege, please", "Ready?", "Wait...",
+    "Wait, I forgot something", "Join us", "Game over.", "For what it's worth, I moved",
+    "Ready when you are!", "History is written by the victors, I know",
+])
+def test_a_command_word_opening_a_sentence_is_prose(line: str) -> None:
+    """Issue 17 class 2: "a command keyword followed by prose must not trigger unless the
+    rest of the line is a valid argument for it"; listed as ignored, never an error."""
+    from gm.orders.envelope import parse_envelope
+    from gm.orders.model import ProseLine
+
+    [section] = parse_envelope(clean_body(f"GAME g\nPOWER sweden pw\nrecon Livland\n{line}\n")
+                               ).sections
+    assert section.errors == []
+    assert [type(i).__name__ for i in section.items] == ["OrderLine", "OrderLine"]
+    assert section.commands == []
+    assert isinstance(section.items[-1].line, ProseLine) or "I" in line.split()
