@@ -91,9 +91,9 @@ def _pax(ctx: Any, power: str, *lines: str) -> str:
 
 
 def test_germany_orders_for_austria_hungary_with_for(pax: Any) -> None:
-    reply = _pax(pax, "germany", "FOR austria-hungary", "place influence in Serbia",
+    reply = _pax(pax, "germany", "FOR austria-hungary", "place influence in Rumania",
                  "FOR germany", "buy army 1")
-    assert "OK  place influence in Serbia" in reply and "OK  buy army 1" in reply, reply
+    assert "OK  place influence in Rumania" in reply and "OK  buy army 1" in reply, reply
     assert "REFUSED" not in reply and "??" not in reply
 
 

@@ -42,7 +42,7 @@ POWER_ALIASES = {
     "belgium": ["Belgique"], "netherlands": ["Holland", "Pays-Bas"], "spain": ["Espagne"],
     "ottoman": ["Ottoman Empire", "Ottomans", "Turkey", "Turquie", "Empire ottoman"],
 }
-HOME_WORDS = ("home", "patrie")
+HOME_WORDS = ("home", "patrie", "foyer", "metropole")
 # Words of area and sea names that are also keywords ("Rio de Oro", "New Zealand"...).
 _RESERVED = {"de", "and", "new", "state", "in", "to", "for", "or", "et", "en", "a", "no", "not"}
 
