@@ -81,3 +81,24 @@ def game(template: Path, tmp_path: Path) -> Iterator[ServiceContext]:
     ctx = copy_of(template, tmp_path)
     yield ctx
     ctx.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def other_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The corpus's Pax Britannica and Pax Viking games (tests/e2e/corpus_game.py), once
+    per module."""
+    from tests.e2e.corpus_game import build_other_template
+
+    db = tmp_path_factory.mktemp("corpus-other") / "template.db"
+    build_other_template(db)
+    return db
+
+
+@pytest.fixture
+def other_games(other_template: Path, tmp_path: Path) -> Iterator[ServiceContext]:
+    """A private copy of the corpus's Pax Britannica and Pax Viking games."""
+    from tests.e2e.corpus_game import copy_of
+
+    ctx = copy_of(other_template, tmp_path)
+    yield ctx
+    ctx.engine.dispose()

@@ -109,3 +109,50 @@ def outbound_rows(ctx: ServiceContext) -> list[OutboundMail]:
     with session_scope(ctx.engine) as s:
         return list(s.exec(select(OutboundMail).order_by(col(OutboundMail.id))).all())
 
+
+
+# -- the corpus's Pax Britannica and Pax Viking games (issue 17: classes 1, 2, 5, 6 for every game)
+BRITANNICA = "britannica42"
+BRITANNICA_PHASE = "1880-movement"
+BRITANNICA_SEATS = {
+    "britain": ("emily@example.co.uk", "tea-and-1880", "en"),
+    "france": ("claire@example.fr", "marianne7", "fr"),
+    "germany": ("klaus@example.de", "bismarck!", "en"),
+    "italy": ("giulia@example.it", "cavour-21", "en"),
+    "japan": ("kenji@example.jp", "meiji-1868", "en"),
+    "russia": ("ivan@example.ru", "tsar-pw", "en"),
+    "usa": ("jack@example.com", "monroe-doc", "en"),
+}
+VIKING = "viking42"
+VIKING_SEATS = {
+    "red": ("sigrid@example.no", "ragnarok9", "en"),
+    "blue": ("amelie@example.fr", "drakkar-fr", "fr"),
+    "green": ("olaf@example.dk", "jelling-stone", "en"),
+}
+
+
+def build_other_template(db: Path) -> None:
+    """britannica42 (1880, the Movement phase open) and viking42 (3 players, the first
+    player's turn), seats as the corpus's b17_* and v17_* mails use them."""
+    from gm.db.models import OutboundMail as Outbound
+
+    ctx = make_context(db)
+    upgrade(ctx.engine)
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id=BRITANNICA, module_name="britannica", scenario="1880",
+                    seats=[SeatSpec(p, a, password=pw, language=lang)
+                           for p, (a, pw, lang) in BRITANNICA_SEATS.items()],
+                    moderator_address=MODERATOR, moderator_password=MODERATOR_PASSWORD,
+                    seed=b"\x17" * 32)
+        create_game(ctx, s, game_id=VIKING, module_name="viking", scenario="3p",
+                    seats=[SeatSpec(p, a, password=pw, language=lang)
+                           for p, (a, pw, lang) in VIKING_SEATS.items()],
+                    moderator_address=MODERATOR, moderator_password=MODERATOR_PASSWORD,
+                    settings={"difficulty": "standard", "deadlines": {"early_alone": False}},
+                    seed=b"\x71" * 32)
+    settle(ctx, VIKING, by="corpus")
+    with session_scope(ctx.engine) as s:
+        assert current_phase(s, BRITANNICA).phase_id == BRITANNICA_PHASE
+        for row in s.exec(select(Outbound)).all():
+            s.delete(row)
+    ctx.engine.dispose()

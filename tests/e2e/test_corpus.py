@@ -42,6 +42,10 @@ from tests.e2e.corpus_game import (
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "mail"
 FILES = sorted(CORPUS.glob("*.eml")) + sorted((CORPUS / "generated").glob("*.eml"))
+OTHER_GAMES = ("b17_", "v17_")
+"""Mails to the corpus's Pax Britannica (b17_*) and Pax Viking (v17_*) games."""
+BALTICA_FILES = [p for p in FILES if not p.name.startswith(OTHER_GAMES)]
+OTHER_FILES = [p for p in FILES if p.name.startswith(OTHER_GAMES)]
 REPLY_HEADERS = {"from", "to", "subject", "date", "message-id", "in-reply-to", "references",
                  "auto-submitted", "x-gm-game", "content-type", "content-transfer-encoding",
                  "mime-version"}
@@ -65,10 +69,18 @@ def test_the_generated_mails_are_what_the_generator_makes() -> None:
     assert generate.differences() == []
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+@pytest.mark.parametrize("path", BALTICA_FILES, ids=[p.stem for p in BALTICA_FILES])
 def test_corpus_mail(game: ServiceContext, path: Path) -> None:
     raw, expect = load(path)
     check_mail(game, raw, expect)
+
+
+@pytest.mark.parametrize("path", OTHER_FILES, ids=[p.stem for p in OTHER_FILES])
+def test_corpus_mail_to_the_other_games(other_games: ServiceContext, path: Path) -> None:
+    """Issue 17, classes 1, 2, 5 and 6 for Pax Britannica and Pax Viking: the same checks,
+    against britannica42 and viking42 (tests/e2e/corpus_game.py)."""
+    raw, expect = load(path)
+    check_mail(other_games, raw, expect)
 
 
 @pytest.mark.parametrize("case", generate.big_cases(), ids=lambda c: c.name)
