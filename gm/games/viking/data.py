@@ -134,6 +134,8 @@ class Data:
     tiles: dict[str, Tile]
     rules: dict[str, Any]
     adjacent: dict[str, set[str]] = field(default_factory=dict)
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Other names of regions and posts, by id (aliases.toml: exonyms, issue 17)."""
 
     def rule(self, key: str) -> Any:
         return self.rules[key]["value"]
@@ -213,6 +215,7 @@ def build(files: dict[str, dict[str, Any]]) -> Data:
         cards={c["id"]: Card(c["id"], c["name"], c["difficulty"], _tuple(c["requires"]))
                for c in victory["card"]},
         tiles=tiles, rules=rules,
+        aliases={k: tuple(v) for k, v in files.get("aliases.toml", {}).get("place", {}).items()},
     )
     data.adjacent = _adjacency(data)
     return data

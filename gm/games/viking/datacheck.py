@@ -82,7 +82,29 @@ def check(files: dict[str, dict[str, Any]]) -> list[str]:
             problems.append(f"rules.toml: [{key}] needs value and source")
     if problems:
         return problems
-    return problems + _references(files)
+    return problems + _references(files) + _aliases(files)
+
+
+def _aliases(files: dict[str, dict[str, Any]]) -> list[str]:
+    """aliases.toml: each key a region or post, each alias one place's only (issue 17)."""
+    from gm.orders.names import fold
+
+    board = files["board.toml"]
+    names: dict[str, str] = {}
+    for row in (*board.get("region", ()), *board.get("post", ())):
+        for n in (row["name"], row.get("name_fr", "")):
+            if n:
+                names.setdefault(fold(n), row["id"])
+    out = []
+    for place, aliases in files.get("aliases.toml", {}).get("place", {}).items():
+        if place not in {r["id"] for r in (*board.get("region", ()), *board.get("post", ()))}:
+            out.append(f"aliases.toml: {place!r} is no region or post")
+            continue
+        for alias in aliases:
+            owner = names.setdefault(fold(alias), place)
+            if owner != place:
+                out.append(f"aliases.toml: {alias!r} of {place!r} already names {owner!r}")
+    return out
 
 
 def _fields(fname: str, table: str, rows: Any) -> list[str]:

@@ -236,10 +236,12 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
             _contexts.move_to_end(key)
             return found[1]
     tiles = {data.tiles[x].name: [] for x in known}
-    posts: dict[str, list[str]] = {p.name: [p.name_fr] for p in data.posts.values()}
+    posts: dict[str, list[str]] = {p.name: [p.name_fr, *data.aliases.get(p.id, ())]
+                                   for p in data.posts.values()}
     for pid, venture in ventures:
         posts[data.posts[pid].name].append(data.tiles[venture].name)
-    places = {**posts, **{r.name: [r.name_fr] for r in data.regions.values()},
+    places = {**posts, **{r.name: [r.name_fr, *data.aliases.get(r.id, ())]
+                          for r in data.regions.values()},
               "home": ["jarlboard", "foyer", "plateau"]}
     powers: dict[str, list[str]] = {p: [data.jarls[jarl].name] if jarl else [] for p, jarl in jarls}
     choice = {**places, **powers, **tiles}

@@ -66,3 +66,22 @@ def test_a_gm_adds_printed_tiles_as_data() -> None:
     from gm.games.viking.data import build
 
     assert [t.name for t in build(files).tileset("printed")] == ["Rurik's Charter"]
+
+
+def test_exonyms_are_data_and_each_names_one_place() -> None:
+    """Issue 17, class 5: "the common English and French exonyms of every area and territory
+    as data aliases"; the HELP example's Novgorod is Holmgard."""
+    from gm.games.viking import module, parsing
+    from gm.games.viking.datacheck import _aliases, raw_files
+
+    assert _aliases(raw_files()) == []
+    data = module.data
+    ctx = parsing.context_for(data, module.setup("3p", {}), None)
+    place = ctx.names["place"]
+    assert place.lookup("Novgorod") == "Holmgard"
+    assert place.lookup("Constantinople") == "Miklagard"
+    assert place.lookup("Mer du Nord") == "German Ocean"
+    bad = {"board.toml": {"region": [{"id": "a", "name": "Alpha"}, {"id": "b", "name": "Beta"}]},
+           "aliases.toml": {"place": {"a": ["Beta"], "c": ["Gamma"]}}}
+    assert _aliases(bad) == ["aliases.toml: 'Beta' of 'a' already names 'b'",
+                             "aliases.toml: 'c' is no region or post"]
