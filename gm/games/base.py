@@ -235,6 +235,22 @@ class GameModule(ABC):
         the templates get them with ``words(game, language)``. Empty by default."""
         return {}
 
+    def seat_name(self, power: str | None, language: str) -> str:
+        """Who a report is for, in ``language`` (issue 20: "rapport pour la Suède", not
+        "sweden"): the moderator (None), a spectator, or the seat's name with its
+        article where the language wants one. Games override :meth:`seat_names`."""
+        from gm.i18n import msg, translate
+
+        if power is None:
+            return translate(msg("the moderator"), language)
+        if power == SPECTATOR:
+            return translate(msg("a spectator"), language)
+        return self.seat_names(language).get(power, power)
+
+    def seat_names(self, language: str) -> Mapping[str, str]:
+        """The seats' names in ``language`` (:meth:`seat_name`); the seat ids by default."""
+        return {}
+
     def controlled_powers(self, scenario: str) -> Mapping[str, tuple[str, ...]]:
         """Powers a seat always orders for besides its own, by seat (``FOR``, orders.md §1):
         Pax Britannica's Germany for Austria-Hungary. Given to the seats at creation."""

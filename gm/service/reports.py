@@ -57,6 +57,7 @@ class ReportContext:
     phase_seq: int = 0  # the current phase's sequence number (the calendar event's UID)
     opened_at: datetime | None = None  # when the current phase opened (the event's SEQUENCE)
     history: str | None = None  # the game has ended: the attached history's file name
+    power_name: str = ""  # who the report is for, in its language ("la Suède", issue 20)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -91,6 +92,7 @@ def build_context(game: Game, module: GameModule, closed: Phase | None, current:
         rolls=group_rolls(r.data or {} for r in shown if r.type == "roll"),
         rulings=rulings, defaulted=defaulted, commitment=game.commitment,
         ended=current.state == "ended", phase_seq=current.seq, opened_at=current.opens_at,
+        power_name=module.seat_name(power, seat.language if seat else "en"),
     )
 
 

@@ -71,7 +71,7 @@ from gm.games.base import (
     Validation,
     Verdict,
 )
-from gm.i18n import msg
+from gm.i18n import msg, translate
 from gm.orders.conditions import Conditional
 from gm.orders.model import ParsedOrder, ParseResult, SourceLine
 
@@ -105,6 +105,12 @@ class BalticaModule(GameModule):
         if self._board is not None:
             return self._board
         return load_board(str(state.get("ruleset") or DEFAULT_RULESET))
+
+    def seat_names(self, language: str) -> Mapping[str, str]:
+        """Sweden by its nation's name with its article (nations.toml ``words``), the
+        Coalition as the rules call it."""
+        sweden = self.words(language)["nation"]["sweden"]["the"]
+        return {"sweden": sweden, "coalition": translate(msg("the Coalition"), language)}
 
     def words(self, language: str) -> Mapping[str, Any]:
         """The nations' names in ``language`` (nations.toml ``words``; the English form

@@ -16,13 +16,37 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any, ClassVar
 
-from gm.i18n import Text, msg, translate
+from gm.i18n import Name, Text, msg, name, translate
 
 
 def _names(items: tuple[str, ...]) -> str:
     return ", ".join(items)
+
+
+@cache
+def _nation_forms() -> dict[str, dict[str, str]]:
+    """A nation's display name -> its names in other languages (nations.toml ``words``)."""
+    from gm.games.baltica.board import load_board
+
+    return {n.name: {lang: w["name"] for lang, w in n.words.items() if lang != "en" and "name" in w}
+            for n in load_board().nations.values()}
+
+
+def _nation(display: str) -> Name:
+    """A nation as an order names it, said in the reader's language ("politique Russie");
+    the parser knows the French names (nations.toml ``aliases``)."""
+    return name(display, **_nation_forms().get(display, {}))
+
+
+def _nations(items: tuple[str, ...]) -> Text:
+    """Several nations, ``Denmark, Prussia``, each said in the reader's language."""
+    out: Text = _nation(items[0])
+    for item in items[1:]:
+        out = msg("{a}, {b}", a=out, b=_nation(item))
+    return out
 
 
 def _said(text: Text, lang: str) -> str:
@@ -154,9 +178,9 @@ class Politics:
     def text(self) -> Text:
         """The canonical order as a message."""
         if self.targets:
-            return msg("politics {nation} target {targets}", nation=self.nation,
-                       targets=_names(self.targets))
-        return msg("politics {nation}", nation=self.nation)
+            return msg("politics {nation} target {targets}", nation=_nation(self.nation),
+                       targets=_nations(self.targets))
+        return msg("politics {nation}", nation=_nation(self.nation))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)
@@ -364,7 +388,7 @@ class Build:
 
     def text(self) -> Text:
         """The canonical order as a message."""
-        text = msg("build {nation}: draw {draw}", nation=self.nation, draw=self.draw)
+        text = msg("build {nation}: draw {draw}", nation=_nation(self.nation), draw=self.draw)
         if self.strength is not None:
             text = msg("{build} strength {strength}", build=text, strength=self.strength)
         if self.deploy:
@@ -402,7 +426,7 @@ class Cede:
 
     def text(self) -> Text:
         """The canonical order as a message."""
-        return msg("cede {territory} to {nation}", territory=self.territory, nation=self.to)
+        return msg("cede {territory} to {nation}", territory=self.territory, nation=_nation(self.to))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)
@@ -432,7 +456,7 @@ class TruceOffer:
 
     def text(self) -> Text:
         """The canonical order as a message."""
-        return msg("truce offer {nation}", nation=self.nation)
+        return msg("truce offer {nation}", nation=_nation(self.nation))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)
@@ -452,7 +476,7 @@ class Solidarity:
         """The canonical order as a message."""
         if self.reactivate is None:
             return msg("solidarity truce")
-        return msg("solidarity reactivate {nation}", nation=self.reactivate)
+        return msg("solidarity reactivate {nation}", nation=_nation(self.reactivate))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)

@@ -237,6 +237,12 @@ class Britannica(GameModule):
     def order_to_json(self, order: Any) -> dict[str, Any]:
         return o.to_json(order)
 
+    def seat_names(self, language: str) -> Mapping[str, str]:
+        """A seat is named after its great power (rules.toml ``name_<language>``)."""
+        from gm.games.britannica.view import names
+
+        return names(load(), language)
+
     def order_from_json(self, data: Mapping[str, Any]) -> Any:
         return o.from_json(data)
 

@@ -12,14 +12,24 @@ from typing import Any
 from gm.games.base import copy_state
 from gm.games.britannica.data import BritanniaData, load
 
+OTHER_NAMES = {"en": {"china": "China", "ottoman": "Ottoman Empire", "home": "home"},
+               "fr": {"china": "Chine", "ottoman": "Empire ottoman", "home": "métropole"}}
+"""Names of the map's non-players (issue 20: in French too)."""
 
-def names(d: BritanniaData) -> dict[str, str]:
-    """Display names of areas, sea zones and powers, for the report templates."""
+
+def names(d: BritanniaData, language: str = "en") -> dict[str, str]:
+    """Display names of areas, sea zones, powers and random events (``event:1-1``), for
+    the report templates; a power's or an event's ``name_<language>`` where the data
+    gives one (rules.toml, charts.toml), else its name."""
+    def said(t: dict[str, Any]) -> str:
+        return str(t.get(f"name_{language}") or t["name"])
+
     out = {a.id: a.name for a in d.areas.values()}
     out |= {z.id: z.name for z in d.seas.values()}
-    out |= {p: t["name"] for p, t in d.rules["powers"].items()}
-    out |= {p: t["name"] for p, t in d.rules["minor_powers"].items()}
-    out |= {"china": "China", "ottoman": "Ottoman Empire", "home": "home"}
+    out |= {p: said(t) for p, t in d.rules["powers"].items()}
+    out |= {p: said(t) for p, t in d.rules["minor_powers"].items()}
+    out |= OTHER_NAMES.get(language, OTHER_NAMES["en"])
+    out |= {f"event:{k}": said(t) for k, t in d.charts["random_events"]["table"].items()}
     return out
 
 
@@ -28,6 +38,7 @@ def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
     out = copy_state(state)
     d = load()
     out["names"] = names(d)
+    out["names_fr"] = names(d, "fr")
     if power is None:
         return out
     mine = {p for p in d.great_powers if d.seat_of(p) == power}

@@ -144,14 +144,15 @@ def test_report_shows_only_the_seats_own_units_and_hides_secret_treaties(lang: s
     france = render("report", lang, "britannica", game_only=True, view=module.view(s, "france"),
                     events=[], power="france")
     assert "Secret pact" not in italy and "Secret pact" in france
-    assert "Italy" in italy and ("France, your" not in italy) and ("France, vos" not in italy)
+    assert {"en": "Italy", "fr": "Italie"}[lang] in italy  # issue 20: the French name
+    assert ("France, your" not in italy) and ("France, vos" not in italy)
 
 
 @pytest.mark.parametrize(("lang", "annexed", "listed", "casus"), [
     ("en", "the Ottoman Empire annexes it", "Areas annexed by the Ottoman Empire: Persia.",
      "Britain has a Casus Belli against Ottoman Empire in Persia (the Ottoman annexation"),
     ("fr", "l'Empire ottoman l'annexe", "Régions annexées par l'Empire ottoman : Persia.",
-     "Britain a un casus belli contre Ottoman Empire en Persia (annexion ottomane"),
+     "Grande-Bretagne a un casus belli contre Empire ottoman en Persia (annexion ottomane"),
 ])
 def test_rule_unrest_ottoman_annexation_report_lines(lang: str, annexed: str, listed: str,
                                                      casus: str) -> None:

@@ -23,6 +23,7 @@ from gm.games.base import SPECTATOR, Event
 from gm.games.viking import module
 from gm.orders.model import SourceLine
 from gm.service.render import render
+from tests.support.language_scan import data_names, english_lines
 
 ROOT = Path(__file__).resolve().parents[3]
 _spec = importlib.util.spec_from_file_location("bench_viking", ROOT / "bench" / "bench_viking.py")
@@ -31,6 +32,7 @@ bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
 
 LANGUAGES = ("en", "fr")
+NAMES = data_names("viking")  # issue 20: a French report has no other English
 MAX_PHASES = 3000
 CONDITIONAL = ("invest draw if funds >= 3", "invest draw unless hand >= 4",
                "pass if actions left < 1", "invest draw if trade accepted",
@@ -55,6 +57,7 @@ def render_all(state: dict[str, Any], events: list[Event]) -> int:
             text = render("report", lang, "viking", game_only=True, view=view, events=shown,
                           power=who)
             assert text.strip()
+            assert lang != "fr" or not english_lines(text, NAMES), english_lines(text, NAMES)
             count += 1
     return count
 

@@ -30,6 +30,7 @@ from gm.games.baltica.rules.event_effects import Choices
 from gm.games.baltica.rules.events import resolve_event
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
+from gm.i18n import msg
 
 
 def sequence_actions(orders: Sequence[Any]) -> list[Any]:
@@ -195,7 +196,8 @@ def _carry_out(world: World, power: str, order: Any, choices: Choices) -> int:
         results = movement.carry_out_move(world, power, order)
         for group, w in results:
             if w is not None:
-                world.emit("order_failed", [power], order=f"{order.origin}: {group.echo()}",
+                world.emit("order_failed", [power], order=msg("{origin}: {group}", origin=order.origin,
+                                                                group=group.text()),
                            why=w.value, code=w.name)
         return 1 if any(w is None for _, w in results) else 0
     elif isinstance(order, Siege):

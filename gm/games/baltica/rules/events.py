@@ -14,7 +14,7 @@ from gm.games.baltica.rules.event_effects import Choices, event_loss, row, side_
 from gm.games.baltica.rules.politics import national_politics
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import POWERS
-from gm.i18n import msg
+from gm.i18n import msg, name
 
 TABLE = "event_table"
 
@@ -56,7 +56,7 @@ def epidemic(world: World, power: str, r: dict[str, Any], choices: Choices) -> N
     roll = world.dice.d6(msg("epidemic region"))
     region = row(world, "epidemic_regions", roll)
     places = {t for reg in region["regions"] for t in world.board.region(reg)}
-    world.emit("epidemic", roll=roll, region=region["name"])
+    world.emit("epidemic", roll=roll, region=name(region["name"], fr=region["name_fr"]))
     event_loss(world, [b for b, bs in world.state.blocks.items() if bs.location in places],
                1, r["id"])
 

@@ -31,7 +31,7 @@ from gm.games.baltica.rules.event_effects import (
 from gm.games.baltica.rules.truce import call_truce, truce_possible
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import other_power
-from gm.i18n import msg
+from gm.i18n import msg, name
 
 NATIONAL_TABLE = "national_events_{}"
 
@@ -59,7 +59,7 @@ def attrition_region(world: World, power: str, r: dict[str, Any], choices: Choic
     roll = world.dice.d6(msg("attrition region"))
     region = row(world, "epidemic_regions", roll)
     places = {t for reg in region["regions"] for t in world.board.region(reg)}
-    world.emit("epidemic", roll=roll, region=region["name"])
+    world.emit("epidemic", roll=roll, region=name(region["name"], fr=region["name_fr"]))
     enemy = other_power(power)
     event_loss(world, [b for b, bs in world.state.blocks.items()
                        if bs.location in places and world.power_of(b) == enemy], 1, r["id"])
