@@ -169,6 +169,11 @@ def test_a_baltica_welcome_gives_each_player_the_first_phase_they_order_in(ctx) 
     assert own in text and f"{latest:%Y-%m-%d %H:%M} UTC" in text
     event = _event(row.raw)
     assert utc(event["DTEND"].dt) == latest and own in str(event["SUMMARY"]) + str(event["DESCRIPTION"])
+    # the roll played out as the game started replays like any other phase
+    from gm.verify import verify_game
+
+    with session_scope(ctx.engine) as s:
+        assert [m.describe() for m in verify_game(s, "pb1")] == []
 
 
 def test_a_viking_welcome_tells_a_later_seat_who_orders_first(ctx) -> None:  # type: ignore[no-untyped-def]
