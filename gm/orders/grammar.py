@@ -301,6 +301,9 @@ class GameGrammar:
         try:
             return parse_inline(load_inline_parser(self.grammar_path),
                                 self.transformer(context, text), folded)
+        except UnexpectedInput as e:
+            if _at_first_word(e):  # no rule was reduced: the tree parser says the same
+                raise
         except Exception:  # noqa: S110 - refused: read again below, for the very same answer
             pass
         tree = self.parser().parse(folded)
