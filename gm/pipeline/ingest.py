@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from gm.db.engine import session_scope
 from gm.db.models import InboundMail
@@ -46,7 +46,11 @@ def _seen(session: Session, fetched: FetchedMail, key: str | None,
         if row is not None:
             return row
     if fetched.uidvalidity is not None and fetched.uid is not None:  # stored before the key existed
+        # Only rows without a key: one with a key for this message was found above. The
+        # mailbox_key index finds those few rows (the columns below have no index: this
+        # was a scan of every mail ever stored, for each new mail; issue 21).
         row = session.exec(select(InboundMail).where(
+            col(InboundMail.mailbox_key).is_(None),
             InboundMail.source == fetched.source, InboundMail.uidvalidity == fetched.uidvalidity,
             InboundMail.uid == fetched.uid)).first()
         if row is not None:

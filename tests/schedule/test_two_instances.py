@@ -153,6 +153,24 @@ def test_one_mailbox_message_fetched_by_six_instances_is_stored_once(race) -> No
     assert row.mailbox_key == "imap:INBOX:7:42"
 
 
+def test_a_message_stored_before_mailbox_keys_existed_is_found_by_its_uid_not_stored_again(race) -> None:  # type: ignore[no-untyped-def]
+    """Rows stored before migration 0003 have no mailbox key: the same IMAP message (same
+    UIDVALIDITY and UID), fetched again, is that row, even under another Message-ID (the
+    look-up reads only the rows without a key, through the key's index: issue 21)."""
+    old = mail("GAME race1\nPOWER north n-secret\nadvance 1\n")
+    legacy = store_inbound(race, FetchedMail(old, "imap:INBOX", 7, 44, "44"))
+    with session_scope(race.engine) as s:
+        row = s.get(InboundMail, legacy.inbound_id)
+        assert row is not None
+        row.mailbox_key, row.message_id = None, "<stored-before-keys@example.org>"
+        s.add(row)
+    again = store_inbound(race, FetchedMail(old, "imap:INBOX", 7, 44, "44"))
+    assert (again.inbound_id, again.new) == (legacy.inbound_id, False)
+    other = store_inbound(race, FetchedMail(mail("GAME race1\nPOWER north n-secret\nadvance 3\n"),
+                                            "imap:INBOX", 7, 45, "45"))
+    assert other.new and other.inbound_id != legacy.inbound_id
+
+
 def test_a_mail_held_by_another_instance_is_skipped_not_flagged_then_handled_once(race) -> None:  # type: ignore[no-untyped-def]
     if race.engine.dialect.name != "postgresql":
         pytest.skip("SQLite has no row locks: one daemon per file (test_two_daemons.py)")
