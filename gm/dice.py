@@ -104,15 +104,15 @@ class Roll:
         return out
 
     @classmethod
-    def from_json(cls, data: dict[str, object]) -> Roll:
+    def from_json(cls, data: Mapping[str, Any]) -> Roll:
         vis = data.get("visible_to")
         return cls(
-            value=int(data["value"]),  # type: ignore[arg-type]
+            value=int(data["value"]),
             purpose=(from_data(data["purpose_msg"]) if isinstance(data.get("purpose_msg"), dict)
                      else str(data["purpose"])),
             source=str(data["source"]),
-            index=int(data["index"]),  # type: ignore[arg-type]
-            visible_to=frozenset(vis) if vis is not None else None,  # type: ignore[arg-type]
+            index=int(data["index"]),
+            visible_to=frozenset(vis) if vis is not None else None,
         )
 
 

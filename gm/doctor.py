@@ -256,16 +256,14 @@ def _read_back(mail: MailSettings, tokens: TokenSource | None, message_id: str,
     source = ImapSource(mail.imap, max_attempts=1, tokens=tokens)
     deadline = time.monotonic() + seconds
     try:
-        while True:
-            uids = source.call(lambda c: c.search(["HEADER", "Message-ID", message_id]))
-            if uids:
-                flags = [mail.imap.handled_flag, b"\\Seen"]
-                source.call(lambda c, found=uids, marks=flags: c.add_flags(found, marks))
-                return True
+        while not (uids := source.call(lambda c: c.search(["HEADER", "Message-ID", message_id]))):
             if time.monotonic() >= deadline:
                 return False
             time.sleep(0.5)
             source.call(lambda c: c.noop())
+        flags = [mail.imap.handled_flag, b"\\Seen"]
+        source.call(lambda c: c.add_flags(uids, flags))
+        return True
     finally:
         source.close()
 

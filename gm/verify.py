@@ -30,9 +30,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from gm.db.models import EventLog, Game, ModeratorAct, OrderSet, Phase
 from gm.dice import Dice, DiceExhausted, commitment, derive_d6
@@ -57,6 +57,15 @@ class MismatchKind(Enum):
     STATE = "re-adjudicating gives a different state"
     ROLL_LOG = "re-adjudicating gives different rolls from the log"
     REPLAY_FAILED = "re-adjudicating the phase failed"
+
+
+class _Place(TypedDict):
+    """Where a roll finding is (the place fields of :class:`Mismatch`)."""
+
+    phase_id: str
+    branch: int
+    index: int | None
+    where: str
 
 
 @dataclass(frozen=True)
@@ -200,8 +209,8 @@ def verify_rolls(records: Iterable[RollRecord], seed: bytes, game_id: str,
     """
     found: list[Mismatch] = []
     for rec in records:
-        place = {"phase_id": rec.phase_id, "branch": rec.branch, "index": rec.index,
-                 "where": rec.purpose}
+        place = _Place(phase_id=rec.phase_id, branch=rec.branch, index=rec.index,
+                       where=rec.purpose)
         if not 1 <= rec.value <= 6:
             found.append(Mismatch(MismatchKind.NOT_A_D6, expected="1..6", found=rec.value, **place))
         elif rec.source == "seed":
@@ -211,8 +220,8 @@ def verify_rolls(records: Iterable[RollRecord], seed: bytes, game_id: str,
         elif rec.source == "supplied":
             given = (supplied or {}).get((rec.phase_id, rec.branch))
             if given is not None and (rec.index >= len(given) or given[rec.index] != rec.value):
-                want = given[rec.index] if rec.index < len(given) else None
-                found.append(Mismatch(MismatchKind.SUPPLIED, expected=want, found=rec.value,
+                listed = given[rec.index] if rec.index < len(given) else None
+                found.append(Mismatch(MismatchKind.SUPPLIED, expected=listed, found=rec.value,
                                       **place))
         else:
             found.append(Mismatch(MismatchKind.SOURCE, expected=SOURCES, found=rec.source,
@@ -240,7 +249,7 @@ def _game(session: Session, game_id: str) -> Game:
 
 
 def _phases(session: Session, game_id: str) -> list[Phase]:
-    stmt = select(Phase).where(Phase.game_id == game_id).order_by(Phase.seq)  # type: ignore[arg-type]
+    stmt = select(Phase).where(Phase.game_id == game_id).order_by(col(Phase.seq))
     return list(session.exec(stmt).all())
 
 
@@ -251,7 +260,7 @@ def _roll_events(session: Session, game_id: str, phase_seq: int | None = None,
         stmt = stmt.where(EventLog.phase_seq == phase_seq)
     if branch is not None:
         stmt = stmt.where(EventLog.branch == branch)
-    stmt = stmt.order_by(EventLog.phase_seq, EventLog.seq, EventLog.id)  # type: ignore[arg-type]
+    stmt = stmt.order_by(col(EventLog.phase_seq), col(EventLog.seq), col(EventLog.id))
     return list(session.exec(stmt).all())
 
 
@@ -306,15 +315,15 @@ def _orders(session: Session, module: Any, phase: Phase) -> dict[str, list[Any]]
                                   OrderSet.phase_seq == phase.seq,
                                   OrderSet.current == True)  # noqa: E712
     latest: dict[str, OrderSet] = {}
-    for row in session.exec(stmt.order_by(OrderSet.id)).all():  # type: ignore[arg-type]
+    for row in session.exec(stmt.order_by(col(OrderSet.id))).all():
         if row.power not in latest or row.version > latest[row.power].version:
             latest[row.power] = row
     owing = list((phase.info or {}).get("owing", ()))
     orders: dict[str, list[Any]] = {}
     for power in dict.fromkeys(owing + list(latest)):
-        row = latest.get(power)
-        if row is not None and (row.orders or row.source != "flags"):
-            orders[power] = [module.order_from_json(o) for o in row.orders or []]
+        current = latest.get(power)
+        if current is not None and (current.orders or current.source != "flags"):
+            orders[power] = [module.order_from_json(o) for o in current.orders or []]
     return orders
 
 
@@ -428,10 +437,11 @@ def _state_sets(session: Session, game_id: str) -> dict[int, list[dict[str, Any]
     changed, in the order they were made: sanctioned changes a replay applies in place."""
     rows = session.exec(select(ModeratorAct).where(
         ModeratorAct.game_id == game_id, ModeratorAct.command == "set"
-    ).order_by(ModeratorAct.at, ModeratorAct.id))  # type: ignore[arg-type]
+    ).order_by(col(ModeratorAct.at), col(ModeratorAct.id)))
     out: dict[int, list[dict[str, Any]]] = {}
     for act in rows:
-        out.setdefault(act.phase_seq, []).append(dict(act.args or {}))
+        if act.phase_seq is not None:  # a SET always names its phase; a replay looks it up so
+            out.setdefault(act.phase_seq, []).append(dict(act.args or {}))
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -14,7 +15,7 @@ from gm.config import ConfigError, load
 class GmGroup(click.Group):
     """Turns user mistakes into a one-line message and exit status 1, never a traceback."""
 
-    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+    def invoke(self, ctx: click.Context) -> Any:
         from gm.db.engine import DatabaseError
         from gm.games.base import GameError
         from gm.service.errors import ServiceError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import IO, Any
 
 import click
 
@@ -188,8 +188,8 @@ def resume(app: App, game_id: str, deadline: str | None, reason: str, private: b
 @click.option("--then-seed", is_flag=True, help="When the rolls run out, let the seed take over.")
 @_common
 @pass_app
-def dice(app: App, game_id: str, rolls: tuple[int, ...], file, then_seed: bool, reason: str,  # type: ignore[no-untyped-def]
-         private: bool, actor: str) -> None:
+def dice(app: App, game_id: str, rolls: tuple[int, ...], file: IO[str] | None, then_seed: bool,
+         reason: str, private: bool, actor: str) -> None:
     """Rolls to use, in order, in the next adjudication (from a table or a dice server)."""
     from gm.service import moderator as mod_service
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import IO, Any
+
 import click
 
 from gm.cli.app import App, emit, json_option, pass_app
@@ -20,7 +22,8 @@ def orders() -> None:
 @click.option("--check", is_flag=True, help="Parse and validate only; store nothing.")
 @json_option
 @pass_app
-def submit(app: App, game_id: str, file, power: str, add: bool, check: bool, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+def submit(app: App, game_id: str, file: IO[str], power: str, add: bool, check: bool,
+           as_json: bool) -> None:
     """Submit the orders in FILE (one per line, '-' for stdin) for a power of GAME_ID."""
     from gm.db.engine import session_scope
     from gm.orders.model import Ignored, LineError
@@ -33,7 +36,7 @@ def submit(app: App, game_id: str, file, power: str, add: bool, check: bool, as_
         game = get_game(session, game_id)
         sub = submit_orders(ctx, session, game, power, clean_body(file.read()),
                             add=add, check=check, source="cli")
-        rows = []
+        rows: list[dict[str, Any]] = []  # JSON lines of the answer
         for j in sub.judged:
             rows.append({"line": j.parsed.line.number, "order": j.parsed.echo,
                          "verdict": j.validation.verdict.value, "reason": j.validation.reason})
@@ -50,7 +53,7 @@ def submit(app: App, game_id: str, file, power: str, add: bool, check: bool, as_
              f"{text}\n{power} in {sub.phase.phase_id}: {stored}")
 
 
-def _line(r: dict) -> str:  # type: ignore[type-arg]
+def _line(r: dict[str, Any]) -> str:
     if "order" in r:
         extra = f" ({r['verdict']}{': ' + r['reason'] if r['reason'] else ''})"
         return f"{r['line']:>3}  {r['order']}{extra}"

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
+    from sqlmodel import Session
+
     from gm.verify import Mismatch
 
 EXIT_MISMATCH = 1
@@ -50,7 +52,7 @@ def _counts(rolls: Sequence[object]) -> str:
     return f"{by['seed']} seed roll(s) re-derived, {by['supplied']} supplied roll(s) checked"
 
 
-def _open_session(db_url: str | None):  # type: ignore[no-untyped-def]
+def _open_session(db_url: str | None) -> Session:
     """A read-only use of the database: ``--db``, else ``gm --db``/the config, else the default.
 
     No migration is run: verifying an archived copy must not change it.

@@ -10,8 +10,9 @@ the row and checks a marker in ``Phase.reminders_sent`` before acting.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import text, update
+from sqlalchemy import CursorResult, Result, text, update
 from sqlmodel import Session, col, select
 
 from gm.clock import utc
@@ -28,6 +29,12 @@ def marker(what: str, deadline: datetime) -> str:
     return f"{what}@{stamp(deadline)}"
 
 
+def rowcount(result: Result[Any]) -> int:
+    """The rows an UPDATE changed (``Session.execute`` is typed to return a plain Result)."""
+    assert isinstance(result, CursorResult), type(result)
+    return result.rowcount
+
+
 def lock_open_phase(session: Session, phase_pk: int) -> Phase | None:
     """Take the phase row's write lock and return the row, fresh, if it is still open.
 
@@ -40,7 +47,7 @@ def lock_open_phase(session: Session, phase_pk: int) -> Phase | None:
         update(Phase).where(col(Phase.id) == phase_pk, col(Phase.state) == "open")
         .values(claimed_by=Phase.claimed_by)
     )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    if rowcount(result) != 1:
         return None
     q = select(Phase).where(Phase.id == phase_pk).execution_options(populate_existing=True)
     return session.exec(q).one()

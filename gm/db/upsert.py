@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import inspect
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, SQLModel
 
@@ -23,8 +24,8 @@ def insert_or_ignore(session: Session, row: SQLModel, key: list[str]) -> int | N
     added to the session: read the stored row back by its id or key."""
     dialect = session.get_bind().dialect.name
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    table = type(row).__table__  # type: ignore[attr-defined]
+    table = inspect(type(row)).local_table  # the row's Table (SQLModel does not type __table__)
     values: dict[str, Any] = {c.name: getattr(row, c.name) for c in table.columns if c.name != "id"}
     stmt = insert(table).values(**values).on_conflict_do_nothing(index_elements=key)
-    row = session.execute(stmt.returning(table.c.id)).first()
-    return None if row is None else int(row[0])
+    inserted = session.execute(stmt.returning(table.c.id)).first()
+    return None if inserted is None else int(inserted[0])

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.headerregistry import Address
@@ -128,7 +128,7 @@ def build_message(
         msg.add_alternative(
             _crlf_free(html), subtype="html", charset="utf-8", cte="quoted-printable"
         )
-        html_part = msg.get_payload()[1]
+        html_part = list(msg.iter_parts())[1]  # [text, html]: the related parts go in html
         for a in inline:
             _add(html_part.add_related, a, disposition="inline", cid=_msgid(f"<{a.cid}>"))
     for a in attachments:
@@ -138,18 +138,18 @@ def build_message(
     return msg.as_bytes(policy=SMTP)
 
 
-def _add(method: object, a: Attachment, **kw: object) -> None:
+def _add(method: Callable[..., None], a: Attachment, **kw: object) -> None:
     maintype, _, subtype = a.content_type.partition("/")
     name = safe_header_text(a.filename)
     if a.render_from:
         kw["headers"] = [f"{RENDER_HEADER}: {safe_header_text(a.render_from)}"]
-        method(b"", maintype, subtype, filename=name, params=dict(a.params), **kw)  # type: ignore[operator]
+        method(b"", maintype, subtype, filename=name, params=dict(a.params), **kw)
     elif isinstance(a.data, str) and maintype == "text":
-        method(_crlf_free(a.data), subtype=subtype, charset="utf-8", filename=name,  # type: ignore[operator]
+        method(_crlf_free(a.data), subtype=subtype, charset="utf-8", filename=name,
                params=dict(a.params), **kw)
     else:
         data = a.data.encode("utf-8") if isinstance(a.data, str) else a.data
-        method(data, maintype, subtype, filename=name, params=dict(a.params), **kw)  # type: ignore[operator]
+        method(data, maintype, subtype, filename=name, params=dict(a.params), **kw)
 
 
 def _stable_boundaries(msg: EmailMessage, message_id: str) -> None:

@@ -13,10 +13,13 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from gm.mail.mime import DEFAULT_MAX_BYTES
 from gm.mail.oauth2 import OAuth2Settings
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 
 class MailConfigError(ValueError):
@@ -133,6 +136,9 @@ class MailSettings:
         return settings
 
 
+_S = TypeVar("_S", bound="DataclassInstance")  # a settings dataclass
+
+
 def _table(doc: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     value = doc.get(name, {})
     if not isinstance(value, Mapping):
@@ -141,11 +147,11 @@ def _table(doc: Mapping[str, Any], name: str) -> Mapping[str, Any]:
 
 
 def _build(
-    cls: type,
+    cls: type[_S],
     section: str,
     values: Mapping[str, Any],
     skip: frozenset[str] | set[str] = frozenset(),
-):  # type: ignore[no-untyped-def]
+) -> _S:
     known = {f.name: f for f in fields(cls)}
     kwargs: dict[str, Any] = {}
     values = dict(values)

@@ -16,11 +16,13 @@ import enum
 import hashlib
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import Message
 from email.policy import Compat32
 from email.utils import parsedate_to_datetime
+from typing import TypedDict, TypeVar
 
 from gm.mail.classify import Classification, MailClass, classify, classify_with_reason
 from gm.mail.flowed import unwrap_flowed
@@ -44,7 +46,7 @@ class _RawHeaderPolicy(Compat32):
     """compat32, but header values come back as parsed (raw 8-bit bytes kept as
     surrogate escapes) instead of being replaced with U+FFFD; headers.py decodes them."""
 
-    def header_fetch_parse(self, name: str, value: str) -> str:  # type: ignore[override]
+    def header_fetch_parse(self, name: str, value: str) -> str:
         return value
 
 
@@ -184,6 +186,10 @@ def _decode(raw: bytes, max_bytes: int) -> DecodedMail:
     )
 
 
+_T = TypeVar("_T")
+_D = TypeVar("_D")
+
+
 def _header_block(raw: bytes) -> bytes:
     for sep in (b"\r\n\r\n", b"\n\n"):
         end = raw.find(sep)
@@ -192,7 +198,20 @@ def _header_block(raw: bytes) -> bytes:
     return raw[:65536]
 
 
-def _identity(msg: Message, raw: bytes) -> dict[str, object]:
+class _Identity(TypedDict):
+    message_id: str
+    message_id_synthetic: bool
+
+
+class _Addresses(TypedDict):
+    from_addr: str
+    from_name: str
+    reply_to: str | None
+    to: tuple[str, ...]
+    cc: tuple[str, ...]
+
+
+def _identity(msg: Message, raw: bytes) -> _Identity:
     value = decode_header_value(msg.get("Message-ID"))
     ids = message_ids(value)
     if ids:
@@ -203,7 +222,7 @@ def _identity(msg: Message, raw: bytes) -> dict[str, object]:
     return {"message_id": f"<{digest}@{SYNTHETIC_DOMAIN}>", "message_id_synthetic": True}
 
 
-def _addresses(msg: Message) -> dict[str, object]:
+def _addresses(msg: Message) -> _Addresses:
     sender = parse_addresses(msg.get_all("From") or [])
     reply_to = parse_addresses(msg.get_all("Reply-To") or [])
     return {
@@ -228,7 +247,7 @@ def _date(value: object) -> datetime | None:
         return None
 
 
-def _safe(fn, default):  # type: ignore[no-untyped-def]
+def _safe(fn: Callable[[], _T], default: _D) -> _T | _D:
     try:
         return fn()
     except Exception:  # the email package can trip over hostile parameters
@@ -301,8 +320,9 @@ def _attachment(part: Message) -> Attachment:
 
 
 def _part_text(part: Message) -> str:
-    payload = _safe(lambda: part.get_payload(decode=True), b"") or b""
-    text = decode_bytes(payload, _safe(part.get_content_charset, None))
+    payload = _safe(lambda: part.get_payload(decode=True), b"")
+    text = decode_bytes(payload if isinstance(payload, bytes) else b"",
+                        _safe(part.get_content_charset, None))
     return text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
 
 

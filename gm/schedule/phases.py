@@ -7,7 +7,8 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlalchemy import select
+from sqlmodel import Session, col
 
 from gm.clock import utc
 from gm.db.claims import marker
@@ -47,8 +48,10 @@ def open_phases(session: Session, game_id: str | None = None, *,
                 deadline_from: datetime | None = None,
                 deadline_to: datetime | None = None) -> list[OpenPhase]:
     """Every open, released phase with a deadline, of a running game not held (optionally filtered)."""
-    q = (select(Phase.id, Phase.game_id, Phase.seq, Phase.phase_id, Phase.kind, Phase.deadline,
-                Phase.reminders_sent, Game.settings)
+    # sqlalchemy's select: sqlmodel's is typed for at most four columns
+    q = (select(col(Phase.id), col(Phase.game_id), col(Phase.seq), col(Phase.phase_id),
+               col(Phase.kind), col(Phase.deadline), col(Phase.reminders_sent),
+               col(Game.settings))
          .join(Game, col(Game.id) == col(Phase.game_id))
          .where(col(Phase.state) == "open", col(Phase.released).is_(True),
                 col(Phase.deadline).is_not(None), col(Game.status) == "running",
@@ -60,7 +63,7 @@ def open_phases(session: Session, game_id: str | None = None, *,
     if deadline_to is not None:
         q = q.where(col(Phase.deadline) <= deadline_to)
     return [OpenPhase(pk, g, seq, pid, kind, utc(deadline), frozenset(marks or ()), settings or {})
-            for pk, g, seq, pid, kind, deadline, marks, settings in session.exec(q)]
+            for pk, g, seq, pid, kind, deadline, marks, settings in session.execute(q)]
 
 
 def has_orders(row: OrderSet | None) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlmodel import Session
 
@@ -88,7 +89,7 @@ def _remind_power(ctx: ServiceContext, session: Session, game: Game, phase: Phas
         return
     deadline = utc(phase.deadline) if phase.deadline else None
     left = time_left(deadline - utc(ctx.clock.now())) if deadline else label
-    words = dict(game_id=game.id, power=item.power, phase=phase.phase_id, deadline=deadline,
+    words: dict[str, Any] = dict(game_id=game.id, power=item.power, phase=phase.phase_id, deadline=deadline,
                  timezone=seat.timezone, left=left, has_orders=item.has_orders)
     subject = msg("reminder: {phase} closes in {left}", phase=phase.phase_id, left=left)
     queue_mail(ctx, session, game_id=game.id, kind="reminder", to=[seat.address],

@@ -27,6 +27,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import Session, col, func, select
 
 from gm.checkpoint import checkpoint
+from gm.db.claims import rowcount
 from gm.db.engine import session_scope
 from gm.db.models import EventLog, Game, Phase, Seat
 from gm.dice import Dice, DiceExhausted
@@ -123,7 +124,7 @@ def _claim(ctx: ServiceContext, session: Session, game_id: str, seq: int) -> boo
                not_held)
         .values(state="adjudicating", claimed_by=ctx.instance)
     )
-    return result.rowcount == 1  # type: ignore[attr-defined]
+    return rowcount(result) == 1
 
 
 def _close(ctx: ServiceContext, session: Session, game_id: str, seq: int, *, by: str,

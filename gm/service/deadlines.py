@@ -155,7 +155,7 @@ def _enum(cls: type[Enum], value: Any, key: str, default: Enum) -> Any:
     try:
         return cls(str(value).lower())
     except ValueError:
-        names = ", ".join(m.value for m in cls)  # type: ignore[attr-defined]
+        names = ", ".join(m.value for m in cls)
         raise SettingsError(f"{key}: '{value}' is not one of {names}") from None
 
 

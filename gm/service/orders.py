@@ -15,7 +15,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from gm.db.models import Game, OrderSet, Phase
-from gm.games.base import Validation, Verdict
+from gm.games.base import GameModule, State, Validation, Verdict
 from gm.i18n import msg
 from gm.orders.model import (
     ErrorKind,
@@ -157,7 +157,8 @@ def submit_orders(
     return sub
 
 
-def _parse(module, state: dict, power: str, lines: Sequence[SourceLine]) -> ParseResult:  # type: ignore[no-untyped-def]
+def _parse(module: GameModule, state: State, power: str,
+           lines: Sequence[SourceLine]) -> ParseResult:
     """The module's parse of the lines; overlong lines, and lines past ``MAX_ORDER_LINES``, unread."""
     read, unread = list(lines[:MAX_ORDER_LINES]), list(lines[MAX_ORDER_LINES:])
     prose = [line for line in read if isinstance(line, ProseLine)]

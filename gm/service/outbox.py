@@ -24,7 +24,7 @@ from __future__ import annotations
 import email
 import email.encoders
 from collections.abc import Callable, Sequence
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.policy import SMTP
 
 from sqlmodel import Session, select
@@ -151,12 +151,13 @@ def finish_pending_parts(row: OutboundMail) -> bool:
                     continue  # its source is not drawn yet: next round
                 progress = True
                 draw = RENDERERS.get((source.get_content_type() if source else "", part.get_content_type()))
+                payload = source.get_payload(decode=True) if source else None
                 try:
-                    data = draw(source.get_payload(decode=True)) if draw and source else None
+                    data = draw(payload) if draw and isinstance(payload, bytes) else None
                 except Exception:  # a picture that cannot be drawn must not hold the mail back
                     data = None
                 if data is None:
-                    parent.get_payload().remove(part)
+                    _remove(parent, part)
                     by_name.pop(part.get_filename(), None)
                     continue
                 del part[RENDER_HEADER]
@@ -166,9 +167,16 @@ def finish_pending_parts(row: OutboundMail) -> bool:
     for parent in [p for p in msg.walk() if p.is_multipart()]:
         for part in list(parent.iter_parts()):
             if part.get_content_type() in SOURCES_ONLY:
-                parent.get_payload().remove(part)
+                _remove(parent, part)
     row.raw = msg.as_bytes(policy=SMTP)
     return True
+
+
+def _remove(parent: Message, part: Message) -> None:
+    """Take ``part`` out of the multipart ``parent``."""
+    parts = parent.get_payload()
+    assert isinstance(parts, list), "a multipart's payload is its list of parts"
+    parts.remove(part)
 
 
 PASSWORD_KINDS = frozenset({"welcome", "password"})

@@ -132,6 +132,7 @@ def _render_parts(game: Game, ctx: ReportContext, *, calendar_name: str | None,
     its HTML twin is ``report.<lang>.html.j2``, else the text body preformatted.
     """
     body = _body_text(game, ctx)
+    body_html: Markup | None
     try:
         body_html = Markup(render_html("report", ctx.language, game.module, game_only=True,
                                        **_game_context(ctx)))
@@ -351,7 +352,7 @@ def queue_deadline_moved(ctx: ServiceContext, session: Session, game: Game, phas
         ics = deadline_calendar(ctx, game, power=seat.power, language=seat.language,
                                 phase_id=phase.phase_id, seq=phase.seq, opened_at=phase.opens_at,
                                 deadline=phase.deadline)
-        words = dict(game_id=game.id, phase=phase.phase_id, deadline=phase.deadline,
+        words: dict[str, Any] = dict(game_id=game.id, phase=phase.phase_id, deadline=phase.deadline,
                      timezone=seat.timezone, reason=translate(reason, seat.language),
                      calendar="deadline.ics")
         queue_mail(ctx, session, game_id=game.id, kind="notice", to=[seat.address],

@@ -6,7 +6,7 @@ Create Date: ${create_date}
 """
 from alembic import op
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes  # what autogenerate writes (AutoString), imported by name for mypy
 ${imports if imports else ""}
 
 revision = ${repr(up_revision)}

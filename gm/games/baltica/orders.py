@@ -571,4 +571,4 @@ def order_from_json(data: Mapping[str, Any]) -> Order:
         elif isinstance(value, list):
             value = tuple(value)
         kwargs[f.name] = value
-    return cls(**kwargs)  # type: ignore[no-any-return]
+    return cls(**kwargs)

@@ -58,7 +58,7 @@ from gm.orders.model import ParseResult, SourceLine
 from gm.orders.names import NameIndex
 
 
-class _Via(tuple):  # type: ignore[type-arg]
+class _Via(tuple):
     """Marks the ``via`` territories of a group."""
 
 

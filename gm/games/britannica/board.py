@@ -22,7 +22,7 @@ def markers(state: State, area: str) -> list[dict[str, Any]]:
 def marker_of(state: State, area: str, power: str) -> dict[str, Any] | None:
     for m in state["markers"].get(area, []):
         if m["power"] == power:
-            return m  # type: ignore[no-any-return]
+            return m
     return None
 
 

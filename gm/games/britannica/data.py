@@ -99,7 +99,7 @@ class BritanniaData:
     def turn(self, year: int) -> Mapping[str, Any]:
         for t in self.rules["turns"]:
             if t["year"] == year:
-                return t  # type: ignore[no-any-return]
+                return t
         raise KeyError(year)
 
 

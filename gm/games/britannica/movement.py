@@ -197,7 +197,7 @@ def do_buy(c: Ctx, order: o.Buy) -> dict[str, Any]:
 def _find_unit(c: Ctx, unit: str, strength: int, origin: str) -> dict[str, Any]:
     for u in c.mine["units"]:
         if (u["power"], u["type"], u["strength"], u["at"]) == (c.actor, unit, strength, origin):
-            return u  # type: ignore[no-any-return]
+            return u
     raise Refused(Refusal.NO_UNIT)
 
 

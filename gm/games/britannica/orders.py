@@ -392,7 +392,7 @@ def from_json(data: Mapping[str, Any]) -> Any:
 
 def base(order: AnyOrder) -> Order:
     """The order inside a conditional (or the order itself)."""
-    return unwrap(order)  # type: ignore[no-any-return]
+    return unwrap(order)
 
 
 __all__ = [n for n in _TYPES] + ["Cond", "Order", "AnyOrder", "to_json", "from_json", "base", "actor_of", "Form", "Op",

@@ -159,7 +159,7 @@ class Data:
     def place_name(self, node: str) -> str:
         for table in (self.posts, self.regions, self.homes):
             if node in table:
-                return table[node].name  # type: ignore[attr-defined]
+                return table[node].name
         return node
 
 

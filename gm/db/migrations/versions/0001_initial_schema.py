@@ -5,7 +5,7 @@ Revises:
 Create Date: 2026-11-21 06:45:57.069741
 """
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision = '0001'

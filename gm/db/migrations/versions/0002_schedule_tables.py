@@ -5,7 +5,7 @@ Revises: 0001
 Create Date: 2026-11-21 06:50:00
 """
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision = '0002'

@@ -8,7 +8,7 @@ import secrets
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision = '0003_rt_abuse'

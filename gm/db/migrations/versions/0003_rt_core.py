@@ -5,7 +5,7 @@ Revises: 0003_rt_multi
 Create Date: 2026-11-25 22:00:00
 """
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision = '0003_rt_core'

@@ -54,7 +54,7 @@ def _raise_ottoman_armies(d: BritanniaData, state: State) -> Mapping[str, Any]:
     t = d.charts["ottoman_war"]
     for _ in range(int(t["armies"])):
         _place_gm_army(state, "ottoman", int(t["strength"]), t["area"])
-    return t  # type: ignore[no-any-return]
+    return t
 
 
 def ottoman_war(d: BritanniaData, state: State, targets: Sequence[str]) -> tuple[War, list[Event]]:
