@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 
 from gm.games.base import GameError, GameModule
 
@@ -17,7 +17,7 @@ class ModuleLoadError(GameError):
 
 
 @cache
-def available() -> dict[str, object]:
+def available() -> dict[str, EntryPoint]:
     return {ep.name: ep for ep in entry_points(group="gm.games")}
 
 
@@ -35,7 +35,7 @@ def _load(name: str) -> GameModule:
     if ep is None:
         raise UnknownGame(f"no game module '{name}' (installed: {', '.join(names()) or 'none'})")
     try:
-        obj = ep.load()  # type: ignore[attr-defined]
+        obj = ep.load()
     except Exception as exc:  # a broken third-party module must not crash gm
         raise ModuleLoadError(f"game module '{name}' failed to load: {exc}") from exc
     module = obj() if isinstance(obj, type) or callable(obj) and not isinstance(obj, GameModule) else obj

@@ -118,8 +118,8 @@ class _Drawing:
                 continue
             if self.layout.wrap and abs(a[0] - b[0]) > self.layout.width / 2:
                 a, b = (a, b) if a[0] < b[0] else (b, a)  # round the world: leave by the edges
-                for p, edge in ((a, 0), (b, self.layout.width)):
-                    _el(links, "line", x1=p[0], y1=p[1], x2=edge, y2=(a[1] + b[1]) / 2,
+                for end, edge in ((a, 0), (b, self.layout.width)):
+                    _el(links, "line", x1=end[0], y1=end[1], x2=edge, y2=(a[1] + b[1]) / 2,
                         **LINK_STYLE[link.style])
                 continue
             style = LINK_STYLE[link.style]

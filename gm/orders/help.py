@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from lark import Lark
 
@@ -26,7 +27,9 @@ from gm.orders.names import fold
 from gm.resources import grammar_root
 
 LANGUAGES = ("en", "fr")
-Docs = Mapping[str, Mapping[str, str]]
+# A command's table maps a language to its doc (a string); the table ``_syntax`` maps a
+# language to a table (placeholder -> how it is shown): the values are of two kinds.
+Docs = Mapping[str, Mapping[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,8 @@ def command_help(
     parser: Lark, rule: str, docs: Docs, language: str = "en", upper: bool = False
 ) -> list[CommandHelp]:
     """Syntax and doc of every command of ``rule``, in grammar order."""
-    renderer = _Renderer(parser, upper, docs.get("_syntax", {}).get(language, {}))
+    shown: Mapping[str, str] = docs.get("_syntax", {}).get(language, {})
+    renderer = _Renderer(parser, upper, shown)
     out = []
     for name in commands_of(parser, rule):
         syntax = renderer.render(renderer.pick(name, language), language)

@@ -34,6 +34,7 @@ from gm.games.baltica.orders import (
     Land,
     MainAttack,
     Move,
+    OrderType,
     Pin,
     Politics,
     Recon,
@@ -75,7 +76,7 @@ from gm.i18n import msg, translate
 from gm.orders.conditions import Conditional
 from gm.orders.model import ParsedOrder, ParseResult, SourceLine
 
-PHASE_ORDERS: Mapping[str, tuple[type, ...]] = {
+PHASE_ORDERS: Mapping[str, tuple[OrderType, ...]] = {
     "actions": ACTION_TYPES + (MainAttack, Reinforce, Pin, Discontent) + STANDING_TYPES,
     "battle": (BattleOrder, HitsPrefer, Retreat, Regroup),
     "forage": (HitsPrefer,),
@@ -250,7 +251,7 @@ class BalticaModule(GameModule):
             return Validation(Verdict.REFUSED, msg(
                 "not your action phase: yours, {phase}, opens when this one closes (by the "
                 "deadline below at the latest); send these orders then", phase=later))
-        why: Why | None = None
+        why = None
         if isinstance(order, Move):
             origin = world.bid_territory(order.origin)
             for g in order.groups:
@@ -504,7 +505,7 @@ class _ActionTally:
                else fleets.land(r, self.power, order))
         if why is None:
             return Validation(Verdict.ACCEPTED)
-        if why is Why.NOT_ABOARD:
+        if why is Why.NOT_ABOARD and isinstance(order, Land):  # only a landing answers it
             stray = [n for n in order.blocks if r.state.blocks[r.bid_block(n)].aboard is None
                      or r.state.blocks[r.bid_block(n)].location != r.bid_territory(order.origin)]
             return Validation(Verdict.REFUSED, msg("{block}: {why}", block=", ".join(stray),

@@ -506,23 +506,26 @@ Order = (Recon | Move | MainAttack | Siege | Politics | Replace | Embark | Sail 
          | BattleOrder | HitsPrefer | Retreat | Regroup | Build | Reform | Cede | WinterCampaign
          | Reinforce | Pin | Discontent | TruceOffer | Solidarity | Reroll)
 
-ORDER_TYPES: tuple[type, ...] = (
+OrderType = type[Order]
+"""An order class: each names its ``kind`` (its command word, its JSON ``type``)."""
+
+ORDER_TYPES: tuple[OrderType, ...] = (
     Recon, Move, MainAttack, Siege, Politics, Replace, Embark, Sail, Land,
     BattleOrder, HitsPrefer, Retreat, Regroup, Build, Reform, Cede, WinterCampaign,
     Reinforce, Pin, Discontent, TruceOffer, Solidarity, Reroll,
 )
 
-OPPONENT_ORDERS: tuple[type, ...] = (Pin, Discontent)
+OPPONENT_ORDERS: tuple[OrderType, ...] = (Pin, Discontent)
 """Standing orders the other player sends during an action phase (4.3, 12.4 #2)."""
 
-ACTION_TYPES: tuple[type, ...] = (Recon, Move, Siege, Politics, Replace, Embark, Sail, Land)
+ACTION_TYPES: tuple[OrderType, ...] = (Recon, Move, Siege, Politics, Replace, Embark, Sail, Land)
 """Orders that cost one action each (3.3); the others are standing orders."""
 
-NOT_YET_IMPLEMENTED: tuple[type, ...] = (
+NOT_YET_IMPLEMENTED: tuple[OrderType, ...] = (
 )
 """Understood, but refused at validation: their rules are part II (docs/baltica.md)."""
 
-ACTION_SEQUENCE: tuple[type, ...] = (Recon, Move, Siege, Politics, Replace)
+ACTION_SEQUENCE: tuple[OrderType, ...] = (Recon, Move, Siege, Politics, Replace)
 """3.3: "Actions must be performed in the order given" (recon, move, siege, politics,
 replacements); fleets' embark/sail/land count as movement."""
 
@@ -554,7 +557,7 @@ def order_to_json(order: Order) -> dict[str, Any]:
 
 def order_from_json(data: Mapping[str, Any]) -> Order:
     """Rebuild an order from :func:`order_to_json` (raises KeyError on an unknown type)."""
-    cls = next((t for t in ORDER_TYPES if t.kind == data["type"]), None)  # type: ignore[attr-defined]
+    cls = next((t for t in ORDER_TYPES if t.kind == data["type"]), None)
     if cls is None:
         raise KeyError(f"unknown Pax Baltica order type {data['type']!r}")
     if cls is Regroup and "block" in data:  # stored before a regroup took several blocks

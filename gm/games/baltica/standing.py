@@ -22,6 +22,7 @@ from gm.games.baltica.conditions import unwrap
 from gm.games.baltica.orders import (
     BattleOrder,
     HitsPrefer,
+    OrderType,
     Regroup,
     Retreat,
     order_from_json,
@@ -34,7 +35,7 @@ from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import POWERS
 from gm.orders.conditions import Conditional
 
-STANDING_TYPES: tuple[type, ...] = (BattleOrder, HitsPrefer, Retreat, Regroup)
+STANDING_TYPES: tuple[OrderType, ...] = (BattleOrder, HitsPrefer, Retreat, Regroup)
 """The battle decisions a player may give in advance (orders.md §5)."""
 
 

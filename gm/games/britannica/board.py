@@ -137,8 +137,10 @@ def _bfs(d: BritanniaData, sea_links: Mapping[str, set[str]], a: str, b: str,
         node = queue.popleft()
         if node == b:
             out = [b]
-            while prev[out[-1]] is not None:
-                out.append(prev[out[-1]])  # type: ignore[arg-type]
+            step = prev[b]
+            while step is not None:
+                out.append(step)
+                step = prev[step]
             return out[::-1]
         if node != a and node not in through:
             continue

@@ -199,8 +199,8 @@ def congress_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence
     """Attendance, proposals and free removals; then the ballot is announced."""
     c = state["congress"]
     events: list[Event] = []
-    away = set()
-    joined = set()
+    away: set[str] = set()
+    joined: set[str] = set()
     objected: set[str] = set()
     for actor, own in sorted(orders.items()):
         for i, order in enumerate(own, 1):
@@ -225,7 +225,7 @@ def congress_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence
     for actor, own in sorted(orders.items()):
         for i, order in enumerate(own, 1):
             x = o.base(order)
-            why = None
+            why: str | None = None
             if isinstance(x, o.Propose):
                 if actor not in voters:
                     why = msg("only members of the Congress may propose")

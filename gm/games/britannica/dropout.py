@@ -161,7 +161,7 @@ def movement_orders(d: BritanniaData, state: State, power: str) -> list[Any]:
     calm = [(a, "garrison") for a in need]
     riots = sorted((a for a in unrest if (m := b.marker_of(state, a, power))
                     and m["kind"] in (*o.CONTROL_KINDS, "influence")),
-                   key=lambda a: (b.marker_of(state, a, power)["kind"] == "influence",  # type: ignore[index]
+                   key=lambda a: ((b.marker_of(state, a, power) or {}).get("kind") == "influence",
                                   -d.areas[a].value, a))
     for area, job in calm + [(a, "suppress") for a in riots]:
         if job == "garrison":

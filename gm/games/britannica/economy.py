@@ -295,7 +295,7 @@ def minor_powers(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
     army from home and an eligible area; otherwise Influence, then Interest.
     Minor powers pay nothing and need not defeat the area (seed, Minor Powers).
     """
-    events = []
+    events: list[Event] = []
     for mp in d.minor_powers:
         chart = d.charts["minor_activity"][mp]
         roll = dice.d6(msg("minor power activity {power}", power=mp))

@@ -55,7 +55,7 @@ def _with_position(d: Any, state: State, seat: str, orders: Sequence[Any],
     orders above it stays to be checked at adjudication."""
     if state["step"] != "movement":
         return judged
-    from gm.games.britannica.movement import UNSURE, position_refusals
+    from gm.games.britannica.movement import UNSURE, Refusal, position_refusals
 
     kept = [i for i, v in enumerate(judged) if v.verdict is not Verdict.REFUSED]
     found = position_refusals(d, state, seat, [orders[i] for i in kept])
@@ -64,8 +64,8 @@ def _with_position(d: Any, state: State, seat: str, orders: Sequence[Any],
         why = found.get(n)
         if why == UNSURE:
             out[i] = Validation(Verdict.TO_CHECK, msg("depends on others' orders or on money"))
-        elif why is not None:
-            out[i] = Validation(Verdict.REFUSED, msg(why.value))  # type: ignore[union-attr]
+        elif isinstance(why, Refusal):
+            out[i] = Validation(Verdict.REFUSED, msg(why.value))
     return out
 
 

@@ -9,7 +9,7 @@ depends on the order in which powers are looked at (orders.md §4).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -274,7 +274,8 @@ def do_transfer(c: Ctx, order: o.Transfer) -> dict[str, Any]:
     return {"to": order.to, "amount": order.amount}
 
 
-_DO = {o.Place: do_place, o.Upgrade: do_upgrade, o.Downgrade: do_downgrade, o.Buy: do_buy,
+# order type -> what carries it out (each takes an order of its own type)
+_DO: dict[type, Callable[[Ctx, Any], dict[str, Any]]] = {o.Place: do_place, o.Upgrade: do_upgrade, o.Downgrade: do_downgrade, o.Buy: do_buy,
        o.Move: do_move, o.Garrison: do_garrison, o.Merchant: do_merchant, o.Canal: do_canal,
        o.Transfer: do_transfer}
 
@@ -302,7 +303,7 @@ def run_power(d: BritanniaData, start: State, actor: str, seat: str,
             events.append(_refused(seat, actor, i, order, why))
             continue
         try:
-            data = fn(c, base)  # type: ignore[operator]
+            data = fn(c, base)
         except Unaffordable:
             exhausted_at = i
             events.append(_refused(seat, actor, i, order, Refusal.FUNDS))
@@ -397,7 +398,7 @@ def position_refusals(d: BritanniaData, start: State, seat: str, orders: Sequenc
                 if any(whys):
                     out[i] = UNSURE
             elif whys and all(whys):
-                out[i] = whys[0]  # type: ignore[assignment]
+                out[i] = next(w for w in whys if w is not None)  # the first: all are refusals
             elif any(whys):
                 out[i] = UNSURE
     return out

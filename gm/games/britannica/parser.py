@@ -119,7 +119,7 @@ def names(data: BritanniaData | None = None) -> Names:
                  NameIndex(power_names, "power"), by_name, tuple(phrases))
 
 
-class _Build(Transformer[Token, object]):
+class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's order
     """Tree -> typed order; names resolved in their slot."""
 
     def __init__(self, n: Names, actor: str) -> None:
@@ -327,16 +327,16 @@ class _Build(Transformer[Token, object]):
     def disj(self, c: list) -> o.Cond:
         return any_of([x for x in c if not isinstance(x, Token)])
 
-    def cond_if(self, c: list) -> tuple[o.Form, object]:
+    def cond_if(self, c: list) -> tuple[o.Form, o.Cond]:
         return (o.Form.IF, c[1])
 
-    def cond_unless(self, c: list) -> tuple[o.Form, object]:
+    def cond_unless(self, c: list) -> tuple[o.Form, o.Cond]:
         return (o.Form.UNLESS, c[1])
 
     def if_then(self, c: list) -> o.Conditional:
         return o.Conditional(c[3], c[1], o.Form.THEN)
 
-    def start(self, c: list) -> object:
+    def start(self, c: list) -> o.AnyOrder:
         if len(c) == 2:
             form, cond = c[1]
             return o.Conditional(c[0], cond, form)

@@ -28,7 +28,7 @@ from gm.games.viking.data import (
 from gm.orders.names import fold
 from gm.resources import grammar_root
 
-REQUIRED = {
+REQUIRED: dict[str, dict[str, type]] = {
     "wind": {"id": str, "name": str, "color": str},
     "region": {"id": str, "name": str, "type": str, "wind": str},
     "post": {"id": str, "name": str, "region": str, "kind": str},

@@ -45,7 +45,7 @@ from gm.i18n import msg
 from gm.orders.conditions import Conditional, unwrap
 from gm.orders.model import ParsedOrder, ParseResult, SourceLine
 
-PHASE_ORDERS: Mapping[str, tuple[type, ...]] = {
+PHASE_ORDERS: Mapping[str, tuple[type[Order], ...]] = {
     "turn": TURN_ORDERS,
     "althing": (Vote,),
     "trade": (Accept, Refuse, Counter),
@@ -91,7 +91,7 @@ class VikingModule(GameModule):
 
     def phase(self, state: State) -> PhaseInfo:
         step = state["step"]
-        kind = {"setup": "setup", "ended": "ended"}.get(step, step)
+        kind: str = step  # the step is the phase's kind (setup and ended too)
         return PhaseInfo(engine.phase_id(state), kind, engine.owing(state),
                          simultaneous=step == "althing", ended=bool(state["ended"]))
 

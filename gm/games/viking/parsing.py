@@ -235,7 +235,7 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
         if found is not None and found[0] is data:
             _contexts.move_to_end(key)
             return found[1]
-    tiles = {data.tiles[x].name: [] for x in known}
+    tiles: dict[str, list[str]] = {data.tiles[x].name: [] for x in known}
     posts: dict[str, list[str]] = {p.name: [p.name_fr, *data.aliases.get(p.id, ())]
                                    for p in data.posts.values()}
     for pid, venture in ventures:

@@ -173,7 +173,7 @@ def retreat_block(world: World, battle: Battle, block: str, to: str | None,
     hidden = block in battle.reserves and round_ == 1
     home_sea = world.board.territories[battle.territory].sea
     path, fleet = None, None
-    if to in world.board.seas:
+    if to is not None and to in world.board.seas:
         fleet = sea_retreat_fleet(world, block, battle.territory, to)
     else:
         path = retreat_path(world, block, battle.territory, battle.attacker, to, count)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from gm.games.baltica.rules.battle import ROUNDS, Battle, fire, turn_order
+from gm.games.baltica.rules.battle import ROUNDS, Battle, RetreatWish, fire, turn_order
 from gm.games.baltica.rules.fleets import cargo_of, fleets_at
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
@@ -48,10 +48,11 @@ def nearest_harbor(world: World, fleet: str, sea: str) -> str | None:
             if there not in dist:
                 dist[there] = dist[here] + 1
                 queue.append(there)
-    reachable = [h for h in harbors if world.board.territories[h].sea in dist]
-    if not reachable:
+    steps = {h: dist[on] for h in harbors
+             if (on := world.board.territories[h].sea) is not None and on in dist}
+    if not steps:
         return None
-    return min(reachable, key=lambda h: (dist[world.board.territories[h].sea], h))
+    return min(steps, key=lambda h: (steps[h], h))
 
 
 def retreat_fleet(world: World, fleet: str, sea: str, to: str | None, round_: int) -> None:
@@ -84,7 +85,7 @@ def retreat_fleet(world: World, fleet: str, sea: str, to: str | None, round_: in
                to=world.tname(to), round=round_, forced=False)
 
 
-def fight_at_sea(world: World, sea: str, wish) -> str | None:  # type: ignore[no-untyped-def]
+def fight_at_sea(world: World, sea: str, wish: RetreatWish) -> str | None:
     """9.3/5.4: up to three rounds, A before B, defender first within a letter; each fleet
     fires or (standing order) retreats; after round 3 the attacker's fleets retreat."""
     defender = sea_defender(world, sea)

@@ -57,7 +57,7 @@ def cede_problem(world: World, territory: str, nation: str | None) -> Why | None
     return None
 
 
-def cede(world: World, territory: str, nation: str) -> Why | None:
+def cede(world: World, territory: str, nation: str | None) -> Why | None:
     """11.1: "The Swedish player may at any time cede the territories of Bremen-Verden to
     Hannover and/or Pommern to Prussia. Each territory ceded reduces Sweden's RP level by
     4, but renders the receiving nation permanently inactive." The territory becomes the
@@ -66,6 +66,7 @@ def cede(world: World, territory: str, nation: str) -> Why | None:
     why = cede_problem(world, territory, nation)
     if why is not None:
         return why
+    assert nation is not None  # cede_problem refuses an unknown nation
     gs = world.state
     gs.ceded[territory] = nation
     gs.control[territory] = nation

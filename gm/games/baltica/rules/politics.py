@@ -40,11 +40,13 @@ def politics_problem(world: World, power: str, nation: str | None) -> Why | None
     return None
 
 
-def politics_action(world: World, power: str, nation: str, choices: Choices) -> Why | None:
+def politics_action(world: World, power: str, nation: str | None,
+                    choices: Choices) -> Why | None:
     """3.3.4: the National Politics action: checked, marked used for the year, rolled."""
     why = politics_problem(world, power, nation)
     if why is not None:
         return why
+    assert nation is not None  # politics_problem refuses an unknown nation
     world.state.politics_used[nation] = world.state.year
     national_politics(world, power, nation, choices)
     return None

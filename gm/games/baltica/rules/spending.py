@@ -74,8 +74,9 @@ def interphase_rp(world: World, nation: str) -> tuple[int, int]:
     worn = attrition.rp_change(world, nation)  # 11.1: the track's boxes in force
     rp = max(0, rp + bonus - track + worn)
     build = sum(int(d.get("rp", 0)) for d in items if d["what"] == "build")
+    worn_data: dict[str, Any] = {"attrition": worn} if worn else {}  # event data
     world.emit("interphase_rp", nation=nation, level=level, rp=rp, half=half, bonus=bonus,
-               year_track=track, build=build, **({"attrition": worn} if worn else {}))
+               year_track=track, build=build, **worn_data)
     return rp, build
 
 

@@ -99,7 +99,7 @@ def place_longship(t: Table, p: str, effect: dict[str, Any], tile: Any, post: An
         node = ch.take(lambda n: t.post_id(n) if t.post_id(n) in posts else None)
         if node is None:
             free = [x for x in posts if not [q for q in t.count_at(x) if q != p]]
-            node = (free or posts or [None])[0]
+            node = (free or posts)[0] if (free or posts) else None
         if node is None:
             return
     t.launch(p, node)
@@ -198,10 +198,10 @@ def copy(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Cho
     if chosen is None:
         t.emit("no_effect", power=p, what="copy", why=msg("no rival ability to copy"))
         return
-    tid, pid = chosen
-    t.use_once(tid)
-    t.emit("copied", power=p, tile=t.tile(tid).name)
-    run_effects(t, p, t.tile(tid).effects, tid, pid, ch)
+    chosen_tile, chosen_post = chosen
+    t.use_once(chosen_tile)
+    t.emit("copied", power=p, tile=t.tile(chosen_tile).name)
+    run_effects(t, p, t.tile(chosen_tile).effects, chosen_tile, chosen_post, ch)
 
 
 PRIMITIVES = {"gain_silfr": gain_silfr, "pay_silfr": pay_silfr, "draw": draw,
