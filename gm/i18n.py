@@ -40,7 +40,7 @@ from collections.abc import Iterator
 from enum import Enum
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from babel.core import Locale, UnknownLocaleError
 from babel.messages.mofile import write_mo
@@ -83,7 +83,7 @@ class Text(str):
     template: str
     params: dict[str, Any]
 
-    def __new__(cls, template: str, /, **params: Any) -> Text:
+    def __new__(cls, template: str, /, **params: Any) -> Self:  # a Name is built through it
         obj = super().__new__(cls, template.format(**params) if params else template)
         obj.template = template
         obj.params = params
