@@ -19,6 +19,7 @@ from lark.exceptions import LarkError, UnexpectedInput, VisitError
 from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData, load
 from gm.games.britannica.data import aliases as data_aliases
+from gm.i18n import msg
 from gm.orders.conditions import all_of, any_of
 from gm.orders.grammar import inline_rules, parse_inline, unknown_command
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
@@ -165,13 +166,14 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
     def _strength(tok: Token) -> int:
         v = int(tok)
         if v not in (1, 3, 10):
-            raise _Refused(ErrorKind.INVALID, f"units come in strengths 1, 3 and 10, not {v}")
+            raise _Refused(ErrorKind.INVALID, msg("units come in strengths 1, 3 and 10, not {strength}",
+                                                  strength=v))
         return v
 
     def _marker(self, tok: Token) -> str:
         k = self._kind(tok)
         if k in ("control", "any", "none"):
-            raise _Refused(ErrorKind.INVALID, f"'{tok}' is not a marker one can place")
+            raise _Refused(ErrorKind.INVALID, msg("{word!r} is not a marker one can place", word=tok))
         return k
 
     # -- orders ---------------------------------------------------------------
@@ -187,7 +189,7 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
     def downgrade(self, c: list) -> o.Downgrade:
         k = self._kind(c[3])
         if k not in ("interest", "none"):
-            raise _Refused(ErrorKind.INVALID, "downgrade to interest or to none")
+            raise _Refused(ErrorKind.INVALID, msg("downgrade to interest or to none"))
         return o.Downgrade(self.actor, self._area(c[1]), k)
 
     def move(self, c: list) -> o.Move:
@@ -206,7 +208,7 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
 
     def garrison(self, c: list) -> o.Garrison:
         if self._unit(c[3]) != "army":
-            raise _Refused(ErrorKind.INVALID, "garrisons are army units")
+            raise _Refused(ErrorKind.INVALID, msg("garrisons are army units"))
         return o.Garrison(self.actor, self._area(c[1]), self._strength(c[4]))
 
     def transfer(self, c: list) -> o.Transfer:
@@ -251,7 +253,8 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
     def clause(self, c: list) -> tuple[str, str, str]:
         kind = self._kind(c[1])
         if kind in ("control", "any"):
-            raise _Refused(ErrorKind.INVALID, f"'{c[1]}' is not a marker a resolution can give")
+            raise _Refused(ErrorKind.INVALID, msg("{word!r} is not a marker a resolution can give",
+                                                  word=c[1]))
         return (self._power(c[0]), kind, self._area(c[3]))
 
     def clause_verb(self, c: list) -> tuple[str, str, str]:
@@ -312,7 +315,7 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
 
     def buys(self, c: list) -> o.BuysFleet:
         if self._unit(c[2]) != "fleet":
-            raise _Refused(ErrorKind.INVALID, "only 'buys fleet' is a condition")
+            raise _Refused(ErrorKind.INVALID, msg("only 'buys fleet' is a condition"))
         return o.BuysFleet(self._power(c[0]))
 
     def funds(self, c: list) -> o.Comparison:

@@ -41,7 +41,7 @@ from gm.games.viking.orders import (
 )
 from gm.games.viking.rules.setup import initial_state
 from gm.games.viking.table import Table
-from gm.i18n import msg
+from gm.i18n import N_, msg
 from gm.orders.conditions import Conditional, unwrap
 from gm.orders.model import ParsedOrder, ParseResult, SourceLine
 
@@ -51,6 +51,12 @@ PHASE_ORDERS: Mapping[str, tuple[type[Order], ...]] = {
     "trade": (Accept, Refuse, Counter),
 }
 """Which orders each kind of phase takes; others are refused."""
+
+
+DATA_WORDS = (N_("advocate"), N_("event"), N_("god"), N_("venture"),  # tile types
+              N_("activate"), N_("althing"), N_("immediate"), N_("persistent"),  # triggers
+              N_("novice"), N_("standard"), N_("advanced"), N_("eklundian"))  # card difficulties
+"""Words of the data a report shows as they are stored (``| say`` in the template)."""
 
 
 class VikingModule(GameModule):
@@ -67,6 +73,20 @@ class VikingModule(GameModule):
         if self._data is None:
             self._data = load()
         return self._data
+
+    def words(self, language: str) -> Mapping[str, Any]:
+        """The players' colours and the follower types in ``language`` (rules.toml
+        ``colors`` and ``follower_types``, ``display_<language>``; the ids otherwise)."""
+        def said(key: str) -> dict[str, str]:
+            entry = self.data.rules[key]
+            shown = entry.get(f"display_{language}") or entry["value"]
+            return dict(zip(entry["value"], shown, strict=True))
+
+        return {"color": said("colors"), "follower": said("follower_types")}
+
+    def seat_names(self, language: str) -> Mapping[str, str]:
+        """A seat is its colour."""
+        return self.words(language)["color"]
 
     def data_check(self) -> list[str]:
         from gm.games.viking.datacheck import check_all

@@ -16,11 +16,17 @@ from typing import Any
 
 from gm.games.base import Event
 from gm.games.viking.data import Data, Post, Tile
-from gm.i18n import Text, as_data, msg
+from gm.i18n import N_, Text, as_data, msg
 from gm.orders.names import fold
 
 HOME = "home"
 
+
+
+ACTION_WORDS = (N_("journey"), N_("invest"), N_("play"), N_("activate"), N_("parley"),
+                N_("jarldom"), N_("sweden"), N_("theocracy"), N_("rus"))
+"""The actions a silfr bonus names (:meth:`Table.action_bonus`), said in the reader's
+language."""
 
 class Refusal(Exception):
     """An order that cannot be carried out now; the action is not spent."""
@@ -304,7 +310,8 @@ class Table:
 
     def action_bonus(self, p: str, action: str) -> None:
         """Silfr modifiers on a named action (e.g. Chang'an: +1 silfr on INVEST)."""
-        self.gain(p, self.modifier(p, action, "silfr", use=True), msg("{action} bonus", action=action))
+        said = msg(action) if action in ACTION_WORDS else action
+        self.gain(p, self.modifier(p, action, "silfr", use=True), msg("{action} bonus", action=said))
 
     # -- saga tiles -------------------------------------------------------------
     def draw(self, p: str, why: str) -> str | None:
