@@ -139,6 +139,20 @@ def approve(app: App, game_id: str, address: str, power: str | None, actor: str)
 
 @mod.command()
 @click.argument("game_id")
+@click.argument("address")
+@click.option("--actor", default="moderator (cli)", help="Who acts (recorded).")
+@pass_app
+def decline(app: App, game_id: str, address: str, actor: str) -> None:
+    """Turn ADDRESS away from a forming game: its JOIN request is dropped, or the seat it
+    took is open again; it is mailed that."""
+    from gm.service.forming import decline as decline_join
+
+    done = _run(app, game_id, lambda c, s, g: decline_join(c, s, g, address, actor=actor))
+    click.echo(f"{game_id}: {address} declined; {done}")
+
+
+@mod.command()
+@click.argument("game_id")
 @click.argument("power")
 @click.argument("address")
 @_common

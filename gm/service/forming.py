@@ -180,6 +180,37 @@ def approve(ctx: ServiceContext, session: Session, game: Game, address: str,
     return answer
 
 
+def decline(ctx: ServiceContext, session: Session, game: Game, address: str, *,
+            actor: str = "moderator") -> str:
+    """The moderator turns ``address`` away before the game starts: its request is dropped,
+    or the seat it took is open again; it is mailed that. Returns what was undone."""
+    from gm.i18n import translate
+    from gm.service.errors import Conflict
+
+    game = _lock(session, game)
+    if not is_forming(game):
+        raise Conflict(f"game {game.id} is not forming: it has started (use REPLACE POWER)")
+    requests = pending(game)
+    request = next((p for p in requests if p.get("address", "").lower() == address.lower()), None)
+    seat = next((s for s in _fresh_seats(session, game)
+                 if s.address and s.address.lower() == address.lower()), None)
+    if request is None and seat is None:
+        raise Conflict(f"{address} neither asked to join {game.id} nor holds a seat in it")
+    language = (request or {}).get("language") or (seat.language if seat else "en")
+    if seat is not None:
+        seat.address = ""
+        session.add(seat)
+    declined = ((game.settings or {}).get("forming") or {}).get("declined") or []
+    _save(session, game, pending=[p for p in requests if p is not request],
+          declined=[*declined, {"address": address, "by": actor, "at": ctx.clock.now().isoformat()}])
+    told = msg("the moderator of game {game} did not give you a seat in it", game=game.id)
+    queue_mail(ctx, session, game_id=game.id, kind="notice", to=[address],
+               subject=f"[{game.id}] " + translate(told, language),
+               text=f"==== gm notice {game.id} ====\n{translate(told, language)}.\n",
+               key=f"join-declined:{game.id}:{address.lower()}:{ctx.clock.now().isoformat()}")
+    return f"{seat.power} is open again" if seat is not None else "request dropped"
+
+
 def _seat(ctx: ServiceContext, session: Session, game: Game, seat: Seat, address: str,
           language: str, *, by: str) -> JoinAnswer:
     seat.address, seat.language = address, language

@@ -288,3 +288,21 @@ def test_two_instances_filling_the_last_two_seats_start_the_game_once(ctx) -> No
     with session_scope(ctx.engine) as s:
         assert current_phase(s, "race1").seq == 0
     assert len(outbox(ctx, kind="welcome")) == 2
+
+
+def test_the_moderator_declines_a_request_or_frees_a_seat_before_the_start(ctx) -> None:  # type: ignore[no-untyped-def]
+    _forming(ctx, approve=True)
+    deliver(ctx, mail("JOIN race1 north\n", sender="ann@example.net"))
+    done = _cli(ctx, "mod", "decline", "race1", "ann@example.net")
+    assert done.exit_code == 0 and "request dropped" in done.output, done.output
+    [(_, told)] = outbox(ctx, kind="notice", to="ann@example.net")
+    assert "the moderator of game race1 did not give you a seat in it" in told
+    assert "asks to join" not in _cli(ctx, "game", "show", "race1").output
+    deliver(ctx, mail("REJOINDRE race1 south\n", sender="bea@example.fr"))
+    assert _cli(ctx, "mod", "approve", "race1", "bea@example.fr").exit_code == 0
+    done = _cli(ctx, "mod", "decline", "race1", "bea@example.fr")
+    assert "south is open again" in done.output
+    assert "south          (open)" in _cli(ctx, "game", "show", "race1").output
+    [*_, (_, told)] = outbox(ctx, kind="notice", to="bea@example.fr")
+    assert "ne vous y a pas donné de siège" in told
+    assert "neither asked" in _cli(ctx, "mod", "decline", "race1", "who@example.net").output
