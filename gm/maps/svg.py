@@ -214,7 +214,9 @@ class _Drawing:
         attrs: dict[str, Any] = {"data_kind": p.kind, "data_owner": p.owner, "data_area": p.area}
         if p.kind == "hidden":
             attrs["data_count"] = p.count
-            word = self.scene.words.get("fleets" if p.fleet else "blocks", "?")
+            kind = "fleet" if p.fleet else "block"  # the count is at least 1
+            word = self.scene.words.get(kind if p.count == 1 else kind + "s") or \
+                self.scene.words.get(kind + "s", "?")
             text = f"{p.count} × {word}"
         else:
             attrs["data_block"] = p.label

@@ -26,9 +26,10 @@ from gm.db.claims import lock_open_phase, marker
 from gm.db.engine import session_scope
 from gm.db.models import Game, Phase
 from gm.i18n import msg, translate
+from gm.l10n import duration
 from gm.schedule.phases import OpenPhase, Owed, owed
 from gm.service.context import ServiceContext
-from gm.service.deadlines import RemindWho, format_duration, time_left
+from gm.service.deadlines import RemindWho, format_duration, rounded_left
 from gm.service.games import get_game, seat_for_power
 from gm.service.notify import moderator_address
 from gm.service.outbox import queue_mail
@@ -88,7 +89,8 @@ def _remind_power(ctx: ServiceContext, session: Session, game: Game, phase: Phas
     if seat is None or not seat.active or not seat.address:
         return
     deadline = utc(phase.deadline) if phase.deadline else None
-    left = time_left(deadline - utc(ctx.clock.now())) if deadline else label
+    left = duration(rounded_left(deadline - utc(ctx.clock.now())), seat.language) if deadline \
+        else label
     words: dict[str, Any] = dict(game_id=game.id, power=item.power, phase=phase.phase_id, deadline=deadline,
                  timezone=seat.timezone, left=left, has_orders=item.has_orders)
     subject = msg("reminder: {phase} closes in {left}", phase=phase.phase_id, left=left)
@@ -112,7 +114,7 @@ def _summary(ctx: ServiceContext, session: Session, game: Game, phase: Phase, wh
                      "missed_in_row": seat.missed_in_row if seat else 0})
     lang = str((game.settings or {}).get("moderator_language", "en"))
     deadline = utc(phase.deadline) if phase.deadline else None
-    left = time_left(deadline - utc(ctx.clock.now())) if deadline else label
+    left = duration(rounded_left(deadline - utc(ctx.clock.now())), lang) if deadline else label
     text = render("missing_summary", lang, game.module, game_id=game.id, phase=phase.phase_id,
                   deadline=deadline, left=left, missing=rows)
     queue_mail(ctx, session, game_id=game.id, kind="notice", to=[to],

@@ -22,6 +22,7 @@ from sqlmodel import Session, col, select
 from gm.db.models import EventLog, Game, ModeratorAct, OutboundMail, Phase, Report
 from gm.dice import commitment
 from gm.games.base import SPECTATOR
+from gm.i18n import N_
 from gm.mail.mime import decode
 from gm.maps.draw import draw_svg
 from gm.service.games import module_of, seats
@@ -30,7 +31,8 @@ from gm.service.phases import events_of
 from gm.service.render import render_html
 from gm.service.reports import _render_parts, build_context
 
-SHOWN_STATES = ("done", "ended", "open", "adjudicating")
+# TRANSLATORS: the state of a phase in the archive index
+SHOWN_STATES = (N_("done"), N_("ended"), N_("open"), N_("adjudicating"))
 _BROADCAST = re.compile(r"^Press from (?P<who>.+?) to all:\n\n(?P<text>.*)$", re.S | re.M)
 
 

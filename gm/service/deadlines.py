@@ -99,7 +99,7 @@ def format_duration(delta: timedelta) -> str:
     return "".join(out) or "0s"
 
 
-def time_left(delta: timedelta) -> str:
+def rounded_left(delta: timedelta) -> timedelta:
     """What a reminder says is left: whole hours from 2 h up, else whole minutes.
 
     Said from the real time left when the reminder goes out, not from the
@@ -107,8 +107,13 @@ def time_left(delta: timedelta) -> str:
     40 minutes are left.
     """
     if delta >= timedelta(hours=2):
-        return format_duration(timedelta(hours=round(delta / timedelta(hours=1))))
-    return format_duration(timedelta(minutes=max(1, round(delta / timedelta(minutes=1)))))
+        return timedelta(hours=round(delta / timedelta(hours=1)))
+    return timedelta(minutes=max(1, round(delta / timedelta(minutes=1))))
+
+
+def time_left(delta: timedelta) -> str:
+    """:func:`rounded_left` in the short form of a setting (``"2h"``, ``"40m"``)."""
+    return format_duration(rounded_left(delta))
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from datetime import datetime
 from functools import cache
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from jinja2 import (
     Environment,
@@ -29,18 +28,13 @@ from jinja2 import (
 )
 
 from gm.i18n import SOURCE_LANGUAGE, languages, say, translations
+from gm.l10n import duration, moment, number
 from gm.resources import templates_root
 
 
-def fmt_time(dt: datetime | None, tz: str = "UTC") -> str:
-    if dt is None:
-        return "-"
-    try:
-        zone = ZoneInfo(tz)
-    except Exception:  # a bad zone name must not stop a report
-        zone = ZoneInfo("UTC")
-    local = dt.astimezone(zone)
-    return local.strftime("%Y-%m-%d %H:%M ") + (local.tzname() or tz)
+def fmt_time(dt: datetime | None, tz: str = "UTC", lang: str = SOURCE_LANGUAGE) -> str:
+    """A deadline in zone ``tz`` as ``lang`` writes it (gm/l10n.py); the filter ``time``."""
+    return moment(dt, tz, lang)
 
 
 @cache
@@ -55,7 +49,9 @@ def environment(lang: str = SOURCE_LANGUAGE) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters["time"] = fmt_time
+    env.filters["time"] = lambda dt, tz="UTC": moment(dt, tz, lang)
+    env.filters["duration"] = lambda delta: duration(delta, lang)
+    env.filters["number"] = lambda value: number(value, lang)
     env.filters["say"] = lambda english, language=lang: say(english, language)
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = lang

@@ -58,7 +58,7 @@ def test_orders_for_a_phase_not_yet_open_name_it_and_when_it_opens(game: Service
     reply = send(game, "coalition", "recon Livland\n")
     assert ("not your action phase: yours, 1700-autumn-actions-coalition, opens when this one "
             "closes (by the deadline below at the latest)") in reply
-    assert "Deadline: 2026-01-07 12:00 UTC" in reply
+    assert "Deadline: Wed, Jan 7, 2026, 12:00 UTC" in reply
 
 
 def test_moderator_acts_are_told_to_every_player_in_their_language(game: ServiceContext) -> None:

@@ -29,7 +29,7 @@ def test_reminders_go_to_missing_powers_only_once_each_with_a_summary(ctx) -> No
     text = body(mails[0])
     assert text.startswith("==== gm reminder race1 turn-1 ====")
     assert "south n'a pas d'ordres pour turn-1" in text  # the seat's language
-    assert mails[0].subject == "[race1] rappel : turn-1 se termine dans 1d"
+    assert mails[0].subject == "[race1] rappel : turn-1 se termine dans 1 jour"
     html = email.message_from_bytes(mails[0].raw, policy=default).get_body(("html",))
     assert html is not None, "a reminder carries an HTML part like every other mail"
     page = html.get_content()  # type: ignore[attr-defined]
@@ -115,8 +115,8 @@ def test_a_late_reminder_states_the_time_really_left(ctx) -> None:  # type: igno
     ctx.clock.set(phase(ctx).deadline - timedelta(minutes=40))
     assert [r.label for r in sweep(ctx).reminders] == ["2h"]
     mails = outbox(ctx, "reminder")
-    assert mails and all(m.subject.endswith("dans 40m") or m.subject.endswith("in 40m")
+    assert mails and all(m.subject.endswith("dans 40 minutes") or m.subject.endswith("in 40 minutes")
                          for m in mails), [m.subject for m in mails]
-    assert all("40m" in body(m) and " 2h" not in body(m) for m in mails)
+    assert all("40 minutes" in body(m) and " 2 hours" not in body(m) for m in mails)
     summary = [m for m in outbox(ctx, "notice") if "missing" in m.subject]
-    assert summary and summary[0].subject.endswith("(40m left)")
+    assert summary and summary[0].subject.endswith("(40 minutes left)")

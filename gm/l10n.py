@@ -1,0 +1,77 @@
+"""Dates, times, durations and numbers in the reader's locale (Babel's CLDR data).
+
+A deadline is said with its weekday, in the reader's words and order, and
+always with its zone, so UTC stays explicit::
+
+    >>> from datetime import datetime, timedelta, timezone
+    >>> when = datetime(2026, 1, 7, 12, 0, tzinfo=timezone.utc)
+    >>> moment(when, "UTC", "en"), moment(when, "Europe/Paris", "fr")
+    ('Wed, Jan 7, 2026, 12:00 UTC', 'mer. 7 janv. 2026, 13:00 CET')
+    >>> duration(timedelta(hours=26), "fr"), duration(timedelta(minutes=40), "en")
+    ('1 jour et 2 heures', '40 minutes')
+
+Times are on the 24-hour clock in every language (a deadline is read once and
+must not be misread as morning or evening). CLDR's no-break spaces are said as
+plain spaces, as the rest of gm's text writes them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from babel.dates import format_skeleton, format_time
+from babel.lists import format_list
+from babel.numbers import format_decimal
+from babel.units import format_unit
+
+from gm.i18n import babel_locale
+
+__all__ = ["duration", "moment", "number"]
+
+
+_PLAIN = str.maketrans({"\u00a0": " ", "\u202f": " "})
+
+
+def _zone(tz: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(tz)
+    except Exception:  # a bad zone name must not stop a report
+        return ZoneInfo("UTC")
+
+
+def moment(dt: datetime | None, tz: str = "UTC", language: str = "en") -> str:
+    """``dt`` in zone ``tz`` as ``language`` writes a date and a time, with the zone's
+    abbreviation (``-`` for no time at all)."""
+    if dt is None:
+        return "-"
+    zone = _zone(tz)
+    local = dt.astimezone(zone)
+    locale = babel_locale(language)
+    day = format_skeleton("yMMMEd", local, locale=locale)
+    clock = format_time(local, "HH:mm", tzinfo=zone, locale=locale)
+    both = str(locale.datetime_formats.get("medium", "{1} {0}"))
+    return (both.format(clock, day) + " " + (local.tzname() or tz)).translate(_PLAIN)
+
+
+_UNITS = (("duration-day", 86400), ("duration-hour", 3600), ("duration-minute", 60))
+
+
+def duration(delta: timedelta, language: str = "en") -> str:
+    """``delta`` in days, hours and minutes, as ``language`` says them
+    ("1 day, 2 hours"; "1 jour et 2 heures"); under a minute, "0 minutes"."""
+    locale = babel_locale(language)
+    seconds = max(0, int(delta.total_seconds()))
+    parts = []
+    for unit, size in _UNITS:
+        if seconds >= size:
+            parts.append(format_unit(seconds // size, unit, length="long", locale=locale))
+            seconds %= size
+    if not parts:
+        parts.append(format_unit(0, "duration-minute", length="long", locale=locale))
+    return format_list(parts, style="unit", locale=locale).translate(_PLAIN)
+
+
+def number(value: float, language: str = "en") -> str:
+    """``value`` with the grouping and decimal sign of ``language`` (1,234.5; 1 234,5)."""
+    return format_decimal(value, locale=babel_locale(language)).translate(_PLAIN)
