@@ -163,9 +163,11 @@ def _forming_section(sc: SectionContext, section: Section, game: Game, reply: Se
                 runner.run(item.line, item.command, None)
             return
     free = open_seats(sc.session, game)
-    reply.rejected = msg("game {game} has not started: it is forming and starts when its last "
-                         "seat is filled ({count} open: {open}); JOIN {game} <power> takes one",
-                         game=game.id, count=len(free), open=", ".join(free))
+    reply.rejected = plural("game {game} has not started: it is forming and starts when its "
+                            "last seat is filled (open: {open}); JOIN {game} <power> takes it",
+                            "game {game} has not started: it is forming and starts when its "
+                            "last seat is filled ({n} open: {open}); JOIN {game} <power> takes one",
+                            len(free), game=game.id, open=", ".join(free))
 
 
 def running_games(session: Session) -> list[str]:

@@ -22,7 +22,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from gm.db.models import Game, Seat
-from gm.i18n import Text, msg
+from gm.i18n import Text, msg, plural
 from gm.orders.names import fold
 from gm.service.context import ServiceContext
 from gm.service.games import NewGame, begin_play, seats
@@ -218,10 +218,13 @@ def _seat(ctx: ServiceContext, session: Session, game: Game, seat: Seat, address
     session.flush()
     left = open_seats(session, game)
     if left:
-        return JoinAnswer(msg("you have the seat {power} in game {game}; it starts when {count} "
-                              "more player(s) have joined (open: {open}); your password comes "
-                              "with the welcome mail then", power=seat.power, game=game.id,
-                              count=len(left), open=", ".join(left)), seated=seat.power)
+        return JoinAnswer(plural("you have the seat {power} in game {game}; it starts when {n} "
+                                 "more player has joined (open: {open}); your password comes "
+                                 "with the welcome mail then",
+                                 "you have the seat {power} in game {game}; it starts when {n} "
+                                 "more players have joined (open: {open}); your password comes "
+                                 "with the welcome mail then", len(left), power=seat.power,
+                                 game=game.id, open=", ".join(left)), seated=seat.power)
     started = start(ctx, session, game)
     return JoinAnswer(msg("you have the seat {power} in game {game}, its last open seat: the "
                           "game starts now and your welcome mail with your password follows",

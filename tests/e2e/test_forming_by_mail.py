@@ -19,6 +19,7 @@ from gm.clock import utc
 from gm.daemon import Daemon
 from gm.db.engine import session_scope
 from gm.games.baltica.module import BalticaModule
+from gm.l10n import moment
 from gm.mail.config import ImapSettings, SmtpSettings
 from gm.mail.imap_source import ImapSource
 from gm.mail.mime import decode
@@ -120,8 +121,9 @@ def test_players_join_by_mail_the_game_starts_when_full_and_orders_are_accepted(
             else:  # the Second Player: its own action phase, at the latest after the first
                 own = phase.phase_id.replace(owing[0], power)
                 assert own in text and utc(event["DTEND"].dt) > deadline
-                assert f"{utc(event['DTEND'].dt):%Y-%m-%d %H:%M} UTC at the" in text.replace("\n", " ") \
-                    or f"au plus tard {utc(event['DTEND'].dt):%Y-%m-%d %H:%M} UTC" in text.replace("\n", " ")
+                when, flat = utc(event["DTEND"].dt), text.replace("\n", " ")
+                assert f"{moment(when, 'UTC', 'en')} at the" in flat \
+                    or f"au plus tard {moment(when, 'UTC', 'fr')}" in flat
             # the welcome went out before the reports queued with it
             mine = [m for m in out if address in m.recipients]
             assert "welcome" in header(mine[0].raw, "Subject")

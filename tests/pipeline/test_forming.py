@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from gm.cli.main import cli
 from gm.clock import utc
 from gm.db.engine import session_scope
+from gm.l10n import moment
 from gm.service.games import SeatSpec, create_game, current_phase
 from tests.pipeline.conftest import deliver, mail, outbox
 
@@ -49,7 +50,7 @@ def _cli(ctx, *args: str) -> Any:  # type: ignore[no-untyped-def]
 def test_join_takes_a_seat_and_the_game_starts_when_the_last_is_filled(ctx) -> None:  # type: ignore[no-untyped-def]
     _forming(ctx)
     deliver(ctx, mail("JOIN race1 north\n", sender="ann@example.net"))
-    assert ("you have the seat north in game race1; it starts when 1 more player(s) have "
+    assert ("you have the seat north in game race1; it starts when 1 more player has "
             "joined (open: south)") in _reply(ctx, "ann@example.net")
     assert outbox(ctx, kind="welcome") == [], "no password before the game starts"
     # orders before the start are refused, with what to do
@@ -72,7 +73,7 @@ def test_join_takes_a_seat_and_the_game_starts_when_the_last_is_filled(ctx) -> N
         assert f"The other seats: {other}." in text and "Your moderator: mod@example.org." in text
         assert "@example.net" not in text.replace(address, ""), "no other player's address"
         assert f"GAME race1\nPOWER {power} " in text
-        assert f"The first phase you order in is turn-1; its deadline is {deadline:%Y-%m-%d %H:%M} UTC" in text
+        assert f"The first phase you order in is turn-1; its deadline is {moment(deadline, 'UTC', 'en')}" in text
         assert utc(_event(row.raw)["DTEND"].dt) == deadline
     [(_, notice)] = [m for m in outbox(ctx, kind="notice", to=MOD) if "has started" in m[1]]
     assert "north: ann@example.net" in notice and "south: bob@example.net" in notice
@@ -162,11 +163,11 @@ def test_a_baltica_welcome_gives_each_player_the_first_phase_they_order_in(ctx) 
     assert latest is not None and latest > deadline
     address = {"sweden": "karl@example.net", "coalition": "pyotr@example.net"}
     [(row, text)] = outbox(ctx, kind="welcome", to=address[first])
-    assert phase.phase_id in text and f"{deadline:%Y-%m-%d %H:%M} UTC" in text
+    assert phase.phase_id in text and any(moment(deadline, "UTC", lang) in text for lang in ("en", "fr"))
     assert utc(_event(row.raw)["DTEND"].dt) == deadline
     [(row, text)] = outbox(ctx, kind="welcome", to=address[second])
     own = phase.phase_id.replace(first, second)
-    assert own in text and f"{latest:%Y-%m-%d %H:%M} UTC" in text
+    assert own in text and any(moment(latest, "UTC", lang) in text for lang in ("en", "fr"))
     event = _event(row.raw)
     assert utc(event["DTEND"].dt) == latest and own in str(event["SUMMARY"]) + str(event["DESCRIPTION"])
     # the roll played out as the game started replays like any other phase

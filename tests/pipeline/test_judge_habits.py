@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from gm.l10n import moment
 from tests.pipeline.conftest import deliver, mail, outbox
 
 
@@ -207,7 +208,7 @@ def test_the_welcome_names_game_scenario_seats_moderator_deadline_and_the_lines_
     [event] = icalendar.Calendar.from_ical(ics.get_content()).walk("VEVENT")
     deadline = event["DTEND"].dt
     assert deadline > race.clock.now()
-    assert utc(deadline).strftime("its deadline is %Y-%m-%d %H:%M UTC") in text
+    assert f"its deadline is {moment(utc(deadline), 'UTC', 'en')}" in text
     [(_, french)] = outbox(race, kind="welcome", to="south@example.org")
     assert "Les autres sièges : north." in french and "Votre modérateur : mod@example.org." in french
 

@@ -3,12 +3,13 @@ phase, a higher SEQUENCE when the moderator moves the deadline."""
 
 from __future__ import annotations
 
-from datetime import UTC, timedelta
+from datetime import timedelta
 
 import icalendar
 
 from gm.clock import utc
 from gm.db.engine import session_scope
+from gm.l10n import moment
 from gm.service import moderator as mod
 from gm.service.games import current_phase, get_game
 from tests.present.support import mails, new_baltica, parts, play
@@ -62,7 +63,7 @@ def test_extended_deadline_keeps_the_uid_with_a_higher_sequence(ctx) -> None:  #
     assert after["DTEND"].dt == new_deadline == before["DTEND"].dt + timedelta(hours=48)
     assert after["DTSTAMP"].dt > before["DTSTAMP"].dt
     text = parts(notice)["text"]
-    assert new_deadline.astimezone(UTC).strftime("%Y-%m-%d %H:%M") in text
+    assert moment(new_deadline, "UTC", "en") in text
     assert "a player is travelling" in text
     play(ctx, "b1", 1)
     _, later = mails(ctx, kind="report", to="karl@example.org")[-1]
