@@ -54,7 +54,8 @@ def scene(board: Board, view: Mapping[str, Any], events: Sequence[Mapping[str, A
     _pieces(sc, view, area_id)
     _events(sc, board, view, events, area_id)
     owners = {a.owner for a in sc.areas.values() if a.owner} | {p.owner for p in sc.pieces}
-    sc.legend = [(n.id, n.name) for n in board.nations.values() if n.id in owners]
+    sc.legend = [(n.id, words.get(f"nation:{n.id}", n.name)) for n in board.nations.values()
+                 if n.id in owners]  # the nation's name in the reader's language (issue 20)
     return sc
 
 

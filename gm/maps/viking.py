@@ -90,7 +90,9 @@ def scene(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
             powers)
     shown = {a.owner for a in sc.areas.values()} | {p.owner for p in sc.pieces}
     jarl = {p["power"]: p.get("jarl", "") for p in players}
-    sc.legend = [(p, f"{p} ({jarl[p]})" if jarl.get(p) else p) for p in powers if p in shown]
+    said = {p: words.get(f"color:{p}", p) for p in powers}  # in the reader's language (issue 20)
+    sc.legend = [(p, f"{said[p]} ({jarl[p]})" if jarl.get(p) else said[p]) for p in powers
+                 if p in shown]
     sc.legend += [(k, words.get(k, k)) for k in (*TYPES, "ally") if k in shown]
     return sc
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gm.games import registry
 from gm.service.render import render
 
 
@@ -18,4 +19,15 @@ def map_words(language: str, game: str | None = None, **context: Any) -> dict[st
         key, sep, text = line.partition(":")
         if sep and key.strip():
             out[key.strip()] = text.strip()
+    if game:
+        out |= names_of(game, language)
+    return out
+
+
+def names_of(game: str, language: str) -> dict[str, str]:
+    """The game's names a map's legend shows, in ``language`` (issue 20): ``nation:<id>``
+    and ``color:<id>`` from :meth:`GameModule.words`."""
+    words = registry.get(game).words(language)
+    out = {f"nation:{k}": str(w["name"]) for k, w in words.get("nation", {}).items()}
+    out |= {f"color:{k}": str(v) for k, v in words.get("color", {}).items()}
     return out

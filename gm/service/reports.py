@@ -193,8 +193,8 @@ def map_source(game: Game, ctx: ReportContext) -> bytes | None:
     if not (game.settings or {}).get("maps", True) or module_of(game).map_layout() is None:
         return None
     words = map_words(ctx.language, game.module, game_title=ctx.game_title, game_id=game.id,
-                      power=ctx.power, phase=ctx.phase, deadline=ctx.deadline,
-                      timezone=ctx.timezone, ended=ctx.ended)
+                      power=ctx.power, power_name=ctx.power_name, phase=ctx.phase,
+                      deadline=ctx.deadline, timezone=ctx.timezone, ended=ctx.ended)
     return MapSource(game.module, ctx.view, ctx.events, words).to_bytes()
 
 

@@ -76,3 +76,18 @@ def test_an_order_not_carried_out_is_quoted_in_french_with_its_condition() -> No
 
     parsed = MODULE.parse_orders(state, "sweden", [SourceLine(1, say(data["order_msg"], "fr"))])
     assert [line.order for line in parsed.lines] == [order]
+
+
+def test_a_french_map_legend_names_the_nations_in_french() -> None:
+    """Issue 20: the map's legend said "Sweden", "Russia" to a French seat."""
+    from gm.maps.games import builtin_scene
+    from gm.service.mapwords import map_words
+
+    view = MODULE.view(MODULE.setup("12.3", {}), "sweden")
+    words = {lang: map_words(lang, "baltica", game_title="Pax Baltica", game_id="t",
+                             power="sweden", phase="1707", ended=False, deadline=None,
+                             timezone="UTC") for lang in ("en", "fr")}
+    legend = {lang: dict(builtin_scene(MODULE, view, [], words[lang]).legend)  # type: ignore[union-attr]
+              for lang in ("en", "fr")}
+    assert (legend["en"]["sweden"], legend["fr"]["sweden"]) == ("Sweden", "Suède")
+    assert legend["fr"]["russia"] == "Russie"
