@@ -2,10 +2,12 @@
 
 The syntax of each command is read from the compiled grammar (so it cannot
 go stale); the one-line explanation comes from ``<grammar>.help.toml`` next
-to the grammar (``[rule] en = "..." fr = "..."``; ``[_syntax.en]`` and
-``[_syntax.fr]`` say how a placeholder is shown). :func:`missing_docs`
-lists the commands of a grammar without docs in a language (a test keeps it
-empty). French syntax: grammars write ``("english"i | "french"i)``; the
+to the grammar (``[rule] en = "..."``; ``[_syntax.en]`` says how a placeholder
+is shown). The English texts are msgids of the gettext catalogue (the
+extractor of gm/i18n_extract.py reads these files), which says them in the
+reader's language; a game outside gm, whose texts gm's catalogue cannot hold,
+may give its own ``fr = "..."`` next to ``en``. :func:`missing_docs` lists the
+commands of a grammar without docs (a test keeps it empty). French syntax: grammars write ``("english"i | "french"i)``; the
 English form is the first alternative, the French one the alternative that
 shares the fewest keywords with it.
 """
@@ -21,12 +23,12 @@ from typing import Any
 
 from lark import Lark
 
+from gm.i18n import N_, languages, msg, translate, translations
 from gm.orders.envelope import envelope_parser
 from gm.orders.grammar import GameGrammar
 from gm.orders.names import fold
 from gm.resources import grammar_root
 
-LANGUAGES = ("en", "fr")
 # A command's table maps a language to its doc (a string); the table ``_syntax`` maps a
 # language to a table (placeholder -> how it is shown): the values are of two kinds.
 Docs = Mapping[str, Mapping[str, Any]]
@@ -37,6 +39,17 @@ class CommandHelp:
     name: str
     syntax: str
     doc: str
+
+
+def said(entry: Mapping[str, object], language: str) -> str:
+    """An entry's English text (``en``) in ``language``, from the catalogue; a game
+    outside gm may give its own ``<language>`` text next to ``en`` instead."""
+    english = str(entry.get("en") or "")
+    if not english or language == "en":
+        return english
+    shown = translations(language).gettext(english)
+    own = entry.get(language)
+    return str(own) if shown == english and isinstance(own, str) else shown
 
 
 @cache
@@ -116,30 +129,26 @@ def command_help(
     parser: Lark, rule: str, docs: Docs, language: str = "en", upper: bool = False
 ) -> list[CommandHelp]:
     """Syntax and doc of every command of ``rule``, in grammar order."""
-    shown: Mapping[str, str] = docs.get("_syntax", {}).get(language, {})
-    renderer = _Renderer(parser, upper, shown)
+    placeholders = docs.get("_syntax", {})
+    english, own = placeholders.get("en", {}), placeholders.get(language, {})
+    shown: dict[str, str] = {name: said({"en": word, language: own.get(name)}, language)
+                             for name, word in english.items()}
+    renderer = _Renderer(parser, upper, {**own, **shown} if language != "en" else shown)
     out = []
     for name in commands_of(parser, rule):
         syntax = renderer.render(renderer.pick(name, language), language)
-        doc = docs.get(name, {}).get(language) or docs.get(name, {}).get("en", "")
+        doc = said(docs.get(name, {}), language)
         out.append(CommandHelp(name, syntax, doc))
     return out
 
 
 def missing_docs(parser: Lark, rule: str, docs: Docs) -> list[str]:
-    """``rule:language`` for every command without a doc (should be empty)."""
-    return [
-        f"{name}:{lang}"
-        for name in commands_of(parser, rule)
-        for lang in LANGUAGES
-        if not docs.get(name, {}).get(lang)
-    ]
+    """Every command without its English doc (should be empty); the translations
+    are the catalogue's (tests/i18n)."""
+    return [name for name in commands_of(parser, rule) if not docs.get(name, {}).get("en")]
 
 
-HEADINGS = {
-    "en": ("Commands (one per line, any case):", "Orders for this game:"),
-    "fr": ("Commandes (une par ligne, majuscules ou non) :", "Ordres de ce jeu :"),
-}
+HEADINGS = (N_("Commands (one per line, any case):"), N_("Orders for this game:"))
 
 
 def help_text(
@@ -154,19 +163,19 @@ def help_text(
     ``game_name`` (default: the grammar's) chooses the game's topics; a game without a
     generated grammar (Pax Britannica) lists its orders from its topics file.
     """
-    language = language if language in LANGUAGES else "en"
+    language = language if language in languages() else "en"
     name = game_name or (game.name if game is not None else None)
     topics = topics_of(name)
     env_path = grammar_root() / "envelope.lark"
     parts = [
-        (HEADINGS[language][0], command_help(envelope_parser(), "_command", load_docs(env_path),
+        (translate(msg(HEADINGS[0]), language), command_help(envelope_parser(), "_command", load_docs(env_path),
                                              language, upper=True))
     ]
     if game is not None:
         orders = command_help(game.parser(), "order", load_docs(game.grammar_path), language)
-        parts.append((HEADINGS[language][1], orders))
+        parts.append((translate(msg(HEADINGS[1]), language), orders))
     elif name is not None:
-        parts.append((HEADINGS[language][1], written_orders(topics, language)))
+        parts.append((translate(msg(HEADINGS[1]), language), written_orders(topics, language)))
     if topic:
         found = find_topic(topics, topic)
         if found is not None:
@@ -181,17 +190,11 @@ def help_text(
         lines.append("")
     matched = bool(lines)
     if topic and not matched:
-        lines += [TOPIC_WORDS[language][2].format(topic=topic), ""]
+        lines += [translate(msg("No command or topic {topic!r}.", topic=topic), language), ""]
     if not topic or not matched:
-        lines.append(TOPIC_WORDS[language][0].format(
-            topics=", ".join(k.replace("_", " ") for k in topics)))
+        lines.append(translate(msg("More: HELP <topic>, one of: {topics}.",
+                                   topics=", ".join(k.replace("_", " ") for k in topics)), language))
     return "\n".join(lines).rstrip() + "\n"
-
-
-TOPIC_WORDS = {
-    "en": ("More: HELP <topic>, one of: {topics}.", "Examples:", "No command or topic {topic!r}."),
-    "fr": ("Plus : HELP <sujet>, parmi : {topics}.", "Exemples :", "Aucune commande ni sujet {topic!r}."),
-}
 
 
 @cache
@@ -230,8 +233,7 @@ def written_orders(topics: Mapping[str, Mapping[str, object]], language: str) ->
     for key, entry in topics.items():
         syntax = entry.get("syntax")
         if isinstance(syntax, Mapping):
-            out.append(CommandHelp(key, str(syntax.get(language) or syntax.get("en", "")),
-                                   str(entry.get(language) or entry.get("en", ""))))
+            out.append(CommandHelp(key, said(syntax, language), said(entry, language)))
     return out
 
 
@@ -246,12 +248,12 @@ def _topic_text(key: str, entry: Mapping[str, object],
         for e in entries:
             if e.name == key:
                 lines += [f"  {e.syntax}", f"      {e.doc}", ""]
-    text = entry.get(language) or entry.get("en")
+    text = said(entry, language)
     if text and not isinstance(entry.get("syntax"), Mapping):
         lines += [str(text), ""]
     examples = _strings(entry.get("examples"))
     if examples:
-        lines.append(TOPIC_WORDS[language][1])
+        lines.append(translate(msg("Examples:"), language))
         lines += [f"  {x}" for x in examples]
     return "\n".join(lines).rstrip() + "\n"
 
