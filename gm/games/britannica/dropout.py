@@ -26,7 +26,7 @@ Where each rule lives:
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gm.games.britannica import board as b
@@ -126,10 +126,11 @@ def indian_army_site(d: BritanniaData, state: State) -> str:
     zone = sorted(d.charts["special_garrisons"]["india"], key=lambda a: (-d.areas[a].value, a))
     cb = {c["area"] for c in state["casus_belli"] if c["holder"] == "britain" and c.get("area")}
     china = {a.id for a in d.areas.values() if a.type in CHINESE}
-    tests = [lambda a: b.controls(state, a, "britain") and not _armies(state, "britain", a),
-             lambda a: a in state.get("unrest", []) and b.marker_of(state, a, "britain") is not None,
-             lambda a: bool(d.neighbours(a) & cb),
-             lambda a: bool(d.neighbours(a) & china)]
+    tests: list[Callable[[str], bool]] = [
+        lambda a: b.controls(state, a, "britain") and not _armies(state, "britain", a),
+        lambda a: a in state.get("unrest", []) and b.marker_of(state, a, "britain") is not None,
+        lambda a: bool(d.neighbours(a) & cb),
+        lambda a: bool(d.neighbours(a) & china)]
     for test in tests:
         hit = [a for a in zone if test(a)]
         if hit:
