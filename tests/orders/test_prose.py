@@ -78,6 +78,7 @@ def test_britannica_suggests_only_the_commands_of_the_phase() -> None:
 
     module = Britannica()
     state = module.setup("1880", {})
+    state["step"] = "movement"
     [r] = module.parse_orders(state, "britain", [SourceLine(1, "mvoe army 3 from home to Egypt")]).lines
     assert isinstance(r, LineError) and r.suggestions == ("move",)
     state["step"] = "congress-vote"

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from gm.db.engine import session_scope
-from gm.service.adjudicate import close_phase
+from gm.service.adjudicate import close_phase, settle
 from gm.service.games import SeatSpec, create_game, current_phase
 from tests.pipeline.conftest import deliver, mail, outbox
 
@@ -82,6 +82,7 @@ def pax(ctx: Any) -> Any:
         create_game(ctx, s, game_id="pax1", module_name="britannica", scenario="1880",
                     seats=[SeatSpec(p, f"{p}@example.org", password=f"{p}-pw") for p in POWERS],
                     moderator_address=MOD, moderator_password="mod-pw", seed=b"\x05" * 32)
+    settle(ctx, "pax1", by="test")  # the 1880 set-up's GM phases
     return ctx
 
 

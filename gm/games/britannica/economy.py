@@ -236,7 +236,8 @@ def final_record(d: BritanniaData, state: State) -> list[Event]:
 
 
 def random_events(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
-    """Random Events phase: one die for the number, two dice read in turn for each.
+    """Random Events phase: one die for the number (reported), two dice read in turn
+    for each.
 
     A headline event recurring in the same phase is re-rolled; so is an area put
     into unrest twice (seed, Random Events and Unrest).
@@ -245,6 +246,7 @@ def random_events(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
     table = d.charts["random_events"]["table"]
     seen: set[str] = set()
     count = dice.d6(msg("number of random events"))
+    events.append(Event("random_events", {"count": count}))
     for _ in range(count):
         for _attempt in range(50):
             # two rolls, first then second (msg() outside the f-string: pybabel finds it)
@@ -289,18 +291,22 @@ def _unrest_area(d: BritanniaData, state: State, letter: str, dice: Dice) -> str
 
 
 def minor_powers(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
-    """Minor Powers phase: activity die, area roll, and the placement schedule.
+    """Minor Powers phase: activity die, area roll, and the placement schedule. The
+    report says which minor powers were active and which were not (one line), then
+    what the active ones placed.
 
     Possession needs an own Protectorate and army there; Protectorate needs an
     army from home and an eligible area; otherwise Influence, then Interest.
     Minor powers pay nothing and need not defeat the area (seed, Minor Powers).
     """
     events: list[Event] = []
+    active: list[str] = []
     for mp in d.minor_powers:
         chart = d.charts["minor_activity"][mp]
         roll = dice.d6(msg("minor power activity {power}", power=mp))
         if roll not in chart["active_on"]:
             continue
+        active.append(mp)
         area = None
         for _ in range(20):
             r = dice.d6_sum(2, msg("minor power area {power}", power=mp))
@@ -309,7 +315,8 @@ def minor_powers(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
                 area = _adjacent_choice(d, state, mp)
             if area and _minor_place(d, state, mp, area, events):
                 break
-    return events
+    idle = [mp for mp in d.minor_powers if mp not in active]
+    return [Event("minor_powers", {"active": active, "idle": idle}), *events]
 
 
 def _adjacent_choice(d: BritanniaData, state: State, mp: str) -> str | None:

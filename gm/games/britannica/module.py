@@ -30,6 +30,7 @@ MOVEMENT_ORDERS = (o.Buy, o.Place, o.Upgrade, o.Downgrade, o.Move, o.Merchant, o
                    o.Garrison, o.Transfer, o.SwitchPower)
 NEGOTIATION_ORDERS = (o.TreatyText, o.Sign, o.Breach, o.SwitchPower)
 ORDERS_OF_STEP: dict[str, tuple[type, ...]] = {
+    "setup": (),  # the GM's 1880 phases: nobody orders
     "movement": MOVEMENT_ORDERS,
     # Attend and Propose in advance (issue 17): kept for the Congress if one is called
     "negotiation": (*NEGOTIATION_ORDERS, o.CallCongress, o.Downgrade, o.Attend, o.Propose),
@@ -41,7 +42,7 @@ ORDERS_OF_STEP: dict[str, tuple[type, ...]] = {
     "war-first": (o.Move, o.Attack, o.Retreat, o.Peace, o.Volunteer, o.Deny, o.Declare, o.SwitchPower),
     "war-second": (o.Move, o.Attack, o.Retreat, o.Peace, o.Volunteer, o.Deny, o.Declare, o.SwitchPower),
 }
-KIND_OF_STEP = {"movement": "movement", "negotiation": "negotiation", "congress": "congress",
+KIND_OF_STEP = {"setup": "setup", "movement": "movement", "negotiation": "negotiation", "congress": "congress",
                 "congress-vote": "congress", "congress-runoff": "congress", "congress-sign": "congress", "war": "war",
                 "war-first": "war", "war-second": "war"}
 
@@ -144,7 +145,13 @@ class Britannica(GameModule):
         return out
 
     def setup(self, scenario: str, options: Mapping[str, Any]) -> State:
-        """The 1880 set-up; the turn's GM phases are already done (seed, Setting up the Game)."""
+        """The 1880 set-up, waiting in the ``setup`` phase: nobody orders in it, and its
+        adjudication is the first turn's Random Events, Administration and Minor Powers
+        phases with the game's dice (seed, Setting up the Game: the set-up "will also show
+        the results of the Random Events Phase, Administration Phase and Minor Powers Phase
+        conducted by the GM which will set the scene for the first Movement/Status Change
+        phase"). The service plays it out as the game starts, so the first report players
+        get shows those results and opens the 1880 Movement phase."""
         d = load()
         if scenario not in d.setups:
             raise UnknownScenario(scenario)
@@ -155,7 +162,7 @@ class Britannica(GameModule):
                    for a, ms in s["markers"].items()}
         first = d.turn_years()[0]
         return {
-            "game": "britannica", "scenario": scenario, "year": first, "step": "movement",
+            "game": "britannica", "scenario": scenario, "year": first, "step": "setup",
             "powers": list(d.seats), "abandoned": [], "missed": {},
             "dropout_after": int(options.get("dropout_after") or d.rules["dropout"]["after_missed"]),
             "treasury": dict(s["treasury"]), "vp": {p: 0 for p in d.great_powers},
@@ -174,6 +181,8 @@ class Britannica(GameModule):
         d = load()
         seats: tuple[str, ...] = tuple(state["powers"])
         pid = f"{state['year']}-{step}"
+        if step == "setup":  # the GM's phases: played out as the game starts
+            return PhaseInfo(pid, KIND_OF_STEP[step], ())
         if step in ("congress-vote", "congress-runoff"):
             seats = tuple(s for s in seats if s in state["congress"]["members"])
         elif step == "congress-sign":
@@ -220,6 +229,10 @@ class Britannica(GameModule):
             else:
                 out.append(Validation(Verdict.ACCEPTED))
         return _with_money(d, state, power, orders, _with_position(d, state, power, orders, out))
+
+    def next_phase_for(self, state: State, power: str) -> str | None:
+        """Orders mailed while the GM plays the 1880 set-up out wait for the Movement phase."""
+        return f"{state['year']}-movement" if state["step"] == "setup" else None
 
     def default_orders(self, state: State, power: str) -> list[Any]:
         """No orders received: the engine gives the phase's defaults (docs/britannica.md),

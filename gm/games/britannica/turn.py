@@ -1,6 +1,8 @@
 """The Game Turn Sequence as a table of steps (seed, Game Turn Sequence).
 
-Phases that take orders (``state["step"]``): ``movement`` (Movement / Status
+The game starts in ``setup``, which takes no orders: the GM's 1880 Random Events,
+Administration and Minor Powers (seed, Setting up the Game). Phases that take
+orders (``state["step"]``): ``movement`` (Movement / Status
 Change, followed by the GM's Colonial Combat and Marker Adjustment),
 ``negotiation``, the Congress of Europe's ``congress``, ``congress-vote``,
 ``congress-runoff`` (several proposals accepted) and ``congress-sign`` (only when
@@ -495,7 +497,17 @@ def _treaty_orders(d: BritanniaData, new: State, acts: Mapping[str, Sequence[o.A
     return events
 
 
-PHASES = {"movement": movement_phase, "negotiation": negotiation_phase,
+def setup_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
+                dice: Dice) -> tuple[State, list[Event]]:
+    """The set-up's GM phases (seed, Setting up the Game): the set-up "will also show the
+    results of the Random Events Phase, Administration Phase and Minor Powers Phase
+    conducted by the GM which will set the scene for the first Movement/Status Change
+    phase". Nobody orders; the first turn's start is the same as every later turn's."""
+    new = copy.deepcopy(state)
+    return new, [Event("game_set_up", {"year": new["year"]}), *start_of_turn(d, new, dice)]
+
+
+PHASES = {"setup": setup_phase, "movement": movement_phase, "negotiation": negotiation_phase,
           "congress": congress_phase, "congress-vote": congress_vote_phase,
           "congress-runoff": congress_runoff_phase,
           "congress-sign": congress_sign_phase, "war": war_phase,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from gm.db.engine import session_scope
-from gm.service.adjudicate import close_phase
+from gm.service.adjudicate import close_phase, settle
 from gm.service.games import SeatSpec, create_game, current_phase
 from tests.pipeline.conftest import deliver, mail, outbox
 
@@ -27,6 +27,7 @@ def pax(ctx):  # type: ignore[no-untyped-def]
     with session_scope(ctx.engine) as s:
         create_game(ctx, s, game_id="pax1", module_name="britannica", scenario="1880", seats=SEATS,
                     moderator_address=MOD, moderator_password="mod-secret", seed=b"\x05" * 32)
+    settle(ctx, "pax1", by="test")  # the 1880 set-up's GM phases, played out as the game starts
     return ctx
 
 

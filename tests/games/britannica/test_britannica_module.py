@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gm.dice import Dice
-from gm.games.britannica import check_data, load, module
-from gm.games.registry import get
-from gm.orders.model import ErrorKind, SourceLine
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "rules" / "britannica"))
+from britannica_helpers import set_up  # noqa: E402
+
+from gm.dice import Dice  # noqa: E402
+from gm.games.britannica import check_data, load, module  # noqa: E402
+from gm.games.registry import get  # noqa: E402
+from gm.orders.model import ErrorKind, SourceLine  # noqa: E402
 
 SEVEN = {
     "britain": "buy army 1\nplace interest in Afghanistan\nmerchant from Caribbean to South Pacific",
@@ -43,7 +49,7 @@ def test_entry_point_and_data_check() -> None:
 
 
 def test_parse_reports_misspelt_names_and_french_orders() -> None:
-    s = module.setup("1880", {})
+    s = set_up()
     res = module.parse_orders(s, "france", [SourceLine(1, "place influence in Tunsi"),
                                             SourceLine(2, "placer protectorat dans Madagascar"),
                                             SourceLine(3, 'vote "Tunis deal" yes')])
@@ -54,14 +60,14 @@ def test_parse_reports_misspelt_names_and_french_orders() -> None:
 
 
 def test_order_json_round_trip() -> None:
-    s = module.setup("1880", {})
+    s = set_up()
     for seat, text in SEVEN.items():
         for order in _orders(s, seat, text):
             assert module.order_from_json(module.order_to_json(order)) == order
 
 
 def _run(order_of_seats: list[str]) -> tuple[dict, list]:
-    s = module.setup("1880", {})
+    s = set_up()
     s["unrest"] = ["tunis"]
     orders = {seat: _orders(s, seat, SEVEN[seat]) for seat in order_of_seats}
     out = module.adjudicate(s, orders, Dice.scripted([5, 6, 4, 6, 2, 3, 6, 1] * 10, then_seed=True))
@@ -89,7 +95,7 @@ def test_adjudication_does_not_depend_on_the_order_powers_are_looked_at(order: l
 
 
 def test_fog_hides_secret_treaties_from_non_parties() -> None:
-    s = module.setup("1880", {})
+    s = set_up()
     s["step"] = "negotiation"
     orders = {"britain": _orders(s, "britain", 'treaty "Cordiale" secret between britain, france: no war'),
               "france": _orders(s, "france", 'sign treaty "Cordiale"')}

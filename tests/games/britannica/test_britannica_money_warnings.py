@@ -4,7 +4,17 @@ count it, ADD included."""
 
 from __future__ import annotations
 
-from tests.games.britannica.test_britannica_by_mail import close, pax, report, send  # noqa: F401
+import pytest
+
+from tests.games.britannica.test_britannica_by_mail import MOD, close, pax, report, send  # noqa: F401
+from tests.pipeline.conftest import deliver, mail
+
+
+@pytest.fixture(autouse=True)
+def britain_has_40(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Britain's 1880 money is what the set-up's Administration rolled; the moderator sets it
+    to £40 so that the sums below are the ones written."""
+    deliver(pax, mail("GAME pax1\nMODERATOR mod-secret\nSET treasury.britain = 40\n", sender=MOD))
 
 
 def test_the_reply_gives_the_running_total_and_where_the_money_runs_out(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811

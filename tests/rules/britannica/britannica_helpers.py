@@ -10,6 +10,23 @@ from gm.dice import Dice
 from gm.games.britannica import module
 from gm.orders.model import SourceLine
 
+SET_UP_MONEY = {"britain": 40, "france": 30, "germany": 30, "austria-hungary": 10, "italy": 20,
+                "japan": 20, "russia": 30, "usa": 30}
+"""The treasuries the rule tests' positions start the 1880 Movement phase with (what the
+set-up held before its GM phases were played out by the engine; a game gets its 1880 money
+from the 1880 Administration, with dice)."""
+
+
+def set_up(options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The 1880 set-up as its Movement phase opens, for rule tests that build a position:
+    ``module.setup()`` without the chance of its GM phases (no random event, no minor power
+    active, no unrest) and with :data:`SET_UP_MONEY`."""
+    s = module.setup("1880", dict(options or {}))
+    assert s["step"] == "setup"
+    s["step"] = "movement"
+    s["treasury"] = dict(SET_UP_MONEY)
+    return s
+
 
 def dice(tag: str, lead: Iterable[int] = ()) -> Dice:
     """Seeded dice led by ``lead`` (the first rolls asked for)."""
@@ -41,7 +58,7 @@ def of_type(events: list[Any], kind: str) -> list[dict[str, Any]]:
 
 def tunis_dispute() -> dict[str, Any]:
     """1880 negotiation: Italy established a Protectorate in Tunis over France's Influence."""
-    s = module.setup("1880", {})
+    s = set_up()
     s["markers"]["tunis"] = [{"power": "france", "kind": "influence", "established": True},
                              {"power": "italy", "kind": "protectorate", "established": True}]
     s["units"].append({"id": 900, "power": "italy", "type": "army", "strength": 3, "at": "tunis"})

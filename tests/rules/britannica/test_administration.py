@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from britannica_helpers import set_up
+
 from gm.dice import Dice
-from gm.games.britannica import economy, module
+from gm.games.britannica import economy
 from gm.games.britannica.data import load
 
 
@@ -11,7 +13,7 @@ def _japan_example() -> dict:
     """Japan: 1 Possession (6), 2 Protectorates (7, 4), 2 Influences (8, 4), 4 Interests (6,5,4,4);
     one Army(10) and three Army(1) in its controlled areas. Values set on areas Japan can reach."""
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     s["markers"] = {}
     s["units"] = [u for u in s["units"] if u["power"] != "japan"]
     layout = [("possession", 6), ("protectorate", 7), ("protectorate", 4), ("influence", 8),
@@ -66,7 +68,7 @@ def test_rule_income_record_no_control_markers_takes_the_6_column_without_a_roll
     """"A power that has no Control markers ... receives the number of £'s listed under the 6
     column, without the GM rolling the die. The exception is Austria-Hungary"."""
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     dice = Dice.scripted([1])
     assert economy.colonial_office(d, s, "germany", dice) == (d.rules["colonial_office"]["germany"]["income"][5], None)
     assert economy.colonial_office(d, s, "austria-hungary", dice)[1] == 1
@@ -76,7 +78,7 @@ def test_rule_co_dominions_kongo_income_8_becomes_6() -> None:
     """"Belgium, Britain and France share Kongo. Britain and France would receive the equivalent
     base income of £6, not £8, as there are two other Control markers in the Area."""
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     s["markers"] = {"kongo": [{"power": p, "kind": "protectorate", "established": True}
                               for p in ("belgium", "britain", "france")]}
     s["merchants"]["france"].append("south_atlantic")  # a communication link to Kongo

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from britannica_helpers import dice, of_type, orders_of, tunis_dispute
+from britannica_helpers import dice, of_type, orders_of, set_up, tunis_dispute
 
 from gm.games.britannica import dropout, module
 from gm.games.britannica import orders as o
@@ -31,8 +31,8 @@ def _abandoned(state: dict[str, Any], seat: str) -> dict[str, Any]:
 
 
 def test_rule_dropout_threshold_is_a_game_setting_and_orders_again_end_it() -> None:
-    s = module.setup("1880", {"dropout_after": 2})
-    assert s["dropout_after"] == 2 and module.setup("1880", {})["dropout_after"] == 3
+    s = set_up({"dropout_after": 2})
+    assert s["dropout_after"] == 2 and set_up()["dropout_after"] == 3
     assert module.default_orders(s, "france") == [o.NoOrders("france")]
     s, _ = _silent(s, "france", {"italy": "buy army 1"})
     assert s["missed"] == {"france": 1, "italy": 0} and s["abandoned"] == []
@@ -45,14 +45,14 @@ def test_rule_dropout_threshold_is_a_game_setting_and_orders_again_end_it() -> N
 
 
 def test_rule_dropout_1_no_declaration_that_causes_the_great_war() -> None:
-    s = module.setup("1880", {})
+    s = set_up()
     s["wars"] = [{"sides": [["britain", "germany"], ["russia"]]}]
     assert not dropout.may_declare(d, s, "france", "russia", s["wars"])
     assert dropout.may_declare(d, s, "france", "spain", [])
 
 
 def test_rule_dropout_2_no_declaration_on_a_treaty_partner() -> None:
-    s = module.setup("1880", {})
+    s = set_up()
     s["treaties"] = [{"name": "Entente", "parties": ["france", "italy"], "ratified": True}]
     assert not dropout.may_declare(d, s, "france", "italy", [])
 
@@ -65,7 +65,7 @@ def test_rule_dropout_4_other_disputes_the_power_downgrades_its_marker() -> None
 
 
 def test_rule_dropout_4_casus_belli_on_a_minor_power_buys_to_3_2_then_declares() -> None:
-    s = _abandoned(module.setup("1880", {}), "france")
+    s = _abandoned(set_up(), "france")
     s["step"] = "war"
     s["treasury"]["france"] = 60
     s["casus_belli"] = [{"holder": "france", "against": "netherlands", "area": "dutch_east_indies",
@@ -82,7 +82,7 @@ def test_rule_dropout_4_casus_belli_on_a_minor_power_buys_to_3_2_then_declares()
 
 
 def test_rule_dropout_5_new_merchant_goes_where_the_highest_value_is_reached() -> None:
-    s = _abandoned(module.setup("1880", {}), "france")
+    s = _abandoned(set_up(), "france")
     s["merchants_due"]["france"] = 1
     sea = dropout.merchant_sea(d, s, "france", s["merchants"]["france"])
     s, _ = _silent(s, "france")
@@ -90,7 +90,7 @@ def test_rule_dropout_5_new_merchant_goes_where_the_highest_value_is_reached() -
 
 
 def test_rule_dropout_6_indian_army_first_to_an_ungarrisoned_area() -> None:
-    s = module.setup("1880", {})
+    s = set_up()
     s["markers"]["punjab"] = [{"power": "britain", "kind": "protectorate", "established": True}]
     s["units"] = [u for u in s["units"] if not (u["power"] == "britain" and u["at"] == "punjab")]
     assert dropout.indian_army_site(d, s) in [a for a in d.charts["special_garrisons"]["india"]
@@ -99,7 +99,7 @@ def test_rule_dropout_6_indian_army_first_to_an_ungarrisoned_area() -> None:
 
 
 def test_rule_dropout_7b_ungarrisoned_area_gets_a_bought_army_1_not_a_3_or_10() -> None:
-    s = _abandoned(module.setup("1880", {}), "france")
+    s = _abandoned(set_up(), "france")
     s["markers"]["madagascar"] = [{"power": "france", "kind": "protectorate", "established": True}]
     s, events = _silent(s, "france")
     at = [u for u in s["units"] if u["power"] == "france" and u["at"] == "madagascar"]
@@ -109,7 +109,7 @@ def test_rule_dropout_7b_ungarrisoned_area_gets_a_bought_army_1_not_a_3_or_10() 
 
 
 def test_rule_dropout_7a_no_protectorate_money_no_suppression_in_an_influence_area() -> None:
-    s = _abandoned(module.setup("1880", {}), "france")
+    s = _abandoned(set_up(), "france")
     s["unrest"] = ["madagascar"]
     s["treasury"]["france"] = 5
     assert dropout.movement_orders(d, s, "france") == []
@@ -121,13 +121,13 @@ def test_rule_dropout_7a_no_protectorate_money_no_suppression_in_an_influence_ar
 
 
 def test_rule_dropout_8_excess_garrisons_return_home() -> None:
-    s = _abandoned(module.setup("1880", {}), "france")
+    s = _abandoned(set_up(), "france")
     s["units"].append({"id": 901, "power": "france", "type": "army", "strength": 1, "at": "algiers"})
     assert o.Move("france", "army", 1, "algiers", "home") in dropout.movement_orders(d, s, "france")
 
 
 def test_rule_dropout_10_in_a_chinese_rebellion_units_march_on_china_not_formosa() -> None:
-    s = module.setup("1880", {})
+    s = set_up()
     war = {"id": 1, "kind": "china", "sides": [["china"], ["france"]], "conquered": {},
            "abandoned": ["france"], "defeated": []}
     s["units"].append({"id": 903, "power": "france", "type": "army", "strength": 3, "at": "cochin_china"})

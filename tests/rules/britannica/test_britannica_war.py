@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from britannica_helpers import of_type, play, tunis_dispute
+from britannica_helpers import of_type, play, set_up, tunis_dispute
 
 from gm.games.britannica import module, war
 from gm.games.britannica.data import load
@@ -134,7 +134,7 @@ def test_rule_the_great_war_four_european_powers_end_the_game_culprits_triple() 
 
 
 def test_rule_chinese_rebellion_armies_never_in_a_possession_china_victory_clears_markers() -> None:
-    s = module.setup("1880", {})
+    s = set_up()
     s["step"], s["cri"] = "negotiation", 190
     s["markers"]["chihli"] = [{"power": "russia", "kind": "possession", "established": True}]
     # 3 dice 1-1-1 < 19: rebellion; 2 armies; placement rolls 1 (Chihli, a Possession: re-rolled), 2, 2.

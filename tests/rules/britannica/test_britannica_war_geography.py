@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from britannica_helpers import of_type, orders_of
+from britannica_helpers import of_type, orders_of, set_up
 
 from gm.games.britannica import board as b
 from gm.games.britannica import module, war
@@ -17,7 +17,7 @@ d = load()
 
 
 def _war(sides: list[list[str]]) -> tuple[dict[str, Any], dict[str, Any]]:
-    s = module.setup("1880", {})
+    s = set_up()
     w = _new_war(s, "war", sides, [])
     s["wars"] = [w]
     s["step"] = "war-second"

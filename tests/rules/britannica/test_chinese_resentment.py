@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from britannica_helpers import set_up
+
 from gm.dice import Dice
-from gm.games.britannica import module
 from gm.games.britannica.data import load
 from gm.games.britannica.turn import chinese_resentment, rebellion_occurs
 
@@ -18,7 +19,7 @@ def test_rule_chinese_resentment_cri_124_roll_11_or_less_rebels() -> None:
 def test_rule_chinese_resentment_phase_rolls_three_dice() -> None:
     """"the GM rolls three dice. If the total on the three dice is less than the number in the
     10's portion of the Chinese Resentment Index, a Chinese Rebellion will occur"."""
-    s = module.setup("1880", {})
+    s = set_up()
     s["markers"] = {}
     s["cri"] = 124
     dice = Dice.scripted([4, 4, 3])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from britannica_helpers import of_type, play
+from britannica_helpers import of_type, play, set_up
 
 from gm.games.britannica import module, war
 from gm.games.britannica import orders as o
@@ -13,7 +13,7 @@ from gm.orders.model import SourceLine
 def _german_landing() -> tuple[dict, list]:
     """Germany at war with Britain (Germany first); a German army in the Caribbean moves into
     Guiana, the 1880 co-dominion of Britain, France and the Netherlands."""
-    s = module.setup("1880", {})
+    s = set_up()
     s["step"] = "war"
     s["casus_belli"] = [{"holder": "germany", "against": "britain", "area": "", "cause": "x"}]
     s["next_unit"] += 1

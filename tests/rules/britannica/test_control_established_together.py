@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from britannica_helpers import of_type, play
+from britannica_helpers import of_type, play, set_up
 
 from gm.games.britannica import module
 from gm.service.render import render
@@ -13,7 +13,7 @@ def test_rule_colonial_combat_two_powers_establishing_control_markers_have_a_cas
     Colonial Combat Phase. Each Colonial Combat is resolved individually, having no effect on
     any other Power's attempt. If two or more Powers successfully establish Control markers, a
     Casus Belli will exist." Britain and France both win in Ashantee: each has one against the other."""
-    s = module.setup("1880", {})
+    s = set_up()
     s, events = play(s, {"france": "place protectorate in Ashantee\nmove army 10 from home to Ashantee",
                          "britain": "place protectorate in Ashantee\nmove army 3 from home to Ashantee"},
                      lead=[6, 6], tag="together")
@@ -34,7 +34,7 @@ def test_rule_colonial_combat_two_powers_establishing_control_markers_have_a_cas
 def test_rule_colonial_combat_one_power_failing_gives_no_casus_belli() -> None:
     """"Each Colonial Combat is resolved individually": when only one power establishes its
     Control marker, the other's attempt fails and nobody has a Casus Belli."""
-    s = module.setup("1880", {})
+    s = set_up()
     s, events = play(s, {"france": "place protectorate in Ashantee\nmove army 10 from home to Ashantee",
                          "britain": "place protectorate in Ashantee\nmove army 3 from home to Ashantee"},
                      lead=[1, 6], tag="alone")

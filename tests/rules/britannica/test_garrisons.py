@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from britannica_helpers import of_type, play
+from britannica_helpers import of_type, play, set_up
 
 from gm.games.britannica import module
 
 
 def _france_short_of_armies(*ungarrisoned: str) -> dict:
     """France with one Army(1) at home, no money, and ``ungarrisoned`` left without an army."""
-    s = module.setup("1880", {})
+    s = set_up()
     s["units"] = [u for u in s["units"] if not (u["power"] == "france" and u["type"] == "army"
                                                   and u["at"] in (*ungarrisoned, "home"))]
     s["next_unit"] += 1
@@ -48,7 +48,7 @@ def test_rule_garrisons_the_gm_moves_the_lowest_value_army_from_home_or_an_exces
     will move the lowest value army from home or where there may be excess armies (closest, then
     alphabetical) from that area, to the ungarrisoned area." France has Army(3) and Army(1) in
     Algiers, an Army(10) and an Army(3) at home: Cochin China gets Algiers' spare Army(1)."""
-    s = module.setup("1880", {})
+    s = set_up()
     s["units"] = [u for u in s["units"] if not (u["power"] == "france" and u["at"] == "cochin_china")]
     s["next_unit"] += 1
     s["units"].append({"id": s["next_unit"], "power": "france", "type": "army", "strength": 1,
@@ -71,7 +71,7 @@ def test_rule_special_russian_garrison_rule_the_gm_never_garrisons_with_the_west
     ever be moved to any Area outside those specified", and "The British and Russian players
     special garrison rules still take priority": with only its three Army(10) at home, Russia's
     ungarrisoned Control area gets a bought Army(1), not one of them."""
-    s = module.setup("1880", {})
+    s = set_up()
     s["units"] = [u for u in s["units"] if not (u["power"] == "russia" and u["strength"] != 10)]
     s["markers"]["persia"] = [{"power": "russia", "kind": "protectorate", "established": True}]
     s["treasury"]["russia"] = 10

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from britannica_helpers import set_up
+
 from gm.dice import Dice
 from gm.games.britannica import module
 from gm.orders.model import SourceLine
@@ -17,7 +19,7 @@ def orders_of(state: dict, seat: str, text: str) -> list:
 
 def _tunis_state() -> dict:
     """Tunis in unrest with nobody's marker, so both may place a Protectorate there."""
-    s = module.setup("1880", {})
+    s = set_up()
     s["markers"].pop("tunis")
     s["unrest"] = ["tunis"]
     return s
@@ -87,7 +89,7 @@ def test_rule_movement_status_change_both_conditional_on_presence_both_place() -
 def test_rule_movement_status_change_overspending_skips_orders_below() -> None:
     """"Players may 'overspend' with their orders ... once funds have been exhausted any
     orders lower down the list will be ignored"; the report says which and why."""
-    s = module.setup("1880", {})
+    s = set_up()
     s["treasury"]["italy"] = 13
     orders = {"italy": orders_of(s, "italy", "buy army 10\nbuy army 3\nbuy army 1\nbuy army 1")}
     out = module.adjudicate(s, orders, Dice.scripted([], then_seed=True))
@@ -102,7 +104,7 @@ def test_rule_movement_status_change_overspending_skips_orders_below() -> None:
 def test_rule_upgrading_status_pays_only_the_difference() -> None:
     """"If a player has an Influence marker in an Area (purchase cost of £10) and wishes to
     upgrade to Protectorate (purchase cost £20), he pays only £10"."""
-    s = module.setup("1880", {})
+    s = set_up()
     s["unrest"] = ["tunis"]
     before = s["treasury"]["italy"]
     out = module.adjudicate(s, {"italy": orders_of(s, "italy", "upgrade Tunis to protectorate")},

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from britannica_helpers import of_type, play
+from britannica_helpers import of_type, play, set_up
 
 from gm.games.britannica import module, war
 from gm.games.britannica.data import load
@@ -26,7 +26,7 @@ def _report(s: dict, events: list, power: str, lang: str) -> str:
 def test_rule_conditional_orders_a_condition_not_met_is_told_to_its_owner() -> None:
     """orders.md §4 conditions: "ORDER if C" is carried out only when C holds; when it does not,
     the owner reads which order and why, and nobody else does."""
-    s = module.setup("1880", {})
+    s = set_up()
     s2, events = play(s, {"france": "buy army 1 if funds >= 1000\nbuy army 1"}, tag="cond")
     [why] = of_type(events, "order_not_carried_out")
     assert (why["power"], why["number"], why["reason"]) == ("france", 1, "CONDITION")

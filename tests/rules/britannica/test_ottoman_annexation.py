@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from britannica_helpers import of_type, play
+from britannica_helpers import of_type, play, set_up
 
-from gm.games.britannica import congress, module
+from gm.games.britannica import congress
 from gm.games.britannica.data import load
 
 
 def _movement(unrest: list[str], persia: list[tuple[str, str]] | None = None) -> dict:
     """1880, Movement/Status Change, with ``unrest`` (Persia: Britain's and Russia's
     established Influence unless ``persia`` says otherwise)."""
-    s = module.setup("1880", {})
+    s = set_up()
     s["unrest"] = list(unrest)
     if persia is not None:
         s["markers"]["persia"] = [{"power": p, "kind": k, "established": True} for p, k in persia]
@@ -70,7 +70,7 @@ def test_rule_the_ottomans_and_casus_belli_ottomans_are_a_non_voting_party_at_co
 
 def test_rule_the_ottomans_and_casus_belli_congress_excludes_the_ottomans() -> None:
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     s["annexed"] = ["persia"]
     cb = {"holder": "britain", "against": "ottoman", "area": "persia", "cause": "ottoman_annexation"}
     s["casus_belli"] = [cb]
@@ -83,7 +83,7 @@ def test_rule_the_ottomans_and_casus_belli_congress_excludes_the_ottomans() -> N
 
 def _sudan(annexed: list[str], unrest: list[str]) -> tuple[dict, list]:
     """Britain, with an army 10 in the Sudan, places a Protectorate there."""
-    s = module.setup("1880", {})
+    s = set_up()
     s["annexed"] = annexed
     s["unrest"] = unrest
     s["units"].append({"id": 900, "power": "britain", "type": "army", "strength": 10, "at": "sudan"})
@@ -101,7 +101,7 @@ def test_rule_unrest_annexed_area_is_an_ottoman_area() -> None:
 
 
 def _annexed_persia(controlled: list[str]) -> dict:
-    s = module.setup("1880", {})
+    s = set_up()
     s["annexed"] = ["persia"]
     del s["markers"]["persia"]
     for i, a in enumerate(controlled):

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from britannica_helpers import of_type, play
-
-from gm.games.britannica import module
+from britannica_helpers import of_type, play, set_up
 
 
 def _ottoman_war(egypt: list[tuple[str, str]]) -> dict:
     """France established a Protectorate in Tripoli (army 3 there) and holds an Influence in
     Syria; the Ottoman Empire declares war in the War phase. ``egypt``: its markers."""
-    s = module.setup("1880", {})
+    s = set_up()
     s["markers"]["tripoli"] = [{"power": "france", "kind": "protectorate", "established": True}]
     s["markers"]["syria"] = [{"power": "france", "kind": "influence", "established": True}]
     s["markers"]["egypt"] = [{"power": p, "kind": k, "established": True} for p, k in egypt]

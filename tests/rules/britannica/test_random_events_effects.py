@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from britannica_helpers import of_type, play
+from britannica_helpers import of_type, play, set_up
 
 from gm.games.britannica import economy, module
 from gm.games.britannica.data import after_balkan_wars, load
@@ -23,7 +23,7 @@ def test_rule_war_in_the_balkans_first_and_second_roll_change_the_links() -> Non
 
 
 def test_rule_war_in_the_balkans_routes_apply_to_movement() -> None:
-    s = module.setup("1880", {})
+    s = set_up()
     s["next_unit"] += 1
     s["units"].append({"id": s["next_unit"], "power": "russia", "type": "army", "strength": 1, "at": "serbia"})
     s["markers"]["anatolia"] = [{"power": "russia", "kind": "protectorate", "established": True}]
@@ -36,7 +36,7 @@ def test_rule_war_in_the_balkans_routes_apply_to_movement() -> None:
 
 
 def test_rule_forced_expenditure_the_gm_builds_armies_for_the_shortfall() -> None:
-    s = module.setup("1880", {})
+    s = set_up()
     upkeep = economy.unit_maintenance(load(), s, "germany")
     s["forced"] = [{"power": "germany", "amount": upkeep + 20}]
     s["treasury"]["germany"] = 100
@@ -51,7 +51,7 @@ def test_rule_forced_expenditure_the_gm_builds_armies_for_the_shortfall() -> Non
 
 
 def test_rule_forced_expenditure_no_ill_effect_when_money_runs_short() -> None:
-    s = module.setup("1880", {})
+    s = set_up()
     s["forced"] = [{"power": "russia", "amount": economy.unit_maintenance(load(), s, "russia") + 30}]
     s["treasury"]["russia"] = 5
     s2, events = play(s, {})
@@ -74,7 +74,7 @@ def test_rule_random_events_a_peace_conference_lowers_european_tensions() -> Non
     from gm.dice import Dice
 
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     s["eti"] = 30
     events = economy.random_events(d, s, Dice.scripted([1, 6, 6]))
     assert s["eti"] == 27
@@ -96,7 +96,7 @@ def test_rule_chinese_resentment_every_change_gets_a_report_line() -> None:
     from gm.games.britannica.turn import chinese_resentment
 
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     before = s["cri"]
     s2, events = play(s, {"japan": "place influence in Manchuria"}, tag="cri")
     placed = [e for e in of_type(events, "resentment") if e["cause"] == "marker placed"]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from britannica_helpers import of_type, play
+from britannica_helpers import of_type, play, set_up
 
-from gm.games.britannica import economy, module
+from gm.games.britannica import economy
 from gm.games.britannica.data import load
 
 
 def _without(power: str, strength: int = 10) -> dict:
-    s = module.setup("1880", {})
+    s = set_up()
     s["units"] = [u for u in s["units"] if not (u["power"] == power and u["strength"] == strength
                                                   and u["type"] == "army")]
     s["treasury"][power] = 100
@@ -43,7 +43,7 @@ def test_rule_special_russian_garrison_rule_army_10_may_not_leave_with_fewer_tha
     from gm.games.britannica.garrisons import may_leave
 
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     tens = [u for u in s["units"] if u["power"] == "russia" and u["strength"] == 10]
     assert len(tens) == 3
     assert not may_leave(d, s, "russia", tens[0], "manchuria")
@@ -54,7 +54,7 @@ def test_rule_special_russian_garrison_rule_army_10_may_not_leave_with_fewer_tha
 
 def test_rule_net_income_negative_treasury_units_then_markers_removed() -> None:
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     s["treasury"]["italy"] = -40
     events = economy._cut_negative(d, s, "italy")
     assert s["treasury"]["italy"] >= 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from britannica_helpers import of_type
+from britannica_helpers import of_type, set_up
 
 from gm.games.britannica import economy, module
 from gm.games.britannica.data import load
@@ -15,7 +15,7 @@ def _control(s: dict, power: str, *areas: str) -> None:
 
 def test_rule_paths_across_africa_east_west_10_vp_once() -> None:
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     _control(s, "france", "ashantee", "nigeria")
     assert not economy.africa_path(d, s, "france", ("north_west", "north_east"))
     _control(s, "france", "sudan")
@@ -28,7 +28,7 @@ def test_rule_paths_across_africa_east_west_10_vp_once() -> None:
 
 def test_rule_paths_across_africa_the_link_is_overland_through_own_control() -> None:
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     _control(s, "france", "ashantee", "sudan")
     s["markers"]["nigeria"] = [{"power": "britain", "kind": "protectorate", "established": True}]
     assert not economy.africa_path(d, s, "france", ("north_west", "north_east"))
@@ -39,7 +39,7 @@ def test_rule_paths_across_africa_the_link_is_overland_through_own_control() -> 
 
 def test_rule_victory_point_record_france_37_pounds_divisor_7_is_5_vp() -> None:
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     s["treasury"]["france"] = 37
     [france] = [e for e in of_type(economy.victory_points(d, s), "victory_points") if e["power"] == "france"]
     assert france["gained"] == 5
@@ -51,7 +51,7 @@ def test_rule_victory_point_record_purchasing_spends_the_pounds() -> None:
     divided by the VPD of 7 for a total of 5 victory points for that turn (fractions are
     dropped)": the £35 that bought 5 VP are spent, the £2 fraction stays."""
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     s["treasury"]["france"] = 37
     [france] = [e for e in of_type(economy.victory_points(d, s), "victory_points") if e["power"] == "france"]
     assert (france["gained"], france["spent"]) == (5, 35)
@@ -62,7 +62,7 @@ def test_rule_victory_point_record_germany_buys_with_austria_hungarys_pounds_too
     """"the GM will add the German and Austrian treasuries together before dividing to determine
     the number of victory points he earns": both treasuries pay for them."""
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     div = d.rules["colonial_office"]["germany"]["vp_divisor"]
     s["treasury"]["germany"], s["treasury"]["austria-hungary"] = 2 * div, div + 1
     [germany] = [e for e in of_type(economy.victory_points(d, s), "victory_points")
@@ -81,7 +81,7 @@ def test_rule_net_income_japan_has_64_to_spend_this_turn_not_the_banked_treasury
     from britannica_helpers import dice
 
     d = load()
-    s = module.setup("1880", {})
+    s = set_up()
     checked = 0
     for n in range(12):
         if s["year"] == 1892 and s["step"] == "movement":
