@@ -65,13 +65,13 @@ def new_baltica(ctx: ServiceContext, game_id: str, seed: bytes = b"\x03" * 32) -
 
 def new_britannica(ctx: ServiceContext, game_id: str, seed: bytes = b"\x05" * 32) -> None:
     """An 1880 game of seven seats, in its first Movement phase (the set-up's GM phases played
-    out, as ``gm game create`` does)."""
+    out, as ``gm game new`` does)."""
     seats = [SeatSpec(p, address(game_id, p), password=f"{p}-pw",
                       language="fr" if p == "france" else "en") for p in BRITANNICA_POWERS]
     with session_scope(ctx.engine) as s:
         create_game(ctx, s, game_id=game_id, module_name="britannica", scenario="1880", seats=seats,
-                    moderator_address=MODERATOR[0], moderator_password=MODERATOR[1], seed=seed)
-    settle(ctx, game_id, by="bench")
+                    moderator_address=MODERATOR[0], moderator_password=MODERATOR[1], seed=seed,
+                    play_out=True)
 
 
 def state_of(ctx: ServiceContext, game_id: str) -> dict[str, Any]:

@@ -114,7 +114,10 @@ def begin_play(ctx: ServiceContext, session: Session, made: NewGame, *, play_out
 
     The first deadline is counted from now (for a forming game: when its last seat was
     filled, not when it was created). With ``play_out``, phases nobody orders in are
-    adjudicated first, in this transaction (gm.service.adjudicate.play_out_opening)."""
+    adjudicated first, in this transaction (gm.service.adjudicate.play_out_opening); then
+    the first report is the one of the first phase played out (its results, such as Pax
+    Britannica's 1880 Random Events, Administration and Minor Powers, with the position
+    after them), and no report of the position before it goes out (one report, not two)."""
     from gm.service.adjudicate import play_out_opening
     from gm.service.phases import open_phase
     from gm.service.welcome import queue_start_reports, queue_welcomes
@@ -123,10 +126,11 @@ def begin_play(ctx: ServiceContext, session: Session, made: NewGame, *, play_out
     module = module_of(game)
     if state is None:
         state = module.setup(game.scenario, dict(game.settings or {}))
-    open_phase(ctx, session, game, module, state, seq=0)
-    queue_start_reports(ctx, session, game)
+    opening = open_phase(ctx, session, game, module, state, seq=0)
     if play_out:
         play_out_opening(ctx, session, game.id)
+    if current_phase(session, game.id).seq == opening.seq:  # nothing was played out
+        queue_start_reports(ctx, session, game)
     queue_welcomes(ctx, session, made)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from gm.db.engine import session_scope
 from gm.games.baltica.parsing import reparse
 from gm.games.baltica.state import GameState
-from gm.service.adjudicate import close_phase, settle
+from gm.service.adjudicate import close_phase
 from gm.service.games import SeatSpec, create_game, current_phase
 from tests.pipeline.conftest import deliver, mail, outbox
 
@@ -63,8 +63,7 @@ def test_a_congress_about_a_casus_belli_is_stored_and_adjudicated(ctx) -> None: 
         create_game(ctx, s, game_id="pax1", module_name="britannica", scenario="1880",
                     seats=[SeatSpec(p, f"{p}@example.org", password=f"{p}-pw") for p in powers],
                     moderator_address="mod@example.org", moderator_password="mod-pw",
-                    seed=b"\x05" * 32)
-    settle(ctx, "pax1", by="test")  # the 1880 set-up's GM phases
+                    seed=b"\x05" * 32, play_out=True)  # the 1880 set-up's GM phases
     assert close_phase(ctx, "pax1", _phase(ctx, "pax1")[1], by="test").closed  # movement
     assert _phase(ctx, "pax1")[0] == "1880-negotiation"
     deliver(ctx, mail("GAME pax1\nPOWER italy italy-pw\ncongress at Germany about CB-3\n",

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from gm.db.engine import session_scope
-from gm.service.adjudicate import close_phase, settle
+from gm.service.adjudicate import close_phase
 from gm.service.games import SeatSpec, create_game, current_phase
 from tests.pipeline.conftest import deliver, mail, outbox
 
@@ -81,8 +81,8 @@ def pax(ctx: Any) -> Any:
     with session_scope(ctx.engine) as s:
         create_game(ctx, s, game_id="pax1", module_name="britannica", scenario="1880",
                     seats=[SeatSpec(p, f"{p}@example.org", password=f"{p}-pw") for p in POWERS],
-                    moderator_address=MOD, moderator_password="mod-pw", seed=b"\x05" * 32)
-    settle(ctx, "pax1", by="test")  # the 1880 set-up's GM phases
+                    moderator_address=MOD, moderator_password="mod-pw", seed=b"\x05" * 32,
+                    play_out=True)  # the 1880 set-up's GM phases, as gm game new
     return ctx
 
 

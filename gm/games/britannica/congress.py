@@ -116,11 +116,11 @@ def call(d: BritanniaData, state: State, calls: Sequence[o.CallCongress]) -> tup
     events: list[Event] = []
     for c in sorted(calls, key=lambda c: c.actor):
         if state.get("congress"):
-            refused.append((c, "a Congress has already been called this turn"))
+            refused.append((c, msg("a Congress has already been called this turn")))
             continue
         cbs = [cb for i, cb in enumerate(state["casus_belli"], 1) if not c.about or i in c.about]
         if not any(cb["holder"] == c.actor for cb in cbs):
-            refused.append((c, "only a power with a Casus Belli may call a Congress"))
+            refused.append((c, msg("only a power with a Casus Belli may call a Congress")))
             continue
         site = c.site if valid_site(d, cbs, c.site) else default_site(d, cbs)
         state["congress"] = {"caller": c.actor, "site": site, "disputes": cbs,

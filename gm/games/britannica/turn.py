@@ -503,7 +503,7 @@ def setup_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.
     results of the Random Events Phase, Administration Phase and Minor Powers Phase
     conducted by the GM which will set the scene for the first Movement/Status Change
     phase". Nobody orders; the first turn's start is the same as every later turn's."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     return new, [Event("game_set_up", {"year": new["year"]}), *start_of_turn(d, new, dice)]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from gm.db.engine import session_scope
-from gm.service.adjudicate import close_phase, settle
+from gm.service.adjudicate import close_phase
 from gm.service.games import SeatSpec, create_game, current_phase
 from tests.pipeline.conftest import deliver, mail, outbox
 
@@ -26,8 +26,8 @@ SEATS = [SeatSpec(p, ADDR[p], password=f"{p}-pw", language="fr" if p == "france"
 def pax(ctx):  # type: ignore[no-untyped-def]
     with session_scope(ctx.engine) as s:
         create_game(ctx, s, game_id="pax1", module_name="britannica", scenario="1880", seats=SEATS,
-                    moderator_address=MOD, moderator_password="mod-secret", seed=b"\x05" * 32)
-    settle(ctx, "pax1", by="test")  # the 1880 set-up's GM phases, played out as the game starts
+                    moderator_address=MOD, moderator_password="mod-secret", seed=b"\x05" * 32,
+                    play_out=True)  # the 1880 set-up's GM phases, as gm game new plays them
     return ctx
 
 
@@ -68,7 +68,7 @@ def test_a_full_game_turn_of_seven_powers_by_mail(pax) -> None:  # type: ignore[
     for p in POWERS:
         r = report(pax, p)
         assert "==== gm report pax1 1880-negotiation" in r
-        assert "Eritrea" in r and ("Casus Belli against Britain" in r or "casus belli contre Britain" in r)
+        assert "Eritrea" in r and ("Casus Belli against Britain" in r or "casus belli contre Grande-Bretagne" in r)
     assert "Ce qui s'est passé" in report(pax, "france") and "acheter" not in report(pax, "france")
     assert "Britain, your units:" in report(pax, "britain") and "Britain, your units:" not in report(pax, "italy")
     assert "Germany buys a fleet of strength 1." in report(pax, "usa")
@@ -109,7 +109,7 @@ def test_a_full_game_turn_of_seven_powers_by_mail(pax) -> None:  # type: ignore[
     phase = close(pax)
     assert phase.startswith("1880-war-1-round-1-")
     assert "Britain declares war on Italy (war 1)." in report(pax, "france") or \
-        "Britain déclare la guerre à Italy (guerre 1)." in report(pax, "france")
+        "Grande-Bretagne déclare la guerre à Italie (guerre 1)." in report(pax, "france")
     if phase.endswith("-first"):
         phase = close(pax)
     assert phase == "1880-war-1-round-1-second"

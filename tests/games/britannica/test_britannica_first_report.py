@@ -3,7 +3,7 @@
 "The GM will send each player a copy of the set-up ... It will also show the results of the
 Random Events Phase, Administration Phase and Minor Powers Phase conducted by the GM which
 will set the scene for the first Movement/Status Change phase." The game is created and its
-set-up phase played out as ``gm game create`` does (``create_game`` then ``settle``); the
+set-up phase played out as ``gm game new`` does (``create_game(play_out=True)``); the
 assertions read the mails players receive, in English and French, and the dice log.
 """
 
@@ -13,7 +13,6 @@ from sqlmodel import col, select
 
 from gm.db.engine import session_scope
 from gm.db.models import EventLog
-from gm.service.adjudicate import settle
 from gm.service.games import SeatSpec, create_game, current_phase
 from gm.verify import verify_game
 from tests.pipeline.conftest import outbox
@@ -28,8 +27,8 @@ def _new_game(ctx) -> None:  # type: ignore[no-untyped-def]
              for p in POWERS]
     with session_scope(ctx.engine) as s:
         create_game(ctx, s, game_id="pax0", module_name="britannica", scenario="1880", seats=seats,
-                    moderator_address="mod@example.org", moderator_password="mod-secret", seed=SEED)
-    settle(ctx, "pax0", by="gm")
+                    moderator_address="mod@example.org", moderator_password="mod-secret", seed=SEED,
+                    play_out=True)
 
 
 def test_rule_setting_up_the_game_first_report_shows_random_events_administration_minor_powers(
@@ -46,14 +45,14 @@ def test_rule_setting_up_the_game_first_report_shows_random_events_administratio
         (_, first), = outbox(ctx, kind="report", to=ADDR[p])  # one report, not two
         assert "==== gm report pax0 1880-movement" in first
         if p == "france":
-            assert "la première phase, 1880-setup, ne demande pas d'ordres" in welcome.lower()
+            assert "La première phase où vous donnez vos ordres est 1880-movement" in welcome
             for words in ("Le MJ met la partie en place en 1880",
                           "Phase des événements aléatoires : ",
                           "Administration de France : bureau colonial £",
                           "Phase des puissances mineures : "):
                 assert words in first, (words, first)
         else:
-            assert "The first phase, 1880-setup, needs no orders" in welcome
+            assert "The first phase you order in is 1880-movement" in welcome
             name = {"usa": "U.S.A."}.get(p, p.capitalize())
             for words in ("The GM sets the game up in 1880",
                           "Random Events phase: ",

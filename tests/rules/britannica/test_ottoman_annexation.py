@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from britannica_helpers import of_type, play, set_up
 
-from gm.games.britannica import congress
+from gm.games.britannica import congress, module
 from gm.games.britannica.data import load
+from gm.orders.model import SourceLine
 
 
 def _movement(unrest: list[str], persia: list[tuple[str, str]] | None = None) -> dict:
@@ -93,8 +94,11 @@ def _sudan(annexed: list[str], unrest: list[str]) -> tuple[dict, list]:
 def test_rule_unrest_annexed_area_is_an_ottoman_area() -> None:
     _, events = _sudan([], [])  # Unorganized: a Protectorate may be placed at any time
     assert not of_type(events, "order_not_carried_out")
-    _, events = _sudan(["sudan"], [])  # Ottoman now: only during unrest
-    assert [r["power"] for r in of_type(events, "order_not_carried_out")] == ["britain"]
+    s = set_up()  # Ottoman now: only during unrest; refused when the mail arrives (issue 17)
+    s["annexed"] = ["sudan"]
+    s["units"].append({"id": 900, "power": "britain", "type": "army", "strength": 10, "at": "sudan"})
+    [order] = module.parse_orders(s, "britain", [SourceLine(1, "place protectorate in Sudan")]).orders
+    assert [v.stored for v in module.validate(s, "britain", [order.order])] == [False]
     s, events = _sudan(["sudan"], ["sudan"])
     assert [c["won"] for c in of_type(events, "colonial_combat")] == [True]
     assert s["ottoman_triggers"] == ["britain"]  # the Empire declares war, as in any Ottoman area
