@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 from gm.db.models import EventLog, Game, ModeratorAct, OutboundMail, Phase, Report
 from gm.dice import commitment
 from gm.games.base import SPECTATOR
-from gm.i18n import N_
+from gm.i18n import N_, from_data
 from gm.mail.mime import decode
 from gm.maps.draw import draw_svg
 from gm.service.games import module_of, seats
@@ -142,10 +142,15 @@ def reveal_page(session: Session, game: Game, language: str = "en") -> str:
     phases = shown_phases(session, game.id)
     return render_html("archive_reveal", language, None, seed=game.seed.hex(),
                        seed_ok=commitment(game.seed, game.id) == game.commitment,
-                       reveal=_reveal(session, game, phases), **_common(session, game, True))
+                       reveal=_reveal(session, game, phases, language),
+                       **_common(session, game, True))
 
 
-def _reveal(session: Session, game: Game, phases: list[Phase]) -> list[dict[str, Any]]:
+def _reveal(session: Session, game: Game, phases: list[Phase],
+            language: str = "en") -> list[dict[str, Any]]:
+    """Every phase's reports (named for their reader in ``language``) and rolls (their
+    purpose as a message, said in the reader's language: issue 20)."""
+    module = module_of(game)
     out = []
     for p in phases:
         reports = session.exec(select(Report).where(
@@ -154,8 +159,10 @@ def _reveal(session: Session, game: Game, phases: list[Phase]) -> list[dict[str,
             EventLog.game_id == game.id, EventLog.phase_seq == p.seq, EventLog.type == "roll",
             EventLog.branch == p.dice_branch).order_by(col(EventLog.seq)))
         out.append({"phase": p.phase_id, "seq": p.seq,
-                    "reports": [(r.power or "moderator", r.text) for r in reports],
-                    "rolls": [{"index": (r.data or {}).get("index"), "purpose": (r.data or {}).get("purpose"),
+                    "reports": [(module.seat_name(r.power, language), r.text) for r in reports],
+                    "rolls": [{"index": (r.data or {}).get("index"),
+                               "purpose": from_data((r.data or {}).get("purpose_msg"))
+                               or (r.data or {}).get("purpose"),
                                "value": (r.data or {}).get("value"),
                                "source": (r.data or {}).get("source"),
                                "audience": ", ".join(r.visible_to or []) or "all"} for r in rolls]})

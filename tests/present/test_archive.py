@@ -43,7 +43,7 @@ def test_archive_of_a_finished_game_links_every_page_and_reveals_the_seed(ctx, t
     reveal = pages["reveal.html"]
     assert seed.hex() in reveal and "matches" in reveal
     assert commitment(seed, "fin") in reveal
-    assert "Report for sweden" in reveal and "Report for coalition" in reveal
+    assert "Report for Sweden" in reveal and "Report for the Coalition" in reveal  # issue 20: names
     # the public pages show no block by name: the spectator sees counts only (besiegers excepted)
     for name in (n for n in pages if n.endswith(".svg")):
         root = ET.fromstring(pages[name].encode())
@@ -61,7 +61,7 @@ def test_archive_in_french_says_every_page_in_french(ctx, tmp_path) -> None:  # 
     pages = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
     reveal = pages["reveal.html"]
     assert "tout est révélé" in reveal and "correspond à celui publié" in reveal
-    assert "Rapport pour sweden" in reveal and 'lang="fr"' in reveal
+    assert "Rapport pour la Suède" in reveal and 'lang="fr"' in reveal  # issue 20
     assert "Report for" not in reveal and "everything revealed" not in reveal
     everything = "\n".join(pages[n] for n in pages if n.startswith("phase-"))
     assert "Message de " in everything and "Press from" not in everything

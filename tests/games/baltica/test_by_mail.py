@@ -105,7 +105,7 @@ def test_a_season_of_the_grand_campaign_by_mail(pb) -> None:  # type: ignore[no-
     assert "Ingermanland: Vellinck B2 4/4" in sw and "Skåne: Karl XII A3 4/4" in sw
     co = reports(pb, COALITION)[-1]
     assert "Vellinck" not in co and "Estländska" not in co
-    assert "Ingermanland : 2 bloc(s) suédois" in co
+    assert "Ingermanland : 2 blocs suédois" in co  # issue 20: agreement, not "bloc(s)"
 
     # The Coalition orders in French; the reply echoes them in the canonical form.
     deliver(pb, mail("GAME pb1\nPOWER coalition co-secret\n"
@@ -156,7 +156,7 @@ def test_a_french_seat_reads_why_an_order_is_refused_in_french(pb) -> None:  # t
     deliver(pb, mail("GAME pb1\nPOWER coalition co-secret\nreconnaitre Estland\n"
                      "deplacer de Estland: Repnin vers Livland\n", sender=COALITION))
     reply = last_reply(pb, COALITION)
-    assert "REFUSÉ  move from Estland: Repnin to Livland: refusé : pas dans ce territoire" in reply
+    assert "REFUSÉ  move from Estland: Repnin to Livland : refusé : pas dans ce territoire" in reply
     assert "not in that territory" not in reply
     # Sweden, in English, is told the same kind of refusal in English.
     deliver(pb, mail("GAME pb1\nPOWER sweden sw-secret\nrecon Estland\n", sender=SWEDEN))
@@ -218,14 +218,14 @@ def test_the_last_army_by_mail_to_its_victory_report(ctx) -> None:  # type: igno
     page = next(p for p in msg.iter_attachments() if p.get_filename() == "history.html")
     html = page.get_content()
     assert "everything revealed" in html and "1718-autumn-actions-" in html
-    assert "Report for coalition" in html and "Report for sweden" in html
+    assert "Report for the Coalition" in html and "Report for Sweden" in html
     # The French seat's copy is in French, its accents intact: the part declares its
     # charset (it once went out as bytes without one, read as US-ASCII).
     msg = email.message_from_bytes(row_co.raw, policy=policy.default)
     page = next(p for p in msg.iter_attachments() if p.get_filename() == "history.html")
     assert page.get_content_charset() == "utf-8"
     html = page.get_content()
-    assert "tout est révélé" in html and "Rapport pour sweden" in html and "Åkershus" in html
+    assert "tout est révélé" in html and "Rapport pour la Suède" in html and "Åkershus" in html
 
 
 def test_an_interphase_by_mail(pb) -> None:  # type: ignore[no-untyped-def]
