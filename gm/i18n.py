@@ -37,6 +37,7 @@ import gettext
 import io
 import os
 from collections.abc import Iterator
+from datetime import datetime
 from enum import Enum
 from functools import cache
 from pathlib import Path
@@ -126,6 +127,27 @@ class Name(Text):
         obj = super().__new__(cls, "{name}", name=english)
         obj.forms = forms
         return obj
+
+
+class Moment(Text):
+    """A date and time, said as the reader's locale writes it, with its zone (gm/l10n.py):
+    ``msg("the deadline is now {deadline}", deadline=when(dt))``."""
+
+    at: datetime
+    zone: str
+
+    def __new__(cls, at: datetime, zone: str = "UTC") -> Moment:
+        from gm.l10n import moment
+
+        obj = super().__new__(cls, "{at}", at=moment(at, zone, SOURCE_LANGUAGE))
+        obj.at = at
+        obj.zone = zone
+        return obj
+
+
+def when(at: datetime, zone: str = "UTC") -> Moment:
+    """``at`` in ``zone`` as a :class:`Moment` (UTC unless told)."""
+    return Moment(at, zone)
 
 
 def name(english: str, /, **forms: str) -> Name:
@@ -240,6 +262,10 @@ def translate(text: Any, language: str) -> str:
         return "" if text is None else str(text)
     if isinstance(text, Name):
         return text.forms.get(language, str(text))
+    if isinstance(text, Moment):
+        from gm.l10n import moment
+
+        return moment(text.at, text.zone, language)
     if language == SOURCE_LANGUAGE:
         return str(text)
     template = text.said(translations(language))
@@ -259,6 +285,8 @@ def as_data(text: Any) -> Any:
         return text
     if isinstance(text, Name):
         return {"name": str(text), "forms": dict(text.forms)}
+    if isinstance(text, Moment):
+        return {"moment": text.at.isoformat(), "zone": text.zone}
     data: dict[str, Any] = {"msg": text.template}
     params = {k: as_data(v) for k, v in text.params.items()}
     if isinstance(text, Plural):
@@ -272,6 +300,8 @@ def from_data(data: Any) -> Any:
     """The :class:`Text` that :func:`as_data` stored (anything else as it is)."""
     if isinstance(data, dict) and "name" in data and "forms" in data:
         return Name(str(data["name"]), **data["forms"])
+    if isinstance(data, dict) and "moment" in data:
+        return Moment(datetime.fromisoformat(str(data["moment"])), str(data.get("zone", "UTC")))
     if isinstance(data, dict) and "msg" in data:
         params = {k: from_data(v) for k, v in data.get("params", {}).items()}
         if "plural" in data:

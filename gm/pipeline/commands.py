@@ -15,7 +15,7 @@ from sqlmodel import col, select
 
 from gm.clock import utc
 from gm.db.models import Game, Report, Seat
-from gm.i18n import Text, languages, msg, plural, translate
+from gm.i18n import Text, languages, msg, plural, translate, when
 from gm.orders import commands as c
 from gm.orders.model import SourceLine
 from gm.pipeline.reply import SectionReply
@@ -384,8 +384,8 @@ class CommandRunner:
     def do_extend(self, line: SourceLine, cmd: c.Extend, acting: str | None) -> None:
         phase = mod.extend(self.sc.ctx, self.sc.session, self.game, by=cmd.by, to=cmd.to, **self._mod(cmd))
         self.reply.deadline = phase.deadline
-        self.reply.done(line, f"deadline now {phase.deadline:%Y-%m-%d %H:%M} UTC" if phase.deadline
-                        else "no deadline")
+        self.reply.done(line, msg("deadline now {deadline}", deadline=when(phase.deadline))
+                        if phase.deadline else msg("no deadline"))
 
     def do_adjudicatenow(self, line: SourceLine, cmd: c.AdjudicateNow, acting: str | None) -> None:
         phase = current_phase(self.sc.session, self.game.id)
@@ -447,7 +447,7 @@ class CommandRunner:
 
 
 def _when(deadline: datetime | None) -> str:
-    return f"{utc(deadline):%Y-%m-%d %H:%M} UTC" if deadline else "-"
+    return when(utc(deadline)) if deadline else "-"
 
 
 def _masked(line: SourceLine, text: Text) -> Any:

@@ -31,6 +31,8 @@ from datetime import timedelta
 from sqlmodel import Session, col, func, select
 
 from gm.db.models import Game, OutboundMail, ReplyCharge
+from gm.i18n import N_, msg, translate
+from gm.l10n import moment
 from gm.mail.classify import Classification, MailClass, classify_with_reason
 from gm.mail.mime import DecodedMail, plus_tag
 from gm.orders.text import clean_body
@@ -114,21 +116,12 @@ def decide(ctx: ServiceContext, session: Session, address: str, inbound_id: int,
     return Decision(Answer.REPLY)
 
 
-_NOTICE = {
-    "en": ("gm has answered {limit} mails to {address} within the last hour, none of them "
-           "signed on to a game. To stop a mail loop with a program that answers every mail "
-           "(an out-of-office reply, a ticket system), gm will not answer further mails to "
-           "this address until {until} UTC. They are still read: orders and commands in them "
-           "are carried out. Mails with a valid sign-on (POWER <power> <password>) are always "
-           "answered.\nIf a program answers gm's mails for you, please switch it off for {service}."),
-    "fr": ("gm a répondu à {limit} mails vers {address} dans la dernière heure, sans "
-           "qu'aucun ne s'identifie dans une partie. Pour arrêter une boucle avec un programme "
-           "qui répond à chaque mail (réponse d'absence, gestion de tickets), gm ne répondra "
-           "plus aux mails vers cette adresse avant {until} UTC. Ils sont tout de même lus : "
-           "les ordres et commandes qu'ils contiennent sont exécutés. Les mails avec une "
-           "identification valide (POWER <puissance> <mot de passe>) ont toujours une réponse."
-           "\nSi un programme répond aux mails de gm à votre place, désactivez-le pour {service}."),
-}
+_NOTICE = N_("gm has answered {limit} mails to {address} within the last hour, none of them "
+             "signed on to a game. To stop a mail loop with a program that answers every mail "
+             "(an out-of-office reply, a ticket system), gm will not answer further mails to "
+             "this address until {until}. They are still read: orders and commands in them "
+             "are carried out. Mails with a valid sign-on (POWER <power> <password>) are always "
+             "answered.\nIf a program answers gm's mails for you, please switch it off for {service}.")
 
 
 def queue_notice(ctx: ServiceContext, session: Session, *, to: str, inbound_id: int, language: str,
@@ -141,7 +134,9 @@ def queue_notice(ctx: ServiceContext, session: Session, *, to: str, inbound_id: 
     until = (first or ctx.clock.now()) + BUDGET_WINDOW
     words = dict(limit=budget(ctx), address=to, until=f"{until:%Y-%m-%d %H:%M}",
                  service=ctx.service_address)
-    text = _NOTICE.get(language, _NOTICE["en"]).format(**words)
+    text = translate(msg(_NOTICE, limit=words["limit"], address=to,
+                         until=moment(until, "UTC", language), service=ctx.service_address),
+                     language)
     queue_mail(ctx, session, game_id=game.id if game else None, kind="notice", to=[to],
                subject=subject, text=f"==== gm notice ====\n{text}\n", key=f"reply-budget:{inbound_id}",
                in_reply_to=in_reply_to, references=references)

@@ -17,7 +17,7 @@ from sqlmodel import Session, col, func, select
 
 from gm.clock import utc
 from gm.db.models import Game, ModeratorAct, OrderSet, OutboundMail, Phase
-from gm.i18n import Text, msg, translate
+from gm.i18n import Text, msg, translate, when
 from gm.service.context import ServiceContext
 from gm.service.errors import Conflict, NotFound
 from gm.service.games import current_phase, get_seat, seats
@@ -232,8 +232,8 @@ def resume(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
                args={"paused_seconds": int(paused_for.total_seconds()),
                      "deadline": phase.deadline.isoformat() if phase.deadline else None},
                reason=reason, private=private)
-    until = (msg("the deadline of {phase} is now {deadline} UTC", phase=phase.phase_id,
-                 deadline=f"{utc(phase.deadline):%Y-%m-%d %H:%M}") if phase.deadline
+    until = (msg("the deadline of {phase} is now {deadline}", phase=phase.phase_id,
+                 deadline=when(utc(phase.deadline))) if phase.deadline
              else msg("{phase} has no deadline; the moderator closes it", phase=phase.phase_id))
     tell_players(ctx, session, game, what="resume", key=ctx.clock.now().isoformat(),
                  subject=msg("game resumed"), reason="" if private else reason,
@@ -370,8 +370,8 @@ def _tell_everyone(ctx: ServiceContext, session: Session, game: Game, phase: Pha
     reopened phase (orders.md §9)."""
     from gm.service.reports import queue_current_report
 
-    until = (msg("you may change them until {deadline} UTC",
-                 deadline=f"{utc(phase.deadline):%Y-%m-%d %H:%M}") if phase.deadline
+    until = (msg("you may change them until {deadline}",
+                 deadline=when(utc(phase.deadline))) if phase.deadline
              else msg("the moderator will set the deadline"))
     tell_players(ctx, session, game, what="rollback", key=f"{game.id}:{phase.seq}",
                  subject=msg("rolled back to {phase}", phase=phase.phase_id), reason=reason,

@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from gm.db.models import Game, OrderSet, Phase
 from gm.games.base import GameModule, State, Validation, Verdict
-from gm.i18n import msg
+from gm.i18n import msg, when
 from gm.orders.model import (
     ErrorKind,
     Ignored,
@@ -86,12 +86,12 @@ def ensure_may_order(game: Game, phase: Phase, power: str) -> None:
     if power not in info.allowed():
         waiting = ", ".join(info.allowed()) or "nobody"
         nxt = module_of(game).next_phase_for(phase.game_state or {}, power)
-        when = (msg("at the latest {deadline} UTC", deadline=f"{phase.deadline:%Y-%m-%d %H:%M}")
-                if phase.deadline else msg("when the moderator closes it"))
+        by = (msg("at the latest {deadline}", deadline=when(phase.deadline))
+              if phase.deadline else msg("when the moderator closes it"))
         raise Conflict(msg("{power} has no orders to give in phase {phase} (waiting for: {waiting}); "
                            "{next} opens when it closes, {when}", power=power,
                            phase=phase.phase_id, waiting=waiting,
-                           next=nxt or msg("your next phase"), when=when))
+                           next=nxt or msg("your next phase"), when=by))
 
 
 def lock_phase(session: Session, phase: Phase) -> Phase:
