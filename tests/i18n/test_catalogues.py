@@ -101,3 +101,12 @@ def test_the_extractor_misses_no_message_the_code_writes() -> None:
                     and isinstance(node.args[0].value, str)):
                 written.add(node.args[0].value)
     assert sorted(written - {key(m) for m in extracted() if m.id}) == []
+
+
+def test_a_paragraph_keeps_its_trailing_newline_in_translation() -> None:
+    """A {% trans %} paragraph ends with a newline the mail's layout counts on."""
+    for language in TRANSLATED:
+        for m in entries(language):
+            if m.id:
+                ends = key(m).endswith("\n")
+                assert all(form.endswith("\n") == ends for form in forms(m)), (language, m.id)

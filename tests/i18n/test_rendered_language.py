@@ -66,3 +66,18 @@ def test_the_scan_finds_an_english_line_planted_in_a_french_mail() -> None:
     assert english_lines(text) == ["The deadline of this phase has moved."]
     assert french_lines("Deadline: x\nLa date limite de cette phase a changé.") == [
         "La date limite de cette phase a changé."]
+
+
+@pytest.mark.parametrize("game", ["baltica", "britannica", "viking"])
+def test_help_reads_in_the_language_asked_for(game: str) -> None:
+    """HELP and each HELP topic, French and English; the examples are order lines a
+    player may send as they are, so they are left out of the scan."""
+    from gm.games.registry import get
+    from gm.orders.help import topics_of
+
+    module = get(game)
+    for topic in [None, *topics_of(game)]:
+        for lang, scan in (("fr", english_lines), ("en", french_lines)):
+            text = module.help(lang, topic)
+            prose = text.split("\nExemples :\n")[0].split("\nExamples:\n")[0]
+            assert scan(prose) == [], (lang, topic, text)
