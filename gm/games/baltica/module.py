@@ -118,8 +118,10 @@ class BalticaModule(GameModule):
         where the language gives none): ``{"nation": {id: {"name", "the", ...}}}``."""
         nations: dict[str, Mapping[str, str]] = {}
         for key, n in self.board.nations.items():
-            en = {"name": n.name, "the": n.name, "of": n.name, "to": n.name,
-                  "adjective": n.name, "adjective_f": n.name, **n.words.get("en", {})}
+            en = {"name": n.name, "the": n.name, "of": n.name, "to": n.name, "adjective": n.name,
+                  **n.words.get("en", {})}
+            for form in ("adjective_f", "adjectives", "adjectives_f"):
+                en.setdefault(form, en["adjective"])
             nations[key] = {**en, **n.words.get(language, {})}
         return {"nation": nations}
 

@@ -134,7 +134,7 @@ def test_a_season_of_the_grand_campaign_by_mail(pb) -> None:  # type: ignore[no-
     for text in (battle, coalition_battle):
         assert "Ingermanland" in text and "Pyotr I" in text and "Vellinck" in text
     assert "Livland : Flemming B2 4/4" in reports(pb, COALITION)[-1]
-    assert "Novgorod: 1 Russia block(s)" in reports(pb, SWEDEN)[-1]
+    assert "Novgorod: 1 Russian block" in reports(pb, SWEDEN)[-1]  # issue 20: a real plural
 
     # Fog: no mail to either player ever names an enemy block it neither reconnoitred
     # nor fought this season.
