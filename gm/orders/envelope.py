@@ -213,7 +213,14 @@ def parse_command(text: str) -> Any:
         raise ProseAfterCommand("a question, not a command")
     text = without_tail(text)
     try:
-        tree = envelope_parser().parse(strip_accents(text))
+        try:
+            tree = envelope_parser().parse(strip_accents(text))
+        except UnexpectedInput:
+            relaxed = _without_colons(text)
+            if relaxed == text:
+                raise
+            text = relaxed
+            tree = envelope_parser().parse(strip_accents(text))
         cmd = _Commands(text).transform(tree)
     except UnexpectedInput as e:
         raise ValueError(f"not understood at column {e.column}") from None
@@ -222,6 +229,21 @@ def parse_command(text: str) -> Any:
     if _prose_argument(cmd):
         raise ProseAfterCommand("the rest of the line is not the command's argument")
     return cmd
+
+
+_KEYWORD_COLON = re.compile(r"^(\s*(?:[^\W\d]+\s+){0,2}?[^\W\d]+)\s*:\s*(?=\S)")
+
+
+_ABSENT_FROM = re.compile(r"^(\s*absent)\s+(?:from|du)\s+", re.IGNORECASE)
+
+
+def _without_colons(text: str) -> str:
+    """A command written with a colon after its words (``PHASE: 1701-spring-...``,
+    ``GAME: baltica42``, ``PRESS TO coalition:``) or as a sentence would say it (``ABSENT
+    from 2026-12-20 to 2027-01-03``): the command as HELP writes it, for a second try when
+    the line does not parse as written (issue 17)."""
+    text = _ABSENT_FROM.sub(r"\1 ", text)
+    return _KEYWORD_COLON.sub(r"\1 ", text).rstrip().removesuffix(":").rstrip()
 
 
 def _prose_argument(cmd: Any) -> bool:
@@ -568,4 +590,5 @@ def parse_command_safe(text: str) -> Any:
 
 def _opens_envelope(text: str) -> bool:
     words = strip_accents(text).lower().split(maxsplit=1)
-    return bool(words) and words[0] in ENVELOPE_WORDS and parse_command_safe(text) is not None
+    return (bool(words) and words[0].rstrip(":") in ENVELOPE_WORDS and is_command_line(text)
+            and parse_command_safe(text) is not None)

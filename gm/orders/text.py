@@ -59,7 +59,7 @@ _LIST_MARKER = re.compile(
 )
 """``1.``, ``2)``, ``(3)``, ``3 -``, ``4:``, ``a)``, ``-``, ``*``, ``•``, ``–`` ... before an
 order (orders.md §1: leading list markers are dropped; "3 -" and letters: issue 17)."""
-_END = re.compile(r"^\s*(end|fin)\s*$", re.I)
+_END = re.compile(r"^\s*(end|fin)\s*[.!]*\s*$", re.I)
 _PRESS = re.compile(r"^\s*(press|presse)\b", re.I)
 _ENDPRESS = re.compile(r"^\s*(endpress|finpresse|fin\s+presse)\s*$", re.I)
 

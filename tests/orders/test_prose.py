@@ -133,3 +133,38 @@ def test_a_command_word_opening_a_sentence_is_prose(line: str) -> None:
     assert [type(i).__name__ for i in section.items] == ["OrderLine", "OrderLine"]
     assert section.commands == []
     assert isinstance(section.items[-1].line, ProseLine) or "I" in line.split()
+
+
+@pytest.mark.parametrize(("line", "command"), [
+    ("PHASE: 1700-autumn-actions-sweden", c.Phase("1700-autumn-actions-sweden")),
+    ("SET LANGUAGE: fr", c.SetLanguage("fr")), ("HISTORY: 1700-summer", c.History("1700-summer")),
+    ("ABSENT from 2026-12-20 to 2027-01-03", c.Absent(date(2026, 12, 20), date(2027, 1, 3))),
+    ("absent du 2026-12-20 au 2027-01-03", c.Absent(date(2026, 12, 20), date(2027, 1, 3))),
+])
+def test_a_colon_after_the_command_words_and_absent_from(line: str, command: object) -> None:
+    """Issue 17 (a hurried player): "PHASE: x" as a form field, "ABSENT from d to d" as a
+    sentence says it."""
+    from gm.orders.envelope import parse_envelope
+
+    [section] = parse_envelope(clean_body(f"GAME g\nPOWER sweden pw\n{line}\n")).sections
+    assert section.errors == [] and section.commands[-1] == command
+
+
+def test_game_and_power_as_form_fields_open_the_envelope_and_press_ends_with_a_colon() -> None:
+    from gm.orders.envelope import parse_envelope
+
+    env = parse_envelope(clean_body("Hi,\nGame: baltica42\nPower: sweden hunter2\n"
+                                    "PRESS TO coalition:\nNice try.\nENDPRESS\nrecon Livland\nEND.\n"
+                                    "recon Estland\n"))
+    [section] = env.sections
+    assert (section.game, section.signon) == ("baltica42", c.PowerSignOn("sweden", "hunter2"))
+    assert section.commands == [c.Press(("coalition",), "Nice try.")] and not section.errors
+    assert [o.line.text for o in section.orders] == ["recon Livland"]  # "END." ends the orders
+
+
+def test_a_list_heading_before_the_envelope_opens_nothing() -> None:
+    from gm.orders.envelope import parse_envelope
+
+    env = parse_envelope(clean_body("List:\n- recon Livland\nGAME baltica42\nPOWER sweden x\n"))
+    assert [line.text for line in env.ignored] == ["List:", "recon Livland"]
+    assert [s.game for s in env.sections] == ["baltica42"] and env.sections[0].commands == []
