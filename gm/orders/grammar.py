@@ -14,6 +14,7 @@ Parser: LALR with the contextual lexer, built once per grammar file and kept
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -379,15 +380,36 @@ def _after_prose(done: list[LineResult]) -> str | None:
     return done[-1].line.text if done and isinstance(done[-1], Ignored) else None
 
 
+_FULL_STOP = re.compile(r"\s*[.!]+\s*$")
+
+
+def without_full_stop(text: str) -> str:
+    """An order line without the full stop or exclamation mark a sentence ends with
+    (``pass.``, ``buy army 3.``): tried again so when the line does not parse (issue 17)."""
+    return _FULL_STOP.sub("", text)
+
+
+def _without_full_stop(grammar: GameGrammar, line: SourceLine, context: ParseContext,
+                       after_prose: str | None, first_word: bool = False) -> ParsedOrder | None:
+    """The order read once more without a sentence's full stop, or None."""
+    bare = without_full_stop(line.text)
+    if bare == line.text or not bare.strip() or first_word:
+        return None
+    again = _parse_one(grammar, SourceLine(line.number, bare), context, after_prose)
+    return ParsedOrder(line, again.order, again.echo) if isinstance(again, ParsedOrder) else None
+
+
 def _parse_one(
     grammar: GameGrammar, line: SourceLine, context: ParseContext, after_prose: str | None
 ) -> LineResult:
     try:
         order = grammar.parse_line(line.text, context)
     except UnexpectedInput as e:
-        return _syntax_error(grammar, line, context, e, after_prose)
-    except NameNotResolved as e:
-        return e.failure.to_error(line)
+        again = _without_full_stop(grammar, line, context, after_prose, _at_first_word(e))
+        return again or _syntax_error(grammar, line, context, e, after_prose)
+    except NameNotResolved as e:  # "to Småland force." read "Småland force." as a name
+        again = _without_full_stop(grammar, line, context, after_prose)
+        return again or e.failure.to_error(line)
     except OrderRejected as e:
         return LineError(line, e.kind, e.reason, e.suggestions)
     return ParsedOrder(line, order, order.echo())

@@ -50,3 +50,50 @@ def test_a_move_without_its_origin_stays_an_error() -> None:
 def test_britannica_french_connectors(written: str, echo: str) -> None:
     [line] = BRITANNICA.parse_orders(BRITANNICA_STATE, "france", [SourceLine(1, written)]).lines
     assert isinstance(line, ParsedOrder) and line.echo == echo, line
+
+
+@pytest.mark.parametrize(("step", "written", "echo"), [
+    ("negotiation", 'treaty "Entente" public between britain and france: France takes Tunis',
+     'treaty "Entente" public between britain, france: France takes Tunis'),
+    ("negotiation", 'sign "Entente"', 'sign treaty "Entente"'),
+    ("negotiation", "sign treaty Entente Cordiale", 'sign treaty "Entente Cordiale"'),
+    ("negotiation", "signer le traité « Entente »", 'sign treaty "Entente"'),
+    ("negotiation", "declare war against france", "declare war on france"),
+    ("negotiation", "déclarer la guerre à la France", "declare war on france"),
+    ("negotiation", "déclarer la guerre contre l'Allemagne", "declare war on germany"),
+    ("negotiation", "soutenir la Russie", "support russia"),
+    ("congress", "vote 1: yes", "vote 1 yes"),
+    ("congress", 'voter "Tunis" : non', 'vote "Tunis" no'),
+])
+def test_britannica_negotiation_as_players_write_it(step: str, written: str, echo: str) -> None:
+    state = {**BRITANNICA_STATE, "step": step}
+    [line] = BRITANNICA.parse_orders(state, "britain", [SourceLine(1, written)]).lines
+    assert isinstance(line, ParsedOrder) and line.echo == echo, line
+
+
+@pytest.mark.parametrize(("game", "written", "echo"), [
+    ("baltica", "move from Skåne: Karl XII to Småland force.", "move from Skåne: Karl XII to Småland force"),
+    ("baltica", "recon Livland!", "recon Livland"),
+    ("britannica", "buy army 3.", "buy army 3"),
+    ("viking", "pass.", "pass"),
+    ("viking", "invest draw!", "invest draw"),
+])
+def test_a_full_stop_after_an_order_is_not_part_of_it(game: str, written: str, echo: str) -> None:
+    """Issue 17: an order written as a sentence ends with a full stop; it is read without
+    it, in every game ("you wrote" still shows the line as written)."""
+    from gm.games.viking import module as viking
+
+    module, state, power = {
+        "baltica": (BALTICA, BALTICA_STATE, "sweden"),
+        "britannica": (BRITANNICA, BRITANNICA_STATE, "britain"),
+        "viking": (viking, viking.setup("3p", {}), "red"),
+    }[game]
+    [line] = module.parse_orders(state, power, [SourceLine(1, written)]).lines  # type: ignore[attr-defined]
+    assert isinstance(line, ParsedOrder) and line.echo == echo and line.line.text == written
+
+
+def test_prose_with_a_full_stop_stays_prose() -> None:
+    from gm.orders.model import Ignored
+
+    [line] = BALTICA.parse_orders(BALTICA_STATE, "sweden", [SourceLine(1, "Thanks.")]).lines
+    assert isinstance(line, Ignored)

@@ -21,7 +21,7 @@ from gm.games.britannica.data import BritanniaData, load
 from gm.games.britannica.data import aliases as data_aliases
 from gm.i18n import msg
 from gm.orders.conditions import all_of, any_of
-from gm.orders.grammar import inline_rules, parse_inline, unknown_command
+from gm.orders.grammar import inline_rules, parse_inline, unknown_command, without_full_stop
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
 from gm.orders.names import NameIndex, NameNotResolved, fold, strip_accents
 from gm.orders.text import straighten_quotes
@@ -43,6 +43,7 @@ POWER_ALIASES = {
     "belgium": ["Belgique"], "netherlands": ["Holland", "Pays-Bas"], "spain": ["Espagne"],
     "ottoman": ["Ottoman Empire", "Ottomans", "Turkey", "Turquie", "Empire ottoman"],
 }
+_ARTICLE = re.compile(r"^(?:l['’]\s*|(?:la|le|les)\s+)", re.IGNORECASE)
 HOME_WORDS = ("home", "patrie", "foyer", "metropole")
 # Words of area and sea names that are also keywords ("Rio de Oro", "New Zealand"...).
 _RESERVED = {"de", "and", "new", "state", "in", "to", "for", "or", "et", "en", "a", "no", "not"}
@@ -152,7 +153,15 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         return self._sea(text)
 
     def _power(self, text: str) -> str:
-        return self.n.powers.resolve(text)
+        """A power; a French article before it is dropped (``à la France``, ``contre
+        l'Allemagne``) when the name is not found as written."""
+        try:
+            return self.n.powers.resolve(text)
+        except NameNotResolved:
+            bare = _ARTICLE.sub("", text)
+            if bare == text:
+                raise
+            return self.n.powers.resolve(bare)
 
     @staticmethod
     def _kind(tok: Token) -> str:
@@ -218,7 +227,8 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         return o.SwitchPower(self.actor, self._power(c[1]))
 
     def sign(self, c: list) -> o.Sign:
-        return o.Sign(self.actor, str(c[2]).strip('" '))
+        """``sign treaty "Entente"``; also ``sign Entente``, ``signer le traité « Entente »``."""
+        return o.Sign(self.actor, str(c[-1]).strip('" '))
 
     def treaty(self, c: list) -> o.TreatyText:
         parties = tuple(self._power(x) for x in c[4:] if not isinstance(x, Token))
@@ -274,7 +284,7 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         return o.Defy(self.actor, str(c[1]).strip('" '))
 
     def declare(self, c: list) -> o.Declare:
-        return o.Declare(self.actor, self._power(c[3]))
+        return o.Declare(self.actor, self._power(c[-1]))
 
     def support(self, c: list) -> o.Support:
         return o.Support(self.actor, self._power(c[1]))
@@ -418,7 +428,8 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
     try:
         order = parse_inline(_inline_parser(), _Build(n, actor), prepared)
     except UnexpectedInput:  # the same grammar: the tree parser refuses it too
-        return _not_an_order(line, commands, after_prose)
+        return _without_full_stop(line, actor, n, after_prose, commands) or _not_an_order(
+            line, commands, after_prose)
     except Exception:  # noqa: S110 - refused: read again below, for the very same answer
         pass
     else:
@@ -434,8 +445,19 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
             return LineError(line, inner.kind, inner.reason)
         raise
     except LarkError:
-        return _not_an_order(line, commands, after_prose)
+        return _without_full_stop(line, actor, n, after_prose, commands) or _not_an_order(
+            line, commands, after_prose)
     return ParsedOrder(line, order, echo(order))
+
+
+def _without_full_stop(line: SourceLine, actor: str, n: Names, after_prose: str | None,
+                       commands: tuple[str, ...]) -> ParsedOrder | None:
+    """The order read once more without a sentence's full stop ("buy army 3.", issue 17)."""
+    bare = without_full_stop(line.text)
+    if bare == line.text or not bare.strip():
+        return None
+    again = parse_line(SourceLine(line.number, bare), actor, n, after_prose, commands)
+    return ParsedOrder(line, again.order, again.echo) if isinstance(again, ParsedOrder) else None
 
 
 def _not_an_order(line: SourceLine, commands: tuple[str, ...],
