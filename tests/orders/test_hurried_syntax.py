@@ -76,11 +76,15 @@ def test_britannica_negotiation_as_players_write_it(step: str, written: str, ech
     ("baltica", "recon Livland!", "recon Livland"),
     ("britannica", "buy army 3.", "buy army 3"),
     ("viking", "pass.", "pass"),
+    ("viking", "journey home to Ladoga", "journey from home to Ladoga"),
+    ("viking", "journey from home -> Ladoga", "journey from home to Ladoga"),
+    ("viking", "voyager foyer vers Ladoga", "journey from home to Ladoga"),
     ("viking", "invest draw!", "invest draw"),
 ])
 def test_a_full_stop_after_an_order_is_not_part_of_it(game: str, written: str, echo: str) -> None:
     """Issue 17: an order written as a sentence ends with a full stop; it is read without
-    it, in every game ("you wrote" still shows the line as written)."""
+    it, in every game ("you wrote" still shows the line as written). Pax Viking's journey,
+    like Pax Baltica's move, may leave out 'from' and write '->' for 'to'."""
     from gm.games.viking import module as viking
 
     module, state, power = {
