@@ -165,3 +165,21 @@ def test_fleet_orders_after_a_conditional_one_wait_for_the_adjudication(
                  "embark Vellinck from Estland onto Wattrang\n")
     assert "OK  embark Vellinck from Estland onto Wattrang   (to be checked at adjudication)" \
         in reply
+
+
+def test_in_the_battles_phase_what_the_battle_sites_forbid_is_refused(game: ServiceContext) -> None:
+    """Issue 17 class 4: in the battles phase the blocks stand where they fight, so a
+    retreat or regroup of a block with no battle, a regroup to a territory not adjacent, a
+    retreat beyond the movement rating are refused with the reason (5.6, 5.7)."""
+    send(game, "sweden", ATTACK)
+    close(game)
+    close(game)
+    assert phase(game)[0] == "1700-autumn-battles"
+    reply = send(game, "sweden", "retreat Karl XII to Småland\nregroup Vellinck to Skåne\n"
+                 "retreat Vellinck to Skåne\nregroup Vellinck, Estländska to Estland\n")
+    assert "REFUSED  retreat Karl XII to Småland: refused: not in a battle" in reply
+    assert ("REFUSED  regroup Vellinck to Skåne: refused: a regroup goes to an adjacent "
+            "territory (5.7)") in reply
+    assert ("REFUSED  retreat Vellinck to Skåne: refused: beyond the block's movement rating "
+            "(5.6)") in reply
+    assert "OK  regroup Vellinck, Estländska to Estland   (to be checked at adjudication)" in reply

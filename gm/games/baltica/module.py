@@ -295,6 +295,10 @@ class BalticaModule(GameModule):
                    else limits.attack_place_problem(world, blocks, where))
             if why is None:
                 return Validation(Verdict.TO_CHECK)
+        elif isinstance(order, (Retreat, Regroup)) and gs.step == "battles":
+            why = _battle_decision_problem(world, order)
+            if why is None:
+                return Validation(Verdict.TO_CHECK)
         elif isinstance(order, (Retreat, Regroup, Embark, Sail)):
             return Validation(Verdict.TO_CHECK)
         if why is not None:
@@ -412,6 +416,41 @@ def game_options(options: Mapping[str, Any]) -> tuple[str, list[str]]:
         raise GameError("the optional rules 13.x belong to the 3CG ruleset: "
                         "add ruleset=3cg-1.1")
     return ruleset, optional
+
+
+def _battle_decision_problem(world: World, order: Retreat | Regroup) -> Why | None:
+    """In the battles phase the blocks stand where they fight (5.6, 5.7): a retreat or
+    regroup of a block in a land territory with no battle, a retreat farther than the
+    block's movement rating, a regroup to a territory not adjacent, is refused (issue 17,
+    class 4). What the battles decide (who is left, enemy blocks, border room) waits."""
+    from gm.games.baltica.rules.battle import battle_territories
+
+    battles = set(battle_territories(world))
+    blocks = [order.block] if isinstance(order, Retreat) else list(order.blocks)
+    to = world.bid_territory(order.to)
+    for name in blocks:
+        b = world.bid_block(name)
+        where = world.state.blocks[b].location if b in world.state.blocks else None
+        if where not in world.board.territories:
+            continue  # at sea, in the pool: the adjudication judges it
+        if where not in battles:
+            return Why.NOT_IN_BATTLE
+        if isinstance(order, Regroup):
+            if to not in world.board.neighbours(where):
+                return Why.REGROUP_ADJACENT
+        elif to in world.board.territories and to not in _within(
+                world, where, world.spec(b).movement):
+            return Why.TOO_FAR_TO_RETREAT
+    return None
+
+
+def _within(world: World, start: str, steps: int) -> set[str]:
+    """The territories at most ``steps`` borders from ``start`` (whoever holds them)."""
+    seen, edge = {start}, {start}
+    for _ in range(steps):
+        edge = {n for t in edge for n in world.board.neighbours(t)} - seen
+        seen |= edge
+    return seen
 
 
 def _move_paths(world: World, power: str, origin: str, order: Move) -> Validation:
