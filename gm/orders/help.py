@@ -85,10 +85,15 @@ class _Renderer:
         if language == "en" or len(options) == 1:
             return first
         english = self.keywords(first)
-        scored = [
-            (len(self.keywords(o) & english), -len(o), -i, o) for i, o in enumerate(options)
+        scored = [  # a symbol ("->" for "to") is no French word
+            (len(self.keywords(o) & english), self.symbols(o), -len(o), -i, o)
+            for i, o in enumerate(options)
         ]
-        return min(scored)[3]
+        return min(scored)[4]
+
+    def symbols(self, expansion: Sequence[str]) -> bool:
+        return any(not any(ch.isalpha() for ch in str(self.literals[s])) for s in expansion
+                   if s in self.is_str)
 
     def render(self, expansion: Sequence[str], language: str, depth: int = 0) -> str:
         out: list[str] = []
