@@ -151,6 +151,7 @@ def build_other_template(db: Path) -> None:
                     settings={"difficulty": "standard", "deadlines": {"early_alone": False}},
                     seed=b"\x71" * 32)
     settle(ctx, VIKING, by="corpus")
+    settle(ctx, BRITANNICA, by="corpus")  # the 1880 set-up phase owes no orders
     with session_scope(ctx.engine) as s:
         assert current_phase(s, BRITANNICA).phase_id == BRITANNICA_PHASE
         for row in s.exec(select(Outbound)).all():
