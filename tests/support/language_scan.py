@@ -52,6 +52,30 @@ def english_lines(text: str, names: Iterable[str] = ()) -> list[str]:
             if not line.startswith(MARKER) and english_words(line, names)]
 
 
+FRENCH = frozenset("""
+le la les des du au aux est sont avec pour vers dans une qui que sur pas votre vos ses
+leur leurs très après avant depuis contre chaque aucun aucune été être
+""".split())
+"""Words that are French and never English (the reverse scan: an English report)."""
+
+
+def french_lines(text: str, names: Iterable[str] = ()) -> list[str]:
+    """The lines of ``text`` that hold a French word, ``names`` and quotes aside."""
+    names = tuple(sorted(set(names), key=len, reverse=True))
+    out = []
+    for line in text.splitlines():
+        if line.startswith(MARKER):
+            continue
+        bare = line
+        for name in names:
+            if name:
+                bare = bare.replace(name, " ")
+        bare = _PHASE.sub(" ", _QUOTED.sub(" ", bare))
+        if any(w.lower() in FRENCH for w in _WORD.findall(bare)):
+            out.append(line.strip())
+    return out
+
+
 def data_names(game: str) -> set[str]:
     """The proper names of ``game``'s data that a French text may quote as they are
     (blocks, territories, seas, garrisons; tiles, cards, jarls; areas, sea zones): the

@@ -7,7 +7,8 @@ for the whole game (a drop-out: every default). The text is parsed and validated
 service does (refused orders dropped), the phase adjudicated, and the report of every
 power and of a spectator rendered in English and French from the fog-filtered view and
 the events each may see. A phase that raises, does not move the game on, or renders an
-untranslated event or an English line in a French report fails the game.
+untranslated event or a line of the other language (an English line in a French report,
+or the reverse) fails the game.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from gm.games.baltica.state import POWERS, GameState
 from gm.games.base import SPECTATOR, Verdict
 from gm.orders.model import SourceLine
 from gm.service.render import render
-from tests.support.language_scan import data_names, english_lines
+from tests.support.language_scan import data_names, english_lines, french_lines
 
 MODULE = BalticaModule()
 NAMES = data_names("baltica")
@@ -237,9 +238,9 @@ def reports(state: dict[str, Any], events: list[Any]) -> dict[str, str]:
                           events=shown, power=who)
             if "[untranslated event" in text or not text.strip():
                 raise GameStuck(f"{who}/{lang} report: {text[-400:]}")
-            english = english_lines(text, NAMES) if lang == "fr" else []
-            if english:  # issue 20: a French report reads French
-                raise GameStuck(f"{who}/fr report has English: {english[:3]}")
+            other = (english_lines if lang == "fr" else french_lines)(text, NAMES)
+            if other:  # issue 20: a French report reads French, an English one English
+                raise GameStuck(f"{who}/{lang} report has the other language: {other[:3]}")
             out[f"{who}/{lang}"] = text
     return out
 

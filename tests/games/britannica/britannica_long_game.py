@@ -20,7 +20,7 @@ from gm.games.britannica import module, war
 from gm.games.britannica.data import BritanniaData, load
 from gm.orders.model import SourceLine
 from gm.service.render import render
-from tests.support.language_scan import data_names, english_lines
+from tests.support.language_scan import data_names, english_lines, french_lines
 
 LANGUAGES = ("en", "fr")
 NAMES = data_names("britannica")  # issue 20: a French report has no other English
@@ -182,7 +182,8 @@ def render_all(s: dict[str, Any], events: list[Event]) -> tuple[int, dict[str, s
             text = render("report", lang, "britannica", game_only=True, view=view, events=shown,
                           power=who)
             assert "[event " not in text, text
-            assert lang != "fr" or not english_lines(text, NAMES), english_lines(text, NAMES)
+            other = (english_lines if lang == "fr" else french_lines)(text, NAMES)
+            assert not other, (lang, other)  # issue 20: each report in its reader's language
             count += 1
             texts[f"{who}:{lang}"] = text
     return count, texts

@@ -23,7 +23,7 @@ from gm.games.base import SPECTATOR, Event
 from gm.games.viking import module
 from gm.orders.model import SourceLine
 from gm.service.render import render
-from tests.support.language_scan import data_names, english_lines
+from tests.support.language_scan import data_names, english_lines, french_lines
 
 ROOT = Path(__file__).resolve().parents[3]
 _spec = importlib.util.spec_from_file_location("bench_viking", ROOT / "bench" / "bench_viking.py")
@@ -57,7 +57,8 @@ def render_all(state: dict[str, Any], events: list[Event]) -> int:
             text = render("report", lang, "viking", game_only=True, view=view, events=shown,
                           power=who)
             assert text.strip()
-            assert lang != "fr" or not english_lines(text, NAMES), english_lines(text, NAMES)
+            other = (english_lines if lang == "fr" else french_lines)(text, NAMES)
+            assert not other, (lang, other)  # issue 20: each report in its reader's language
             count += 1
     return count
 
