@@ -43,10 +43,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
-from babel.core import Locale, UnknownLocaleError
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
+
+from gm.l10n import babel_locale, moment
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "gm"
@@ -137,8 +138,6 @@ class Moment(Text):
     zone: str
 
     def __new__(cls, at: datetime, zone: str = "UTC") -> Moment:
-        from gm.l10n import moment
-
         obj = super().__new__(cls, "{at}", at=moment(at, zone, SOURCE_LANGUAGE))
         obj.at = at
         obj.zone = zone
@@ -229,15 +228,6 @@ def reset() -> None:
     languages.cache_clear()
 
 
-@cache
-def babel_locale(language: str) -> Locale:
-    """The CLDR locale of ``language``, for dates and numbers (English if unknown)."""
-    try:
-        return Locale.parse(language)
-    except (UnknownLocaleError, ValueError, TypeError):
-        return Locale.parse(SOURCE_LANGUAGE)
-
-
 def catalogue(language: str) -> dict[str, str]:
     """English template -> translation of ``language``'s own catalogue (empty for
     English or unknown); a plural's entry maps the singular to its first form."""
@@ -263,8 +253,6 @@ def translate(text: Any, language: str) -> str:
     if isinstance(text, Name):
         return text.forms.get(language, str(text))
     if isinstance(text, Moment):
-        from gm.l10n import moment
-
         return moment(text.at, text.zone, language)
     if language == SOURCE_LANGUAGE:
         return str(text)

@@ -18,16 +18,26 @@ plain spaces, as the rest of gm's text writes them.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import cache
 from zoneinfo import ZoneInfo
 
+from babel.core import Locale, UnknownLocaleError
 from babel.dates import format_skeleton, format_time
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
 
-from gm.i18n import babel_locale
-
 __all__ = ["duration", "moment", "number"]
+
+
+@cache
+def babel_locale(language: str) -> Locale:
+    """The CLDR locale of ``language``, for dates and numbers (English, the language
+    of gm's messages, if unknown)."""
+    try:
+        return Locale.parse(language)
+    except (UnknownLocaleError, ValueError, TypeError):
+        return Locale.parse("en")
 
 
 _PLAIN = str.maketrans({"\u00a0": " ", "\u202f": " "})
