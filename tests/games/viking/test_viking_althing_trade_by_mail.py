@@ -16,6 +16,7 @@ from test_viking_by_mail import ADDR, LANG, now
 
 from gm.db.engine import session_scope
 from gm.db.models import Phase
+from gm.games.registry import get as get_module
 from gm.games.viking import module
 from gm.service.games import current_phase
 from tests.pipeline.conftest import deliver, mail, outbox
@@ -74,7 +75,8 @@ def test_althing_votes_and_a_trade_answer_by_mail(pv) -> None:  # type: ignore[n
     offer = ("Trade offer: ", "Offre d'échange : ")
     assert not any(o in report_p2 for o in offer)  # only the two parties see the items
     report_p1 = outbox(pv, kind="report", to=ADDR[p1])[-1][1]
-    assert any(f"{o}{p0} " in report_p1 for o in offer) and "2 silfr" in report_p1
+    said = get_module("viking").seat_name(p0, LANG[p1])  # issue 20: "Vert" for a French seat
+    assert any(f"{o}{said} " in report_p1 for o in offer) and "2 silfr" in report_p1
 
     send(pv, p1, "accepter" if LANG[p1] == "fr" else "accept")
     phase, state, owing = now(pv)
