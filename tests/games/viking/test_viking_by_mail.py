@@ -158,10 +158,12 @@ def test_a_french_seat_reads_the_parse_error_labels_in_french(pv) -> None:  # ty
         if len(told) == 2:
             break
     fr, en = told["blue"], told["red"]
-    assert "un voyage s'écrit 'de LIEU vers LIEU, LIEU' (à 'Svealand', colonne 9)" in fr
+    # "voyager Svealand" may open a journey written without "de" (orders.md: a
+    # hurried player's journey), so the line is short rather than wrong at column 9.
+    assert "un voyage s'écrit 'de LIEU vers LIEU, LIEU' (en fin de ligne" in fr
     assert "investir s'écrit 'piocher' ou 'acheter TUILE'" in fr
     assert "parlementer s'écrit 'POSTE' ou 'POSTE défier JOUEUR'" in fr
     assert "needs" not in fr
-    assert "a journey needs 'from PLACE to PLACE, PLACE' (at 'Svealand', column 9)" in en
+    assert "a journey needs 'from PLACE to PLACE, PLACE' (at the end of the line" in en
     assert "invest needs 'draw' or 'buy TILE'" in en
     assert "parley needs 'POST' or 'POST challenge PLAYER'" in en
