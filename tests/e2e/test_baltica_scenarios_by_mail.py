@@ -273,10 +273,12 @@ def check_the_end(module: BalticaModule, state: dict[str, Any], closed: list[str
     assert [name for name in enemy_names["coalition"] if name not in sw] == []
     assert [name for name in enemy_names["sweden"] if name not in co] == []
     # ... and carries the whole history: every report of both sides, every phase.
-    for raw, revealed, report_for in ((last_sw, "everything revealed", "Report for"),
-                                      (last_co, "tout est révélé", "Rapport pour")):
+    # Each report is headed by its power's name in the reader's language.
+    for raw, revealed, report_for, names in (
+            (last_sw, "everything revealed", "Report for", POWERS_EN),
+            (last_co, "tout est révélé", "Rapport pour", POWERS_FR)):
         page = html.unescape(attachments(raw)["history.html"].get_content())
         assert revealed in page, page[:2000]
-        assert f"{report_for} sweden" in page and f"{report_for} coalition" in page
+        assert all(f"{report_for} {names[p]}" in page for p in ("sweden", "coalition"))
         assert all(phase_id in page for phase_id in closed)
 
