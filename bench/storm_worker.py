@@ -49,8 +49,7 @@ class CountingSink:
 
 def main(url: str, instance: str, now: str, go_file: str) -> None:
     ctx = ServiceContext(engine=make_engine(url), clock=FakeClock(datetime.fromisoformat(now)),
-                         settings={"address": "gm@example.org", "draw_workers": 0},
-                         instance=instance)
+                         settings={"address": "gm@example.org"}, instance=instance)
     warm_up(ctx)  # the drawing pool a daemon starts once (gm.service.drawing)
     print(json.dumps({"ready": instance}), flush=True)
     while not Path(go_file).exists():

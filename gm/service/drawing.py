@@ -4,9 +4,8 @@ A report's map is drawn when its mail is first sent (gm.service.outbox): the SVG
 the view the mail carries, then its PNG, some tenths of a second of CPU. After a
 deadline storm a thousand games' reports wait for theirs (issue 21), so the outbox
 drain hands the drawing of a batch of claimed mails to a pool of worker processes
-when the host asks for one (``[service] draw_workers``: 0, one per core; N, N
-processes; unset or 1, no pool: drawn in the caller's thread, the default, so a
-laptop daemon starts no extra processes and a killed daemon leaves none behind) and sends each mail as soon as its
+sized to the machine's cores (``[service] draw_workers``, 0: one per core; 1: no
+pool, drawn in the caller's thread as before) and sends each mail as soon as its
 parts are drawn and stored.
 
 Nothing about what is sent changes: drawing is a pure function of the stored mail
@@ -40,8 +39,8 @@ _pool_size = 0
 
 
 def workers(ctx: ServiceContext) -> int:
-    """How many processes draw (``draw_workers``: 0, one per core; unset, 1: none)."""
-    wanted = int(ctx.settings.get("draw_workers", 1))
+    """How many processes draw (``draw_workers``; 0 or unset: one per core)."""
+    wanted = int(ctx.settings.get("draw_workers", 0) or 0)
     return wanted if wanted > 0 else (os.cpu_count() or 1)
 
 
