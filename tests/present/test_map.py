@@ -176,14 +176,12 @@ def test_the_map_is_drawn_from_the_view_when_sent_and_its_source_never_leaves(ct
 
 def test_drawing_a_map_never_holds_up_the_daemons_event_loop(ctx, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A report's PNG is drawn when it is first sent; while it is drawn (a few tenths of a
-    second each) the daemon must go on fetching and answering mail: without a drawing pool
-    (``draw_workers = 1``; the pool is tests/present/test_drawing_pool.py) the drawing
-    runs in a worker thread, and a task on the loop keeps running meanwhile."""
+    second each) the daemon must go on fetching and answering mail: the drawing runs in a
+    worker thread, and a task on the loop keeps running meanwhile."""
     import time
 
     from gm.service import outbox
 
-    monkeypatch.setitem(ctx.settings, "draw_workers", 1)
     new_baltica(ctx)
     drawn: list[float] = []
 
