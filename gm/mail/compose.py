@@ -26,31 +26,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from email.headerregistry import Address, BaseHeader, HeaderRegistry
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime, formataddr, parseaddr
-
-
-class _Headers(HeaderRegistry):
-    """The standard header registry, its header classes made once per name: the standard
-    one makes a new class for every header of every mail (a sixth of the time a deadline
-    storm spends queueing reports, issue 21). Same classes, same bytes."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._made: dict[str, type[BaseHeader]] = {}
-
-    def __getitem__(self, name: str) -> type[BaseHeader]:
-        key = name.lower()
-        made = self._made.get(key)
-        if made is None:
-            made = self._made[key] = super().__getitem__(name)
-        return made
-
-
-POLICY = SMTP.clone(header_factory=_Headers())
-"""email.policy.SMTP, with its header classes made once (:class:`_Headers`)."""
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -126,7 +105,7 @@ def build_message(
     attachments: Sequence[Attachment] = (),
 ) -> bytes:
     """Return the RFC 5322 bytes (CRLF, UTF-8 bodies, encoded headers) of a mail."""
-    msg = EmailMessage(policy=POLICY)
+    msg = EmailMessage(policy=SMTP)
     msg["From"] = _address_header(from_addr)
     msg["To"] = ", ".join(_address_header(a) for a in to)
     msg["Subject"] = safe_header_text(subject)
@@ -156,7 +135,7 @@ def build_message(
         if not a.cid or html is None:
             _add(msg.add_attachment, a, disposition="attachment")
     _stable_boundaries(msg, message_id)
-    return msg.as_bytes(policy=POLICY)
+    return msg.as_bytes(policy=SMTP)
 
 
 def _add(method: Callable[..., None], a: Attachment, **kw: object) -> None:

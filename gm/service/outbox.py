@@ -25,12 +25,13 @@ import email
 import email.encoders
 from collections.abc import Callable, Sequence
 from email.message import EmailMessage, Message
+from email.policy import SMTP
 
 from sqlmodel import Session, select
 
 from gm.db.models import OutboundMail
 from gm.db.upsert import insert_or_ignore
-from gm.mail.compose import POLICY, RENDER_HEADER, Attachment, build_message, make_message_id
+from gm.mail.compose import RENDER_HEADER, Attachment, build_message, make_message_id
 from gm.mail.mask import mask_mail
 from gm.service.context import ServiceContext
 
@@ -152,7 +153,7 @@ def finish_raw(raw: bytes, strict: bool = False) -> bytes | None:
     only in the caller's; the caller then draws it itself)."""
     if not has_pending_parts(raw):
         return None
-    msg = email.message_from_bytes(raw, policy=POLICY)
+    msg = email.message_from_bytes(raw, policy=SMTP)
     assert isinstance(msg, EmailMessage)
     by_name = {p.get_filename(): p for p in msg.walk() if not p.is_multipart()}
     progress = True
@@ -187,7 +188,7 @@ def finish_raw(raw: bytes, strict: bool = False) -> bytes | None:
         for part in list(parent.iter_parts()):
             if part.get_content_type() in SOURCES_ONLY:
                 _remove(parent, part)
-    return msg.as_bytes(policy=POLICY)
+    return msg.as_bytes(policy=SMTP)
 
 
 def _remove(parent: Message, part: Message) -> None:

@@ -69,9 +69,7 @@ def log_event(ctx: ServiceContext, session: Session, game_id: str, phase_seq: in
     """Append one event to the game's log (the log is never edited).
 
     The last sequence number is read once per transaction and counted on
-    from there (an adjudication writes hundreds of events). The row is not flushed
-    here: the session's next query or commit writes the transaction's events
-    together (one INSERT for many, issue 21), in the order they were added.
+    from there (an adjudication writes hundreds of events).
     """
     counters: dict[str, int] = session.info.setdefault("gm_event_seq", {})
     if game_id not in counters:
@@ -81,6 +79,7 @@ def log_event(ctx: ServiceContext, session: Session, game_id: str, phase_seq: in
     row = EventLog(game_id=game_id, phase_seq=phase_seq, branch=branch, seq=counters[game_id],
                    at=ctx.clock.now(), type=type_, data=data, visible_to=visible_to)
     session.add(row)
+    session.flush()
     return row
 
 
