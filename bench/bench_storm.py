@@ -2,9 +2,8 @@
 same minute, on SQLite and on PostgreSQL, with 1 and 2 gm instances.
 
 Each game is a 12.1 Grand Campaign in Sweden's first action phase with Sweden's orders of a
-real order mail stored (bench/realgames.py): ten games get each its own mail (orders drawn
-with a seed) and are copied to a tenth of the games each; every game rolls its own dice
-(seeded by its id), so no two maps are alike; deadlines spread over one minute. Every run starts from a
+real order mail stored (bench/realgames.py; the games are copies of one, seats, state,
+orders, seed and deadline, their deadlines spread over one minute). Every run starts from a
 copy of that database; the instances (bench/storm_worker.py, one process each) are released
 together with their clocks one second after the minute, and do what the daemon does:
 
@@ -57,42 +56,28 @@ from gm.service.games import current_phase, get_game
 from tests.schedule.support import clone_games
 
 
-TEMPLATES = 10
-"""Distinct games the storm's games are copied from: each with Sweden's orders of its own
-real order mail (realgames.baltica_mails, seeded by its number)."""
-
-
 def set_up(url: str, games: int) -> str:
-    """``games`` Baltica games with Sweden's orders, deadlines over one minute; the clock.
-
-    The games differ as real ones do: ``TEMPLATES`` games get their own order mail (3 to
-    10 orders drawn with a seed), each copied to a tenth of the games, and each game rolls
-    its own dice (gm.dice: seeded by the game's id), so no two games' maps are the same."""
+    """``games`` copies of one Baltica game with Sweden's orders; the instances' clock."""
     engine = make_engine(url)
     upgrade(engine)
     ctx = ServiceContext(engine=engine, clock=FakeClock(), settings={"address": "gm@example.org"},
                          instance="bench-setup")
-    ids = [f"b{i:05d}" for i in range(games)]
-    templates = ids[:min(TEMPLATES, games)]
-    for n, gid in enumerate(templates):
-        rg.new_baltica(ctx, gid)
-        rg.deliver(ctx, rg.baltica_mails(ctx, [gid], 1, seed=n + 1)[0])
-    for n, template in enumerate(templates):
-        clone_games(ctx, template, ids[len(templates) + n::len(templates)])
+    rg.new_baltica(ctx, "b00000")
+    rg.deliver(ctx, rg.baltica_mails(ctx, ["b00000"], 1)[0])
+    ids = [f"b{i:05d}" for i in range(1, games)]
+    clone_games(ctx, "b00000", ids)
     with session_scope(engine) as s:
-        base = None
-        for n, template in enumerate(templates):
-            phase = current_phase(s, template)
-            base = phase.deadline if base is None else min(base, phase.deadline or base)
-            orders = list(s.exec(select(OrderSet).where(OrderSet.game_id == template,
-                                                        OrderSet.phase_seq == phase.seq,
-                                                        OrderSet.current == True)))  # noqa: E712
-            for gid in ids[len(templates) + n::len(templates)]:
-                for o in orders:
-                    s.add(OrderSet(**{**o.model_dump(exclude={"id", "inbound_id"}), "game_id": gid}))
-        assert base is not None
+        phase = current_phase(s, "b00000")
+        orders = list(s.exec(select(OrderSet).where(OrderSet.game_id == "b00000",
+                                                    OrderSet.phase_seq == phase.seq,
+                                                    OrderSet.current == True)))  # noqa: E712
+        for gid in ids:
+            for o in orders:
+                s.add(OrderSet(**{**o.model_dump(exclude={"id", "inbound_id"}), "game_id": gid}))
+        assert phase.deadline is not None
+        base = phase.deadline
         for i in range(games):
-            s.execute(update(Phase).where(col(Phase.game_id) == ids[i], Phase.state == "open")
+            s.execute(update(Phase).where(col(Phase.game_id) == f"b{i:05d}", Phase.state == "open")
                       .values(deadline=base + timedelta(seconds=60 * i / games)))
         # the set-up's own mails are not the storm's work
         s.execute(update(OutboundMail).where(OutboundMail.status == "queued").values(status="sent"))

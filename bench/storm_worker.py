@@ -3,9 +3,8 @@
 ``python -m bench.storm_worker URL INSTANCE NOW GO_FILE`` waits for GO_FILE (so that every
 instance starts together), then with its clock at NOW does what the daemon does at a
 deadline: sweeps until nothing is due (every phase claimed, adjudicated, its reports queued),
-then drains the outbox (maps drawn in the drawing pool, one process per core, started
-before the instance says it is ready, as a daemon starts it once; every mail handed to a
-sink that accepts it) until nothing is left to send. Prints one JSON line: wall times (``time.time()``) when its sweeps
+then drains the outbox (maps drawn, every mail handed to a sink that accepts it) until
+nothing is left to send. Prints one JSON line: wall times (``time.time()``) when its sweeps
 and its drains ended, and what it did.
 """
 
@@ -28,7 +27,6 @@ from gm.pipeline.dispatch import drain
 from gm.schedule.phases import open_phases
 from gm.schedule.sweep import sweep
 from gm.service.context import ServiceContext
-from gm.service.drawing import warm_up
 
 
 class CountingSink:
@@ -50,7 +48,6 @@ class CountingSink:
 def main(url: str, instance: str, now: str, go_file: str) -> None:
     ctx = ServiceContext(engine=make_engine(url), clock=FakeClock(datetime.fromisoformat(now)),
                          settings={"address": "gm@example.org"}, instance=instance)
-    warm_up(ctx)  # the drawing pool a daemon starts once (gm.service.drawing)
     print(json.dumps({"ready": instance}), flush=True)
     while not Path(go_file).exists():
         time.sleep(0.005)

@@ -76,8 +76,7 @@ class Config:
                 "instance": s.get("instance", ""),
                 "reply_budget": int(s.get("reply_budget", 10)),
                 "sweep_seconds": float(self.section("scheduler").get("sweep_seconds", 30)),
-                "send_lease_seconds": float(s.get("send_lease_seconds", 120)),
-                "draw_workers": int(s.get("draw_workers", 0))}
+                "send_lease_seconds": float(s.get("send_lease_seconds", 120))}
 
     def mail_settings(self) -> Any:
         """The [mail]/[imap]/[smtp]/[maildir] tables, Maildir paths made absolute."""
@@ -128,8 +127,6 @@ moderator_address = ""
 # instance = "gm1"
 # A claim on an outgoing mail runs out after this many seconds (only if its sender died).
 # send_lease_seconds = 120
-# Processes that draw the report maps before they are sent (0: one per core; 1: none).
-# draw_workers = 0
 # Replies per address and hour to mails in which no sign-on held (a mail loop
 # with a robot ends there: one notice, then silence, and the moderator is told).
 reply_budget = 10

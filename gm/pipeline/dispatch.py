@@ -126,57 +126,22 @@ def _running(pid: int) -> bool:
 async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
     """Send every due mail once; return how many were sent.
 
-    The database work runs in a worker thread, so the daemon's event loop is never held
-    up. Mails are claimed a few at a time (``DRAW_BATCH`` per drawing worker); their
-    pending parts (a map's PNG takes a few tenths of a second) are drawn in a pool of
-    processes (gm.service.drawing) and each is sent as soon as it is drawn."""
-    from gm.service.drawing import drawn, workers
-
+    The database work and the drawing of pending parts (a map's PNG takes a few tenths
+    of a second) run in a worker thread, so the daemon's event loop is never held up."""
     sent = 0
-    ids = await asyncio.to_thread(due, ctx, limit)
-    batch = DRAW_BATCH * workers(ctx)
-    for start in range(0, len(ids), batch):
-        claimed = [mail_id for mail_id in ids[start:start + batch]
-                   if await asyncio.to_thread(claim, ctx, mail_id)]
-        # not claimed: sent meanwhile, or another instance is sending it
-        left = set(claimed)
-        try:
-            async for mail_id in drawn(ctx, claimed):
-                left.discard(mail_id)
-                sent += await _send(ctx, sink, mail_id)
-        finally:  # a send that raised: the mails still waiting are not held for a lease
-            if left:
-                await asyncio.to_thread(unclaim, ctx, sorted(left))
+    for mail_id in await asyncio.to_thread(due, ctx, limit):
+        if not await asyncio.to_thread(claim, ctx, mail_id):
+            continue  # sent meanwhile, or another instance is sending it
+        ready = await asyncio.to_thread(_ready, ctx, mail_id)
+        if ready is None:
+            continue
+        raw, recipients = ready
+        checkpoint("send")
+        result = await sink.send(raw, ctx.service_address, recipients) if recipients else SendResult.sent()
+        checkpoint("sent")
+        await asyncio.to_thread(record, ctx, mail_id, result)
+        sent += result.ok
     return sent
-
-
-def unclaim(ctx: ServiceContext, mail_ids: list[int]) -> None:
-    """Give back this process's claims on ``mail_ids`` (mails it claimed and did not send)."""
-    with session_scope(ctx.engine) as session:
-        session.execute(
-            update(OutboundMail)
-            .where(col(OutboundMail.id).in_(mail_ids), col(OutboundMail.claimed_by) == holder(ctx),
-                   col(OutboundMail.status) == "queued")
-            .values(claimed_by="", claimed_until=None)
-            .execution_options(synchronize_session=False))
-
-
-DRAW_BATCH = 4
-"""Mails claimed at a time per drawing worker: enough to keep the pool busy, few enough
-that a claim's lease never runs out while its mail waits for its turn."""
-
-
-async def _send(ctx: ServiceContext, sink: MailSink, mail_id: int) -> int:
-    """Send one claimed mail (its pending parts drawn first if still pending); 1 if sent."""
-    ready = await asyncio.to_thread(_ready, ctx, mail_id)
-    if ready is None:
-        return 0
-    raw, recipients = ready
-    checkpoint("send")
-    result = await sink.send(raw, ctx.service_address, recipients) if recipients else SendResult.sent()
-    checkpoint("sent")
-    await asyncio.to_thread(record, ctx, mail_id, result)
-    return int(result.ok)
 
 
 def _ready(ctx: ServiceContext, mail_id: int) -> tuple[bytes, list[str]] | None:

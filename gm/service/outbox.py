@@ -105,9 +105,9 @@ def queue_mail(
 
 
 def _svg_to_png(data: bytes) -> bytes:
-    from gm.maps.raster import PNG_WIDTH, svg_to_png
+    from gm.maps.raster import svg_to_png
 
-    return svg_to_png(data.decode("utf-8"), width=PNG_WIDTH)
+    return svg_to_png(data.decode("utf-8"))
 
 
 def _map_to_svg(data: bytes) -> bytes:
@@ -133,27 +133,9 @@ def finish_pending_parts(row: OutboundMail) -> bool:
     this does nothing. A part that cannot be drawn is dropped (the HTML then
     shows its alt text), never retried at every send.
     """
-    finished = finish_raw(row.raw)
-    if finished is None:
+    if RENDER_HEADER.encode() not in row.raw:
         return False
-    row.raw = finished
-    return True
-
-
-def has_pending_parts(raw: bytes) -> bool:
-    """Whether the stored mail ``raw`` still has a part to draw before it is sent."""
-    return RENDER_HEADER.encode() in raw
-
-
-def finish_raw(raw: bytes, strict: bool = False) -> bytes | None:
-    """The mail ``raw`` with its pending parts drawn and its source parts dropped; None when
-    it has none. A pure function of ``raw`` (the same bytes in give the same bytes out), so
-    it may run in another process (gm.service.drawing). ``strict``: a part that cannot be
-    drawn raises instead of being dropped (that process may lack a game module registered
-    only in the caller's; the caller then draws it itself)."""
-    if not has_pending_parts(raw):
-        return None
-    msg = email.message_from_bytes(raw, policy=SMTP)
+    msg = email.message_from_bytes(row.raw, policy=SMTP)
     assert isinstance(msg, EmailMessage)
     by_name = {p.get_filename(): p for p in msg.walk() if not p.is_multipart()}
     progress = True
@@ -173,8 +155,6 @@ def finish_raw(raw: bytes, strict: bool = False) -> bytes | None:
                 try:
                     data = draw(payload) if draw and isinstance(payload, bytes) else None
                 except Exception:  # a picture that cannot be drawn must not hold the mail back
-                    if strict:
-                        raise
                     data = None
                 if data is None:
                     _remove(parent, part)
@@ -188,7 +168,8 @@ def finish_raw(raw: bytes, strict: bool = False) -> bytes | None:
         for part in list(parent.iter_parts()):
             if part.get_content_type() in SOURCES_ONLY:
                 _remove(parent, part)
-    return msg.as_bytes(policy=SMTP)
+    row.raw = msg.as_bytes(policy=SMTP)
+    return True
 
 
 def _remove(parent: Message, part: Message) -> None:
