@@ -44,7 +44,9 @@ def test_for_another_power_never_reaches_its_report_history_flags_or_press(game:
 
 def test_status_and_history_give_only_the_own_report(game: ServiceContext) -> None:
     reply = send(game, SWEDEN + "STATUS\nHISTORY\n")
-    assert "report for sweden" in reply and "report for coalition" not in reply  # STATUS
+    said = reply.lower()  # the report names the power as the players write it: "Sweden"
+    assert "report for sweden" in said and "report for coalition" not in said  # STATUS
+    assert "report for the coalition" not in said
     reports = mails_to(game, ANNA, kind="report")  # HISTORY
     assert len(reports) == 1 and all("for coalition" not in s for s, _ in reports)
     for _s, text in [*reports, ("", reply)]:
