@@ -183,3 +183,69 @@ def test_in_the_battles_phase_what_the_battle_sites_forbid_is_refused(game: Serv
     assert ("REFUSED  retreat Vellinck to Skåne: refused: beyond the block's movement rating "
             "(5.6)") in reply
     assert "OK  regroup Vellinck, Estländska to Estland   (to be checked at adjudication)" in reply
+
+
+def test_retreats_and_regroups_sent_with_the_actions_are_judged_where_the_blocks_will_stand(
+        game: ServiceContext) -> None:
+    """Issue 17 class 4 (orders.md §2): a standing retreat or regroup is judged from where
+    the mail's own moves leave its blocks (5.6, 5.7); a block a conditional move may move
+    waits for the adjudication."""
+    reply = send(game, "sweden", ATTACK +
+                 "regroup Vellinck to Skåne\n"  # from Ingermanland, after the move above
+                 "retreat Estländska to Skåne\n"
+                 "regroup Estländska to Estland\n"
+                 "retreat Karl XII to Småland\n"
+                 "move from Västergötland: Elfsborg to Jämtland if round >= 1\n"
+                 "regroup Elfsborg to Skåne\n")
+    assert ("REFUSED  regroup Vellinck to Skåne: refused: a regroup goes to an adjacent "
+            "territory (5.7)") in reply
+    assert ("REFUSED  retreat Estländska to Skåne: refused: beyond the block's movement rating "
+            "(5.6)") in reply
+    assert "OK  regroup Estländska to Estland   (kept as a standing order" in reply
+    assert "OK  retreat Karl XII to Småland   (kept as a standing order" in reply
+    assert "OK  regroup Elfsborg to Skåne   (kept as a standing order" in reply
+
+
+def test_the_second_player_s_standing_orders_wait_for_its_own_moves(game: ServiceContext) -> None:
+    """The Coalition orders its actions after Sweden: in Sweden's phase its blocks may still
+    move, so its standing orders are kept unjudged; in its own phase they are judged."""
+    reply = send(game, "coalition", "regroup Pyotr I to Skåne\n")
+    assert "OK  regroup Pyotr I to Skåne   (kept as a standing order" in reply
+    close(game)
+    reply = send(game, "coalition", "regroup Pyotr I to Skåne\n")
+    assert ("REFUSED  regroup Pyotr I to Skåne: refused: a regroup goes to an adjacent "
+            "territory (5.7)") in reply
+
+
+def test_in_the_winter_campaign_standing_orders_are_judged_where_the_blocks_stand(
+        game: ServiceContext) -> None:
+    """3.4: the Coalition's blocks stand still in Sweden's winter campaign; Sweden's blocks
+    that the campaign moves wait for the adjudication."""
+    from tests.pipeline.test_who_gets_what import moderate
+
+    reply = moderate(game, 'SET season = "winter"\nSET step = "winter-campaign"\n')
+    assert "REFUSED" not in reply and "??" not in reply, reply
+    reply = send(game, "coalition", "regroup Pyotr I to Skåne\nhits prefer Pyotr I\n")
+    assert ("REFUSED  regroup Pyotr I to Skåne: refused: a regroup goes to an adjacent "
+            "territory (5.7)") in reply
+    reply = send(game, "sweden", "winter campaign: move from Skåne: Karl XII to Småland\n"
+                 "regroup Karl XII to Pommern\nretreat Vellinck to Skåne\n")
+    assert "REFUSED  regroup Karl XII" not in reply
+    assert ("REFUSED  retreat Vellinck to Skåne: refused: beyond the block's movement rating "
+            "(5.6)") in reply
+
+
+def test_a_build_for_a_nation_that_cannot_enter_the_war_this_interphase_is_refused(
+        game: ServiceContext) -> None:
+    """10.1, 10.3: Denmark under truce until 1705 rolls for no activation in 1701's
+    Interphase, so its builds are refused on arrival; the Ottomans may still enter the war
+    on Sweden's roll, so theirs wait for it."""
+    from tests.pipeline.test_who_gets_what import moderate
+
+    reply = moderate(game, 'SET step = "interphase"\nSET truces.denmark = 1705\n')
+    assert "REFUSED" not in reply and "??" not in reply, reply
+    reply = send(game, "coalition", "build denmark: draw 1\n")
+    assert "REFUSED  build Denmark: draw 1: refused: the nation is not at war (10.1)" in reply
+    reply = send(game, "sweden", "build ottoman: draw 1\n")
+    assert ("OK  build Ottoman Empire: draw 1   (to be checked at adjudication: used if the "
+            "nation enters the war in this Interphase (10.1))") in reply

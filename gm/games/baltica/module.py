@@ -12,7 +12,7 @@ Politics choices: see docs/baltica.md.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -217,6 +217,38 @@ class BalticaModule(GameModule):
             if v.verdict is Verdict.ACCEPTED and cond is not None and not v.reason:
                 v = Validation(Verdict.TO_CHECK, msg("condition checked when carried out"))
             out.append(v)
+        return self._standing_where_they_stand(world, gs, power, kind, tally, orders, out)
+
+    def _standing_where_they_stand(self, world: World, gs: GameState, power: str, kind: str,
+                                   tally: _ActionTally, orders: Sequence[Any],
+                                   judged: list[Validation]) -> list[Validation]:
+        """Retreats and regroups given in advance (with the actions, or in Sweden's winter
+        campaign) are judged from where their blocks will stand when the battles come, when
+        the mail already tells it (orders.md §2, issue 17 class 4): a regroup to a territory
+        not adjacent, a retreat beyond the block's movement rating, is refused with the
+        reason (5.6, 5.7). Where the blocks stand: after the mail's own unconditional moves
+        (rehearsed by the engine's functions); a block a conditional or uncounted move may
+        have moved, one moved by Sweden's winter campaign, or the blocks of a power whose
+        own action phase of the season is still to come, are left to the adjudication."""
+        if kind == "actions" and acting_power(gs) == power:
+            where, unsure = tally.rehearsal, tally.unsure
+        elif kind == "winter-campaign" or (
+                kind == "actions" and self.next_phase_for(gs.to_json(), power) is None):
+            where, unsure = world, set()
+            for o in orders:
+                inner, _ = unwrap(_plain(o))
+                if isinstance(inner, WinterCampaign):
+                    unsure |= {world.bid_block(b) for g in inner.move.groups for b in g.blocks}
+        else:
+            return judged
+        out = list(judged)
+        for i, o in enumerate(orders):
+            inner, _ = unwrap(_plain(o))
+            if not isinstance(inner, (Retreat, Regroup)) or out[i].verdict is Verdict.REFUSED:
+                continue
+            why = _battle_decision_problem(where, inner, battles=None, unsure=unsure)
+            if why is not None:
+                out[i] = Validation(Verdict.REFUSED, msg(why.value))
         return out
 
     def _judge(self, world: World, gs: GameState, power: str, kind: str,
@@ -275,7 +307,11 @@ class BalticaModule(GameModule):
             if pool is None or pool not in gs.rp or world.power_of_nation(pool) != power:
                 why = Why.NO_POOL
             elif pool not in gs.active:
-                return Validation(Verdict.TO_CHECK)
+                if not _may_enter_the_war(world, pool):
+                    why = Why.NOT_ACTIVE
+                else:
+                    return Validation(Verdict.TO_CHECK, msg(
+                        "used if the nation enters the war in this Interphase (10.1)"))
         elif isinstance(order, Reform):
             why = reform_problem(world, power, world.bid_block(order.block))
         elif isinstance(order, Politics):
@@ -296,7 +332,9 @@ class BalticaModule(GameModule):
             if why is None:
                 return Validation(Verdict.TO_CHECK)
         elif isinstance(order, (Retreat, Regroup)) and gs.step == "battles":
-            why = _battle_decision_problem(world, order)
+            from gm.games.baltica.rules.battle import battle_territories
+
+            why = _battle_decision_problem(world, order, set(battle_territories(world)))
             if why is None:
                 return Validation(Verdict.TO_CHECK)
         elif isinstance(order, (Retreat, Regroup, Embark, Sail)):
@@ -418,22 +456,25 @@ def game_options(options: Mapping[str, Any]) -> tuple[str, list[str]]:
     return ruleset, optional
 
 
-def _battle_decision_problem(world: World, order: Retreat | Regroup) -> Why | None:
+def _battle_decision_problem(world: World, order: Retreat | Regroup,
+                             battles: set[str] | None = None,
+                             unsure: Collection[str] = ()) -> Why | None:
     """In the battles phase the blocks stand where they fight (5.6, 5.7): a retreat or
     regroup of a block in a land territory with no battle, a retreat farther than the
     block's movement rating, a regroup to a territory not adjacent, is refused (issue 17,
-    class 4). What the battles decide (who is left, enemy blocks, border room) waits."""
-    from gm.games.baltica.rules.battle import battle_territories
-
-    battles = set(battle_territories(world))
+    class 4). What the battles decide (who is left, enemy blocks, border room) waits.
+    ``battles``: the battle territories (None: not known yet, a standing order given in
+    advance); ``unsure``: blocks whose place at the battles the mail does not tell."""
     blocks = [order.block] if isinstance(order, Retreat) else list(order.blocks)
     to = world.bid_territory(order.to)
     for name in blocks:
         b = world.bid_block(name)
+        if b in unsure:
+            continue
         where = world.state.blocks[b].location if b in world.state.blocks else None
-        if where not in world.board.territories:
+        if where is None or where not in world.board.territories:
             continue  # at sea, in the pool: the adjudication judges it
-        if where not in battles:
+        if battles is not None and where not in battles:
             return Why.NOT_IN_BATTLE
         if isinstance(order, Regroup):
             if to not in world.board.neighbours(where):
@@ -442,6 +483,25 @@ def _battle_decision_problem(world: World, order: Retreat | Regroup) -> Why | No
                 world, where, world.spec(b).movement):
             return Why.TOO_FAR_TO_RETREAT
     return None
+
+
+def _may_enter_the_war(world: World, nation: str) -> bool:
+    """Whether an inactive nation may become active in this Interphase before the builds
+    (0.3, 10.1): an activation due (12.4 #3), a roll either player makes for it (a nation
+    under truce from its cube's year, 10.3), Christian solidarity (Russia or Saxony under
+    truce, 11.6), or a 3CG entry date reached (9.7, 9.9)."""
+    from gm.games.baltica.rules import activation
+
+    gs = world.state
+    if any(item.get("what") == "activate" and item.get("nation") == nation
+           for item in gs.interphase_due):
+        return True
+    if nation in gs.truces and nation in ("russia", "saxony"):
+        return True
+    if any(activation.may_roll(world, nation, p) for p in gs.powers):
+        return True
+    auto = world.board.nations[nation].activation.get("automatic_from_year")
+    return auto is not None and gs.year >= int(auto)
 
 
 def _within(world: World, start: str, steps: int) -> set[str]:
@@ -586,6 +646,8 @@ class _ActionTally:
             return v
         self.spent += cost
         if self.spent > self.roll:
+            if isinstance(order, (Move, Embark, Sail, Land)):
+                self.unsure |= self._pieces(order)  # carried out only if an action above fails
             return Validation(Verdict.WARNING, msg(
                 "more actions than this turn's roll ({spent} of {roll}): skipped unless an "
                 "action above it fails", spent=self.spent, roll=self.roll))
