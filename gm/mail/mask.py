@@ -12,6 +12,11 @@ replaced by a note: a password must never stay at rest, a body may go.
 
 Masking re-encodes the parts it changes (the bytes differ, the text reads the
 same but for the passwords); mails without a password come back unchanged.
+
+The common mail, one plain-text part in UTF-8 or ASCII sent as 7bit or 8bit
+(:func:`_plain_layout`), is masked on its bytes without the email package: its body's
+bytes are its text, so masking them masks every form the mail can be read in, and the
+check afterwards reads the bytes. Anything else takes the general path (issue 21).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import email
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from email.policy import default as default_policy
 
@@ -64,6 +70,11 @@ def mask_text(text: str, secrets: Iterable[str]) -> str:
 
 def mask_mail(raw: bytes, known: Iterable[str] = ()) -> bytes:
     """``raw`` with every password masked (see the module's docstring)."""
+    plain = _plain_layout(raw)
+    if plain is not None:
+        done = _mask_plain(raw, plain, set(known))
+        if done is not None:
+            return done
     try:
         msg = email.message_from_bytes(raw, policy=default_policy)
     except Exception:  # never raise on a malformed mail: fall back to the bytes
@@ -93,6 +104,85 @@ def mask_mail(raw: bytes, known: Iterable[str] = ()) -> bytes:
     except Exception:
         return _mask_bytes(raw, secrets)
     return out if _clean(out, secrets) else _withheld(out, secrets)
+
+
+_FIELD_LINE = re.compile(rb"[!-9;-~]+:|[ \t]")
+"""A header line as the email package reads it: a field name and its colon, or a continuation."""
+_PLAIN_TYPE = re.compile(
+    rb'[ \t]*text/plain[ \t]*(?:;[ \t]*charset[ \t]*=[ \t]*(?P<cs>"?(?:utf-8|us-ascii)"?)[ \t]*)?;?[ \t]*',
+    re.I)
+_PLAIN_CTE = re.compile(rb"[ \t]*(?:7bit|8bit)[ \t]*", re.I)
+_ODD_BREAK = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+MAX_LINE = 998
+
+
+@dataclass(frozen=True)
+class _Plain:
+    head: bytes
+    sep: bytes
+    text: str
+
+
+def _plain_layout(raw: bytes) -> _Plain | None:
+    """The header block and text of a mail whose body's bytes are its text, else None.
+
+    That is one part, ``text/plain`` in UTF-8 or US-ASCII (no other parameter: no
+    format=flowed), sent as 7bit or 8bit (or with no MIME headers and an ASCII body),
+    with a header block the email package splits where this does: the first blank line,
+    one kind of line end, every line a field or a continuation."""
+    head, sep, body = _split(raw)
+    if sep == b"\n\n":
+        if b"\r" in head:
+            return None
+    elif sep != b"\r\n\r\n" or head.count(b"\n") != head.count(b"\r\n") \
+            or head.count(b"\r") != head.count(b"\r\n"):
+        return None
+    ctype: list[bytes] = []
+    cte: list[bytes] = []
+    for lines in _fields(head):
+        if not all(_FIELD_LINE.match(line) for line in lines) or lines[0][:1] in b" \t":
+            return None
+        name, _, value = b"".join(lines).partition(b":")
+        low = name.lower()
+        if low == b"content-type":
+            ctype.append(value)
+        elif low == b"content-transfer-encoding":
+            cte.append(value)
+        elif low.startswith(b"content-"):
+            return None
+    if len(ctype) > 1 or len(cte) > 1 or (cte and not _PLAIN_CTE.fullmatch(cte[0])):
+        return None
+    charset = None
+    if ctype:
+        m = _PLAIN_TYPE.fullmatch(ctype[0])
+        if m is None:
+            return None
+        charset = m.group("cs")
+    try:
+        text = body.decode("utf-8" if charset and b"utf" in charset.lower() else "ascii")
+    except UnicodeDecodeError:
+        return None
+    if _ODD_BREAK.search(text.replace("\r\n", "\n")):
+        return None  # a line break other than LF and CRLF: read as one by the decoder, not here
+    return _Plain(head, sep, text)
+
+
+def _mask_plain(raw: bytes, plain: _Plain, secrets: set[str]) -> bytes | None:
+    """:func:`mask_mail` for a mail of :func:`_plain_layout`; None: take the general path."""
+    content = plain.text
+    secrets |= find_secrets(content)
+    if "<" in content:
+        secrets |= find_secrets(_HTML_TAG.sub("\n", content))
+    secrets |= find_secrets(plain.head.decode("utf-8", "replace"))
+    if not secrets:
+        return raw
+    masked = mask_text(content, secrets)
+    body = masked.encode("utf-8")
+    if masked != content and any(len(line) > MAX_LINE for line in body.splitlines()):
+        return None  # a longer line than 7bit and 8bit allow: re-encoded by the general path
+    out = _head(plain.head, secrets) + plain.sep + body
+    readable = out.decode("utf-8", "replace")  # the header block and the text, as they read
+    return out if not any(_present(s, readable) for s in secrets if s) else None
 
 
 def _split(raw: bytes) -> tuple[bytes, bytes, bytes]:

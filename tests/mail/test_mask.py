@@ -5,7 +5,7 @@ from __future__ import annotations
 from email.message import EmailMessage
 
 from gm.mail.mask import find_secrets, mask_mail
-from gm.mail.mime import decode
+from gm.mail.mime import DecodedMail, decode
 from tests.data.mail.generate import plain
 
 
@@ -64,3 +64,53 @@ def test_a_password_that_cannot_be_masked_takes_the_body_with_it() -> None:
     assert b"hunter2-long" not in masked
     assert "hunter2-long" not in _readable(masked)
     assert "could not be masked" in decode(masked).text and decode(masked).subject == "orders"
+
+
+def _general(raw: bytes, known: set[str]) -> bytes:
+    """What the general path (the email package) makes of ``raw``."""
+    from unittest import mock
+
+    with mock.patch("gm.mail.mask._plain_layout", return_value=None):
+        return mask_mail(raw, known)
+
+
+def test_a_plain_utf8_mail_is_masked_on_its_bytes_and_reads_as_the_general_path_makes_it() -> None:
+    """Issue 21: one text/plain part in UTF-8 or ASCII, 7bit or 8bit, is masked without the
+    email package; the text, the subject and the headers read exactly as the general path's."""
+    from gm.mail.mask import _plain_layout
+
+    body = ("Hej GM,\nGAME baltica42\nPOWER sweden hunter2-long\nrecon Livland\n"
+            "> POWER sweden gamla-lösen\nmy password hunter2-long, ok? ändå\n-- \nAnna\n")
+    for cte in ("8bit", "7bit"):
+        raw = plain(5, body if cte == "8bit" else body.replace("ö", "o").replace("ä", "a"), cte=cte,
+                    subject="orders hunter2-long")
+        assert _plain_layout(raw) is not None
+        masked, general = mask_mail(raw, {"hunter2-long"}), _general(raw, {"hunter2-long"})
+        for secret in ("hunter2-long", "gamla-lösen", "gamla-losen"):
+            assert secret not in _readable(masked)
+        ours, theirs = decode(masked), decode(general)
+        assert ours.text == theirs.text and ours.subject == theirs.subject == "orders ********"
+        def fields(mail: DecodedMail) -> list[tuple[str, str]]:
+            return [h for h in mail.headers if not h[0].lower().startswith("content-")]
+
+        assert fields(ours) == fields(theirs)
+        assert masked.replace(b"********", b"hunter2-long") == raw.replace(  # the rest byte for byte
+            "gamla-lösen".encode() if cte == "8bit" else b"gamla-losen", b"hunter2-long")
+
+
+def test_mails_the_bytes_do_not_show_as_read_take_the_general_path() -> None:
+    from gm.mail.mask import _plain_layout
+
+    body = "GAME baltica42\nPOWER sweden hunter2-long\n"
+    assert _plain_layout(plain(6, body, cte="quoted-printable")) is None
+    assert _plain_layout(plain(6, body, cte="base64")) is None
+    assert _plain_layout(plain(6, body, charset="iso-8859-1")) is None
+    assert _plain_layout(plain(6, body, extra="Content-Disposition: inline")) is None
+    flowed = plain(6, body).replace(b'charset="utf-8"', b'charset="utf-8"; format=flowed')
+    assert _plain_layout(flowed) is None
+    bare_cr = plain(6, body).replace(b"\r\nPOWER", b"\rPOWER")  # a line break the decoder reads
+    assert _plain_layout(bare_cr) is None
+    no_colon = plain(6, body).replace(b"Subject:", b"Subject", 1)  # the email package: body starts
+    assert _plain_layout(no_colon) is None
+    for raw in (bare_cr, flowed, plain(6, body, cte="quoted-printable")):
+        assert "hunter2-long" not in _readable(mask_mail(raw, {"hunter2-long"}))
