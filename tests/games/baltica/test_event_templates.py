@@ -205,7 +205,7 @@ def emitted_types() -> set[str]:
 
 
 def line(lang: str, type_: str, data: dict) -> str:  # type: ignore[type-arg]
-    module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module
+    module = environment(lang).get_template("baltica/_events.txt.j2").module
     return str(module.line({"type": type_, "data": data}))  # type: ignore[attr-defined]
 
 
@@ -257,7 +257,7 @@ def test_every_interphase_note_is_worded(what: str, lang: str) -> None:
                                     "christian_solidarity", "diplomacy", "aurora_truce"])
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_every_truce_reason_is_worded(reason: str, lang: str) -> None:
-    module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module
+    module = environment(lang).get_template("baltica/_events.txt.j2").module
     assert reason in module.TRUCE  # type: ignore[attr-defined]
     for type_ in ("truce_due", "truce"):
         text = line(lang, type_, {"nation": "ottoman", "reason": reason, "until": 1715})
@@ -269,7 +269,7 @@ def test_every_table_result_is_worded() -> None:
 
     tables = load_board().tables
     for lang in ("en", "fr"):
-        module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module
+        module = environment(lang).get_template("baltica/_events.txt.j2").module
         for table in ("event_table", "swedish_event_table", "coalition_event_table",
                       "national_politics_table"):
             assert table in module.TABLES  # type: ignore[attr-defined]
@@ -284,7 +284,7 @@ def test_every_3cg_table_result_and_no_effect_reason_is_worded() -> None:
 
     tables = load_board("3cg-1.1").tables
     for lang in ("en", "fr"):
-        module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module
+        module = environment(lang).get_template("baltica/_events.txt.j2").module
         for table in ("event_table", "national_events_sweden", "national_events_denmark",
                       "national_events_russia", "national_events_saxony"):
             assert table in module.TABLES  # type: ignore[attr-defined]
@@ -294,3 +294,12 @@ def test_every_3cg_table_result_and_no_effect_reason_is_worded() -> None:
             assert reason in module.NO_EFFECT  # type: ignore[attr-defined]
         for cause in ("removed_10_5", "out_9_9"):
             assert cause in module.RESULTS  # type: ignore[attr-defined]
+
+
+def test_the_event_lines_are_one_template_for_every_language() -> None:
+    """Issue 20: the sentences go through the catalogue, not through a copy per language."""
+    from gm.resources import templates_root
+
+    copies = sorted(p.name for p in (templates_root() / "baltica").glob("*.j2")
+                    if re.search(r"\.(en|fr)\.txt\.j2$", p.name))
+    assert copies == [], "a copy per language: translate through the catalogue instead"

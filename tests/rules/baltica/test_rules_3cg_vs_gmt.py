@@ -500,7 +500,7 @@ def test_rule_3cg_11_1_the_night_rider_rides_home_from_turkey(ruleset: str) -> N
     from gm.service.render import environment
 
     for lang, words in (("en", "rides home to"), ("fr", "rentre à bride abattue en")):
-        module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module
+        module = environment(lang).get_template("baltica/_events.txt.j2").module
         for e in w.events:
             if e.type == "night_rider_returns":
                 line = str(module.line({"type": e.type, "data": e.data}))  # type: ignore[attr-defined]

@@ -54,8 +54,8 @@ def told(world: World, power: str) -> list[dict[str, Any]]:
 
 
 def line(lang: str, event: Event) -> str:
-    """The report's sentence for one event (templates/baltica/_events.<lang>.txt.j2)."""
-    module = environment().get_template(f"baltica/_events.{lang}.txt.j2").module
+    """The report's sentence for one event (templates/baltica/_events.txt.j2, in ``lang``)."""
+    module = environment(lang).get_template("baltica/_events.txt.j2").module
     return str(module.line({"type": event.type, "data": event.data}))  # type: ignore[attr-defined]
 
 
