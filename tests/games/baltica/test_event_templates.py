@@ -303,3 +303,38 @@ def test_the_event_lines_are_one_template_for_every_language() -> None:
     copies = sorted(p.name for p in (templates_root() / "baltica").glob("*.j2")
                     if re.search(r"\.(en|fr)\.txt\.j2$", p.name))
     assert copies == [], "a copy per language: translate through the catalogue instead"
+
+
+COUNTS = ("count", "steps", "hits", "rounds", "left", "needed", "cargo", "rp", "steps_lost",
+          "lost", "short", "turns", "blocks")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_count_agrees_with_its_words(lang: str) -> None:
+    """Issue 20: a count goes through ngettext, never "block(s)" or "bloc(s)"."""
+    for type_, data in SAMPLES.items():
+        for key in COUNTS:
+            if isinstance(data.get(key), int) and not isinstance(data.get(key), bool):
+                for n in (1, 2):
+                    text = line(lang, type_, data | {key: n})
+                    assert not re.search(r"\((s|ies|e|es)\)", text), text
+
+
+def test_the_nation_agrees_with_the_count_and_the_noun() -> None:
+    """The adjective comes from nations.toml words and agrees in French ("2 flottes
+    russes"); English says the same with its one form."""
+    moved = SAMPLES["blocks_moved"]
+    assert line("en", "blocks_moved", moved | {"count": 1}) == (
+        "The Coalition: 1 Russian block moved from Novgorod to Pskov.")
+    assert line("fr", "blocks_moved", moved | {"count": 1}) == (
+        "La Coalition : 1 bloc russe déplacé de Novgorod vers Pskov.")
+    assert line("fr", "blocks_moved", moved | {"count": 2, "nations": ["saxony"]}) == (
+        "La Coalition : 2 blocs saxons déplacés de Novgorod vers Pskov.")
+    assert line("fr", "navy_founded", {"nation": "denmark", "count": 2}) == (
+        "Saint-Pétersbourg est fondée : 2 flottes danoises rejoignent la réserve (3CG 11.2).")
+    assert line("fr", "rp_lost", {"nation": "denmark", "rp": 1}) == (
+        "1 PR du Danemark n’est pas dépensé : il est perdu (8.2).")
+    assert line("en", "rp_lost", {"nation": "ottoman", "rp": 2}) == (
+        "2 RPs of the Ottoman Empire are not spent and are lost (8.2).")
+    assert line("fr", "ceded", SAMPLES["ceded"]).startswith(
+        "La Suède cède Bremen-Verden au Hanovre, ")
