@@ -69,10 +69,20 @@ def test_a_congress_about_a_casus_belli_is_stored_and_adjudicated(ctx) -> None: 
     deliver(ctx, mail("GAME pax1\nPOWER italy italy-pw\ncongress at Germany about CB-3\n",
                       sender="italy@example.org"))
     [(_, reply)] = outbox(ctx, kind="reply", to="italy@example.org")
+    # Italy holds no Casus Belli: its own position forbids the call (issue 17 class 4)
+    assert "refused: only a power with a Casus Belli may call a Congress" in reply, reply
+    with session_scope(ctx.engine) as s:  # the moderator's SET: the third one is Italy's
+        p = current_phase(s, "pax1")
+        p.game_state = {**(p.game_state or {}), "casus_belli": [
+            {"holder": h, "against": a, "area": area, "cause": "control_over_influence"}
+            for h, a, area in (("france", "britain", "egypt"), ("britain", "france", "egypt"),
+                               ("italy", "france", "tunis"))]}
+        s.add(p)
+    deliver(ctx, mail("GAME pax1\nPOWER italy italy-pw\ncongress at Germany about CB-3\n",
+                      sender="italy@example.org"))
+    reply = outbox(ctx, kind="reply", to="italy@example.org")[-1][1]
     assert "OK  congress in germany about CB-3" in reply, reply
     assert "italy: 1 order stored" in reply, reply
     result = close_phase(ctx, "pax1", _phase(ctx, "pax1")[1], by="test")
     assert result.closed and not result.problem
-    # carried to the adjudication and judged by the rules (Italy holds no Casus Belli yet)
-    assert 'Italy "congress in germany about CB-3": only a power with a Casus Belli' in outbox(
-        ctx, kind="report", to="italy@example.org")[-1][1]
+    assert _phase(ctx, "pax1")[0] == "1880-congress"  # carried to the adjudication: convened

@@ -129,8 +129,12 @@ def test_propose_and_attend_with_the_call_for_a_congress(pax: Any) -> None:
 
 
 def test_a_proposal_without_a_congress_is_told_it_lapsed(pax: Any) -> None:
+    _pax(pax, "britain", "place protectorate in Eritrea", "move army 3 from home to Eritrea")
     assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed
     assert "OK  propose" in _pax(pax, "italy", 'propose "Peace": italy keeps Eritrea')
+    # issue 17 class 4: an area no Casus Belli is about can never be settled: refused at once
+    assert "refused: a resolution may only settle the areas in dispute" in _pax(
+        pax, "italy", 'ADD\npropose "Egypt": italy keeps Egypt')
     assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed
     assert "no Congress of Europe was called" in outbox(pax, kind="report",
                                                        to="italy@example.org")[-1][1]
@@ -142,8 +146,10 @@ def test_propose_in_the_congress(pax: Any) -> None:
     _pax(pax, "italy", "congress in Russia")
     assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed
     assert _phase(pax, "pax1")[0] == "1880-congress"
-    reply = _pax(pax, "britain", "propose 1: Britain keeps Eritrea; France takes Tunis")
-    assert "OK  propose 1: britain keeps Eritrea; france takes Tunis" in reply, reply
+    reply = _pax(pax, "britain", "propose 1: Britain keeps Eritrea; Italy takes Eritrea")
+    assert "OK  propose 1: britain keeps Eritrea; italy takes Eritrea" in reply, reply
+    reply = _pax(pax, "britain", "propose 2: France takes Tunis")  # Tunis: no dispute
+    assert "refused: a resolution may only settle the areas in dispute" in reply, reply
     reply = _pax(pax, "russia", "proposer « Paix » : italy none in Eritrea")
     assert 'OK  propose "Paix": italy none in Eritrea' in reply, reply
 

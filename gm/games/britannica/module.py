@@ -228,6 +228,12 @@ class Britannica(GameModule):
                 out.append(Validation(Verdict.TO_CHECK, msg("depends on others' orders or on money")))
             else:
                 out.append(Validation(Verdict.ACCEPTED))
+        if state["step"] != "movement":
+            from gm.games.britannica.arrival import refusals
+
+            refused = {i for i, v in enumerate(out) if v.verdict is Verdict.REFUSED}
+            for i, why in refusals(d, state, orders, refused).items():
+                out[i] = Validation(Verdict.REFUSED, why)
         return _with_money(d, state, power, orders, _with_position(d, state, power, orders, out))
 
     def next_phase_for(self, state: State, power: str) -> str | None:

@@ -34,20 +34,31 @@ def dice(tag: str, lead: Iterable[int] = ()) -> Dice:
                 supplied=tuple(lead), then_seed=True)
 
 
-def orders_of(state: dict[str, Any], seat: str, text: str) -> list[Any]:
+def orders_of(state: dict[str, Any], seat: str, text: str, judged: bool = True) -> list[Any]:
+    """The orders of ``text``; with ``judged``, none may be refused on arrival."""
     lines = [SourceLine(i, t) for i, t in enumerate(text.strip().splitlines(), 1)]
     result = module.parse_orders(state, seat, lines)
     assert not result.errors, result.errors
     orders = [p.order for p in result.orders]
     verdicts = module.validate(state, seat, orders)
-    assert all(v.stored is not False for v in verdicts), verdicts
+    assert not judged or all(v.stored is not False for v in verdicts), verdicts
     return orders
 
 
+def refused_on_arrival(state: dict[str, Any], seat: str, text: str) -> list[str]:
+    """The reasons the reply gives for each order of ``text`` refused when the mail arrives
+    (orders.md §2: what the power's own position already forbids)."""
+    orders = orders_of(state, seat, text, judged=False)
+    return [v.reason for v in module.validate(state, seat, orders) if v.stored is False]
+
+
 def play(state: dict[str, Any], by_seat: Mapping[str, str], lead: Iterable[int] = (),
-         tag: str = "t") -> tuple[dict[str, Any], list[Any]]:
-    """Adjudicate the phase the state waits in; returns (new state, events)."""
-    orders = {seat: orders_of(state, seat, text) for seat, text in by_seat.items()}
+         tag: str = "t", unjudged: Iterable[str] = ()) -> tuple[dict[str, Any], list[Any]]:
+    """Adjudicate the phase the state waits in; returns (new state, events). The orders of
+    the ``unjudged`` seats reach the engine even where the reply would have refused them on
+    arrival (the engine refuses them too: its own rules are tested that way)."""
+    free = set(unjudged)
+    orders = {seat: orders_of(state, seat, text, seat not in free) for seat, text in by_seat.items()}
     out = module.adjudicate(state, orders, dice(tag, lead))
     return out.state, list(out.events)
 

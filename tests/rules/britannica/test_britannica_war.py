@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
-from britannica_helpers import of_type, play, set_up, tunis_dispute
+from britannica_helpers import of_type, play, refused_on_arrival, set_up, tunis_dispute
 
 from gm.games.britannica import module, war
 from gm.games.britannica.data import load
 
 
-def _at_war(declarations: dict[str, str], extra_cb: list | None = None) -> tuple[dict, list]:
+def _at_war(declarations: dict[str, str], extra_cb: list | None = None,
+            unjudged: tuple[str, ...] = ()) -> tuple[dict, list]:
+    s = _war_phase(extra_cb)
+    return play(s, declarations, lead=[6, 1], unjudged=unjudged)
+
+
+def _war_phase(extra_cb: list | None = None) -> dict:
     s = tunis_dispute()
     s["casus_belli"] += extra_cb or []
     s, _ = play(s, {})  # negotiation: nobody calls a Congress
     assert s["step"] == "war"
-    return play(s, declarations, lead=[6, 1])
+    return s
 
 
 def test_rule_declarations_of_war_need_a_casus_belli_and_raise_tensions_5() -> None:
-    s, events = _at_war({"france": "declare war on Italy", "germany": "declare war on Italy"})
+    assert refused_on_arrival(_war_phase(), "germany", "declare war on Italy") == [
+        "a declaration of war needs a Casus Belli against that power"]  # issue 17 class 4
+    s, events = _at_war({"france": "declare war on Italy", "germany": "declare war on Italy"},
+                        unjudged=("germany",))
     assert [d["by"] for d in of_type(events, "war_declared")] == ["france"]
     assert of_type(events, "order_not_carried_out")[0]["why"].startswith("a declaration")
     assert s["wars"][0]["sides"] == [["france"], ["italy"]]
@@ -38,8 +47,10 @@ def test_rule_defensive_treaty_example_support_is_a_declaration_of_war_plus_5() 
 
 
 def test_rule_germany_and_austria_hungary_never_on_opposite_sides() -> None:
-    s, events = _at_war({"germany": "declare war on Austria-Hungary"},
-                        [{"holder": "germany", "against": "austria-hungary", "area": "", "cause": "x"}])
+    cb = [{"holder": "germany", "against": "austria-hungary", "area": "", "cause": "x"}]
+    assert refused_on_arrival(_war_phase(cb), "germany", "declare war on Austria-Hungary") == [
+        "Germany and Austria-Hungary can never be on opposite sides"]
+    s, events = _at_war({"germany": "declare war on Austria-Hungary"}, cb, unjudged=("germany",))
     assert not s.get("wars") or all(not ({"germany", "austria-hungary"} <= set(w["sides"][0] + w["sides"][1]))
                                     for w in s["wars"])
     assert "opposite sides" in of_type(events, "order_not_carried_out")[0]["why"]
@@ -114,7 +125,9 @@ def test_rule_war_end_three_rounds_without_attacks_is_a_stalemate_units_come_hom
 
 def test_rule_negotiations_and_ending_a_war_peace_by_every_combatant() -> None:
     s, _ = _at_war({"france": "declare war on Italy"})
-    s, _ = play(s, {"france": "peace"})
+    assert refused_on_arrival(s, "france", "peace") == [
+        "peace is made in the second phase of a round"]
+    s, _ = play(s, {"france": "peace"}, unjudged=("france",))
     s, events = play(s, {"france": "peace", "italy": "peace"})
     assert of_type(events, "war_ended")[0]["outcome"] == "peace"
 
@@ -182,8 +195,14 @@ def test_rule_treaties_a_secret_treaty_breach_makes_it_public() -> None:
 
 def test_rule_treaties_only_a_party_can_lodge_a_breach_by_another_party() -> None:
     s0 = _dual()
+    assert refused_on_arrival(s0, "italy", 'breach "Dual" by France') == [
+        "only another party to the treaty can break it"]
+    assert refused_on_arrival(s0, "russia", 'breach "Dual" by Russia') == [
+        "only another party to the treaty can break it"]
+    assert refused_on_arrival(s0, "france", 'breach "Dual" by Germany') == [
+        "you are not a party to a ratified treaty of that name"]
     s, events = play(s0, {"france": 'breach "Dual" by Germany', "italy": 'breach "Dual" by France',
-                          "russia": 'breach "Dual" by Russia'})
+                          "russia": 'breach "Dual" by Russia'}, unjudged=("france", "italy", "russia"))
     assert len(of_type(events, "order_not_carried_out")) == 3
     assert s["eti"] == s0["eti"] and s["treaties"] == s0["treaties"]
 
@@ -216,7 +235,7 @@ def test_rule_negotiation_2_no_influence_beside_control_after_a_stalemate() -> N
 def test_rule_negotiation_2_no_influence_beside_a_possession_after_peace() -> None:
     s, _ = _at_war({"france": "declare war on Italy"})
     s["markers"]["tunis"][1]["kind"] = "possession"
-    s, _ = play(s, {"france": "peace"})
+    s, _ = play(s, {"france": "peace"}, unjudged=("france",))
     s, events = play(s, {"france": "peace", "italy": "peace"})
     assert of_type(events, "war_ended")[0]["outcome"] == "peace"
     assert {m["power"]: m["kind"] for m in s["markers"]["tunis"]} == {"italy": "possession"}

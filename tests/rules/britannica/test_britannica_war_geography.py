@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from britannica_helpers import of_type, orders_of, set_up
+from britannica_helpers import of_type, orders_of, refused_on_arrival, set_up
 
 from gm.games.britannica import board as b
 from gm.games.britannica import module, war
@@ -45,7 +45,8 @@ def test_rule_cape_zones_coaling_from_either_side_and_armies_need_a_merchant_bes
 def test_rule_cape_zones_are_named_in_war_orders_only() -> None:
     s, w = _war([["britain"], ["russia"]])
     s["step"] = "war-first" if w["first"] == 0 else "war-second"  # Britain's phase of the round
-    orders = orders_of(s, "britain", "move fleet 3 from South Atlantic to Cape of Good Hope")
+    orders = orders_of(s, "britain", "move fleet 3 from South Atlantic to Cape of Good Hope",
+                       judged=False)  # no fleet there: refused on arrival, but named
     assert orders[0].dest == "cape_of_good_hope"
     s["step"] = "movement"
     v = module.validate(s, "britain", orders)
@@ -58,7 +59,9 @@ def test_rule_coaling_rights_volunteered_by_a_neutral_last_the_war() -> None:
         if any(not war.coaling(d, s, w, "france", x) for x in d.areas["egypt"].seas) else None
     s["markers"]["egypt"] = [{"power": "britain", "kind": "protectorate", "established": True}]
     acts = {"britain": orders_of(s, "britain", "volunteer coaling Egypt to France"),
-            "italy": orders_of(s, "italy", "volunteer coaling Egypt to France")}
+            "italy": orders_of(s, "italy", "volunteer coaling Egypt to France", judged=False)}
+    assert refused_on_arrival(s, "italy", "volunteer coaling Egypt to France") == [
+        "only a neutral power volunteers coaling rights"]  # issue 17 class 4
     events = war.offers(d, s, acts)
     assert of_type(events, "coaling_volunteered") == [{"by": "britain", "area": "egypt", "to": "france"}]
     assert of_type(events, "order_not_carried_out")[0]["power"] == "italy"  # not neutral

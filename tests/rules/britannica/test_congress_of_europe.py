@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from britannica_helpers import of_type, play, tunis_dispute
+from britannica_helpers import of_type, play, refused_on_arrival, tunis_dispute
 
 from gm.games.britannica import module
 
@@ -15,7 +15,10 @@ def _convened(site: str = "Russia") -> dict:
 
 def test_rule_congress_of_europe_call_needs_a_casus_belli_and_raises_tensions_3() -> None:
     s0 = tunis_dispute()
-    s, events = play(s0, {"britain": "congress in Russia", "france": "congress in Russia"})
+    assert refused_on_arrival(s0, "britain", "congress in Russia") == [
+        "only a power with a Casus Belli may call a Congress"]  # issue 17 class 4
+    s, events = play(s0, {"britain": "congress in Russia", "france": "congress in Russia"},
+                     unjudged=("britain",))
     assert s["congress"]["caller"] == "france" and s["congress"]["site"] == "russia"
     assert s["eti"] == s0["eti"] + 3
     refused = [e for e in events if e.type == "order_not_carried_out"]
@@ -130,8 +133,11 @@ def test_rule_congress_of_europe_usa_invited_unless_a_european_power_objects() -
     s, events = play(_convened(), {"usa": "attend", "germany": "s'opposer a USA"})
     assert "usa" not in of_type(events, "congress_members")[0]["members"]
     # Only a European power may object, and only to the USA or Japan.
+    for power, line in (("japan", "object to USA"), ("britain", "object to France")):
+        assert refused_on_arrival(_convened(), power, line) == [
+            "only a European power may object, and only to the USA or Japan"]
     s, events = play(_convened(), {"usa": "attend", "japan": "object to USA",
-                                   "britain": "object to France"})
+                                   "britain": "object to France"}, unjudged=("japan", "britain"))
     assert "usa" in of_type(events, "congress_members")[0]["members"]
     assert sorted(r["power"] for r in of_type(events, "order_not_carried_out")) == ["britain", "japan"]
 
@@ -179,8 +185,12 @@ def test_rule_congress_of_europe_second_ballot_tie_goes_to_the_host_else_unresol
 
 def test_rule_congress_of_europe_second_ballot_one_vote_each_only_yes() -> None:
     s, _ = _two_accepted()
+    assert refused_on_arrival(s, "italy", 'vote "Tunis to Italy" yes\nvote "Tunis to France" yes') \
+        == ["one vote in the second round"]
+    assert refused_on_arrival(s, "france", 'vote "Tunis to France" no') == [
+        "in the second round, vote yes for the proposal you prefer"]
     s, events = play(s, {"italy": 'vote "Tunis to Italy" yes\nvote "Tunis to France" yes',
-                         "france": 'vote "Tunis to France" no'})
+                         "france": 'vote "Tunis to France" no'}, unjudged=("italy", "france"))
     assert sorted(r["power"] for r in of_type(events, "order_not_carried_out")) == ["france", "italy"]
     # 1-0 for Italy's proposal.
     assert of_type(events, "runoff")[0]["adopted"] == "Tunis to Italy"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from britannica_helpers import of_type, play, set_up
+from britannica_helpers import of_type, play, refused_on_arrival, set_up
 
 from gm.games.britannica import module, war
 from gm.games.britannica.data import load
@@ -61,7 +61,11 @@ def test_rule_combat_during_a_war_an_attack_without_units_or_enemy_is_told() -> 
     there; an attack order with no own unit there, or no enemy to attack, is not carried out
     and its owner reads why."""
     s = _battle()
-    s2, events = play(s, {"france": "attack in Tunis\nattack in Algiers\nattack in Egypt"}, lead=[6])
+    # no own unit there: refused when the mail arrives already (issue 17 class 4)
+    assert refused_on_arrival(s, "france", "attack in Tunis\nattack in Algiers\nattack in Egypt") \
+        == ["no such unit there"]
+    s2, events = play(s, {"france": "attack in Tunis\nattack in Algiers\nattack in Egypt"}, lead=[6],
+                      unjudged=("france",))
     assert [c["where"] for c in of_type(events, "war_combat")] == ["tunis"]
     whys = {(w["number"], w["why"]) for w in of_type(events, "order_not_carried_out")
             if w["power"] == "france"}
@@ -79,7 +83,9 @@ def test_rule_negotiations_and_ending_a_war_a_peace_that_is_not_made_is_told() -
 
     s, _ = _at_war({"france": "declare war on Italy"})
     assert s["step"] == "war-first"
-    s, events = play(s, {"france": "peace"})
+    assert refused_on_arrival(s, "france", "peace") == [
+        "peace is made in the second phase of a round"]  # the reply says it at once too
+    s, events = play(s, {"france": "peace"}, unjudged=("france",))
     [first] = [w for w in of_type(events, "order_not_carried_out") if w["power"] == "france"]
     assert first["why"] == "peace is made in the second phase of a round"
     s, events = play(s, {"france": "peace"})
@@ -105,4 +111,7 @@ def test_rule_war_phase_sequence_the_other_alliances_moves_are_refused_on_arriva
     [v] = module.validate(s, "italy", [p.order for p in parsed.orders])
     assert v.verdict is Verdict.REFUSED and "other phase of the round" in v.reason
     parsed = module.parse_orders(s, "france", [SourceLine(1, "attack in Tunis")])
-    assert module.validate(s, "france", [p.order for p in parsed.orders])[0].stored
+    [v] = module.validate(s, "france", [p.order for p in parsed.orders])
+    assert v.reason == "no such unit there"  # France's phase, but no French army in Tunis
+    [v] = module.validate(_battle(), "france", [p.order for p in parsed.orders])
+    assert v.stored  # France's army (10) is there
