@@ -17,6 +17,7 @@ plain spaces, as the rest of gm's text writes them.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from functools import cache
 from zoneinfo import ZoneInfo
@@ -27,7 +28,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
 
-__all__ = ["duration", "moment", "number"]
+__all__ = ["duration", "moment", "money", "number"]
 
 
 @cache
@@ -85,3 +86,11 @@ def duration(delta: timedelta, language: str = "en") -> str:
 def number(value: float, language: str = "en") -> str:
     """``value`` with the grouping and decimal sign of ``language`` (1,234.5; 1 234,5)."""
     return format_decimal(value, locale=babel_locale(language)).translate(_PLAIN)
+
+
+def money(value: float, language: str = "en", symbol: str = "£") -> str:
+    """An amount of the games' pounds as ``language`` writes money, in whole pounds
+    (CLDR's currency pattern, its decimals dropped): "£1,234", "1 234 £"."""
+    pattern = babel_locale(language).currency_formats["standard"].pattern
+    pattern = re.sub(r"\.0+", "", pattern.split(";")[0]).replace("¤", f"'{symbol}'")
+    return format_decimal(value, format=pattern, locale=babel_locale(language)).translate(_PLAIN)

@@ -28,7 +28,7 @@ from jinja2 import (
 )
 
 from gm.i18n import SOURCE_LANGUAGE, languages, say, translations
-from gm.l10n import duration, moment, number
+from gm.l10n import duration, moment, money, number
 from gm.resources import templates_root
 
 
@@ -52,6 +52,7 @@ def environment(lang: str = SOURCE_LANGUAGE) -> Environment:
     env.filters["time"] = lambda dt, tz="UTC": moment(dt, tz, lang)
     env.filters["duration"] = lambda delta: duration(delta, lang)
     env.filters["number"] = lambda value: number(value, lang)
+    env.filters["money"] = lambda value: money(value, lang)
     env.filters["say"] = lambda english, language=lang: say(english, language)
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = lang

@@ -28,3 +28,11 @@ def test_a_stored_message_keeps_its_dates_and_counts() -> None:
                                      "south : 2 ordres enregistrés (ajoutés aux précédents)")
     assert str(back) == ("Wed, Jan 7, 2026, 12:00 UTC; "
                          "south: 2 orders stored (added to the earlier ones)")
+
+
+def test_money_is_written_as_the_readers_locale_writes_it() -> None:
+    """The template filter ``money`` (Pax Britannica's pounds): CLDR's currency pattern of
+    the reader's locale, in whole pounds, with plain spaces."""
+    from gm.l10n import money
+
+    assert [money(1234, "en"), money(1234, "fr"), money(-5, "fr")] == ["£1,234", "1 234 £", "-5 £"]
