@@ -106,7 +106,7 @@ def _game_context(ctx: ReportContext) -> dict[str, Any]:
 
 
 def _body_text(game: Game, ctx: ReportContext) -> str | None:
-    """The game's own text body (``templates/<game>/report.<lang>.txt.j2``), None without one."""
+    """The game's own text body (``templates/<game>/report.txt.j2``), None without one."""
     try:
         return render("report", ctx.language, game.module, game_only=True, **_game_context(ctx))
     except TemplateNotFound:
@@ -127,9 +127,9 @@ def _render_parts(game: Game, ctx: ReportContext, *, calendar_name: str | None,
                   page: dict[str, Any] | None = None) -> tuple[str, str]:
     """The mail's frame (marker, deadline, rulings, map, dice) around the game's own body.
 
-    The body is ``templates/<game>/report.<lang>.txt.j2`` when the game has
+    The body is ``templates/<game>/report.txt.j2`` when the game has
     one (given only ``view``, ``events`` and ``power``), else a generic listing;
-    its HTML twin is ``report.<lang>.html.j2``, else the text body preformatted.
+    its HTML twin is ``report.html.j2``, else the text body preformatted.
     """
     body = _body_text(game, ctx)
     body_html: Markup | None

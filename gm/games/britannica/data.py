@@ -160,6 +160,11 @@ def after_balkan_wars(d: BritanniaData, count: int) -> BritanniaData:
     return _BALKAN[key][1]
 
 
+WORD_FORMS = ("name", "the", "of", "to")
+"""The forms of a power's name in rules.toml ``words.<language>``: bare, with its article,
+with "of", with "to" (French folds the article in: "du Japon", "aux États-Unis")."""
+
+
 def check_data(data: BritanniaData | None = None) -> list[str]:
     """Schema problems in the data files; an empty list when all is well."""
     d = data or load()
@@ -210,6 +215,11 @@ def _check_rules(d: BritanniaData) -> list[str]:
             out.append(f"rules: no counter mix for {p}")
         if d.home(p) not in d.areas:
             out.append(f"rules: home of {p} is not an area")
+    for group in ("powers", "minor_powers", "non_players"):
+        for p, t in r[group].items():
+            for lang, forms in t.get("words", {}).items():
+                if lang != "en" and set(forms) != set(WORD_FORMS):
+                    out.append(f"rules: {group}.{p} words.{lang} must give {', '.join(WORD_FORMS)}")
     if len(r["turns"]) != 10:
         out.append("rules: the turn track must have 10 turns")
     for t in r["turns"]:

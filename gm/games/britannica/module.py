@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from gm.dice import Dice
@@ -23,6 +24,7 @@ from gm.games.britannica.data import check_data, load
 from gm.games.britannica.parser import parse_lines
 from gm.games.britannica.turn import adjudicate
 from gm.games.britannica.view import view as fog_view
+from gm.games.britannica.view import words as data_words
 from gm.i18n import msg
 from gm.orders.model import ParseResult, SourceLine
 
@@ -45,6 +47,12 @@ ORDERS_OF_STEP: dict[str, tuple[type, ...]] = {
 KIND_OF_STEP = {"setup": "setup", "movement": "movement", "negotiation": "negotiation", "congress": "congress",
                 "congress-vote": "congress", "congress-runoff": "congress", "congress-sign": "congress", "war": "war",
                 "war-first": "war", "war-second": "war"}
+
+
+@cache
+def _words(language: str) -> Mapping[str, Any]:
+    """:func:`gm.games.britannica.view.words`, read once per language."""
+    return data_words(load(), language)
 
 
 def _with_position(d: Any, state: State, seat: str, orders: Sequence[Any],
@@ -257,10 +265,14 @@ class Britannica(GameModule):
         return o.to_json(order)
 
     def seat_names(self, language: str) -> Mapping[str, str]:
-        """A seat is named after its great power (rules.toml ``name_<language>``)."""
-        from gm.games.britannica.view import names
+        """A seat is named after its great power, with its article where the language
+        wants one ("rapport pour la France"; rules.toml ``words``)."""
+        return {p: w["the"] for p, w in self.words(language)["power"].items()}
 
-        return names(load(), language)
+    def words(self, language: str) -> Mapping[str, Any]:
+        """The names of powers (with their forms), places and random events in
+        ``language`` (gm/games/britannica/view.py :func:`words`)."""
+        return _words(language)
 
     def order_from_json(self, data: Mapping[str, Any]) -> Any:
         return o.from_json(data)

@@ -10,35 +10,34 @@ from __future__ import annotations
 from typing import Any
 
 from gm.games.base import copy_state
-from gm.games.britannica.data import BritanniaData, load
-
-OTHER_NAMES = {"en": {"china": "China", "ottoman": "Ottoman Empire", "home": "home"},
-               "fr": {"china": "Chine", "ottoman": "Empire ottoman", "home": "métropole"}}
-"""Names of the map's non-players (issue 20: in French too)."""
+from gm.games.britannica.data import WORD_FORMS, BritanniaData, load
 
 
-def names(d: BritanniaData, language: str = "en") -> dict[str, str]:
-    """Display names of areas, sea zones, powers and random events (``event:1-1``), for
-    the report templates; a power's or an event's ``name_<language>`` where the data
-    gives one (rules.toml, charts.toml), else its name."""
-    def said(t: dict[str, Any]) -> str:
-        return str(t.get(f"name_{language}") or t["name"])
-
-    out = {a.id: a.name for a in d.areas.values()}
-    out |= {z.id: z.name for z in d.seas.values()}
-    out |= {p: said(t) for p, t in d.rules["powers"].items()}
-    out |= {p: said(t) for p, t in d.rules["minor_powers"].items()}
-    out |= OTHER_NAMES.get(language, OTHER_NAMES["en"])
-    out |= {f"event:{k}": said(t) for k, t in d.charts["random_events"]["table"].items()}
-    return out
+def words(d: BritanniaData, language: str = "en") -> dict[str, Any]:
+    """The names the report templates write in ``language`` (issue 20; the English ones
+    where the data gives none): ``power`` (great, minor and non-player powers, by id, each
+    with its :data:`~gm.games.britannica.data.WORD_FORMS`, rules.toml ``words``), ``place``
+    (areas, sea zones and the home box, by id; areas and seas have no French names) and
+    ``event`` (random events by key, charts.toml ``name_<language>``)."""
+    r = d.rules
+    power: dict[str, dict[str, str]] = {}
+    for key, t in {**r["powers"], **r["minor_powers"], **r["non_players"]}.items():
+        said = t.get("words", {})
+        name = str(t["name"])
+        en = {"name": name, "the": name, "of": f"of {name}", "to": f"to {name}"} | said.get("en", {})
+        power[key] = en | {f: v for f, v in said.get(language, {}).items() if f in WORD_FORMS}
+    home = r["home_box"]
+    place = {a.id: a.name for a in d.areas.values()} | {z.id: z.name for z in d.seas.values()}
+    place["home"] = str(home.get("words", {}).get(language, {}).get("name") or home["name"])
+    event = {k: str(t.get(f"name_{language}") or t["name"])
+             for k, t in d.charts["random_events"]["table"].items()}
+    return {"power": power, "place": place, "event": event}
 
 
 def view(state: dict[str, Any], power: str | None) -> dict[str, Any]:
     """The state as ``power`` (a seat) may know it."""
     out = copy_state(state)
     d = load()
-    out["names"] = names(d)
-    out["names_fr"] = names(d, "fr")
     if power is None:
         return out
     mine = {p for p in d.great_powers if d.seat_of(p) == power}

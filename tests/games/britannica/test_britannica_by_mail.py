@@ -68,7 +68,7 @@ def test_a_full_game_turn_of_seven_powers_by_mail(pax) -> None:  # type: ignore[
     for p in POWERS:
         r = report(pax, p)
         assert "==== gm report pax1 1880-negotiation" in r
-        assert "Eritrea" in r and ("Casus Belli against Britain" in r or "casus belli contre Grande-Bretagne" in r)
+        assert "Eritrea" in r and ("Casus Belli against Britain" in r or "casus belli contre la Grande-Bretagne" in r)
     assert "Ce qui s'est passé" in report(pax, "france") and "acheter" not in report(pax, "france")
     assert "Britain, your units:" in report(pax, "britain") and "Britain, your units:" not in report(pax, "italy")
     assert "Germany buys a fleet of strength 1." in report(pax, "usa")
@@ -109,7 +109,7 @@ def test_a_full_game_turn_of_seven_powers_by_mail(pax) -> None:  # type: ignore[
     phase = close(pax)
     assert phase.startswith("1880-war-1-round-1-")
     assert "Britain declares war on Italy (war 1)." in report(pax, "france") or \
-        "Grande-Bretagne déclare la guerre à Italie (guerre 1)." in report(pax, "france")
+        "La Grande-Bretagne entre en guerre contre l'Italie (guerre 1)." in report(pax, "france")
     if phase.endswith("-first"):
         phase = close(pax)
     assert phase == "1880-war-1-round-1-second"
@@ -120,7 +120,7 @@ def test_a_full_game_turn_of_seven_powers_by_mail(pax) -> None:  # type: ignore[
     assert "War 1 ends: peace by agreement." in r and "The 1884 turn begins." in r
     assert "Administration of Italy" in r and "Administration of Britain" not in r
     assert "Italy buys" in r and "Movement / Status Change" in r
-    assert "Administration de France" in report(pax, "france")
+    assert "Administration de la France" in report(pax, "france")
     # Every seat received a report for each of the eight phases that closed.
     for p in POWERS:
         assert len(outbox(pax, kind="report", to=ADDR[p])) >= 8

@@ -48,7 +48,7 @@ def test_rule_setting_up_the_game_first_report_shows_random_events_administratio
             assert "La première phase où vous donnez vos ordres est 1880-movement" in welcome
             for words in ("Le MJ met la partie en place en 1880",
                           "Phase des événements aléatoires : ",
-                          "Administration de France : bureau colonial £",
+                          "Administration de la France : bureau colonial ",
                           "Phase des puissances mineures : "):
                 assert words in first, (words, first)
         else:

@@ -36,4 +36,4 @@ def test_after_a_conditional_order_what_it_may_change_waits_for_adjudication(pax
     assert "REFUSED  move army 10 from home to Eritrea: refused: no such unit there" in reply
     # what the reply accepted is what the adjudication does, the condition holding
     close(pax)
-    assert "Britain moves a army (3) from home to Eritrea." in report(pax, "britain")
+    assert "Britain moves an army (3) from home to Eritrea." in report(pax, "britain")

@@ -153,9 +153,9 @@ def test_report_shows_only_the_seats_own_units_and_hides_secret_treaties(lang: s
 
 @pytest.mark.parametrize(("lang", "annexed", "listed", "casus"), [
     ("en", "the Ottoman Empire annexes it", "Areas annexed by the Ottoman Empire: Persia.",
-     "Britain has a Casus Belli against Ottoman Empire in Persia (the Ottoman annexation"),
+     "Britain has a Casus Belli against the Ottoman Empire in Persia (the Ottoman annexation"),
     ("fr", "l'Empire ottoman l'annexe", "Régions annexées par l'Empire ottoman : Persia.",
-     "Grande-Bretagne a un casus belli contre Empire ottoman en Persia (annexion ottomane"),
+     "La Grande-Bretagne a un casus belli contre l'Empire ottoman en Persia (annexion ottomane"),
 ])
 def test_rule_unrest_ottoman_annexation_report_lines(lang: str, annexed: str, listed: str,
                                                      casus: str) -> None:
@@ -167,3 +167,43 @@ def test_rule_unrest_ottoman_annexation_report_lines(lang: str, annexed: str, li
     text = render("report", lang, "britannica", game_only=True, view=module.view(s, "italy"),
                   events=events, power="italy")
     assert annexed in text and listed in text and casus in text
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", ["report for Italy", "Administration of Japan: colonial office £10 (roll 3)",
+            "Germany transfers £5 to Austria-Hungary.", "Italy buys an army of strength 3.",
+            "War 1 ends: won by France.", "Italy proposes \"Tunis\": France no marker in Tunis.",
+            "Not carried out: order 2 of Italy",
+            "Italy moves an army (3) from home to Tunis.", "2 unused Casus Belli expire."]),
+    ("fr", ["rapport pour l'Italie", "Administration du Japon : bureau colonial 10 £ (dé 3)",
+            "L'Allemagne verse 5 £ à l'Autriche-Hongrie.", "L'Italie achète une armée de force 3.",
+            "Fin de la guerre 1 : gagnée par la France.", "Non exécuté : ordre 2 de l'Italie",
+            "L'Italie propose « Tunis » : France aucun marqueur en Tunis.",
+            "L'Italie déplace une armée (3) de la métropole vers Tunis.",
+            "L'Italie voit son marqueur protectorat en Tunis établi.",
+            "2 casus belli inutilisés expirent."]),
+])
+def test_one_template_says_the_powers_as_each_language_writes_them(lang: str, said: list[str]) -> None:
+    """Issue 20: one report template for every language, its sentences from the catalogue and
+    the powers' names from the data with the article and preposition French puts on them
+    ("du Japon", "à l'Autriche-Hongrie"), money as the language writes it."""
+    s = module.setup("1880", {})
+    events = [{"type": t, "data": d} for t, d in SAMPLES.items()]
+    text = render("report", lang, "britannica", game_only=True, view=module.view(s, "italy"),
+                  events=events, power="italy")
+    for line in said:
+        assert line in text, line
+    folder = Path(module.templates_dir())
+    assert sorted(p.name for p in folder.glob("*.j2")) == ["_events.txt.j2", "report.txt.j2"]
+
+
+def test_every_power_has_its_french_forms() -> None:
+    """rules.toml ``words.fr``: a name, and its forms with the article, "de" and "à"."""
+    french = module.words("fr")["power"]
+    assert french["japan"] == {"name": "Japon", "the": "le Japon", "of": "du Japon", "to": "au Japon"}
+    assert french["ottoman"]["the"] == "l'Empire ottoman"
+    assert module.words("en")["power"]["ottoman"]["the"] == "the Ottoman Empire"
+    for key, forms in french.items():
+        assert set(forms) == {"name", "the", "of", "to"}, key
+        assert forms["name"] in forms["the"] or forms["the"].startswith("l'"), key
+    assert module.seat_name("usa", "fr") == "les États-Unis"

@@ -80,7 +80,7 @@ def test_rule_random_events_a_peace_conference_lowers_european_tensions() -> Non
     assert s["eti"] == 27
     assert [(t["amount"], t["eti"]) for t in of_type(events, "tension")] == [(-3, 27)]
     assert "European Tensions -3 (random event 6-6): now 27." in _report(s, events, "italy", "en")
-    assert "Tensions européennes -3 (événement aléatoire 6-6) : 27." in _report(s, events, "italy", "fr")
+    assert "Tensions européennes -3 (événement aléatoire 6-6) : désormais 27." in _report(s, events, "italy", "fr")
     s["eti"] = 1
     economy.random_events(d, s, Dice.scripted([1, 6, 6]))
     assert s["eti"] == 0  # never below zero
