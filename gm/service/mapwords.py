@@ -13,7 +13,7 @@ from gm.service.render import render
 
 
 def map_words(language: str, game: str | None = None, **context: Any) -> dict[str, str]:
-    """The words drawn on a map (templates/mail/map_words.<lang>.txt.j2), by key."""
+    """The words drawn on a map (templates/mail/map_words.txt.j2), by key."""
     out: dict[str, str] = {}
     for line in render("map_words", language, game, **context).splitlines():
         key, sep, text = line.partition(":")

@@ -4,10 +4,8 @@ A document has one template, translated through the gettext catalogue with
 Jinja's i18n extension (``{% trans %}``, ``_()``): each language has its own
 environment, with that language's translations installed (gm/i18n.py).
 
-Lookup order for template ``name`` in language ``lang``, the game's own first:
-``templates/<game>/<name>.<lang>.txt.j2`` (a copy per language, as templates
-were written before the catalogues), ``templates/<game>/<name>.txt.j2``,
-``templates/<game>/<name>.en.txt.j2``, then the same under ``templates/mail/``.
+Template ``name`` is ``templates/<game>/<name>.txt.j2``, the game's own, else
+``templates/mail/<name>.txt.j2`` (issue 20: no copy per language any more).
 Text templates are not HTML-escaped; HTML templates (``.html.j2``, found the
 same way by :func:`render_html`) always are.
 """
@@ -75,8 +73,7 @@ def render(name: str, lang: str = "en", game: str | None = None, *, game_only: b
     candidates = []
     folders = ([game] if game else []) + ([] if game_only else ["mail"])
     for folder in folders:
-        for suffix in dict.fromkeys((f".{language}", "", f".{SOURCE_LANGUAGE}")):
-            candidates.append(f"{folder}/{name}{suffix}.{kind}.j2")
+        candidates.append(f"{folder}/{name}.{kind}.j2")
     for candidate in candidates:
         try:
             template = env.get_template(candidate)
