@@ -212,6 +212,7 @@ def parse_command(text: str) -> Any:
     if _QUESTION.search(text):
         raise ProseAfterCommand("a question, not a command")
     text = without_tail(text)
+    written = text
     try:
         try:
             tree = envelope_parser().parse(strip_accents(text))
@@ -223,6 +224,8 @@ def parse_command(text: str) -> Any:
             tree = envelope_parser().parse(strip_accents(text))
         cmd = _Commands(text).transform(tree)
     except UnexpectedInput as e:
+        if _heading_a_sentence(written):
+            raise ProseAfterCommand("a command word heading a sentence") from None
         raise ValueError(f"not understood at column {e.column}") from None
     except VisitError as e:
         raise ValueError(str(e.orig_exc)) from None
@@ -244,6 +247,51 @@ def _without_colons(text: str) -> str:
     the line does not parse as written (issue 17)."""
     text = _ABSENT_FROM.sub(r"\1 ", text)
     return _KEYWORD_COLON.sub(r"\1 ", text).rstrip().removesuffix(":").rstrip()
+
+
+_HEADING = re.compile(r"^\s*(?:[^\W\d]+\s+){0,2}?[^\W\d]+\s*:\s*(?P<rest>.*\S)\s*$")
+
+
+HEADING_WORDS = frozenset({"status", "etat", "ready", "pret", "not", "pas", "wait", "attendre",
+                           "no", "ne", "history", "historique", "orders", "ordres", "game",
+                           "partie", "phase", "help", "aide", "list", "liste", "password",
+                           "motdepasse", "for", "pour"})
+"""A player's commands that may head a sentence before a colon. Not ``PRESS`` (a message
+must never vanish as prose), ``ABSENT`` (dates written wrong are answered), ``ADD`` and
+``CHECK`` (``ADD: these two`` means ADD: storing the orders otherwise is answered as an
+error) nor the moderator's commands (a failed act is always answered)."""
+
+
+def _heading_a_sentence(text: str) -> bool:
+    """A command word (or two) before a colon, then at least two words that do not parse
+    as its argument and hold no digit (``Status: all fine here``, ``Wait: I need to
+    think``, ``Game: what a game``): a heading over a sentence, prose (orders.md §2, issue
+    17 class 2). ``STATUS`` or ``Status:`` alone stays the command, as do the commands that
+    take a reason after the colon (``PAUSE: holiday``), which parse; one word or a digit
+    after the colon (``Ready: yes``, ``Phase: 1701 spring``) is a command written wrong,
+    answered as an error."""
+    m = _HEADING.match(text)
+    if m is None or strip_accents(text).lower().split()[0].rstrip(":") not in HEADING_WORDS:
+        return False
+    rest = m.group("rest")
+    return len(rest.split()) >= 2 and not any(ch.isdigit() for ch in rest)
+
+
+_LIST_HEADS = frozenset({"orders", "ordres", "list", "liste"})
+_POINTING = frozenset("see below above follow follows following attached voir dessous ci-dessous "
+                      "suivent suivants".split())
+
+
+def _list_heading(text: str) -> bool:
+    """``Orders:`` or ``List:`` heading a player's own lines (not the commands, which take no
+    colon), alone or over a sentence (``Orders: see below``): prose, listed as ignored. An
+    order after the colon (``Orders: recon Livland``) is left to the game's parser."""
+    head, colon, rest = strip_accents(text).lower().partition(":")
+    if not colon or head.strip() not in _LIST_HEADS:
+        return False
+    words = [w.strip(",.!;") for w in rest.split()]
+    return not words or (len(words) >= 2 and not any(ch.isdigit() for ch in rest)
+                         and any(w in NOT_AN_ARGUMENT or w in _POINTING for w in words))
 
 
 def _prose_argument(cmd: Any) -> bool:
@@ -381,7 +429,8 @@ class _Commands(Transformer):
         return c.List(self._v(k[0]).lower() if k else None)
 
     def help(self, k: list[Token]) -> c.Help:
-        return c.Help(self._v(k[0]).strip().lower() if k else None)
+        topic = self._v(k[0]).strip().lstrip(":").strip().lower() if k else None
+        return c.Help(topic or None)  # "HELP: move" as "HELP move"
 
     def extend(self, k: list[Any]) -> c.Extend:
         toks, opts = self._mod(k)
@@ -468,8 +517,17 @@ class _Builder:
             self.env.ignored.append(line)
         elif is_command_line(line.text):
             self._command(line)
+        elif _list_heading(line.text):
+            self._prose(line)
         else:
             self._order(line)
+
+    def _prose(self, line: SourceLine) -> None:
+        """A line read as prose by the envelope: listed as ignored (issue 17 class 2)."""
+        if self.section is not None and self.section.signon is not None:
+            self._order(ProseLine(line.number, line.text))
+        else:
+            self.env.ignored.append(line)
 
     def finish(self) -> None:
         if self.press is not None and self.section is not None:
@@ -495,10 +553,7 @@ class _Builder:
                 # "Ready when you are!", "Wait for me, I am on holiday": plainly prose, never
                 # an error (issue 17); listed as ignored. Sentence punctuation after a
                 # command ("READY!", "ABSENT 2026-12-20 TO 2027-01-03.") is not a slip.
-                if self.section is not None and self.section.signon is not None:
-                    self._order(ProseLine(line.number, line.text))
-                else:
-                    self.env.ignored.append(line)
+                self._prose(line)
                 return
             self._error(line, Problem.BAD_DATE if "date" in str(e) else Problem.BAD_COMMAND, str(e))
             return

@@ -168,3 +168,58 @@ def test_a_list_heading_before_the_envelope_opens_nothing() -> None:
     env = parse_envelope(clean_body("List:\n- recon Livland\nGAME baltica42\nPOWER sweden x\n"))
     assert [line.text for line in env.ignored] == ["List:", "recon Livland"]
     assert [s.game for s in env.sections] == ["baltica42"] and env.sections[0].commands == []
+
+
+@pytest.mark.parametrize("line", [
+    "Status: all fine here", "STATUS: nothing new on my side", "Help: I'm lost?",
+    "Help: I am lost", "Wait: I need to think", "Ready: as ever, my friend",
+    "Not ready: still thinking", "History: we made it together", "Game: what a game this is",
+    "Phase: the last one was hard", "Orders: see below", "Password: see my last mail",
+    "Etat : tout va bien ici", "Aide : je suis perdu", "Pas prêt : je réfléchis encore",
+    "For: the record, all is well", "Orders:", "Orders: see below",
+    "List: my moves this turn",
+])
+def test_a_command_word_heading_a_sentence_with_a_colon_is_prose(line: str) -> None:
+    """Issue 17 class 2 (orders.md §2): a command word before a colon and a sentence after it
+    is prose, listed as ignored: never a command error, never the command."""
+    from gm.orders.envelope import parse_envelope
+    from gm.orders.model import ProseLine
+
+    [section] = parse_envelope(clean_body(f"GAME g\nPOWER sweden pw\nrecon Livland\n{line}\n")
+                               ).sections
+    assert section.errors == [] and section.commands == []
+    assert isinstance(section.items[-1].line, ProseLine)  # the service lists it as ignored
+
+
+@pytest.mark.parametrize(("line", "command"), [
+    ("STATUS", c.Status()), ("Status:", c.Status()), ("HELP: move", c.Help("move")),
+    ("PAUSE: holiday week", None), ("Phase: 1700-autumn-actions-sweden", c.Phase(
+        "1700-autumn-actions-sweden")),
+])
+def test_the_command_alone_or_with_its_argument_after_the_colon_stays_the_command(
+        line: str, command: object) -> None:
+    from gm.orders.envelope import parse_command
+
+    got = parse_command(line)
+    assert got == command or (command is None and type(got).__name__ == "Pause")
+
+
+@pytest.mark.parametrize("line", ["Ready: yes", "ADD: these two", "Check: these two",
+                                  "Absent: from Monday to Friday", "Press: nothing to say today"])
+def test_a_colon_heading_that_may_mean_the_command_stays_an_error(line: str) -> None:
+    """ADD, CHECK, ABSENT and PRESS change what happens to the mail, and one word after the
+    colon may be a slip: answered as an error the player sees, never silently prose."""
+    from gm.orders.envelope import parse_envelope
+
+    [section] = parse_envelope(clean_body(f"GAME g\nPOWER sweden pw\n{line}\n")).sections
+    assert [e.line.text for e in section.errors] == [line]
+
+
+def test_an_order_after_orders_colon_is_left_to_the_game() -> None:
+    from gm.orders.envelope import OrderLine, parse_envelope
+    from gm.orders.model import ProseLine
+
+    [section] = parse_envelope(clean_body("GAME g\nPOWER sweden pw\nOrders: recon Livland\n")
+                               ).sections
+    [item] = section.items
+    assert isinstance(item, OrderLine) and not isinstance(item.line, ProseLine)
