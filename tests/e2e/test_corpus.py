@@ -64,6 +64,24 @@ def test_the_corpus_has_at_least_300_mails_each_with_an_expected_outcome() -> No
         assert isinstance(expect["pipeline"]["stores"], dict), path.name
 
 
+CLIENTS = ("outlook", "gmail", "apple", "thunderbird", "android", "html")
+"""The client styles of issue 17's mails (``<game>17_c<class>_<n>_<client>_...``): Outlook
+top-posting, Gmail, Apple Mail, Thunderbird format=flowed, Android base64, HTML only."""
+
+
+@pytest.mark.parametrize("klass", range(1, 9))
+def test_each_issue_17_class_has_five_mails_from_five_client_styles(klass: int) -> None:
+    """Issue 17's done-when: each class is covered by at least five mails written as
+    different mail clients send them, each with its expected outcome."""
+    import re
+
+    mails = [p for p in FILES if re.match(rf"[a-z]17_c{klass}_\d+_", p.name)]
+    clients = {p.name.split("_")[3] for p in mails}
+    assert len(mails) >= 5 and clients <= set(CLIENTS) and len(clients) >= 5, (klass, clients)
+    for path in mails:
+        assert "pipeline" in load(path)[1], path.name
+
+
 def test_the_generated_mails_are_what_the_generator_makes() -> None:
     """generated/ is reproducible: edit generate.py and re-run it, never the files."""
     assert generate.differences() == []
