@@ -91,8 +91,9 @@ def _refusal(d: BritanniaData, state: State, new: State, step: str, x: o.Order, 
         got = congress.downgrade(d, new, actor, x.area, x.kind)
         return got if isinstance(got, str) else None
     if isinstance(x, o.CallCongress) and step == "negotiation":
-        cbs = [cb for n, cb in enumerate(state["casus_belli"], 1) if not x.about or n in x.about]
-        if not any(cb["holder"] == actor for cb in cbs) and not any(
+        # any of the power's Casus Belli: others' downgrades in the phase may settle disputes
+        # and so renumber the list the call's CB numbers read at adjudication
+        if not any(cb["holder"] == actor for cb in state["casus_belli"]) and not any(
                 t["ratified"] and actor in t["parties"] for t in state["treaties"]):
             return msg("only a power with a Casus Belli may call a Congress")
         return None
