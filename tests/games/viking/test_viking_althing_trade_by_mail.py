@@ -70,7 +70,7 @@ def test_althing_votes_and_a_trade_answer_by_mail(pv) -> None:  # type: ignore[n
         == ["holmgard"]
     assert all(state["players"][p]["silfr"] == silfr[p] + 2 for p in (p0, p1, p2))
     report_p2 = outbox(pv, kind="report", to=ADDR[p2])[-1][1]
-    assert "2 of 3 vote(s) yes" in report_p2 or "2 voix pour sur 3" in report_p2
+    assert "2 of 3 votes yes" in report_p2 or "2 voix pour sur 3" in report_p2
     assert "negotiating" in report_p2 or "négocient" in report_p2
     offer = ("Trade offer: ", "Offre d'échange : ")
     assert not any(o in report_p2 for o in offer)  # only the two parties see the items

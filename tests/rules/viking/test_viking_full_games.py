@@ -157,7 +157,8 @@ def test_rule_a_three_player_game_takes_every_action_and_ends_by_the_tie_breaker
     assert state["end_reason"] == "end_of_saga"
     assert state["winners"] == rulebook_winners(state)
     winners = ", ".join(state["winners"])
-    assert (f"The saga ends (the saga track is empty). Winner(s): {winners}."
+    said = "Winner" if len(state["winners"]) == 1 else "Winners"
+    assert (f"The saga ends (the saga track is empty). {said}: {winners}."
             in _final_report(state, last, "green", "en"))
     assert "La saga s'achève" in _final_report(state, last, "blue", "fr")
     t = Table(DATA, state)

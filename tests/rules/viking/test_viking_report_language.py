@@ -2,8 +2,9 @@
 
 A refusal in an adjudication is an event whose ``why`` is English and whose
 ``why_msg`` is the message as data; the French report says it from
-gm/locale/fr/LC_MESSAGES/gm.po. Every event type the engine emits has a line in both
-report templates (no raw ``type: data`` fallback).
+gm/locale/fr/LC_MESSAGES/gm.po. Every event type the engine emits has a line in the
+report template, said in English and French through the catalogue (no raw ``type:
+data`` fallback), and there is one template for every language (issue 20).
 """
 
 from __future__ import annotations
@@ -43,7 +44,13 @@ def test_every_event_type_has_a_line_in_english_and_french() -> None:
     code = "\n".join(p.read_text(encoding="utf-8") for p in package.rglob("*.py"))
     emitted = set(re.findall(r'emit\(\s*"([a-z_]+)"', code))
     assert emitted
-    for lang in ("en", "fr"):
-        text = (templates_root() / "viking" / f"_events.{lang}.txt.j2").read_text(encoding="utf-8")
-        handled = set(re.findall(r't == "([a-z_]+)"', text))
-        assert sorted(emitted - handled) == [], lang
+    text = (templates_root() / "viking" / "_events.txt.j2").read_text(encoding="utf-8")
+    handled = set(re.findall(r't == "([a-z_]+)"', text))
+    assert sorted(emitted - handled) == []
+
+
+def test_the_event_lines_are_one_template_for_every_language() -> None:
+    """Issue 20: the sentences go through the catalogue, not through a copy per language."""
+    copies = sorted(p.name for p in (templates_root() / "viking").glob("*.j2")
+                    if re.search(r"\.(en|fr)\.txt\.j2$", p.name))
+    assert copies == [], "a copy per language: translate through the catalogue instead"
