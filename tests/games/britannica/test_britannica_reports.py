@@ -207,3 +207,13 @@ def test_every_power_has_its_french_forms() -> None:
         assert set(forms) == {"name", "the", "of", "to"}, key
         assert forms["name"] in forms["the"] or forms["the"].startswith("l'"), key
     assert module.seat_name("usa", "fr") == "les États-Unis"
+
+
+@pytest.mark.parametrize(("lang", "header"), [("en", "report for a spectator"),
+                                              ("fr", "rapport pour un spectateur")])
+def test_a_spectators_report_says_whom_it_is_for(lang: str, header: str) -> None:
+    """The spectator's report was headed "for the moderator"."""
+    s = module.setup("1880", {})
+    text = render("report", lang, "britannica", game_only=True, view=module.public_view(s),
+                  events=[], power="spectator")
+    assert header in text.splitlines()[0]
