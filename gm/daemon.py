@@ -75,9 +75,9 @@ def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail) -
     # A die-rolling step that fell due since the round began is closed first, so a mail
     # meant for the phase after it finds that phase open (one indexed query otherwise).
     close_due_without_orders(ctx)
-    handle_inbound(ctx, stored.inbound_id)
+    after = handle_inbound(ctx, stored.inbound_id)
     checkpoint("handle")
-    if still_new(ctx, stored.inbound_id):
+    if not after.settled and still_new(ctx, stored.inbound_id):
         # Another instance is handling it right now: it flags the mail when it commits,
         # and if it dies first, the mail is fetched and handled again.
         log.info("mail %s from %s is being handled by another instance", stored.inbound_id,

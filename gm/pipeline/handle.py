@@ -104,6 +104,7 @@ def _handle(ctx: ServiceContext, inbound_id: int, *, retry: bool) -> AfterCommit
         row.handled_at = ctx.clock.now()
         row.raw = mask_mail(row.raw, signon_secrets(mail.text))  # no password at rest (issue 22)
         session.add(row)
+    after.settled = True  # committed: the block above raised otherwise
     return after
 
 
@@ -206,14 +207,18 @@ def build_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: I
     sc = SectionContext(ctx, session, mail, int(row.id or 0), after)
     for section in envelope.sections:
         reply.sections.append(handle_section(sc, section))
-    reply.language = _language(session, reply.sections)
+    reply.language = _language(session, reply.sections, sc.signed_on)
     return reply
 
 
-def _language(session: Session, sections: list[SectionReply]) -> str:
-    """The reply's language: that of the first seat signed on."""
+def _language(session: Session, sections: list[SectionReply], signed_on: dict[int, Seat]) -> str:
+    """The reply's language: that of the first seat signed on (``signed_on``: those seats,
+    as the sections left them, so not read again)."""
     for s in sections:
         if s.game_id and s.power and s.power != "moderator":  # signed on, even if then refused
+            seat = signed_on.get(s.seat_id or 0)
+            if seat is not None and seat.game_id == s.game_id and seat.power == s.power:
+                return seat.language
             return get_seat(session, s.game_id, s.power).language
     return next((s.language for s in sections if s.language), "en")
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from gm.db.engine import session_scope
 from gm.db.models import InboundMail
@@ -39,23 +40,37 @@ def mailbox_key(fetched: FetchedMail) -> str | None:
     return None
 
 
-def _seen(session: Session, fetched: FetchedMail, key: str | None,
-          message_id: str) -> InboundMail | None:
+def _seen(session: Session, fetched: FetchedMail, key: str | None, message_id: str) -> int | None:
+    """The id of the stored row of this message, if any: the one with its mailbox key, else
+    one stored before mailbox keys existed with its UID, else one with its Message-ID.
+
+    One statement (issue 21: these were three, each reading the whole row): each branch
+    of the OR is found through its own index (mailbox_key, message_id); the rows stored
+    without a key are found through the mailbox_key index too (the UID columns have none:
+    this was a scan of every mail ever stored, for each new mail)."""
+    match: list[ColumnElement[bool]] = [col(InboundMail.message_id) == message_id]
     if key is not None:
-        row = session.exec(select(InboundMail).where(InboundMail.mailbox_key == key)).first()
-        if row is not None:
-            return row
+        match.append(col(InboundMail.mailbox_key) == key)
     if fetched.uidvalidity is not None and fetched.uid is not None:  # stored before the key existed
-        # Only rows without a key: one with a key for this message was found above. The
-        # mailbox_key index finds those few rows (the columns below have no index: this
-        # was a scan of every mail ever stored, for each new mail; issue 21).
-        row = session.exec(select(InboundMail).where(
-            col(InboundMail.mailbox_key).is_(None),
-            InboundMail.source == fetched.source, InboundMail.uidvalidity == fetched.uidvalidity,
-            InboundMail.uid == fetched.uid)).first()
-        if row is not None:
-            return row
-    return session.exec(select(InboundMail).where(InboundMail.message_id == message_id)).first()
+        match.append(and_(col(InboundMail.mailbox_key).is_(None),
+                          col(InboundMail.source) == fetched.source,
+                          col(InboundMail.uidvalidity) == fetched.uidvalidity,
+                          col(InboundMail.uid) == fetched.uid))
+    rows = session.execute(select(col(InboundMail.id), col(InboundMail.mailbox_key),
+                                  col(InboundMail.source), col(InboundMail.uidvalidity),
+                                  col(InboundMail.uid))
+                           .where(or_(*match)).order_by(col(InboundMail.id))).all()
+    ranked = []
+    for row_id, row_key, source, uidvalidity, uid in rows:
+        if key is not None and row_key == key:
+            kind = 0
+        elif row_key is None and fetched.uid is not None and (source, uidvalidity, uid) == (
+                fetched.source, fetched.uidvalidity, fetched.uid):
+            kind = 1
+        else:
+            kind = 2  # by its Message-ID
+        ranked.append((kind, int(row_id or 0)))
+    return min(ranked)[1] if ranked else None  # the best kind, the first stored of it
 
 
 def store_inbound(ctx: ServiceContext, fetched: FetchedMail) -> Stored:
@@ -66,7 +81,7 @@ def store_inbound(ctx: ServiceContext, fetched: FetchedMail) -> Stored:
         with session_scope(ctx.engine) as session:
             existing = _seen(session, fetched, key, decoded.message_id)
             if existing is not None:
-                return Stored(int(existing.id or 0), new=False)
+                return Stored(existing, new=False)
             row = InboundMail(message_id=decoded.message_id, mailbox_key=key, source=fetched.source,
                               uidvalidity=fetched.uidvalidity, uid=fetched.uid,
                               received_at=ctx.clock.now(), sender=decoded.from_addr[:320],
@@ -78,7 +93,7 @@ def store_inbound(ctx: ServiceContext, fetched: FetchedMail) -> Stored:
                 # Another instance stored this very message a moment ago.
                 again = _seen(session, fetched, key, decoded.message_id)
                 assert again is not None
-                return Stored(int(again.id or 0), new=False)
+                return Stored(again, new=False)
             session.add(row)
             session.flush()
             return Stored(int(row.id or 0), new=True)
@@ -86,7 +101,7 @@ def store_inbound(ctx: ServiceContext, fetched: FetchedMail) -> Stored:
         with session_scope(ctx.engine) as session:
             again = _seen(session, fetched, key, decoded.message_id)
             assert again is not None
-            return Stored(int(again.id or 0), new=False)
+            return Stored(again, new=False)
 
 
 def still_new(ctx: ServiceContext, inbound_id: int) -> bool:

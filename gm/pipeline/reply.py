@@ -42,6 +42,7 @@ class SectionReply:
     copy_to: str | None = None  # the registered address, when the sender was another
     appendix: list[str] = field(default_factory=list)  # STATUS: the report, in this reply
     language: str = ""  # the reply's language when nobody signed on (REJOINDRE: fr)
+    seat_id: int | None = None  # the seat signed on (the reply's language is its language)
 
     def note(self, text: str) -> None:
         self.entries.append(Entry("note", text))

@@ -30,6 +30,9 @@ from gm.service.orders import submit_orders
 class AfterCommit:
     close: list[tuple[str, int, str]] = field(default_factory=list)  # game, seq, by
     ready_check: set[str] = field(default_factory=set)  # games to test for early adjudication
+    # The mail's own transaction committed it handled or ignored: it is no longer "new"
+    # (the daemon then flags it without reading its row again).
+    settled: bool = False
 
 
 @dataclass
@@ -39,6 +42,7 @@ class SectionContext:
     mail: DecodedMail
     inbound_id: int
     after: AfterCommit
+    signed_on: dict[int, Seat] = field(default_factory=dict)  # the seats signed on, by id
 
 
 def handle_section(sc: SectionContext, section: Section) -> SectionReply:
@@ -99,7 +103,8 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
         return reply
     seat = signon.seat
     if seat is not None:
-        reply.power, reply.timezone = seat.power, seat.timezone
+        reply.power, reply.timezone, reply.seat_id = seat.power, seat.timezone, seat.id
+        sc.signed_on[int(seat.id or 0)] = seat
         if seat.address and seat.address.lower() != sc.mail.reply_address.lower():
             reply.copy_to = seat.address
     else:

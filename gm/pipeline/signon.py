@@ -85,6 +85,8 @@ def resolve_power(session: Session, game: Game, written: str) -> Seat | None:
 def may_act_for(session: Session, game: Game, seat: Seat | None, written: str) -> str | None:
     """The power ``written`` if this sign-on may act for it: its own, one it controls or
     holds; the moderator (``seat`` None) any power of the game. None: it may not."""
+    if seat is not None and written and fold(written) == fold(seat.power):
+        return seat.power  # its own power, as resolve_power finds it (no query: issue 21)
     target = resolve_power(session, game, written) if written else None
     name = target.power if target else written.lower()
     if seat is None:

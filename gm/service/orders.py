@@ -113,6 +113,22 @@ def lock_phase(session: Session, phase: Phase) -> Phase:
     return session.exec(q).one()
 
 
+def lock_current_phase(session: Session, game_id: str) -> Phase:
+    """``lock_phase(session, current_phase(session, game_id))`` in two statements, not three,
+    on SQLite (issue 21): the write to the current phase's row takes the write lock first,
+    then the phase is read once. On PostgreSQL, as :func:`lock_phase` (the row lock is
+    taken on the row read, which is then read again)."""
+    if session.get_bind().dialect.name == "postgresql":
+        return lock_phase(session, current_phase(session, game_id))
+    live = (col(Phase.game_id) == game_id, col(Phase.state) != "undone")
+    current = select(Phase.id).where(*live).order_by(col(Phase.seq).desc()).limit(1).scalar_subquery()
+    session.execute(update(Phase).where(col(Phase.id) == current).values(state=Phase.state)
+                    .execution_options(synchronize_session=False))
+    phase = session.exec(select(Phase).where(*live).order_by(col(Phase.seq).desc()).limit(1)
+                         .execution_options(populate_existing=True)).first()
+    return phase if phase is not None else current_phase(session, game_id)  # which raises
+
+
 def submit_orders(
     ctx: ServiceContext,
     session: Session,
@@ -126,14 +142,13 @@ def submit_orders(
     inbound_id: int | None = None,
 ) -> Submission:
     """Parse and validate ``lines`` as ``power``'s orders and store them unless ``check``."""
-    phase = current_phase(session, game.id)
-    if not check:
-        phase = lock_phase(session, phase)
+    phase = current_phase(session, game.id) if check else lock_current_phase(session, game.id)
     ensure_may_order(game, phase, power)
     module = module_of(game)
     parse = _parse(module, phase.game_state or {}, power, lines)
     orders = [p.order for p in parse.orders]
-    previous = current_orders(session, game.id, phase.seq).get(power)
+    versions = _versions(session, game.id, phase.seq, power)
+    previous = next((row for row in versions if row.current), None)
     # ADD: the new orders are judged after the ones already stored (actions counted and
     # money spent from the top of the whole list), only their own verdicts shown
     earlier = [module.order_from_json(o) for o in previous.orders or []] if (
@@ -153,6 +168,7 @@ def submit_orders(
         text="\n".join(base_text + [p.echo for p in keep]),
         source=source, inbound_id=inbound_id,
         ready=previous.ready if previous else False, wait=previous.wait if previous else False,
+        versions=versions,
     )
     return sub
 
@@ -182,12 +198,19 @@ def _parse(module: GameModule, state: State, power: str,
     return parse
 
 
+def _versions(session: Session, game_id: str, seq: int, power: str) -> list[OrderSet]:
+    """Every version of ``power``'s orders for phase ``seq``."""
+    return list(session.exec(select(OrderSet).where(
+        OrderSet.game_id == game_id, OrderSet.phase_seq == seq, OrderSet.power == power)))
+
+
 def store_orders(ctx: ServiceContext, session: Session, game: Game, phase: Phase, power: str, *,
                  orders: list, text: str, source: str, inbound_id: int | None = None,
-                 ready: bool = False, wait: bool = False) -> OrderSet:
-    """Store a new current version of ``power``'s orders for ``phase``."""
-    rows = list(session.exec(select(OrderSet).where(
-        OrderSet.game_id == game.id, OrderSet.phase_seq == phase.seq, OrderSet.power == power)))
+                 ready: bool = False, wait: bool = False,
+                 versions: list[OrderSet] | None = None) -> OrderSet:
+    """Store a new current version of ``power``'s orders for ``phase``; ``versions``: the
+    earlier ones, when the caller read them in this transaction after locking the phase."""
+    rows = _versions(session, game.id, phase.seq, power) if versions is None else versions
     for row in rows:
         if row.current:
             row.current = False

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from email.message import EmailMessage, Message
 from email.policy import SMTP
 
+from sqlalchemy.orm import make_transient_to_detached
 from sqlmodel import Session, select
 
 from gm.db.models import OutboundMail
@@ -99,9 +100,12 @@ def queue_mail(
     if new_id is None:
         again = session.exec(select(OutboundMail).where(OutboundMail.message_id == message_id)).one()
         return again
-    stored = session.get(OutboundMail, new_id)
-    assert stored is not None
-    return stored
+    # The row as inserted, with its id, joins the session as if read back (issue 21: it
+    # was read again, raw and all, for each mail queued).
+    row.id = new_id
+    make_transient_to_detached(row)
+    session.add(row)
+    return row
 
 
 def _svg_to_png(data: bytes) -> bytes:

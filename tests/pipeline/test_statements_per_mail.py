@@ -1,0 +1,100 @@
+"""How many SQL statements one order mail costs the daemon (issue 21), and that the fewer
+statements change nothing a player or the moderator can see. Not timed: counted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import event
+from sqlmodel import col, select
+
+from gm.daemon import process_one
+from gm.db.engine import session_scope
+from gm.db.models import InboundMail, OrderSet, OutboundMail
+from gm.mail.types import FetchedMail
+from gm.service.context import ServiceContext
+from tests.pipeline.conftest import mail, outbox
+
+MAX_STATEMENTS = 19
+"""An order mail's statements: stored (look-up, insert), the due-phase check, the row's claim
+(update, read), the loop check, game, phase, seats, failures, the phase's lock (update, read),
+the power's order versions, the orders (update, insert), the outbox (look-up, insert), the row
+marked handled. There were 25 (two reads of the phase, the seats, the order versions; the
+stored mail three times, the queued reply again, the mail's status after the commit)."""
+
+
+class Mailbox:
+    """A mailbox that records which mails were flagged, in order."""
+
+    def __init__(self) -> None:
+        self.flagged: list[int | None] = []
+
+    def fetch_new(self) -> list[FetchedMail]:
+        return []
+
+    def mark_handled(self, items: list[FetchedMail]) -> None:
+        self.flagged += [f.uid for f in items]
+
+    def wait(self, timeout: float) -> bool:
+        return False
+
+    def close(self) -> None:
+        return None
+
+
+@contextmanager
+def counted(ctx: ServiceContext) -> Iterator[list[str]]:
+    statements: list[str] = []
+
+    def count(_conn, _cursor, statement: str, *_args) -> None:  # type: ignore[no-untyped-def]
+        statements.append(statement)
+
+    event.listen(ctx.engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        event.remove(ctx.engine, "before_cursor_execute", count)
+
+
+def test_an_order_mail_costs_a_bounded_number_of_statements_and_is_flagged_after_its_commit(
+        race) -> None:  # type: ignore[no-untyped-def]
+    box = Mailbox()
+    bodies = ["GAME race1\nPOWER north n-secret\nadvance 1\n",
+              "GAME race1\nPOWER south s-secret\nadvance 2\n",
+              "GAME race1\nPOWER north n-secret\nadvance 3\n",  # replaces north's first orders
+              "GAME race1\nPOWER south s-secret\nSET LANGUAGE en\nadvance 1\n"]
+    fetched = [FetchedMail(mail(b, sender=f"{b.split()[3]}@example.org"), "imap:INBOX", 7, uid, str(uid))
+               for uid, b in enumerate(bodies, start=1)]
+    process_one(race, box, fetched[0])  # the first mail also reads what is then cached
+    per_mail = []
+    for f in fetched[1:]:
+        with counted(race) as statements:
+            assert process_one(race, box, f)
+        per_mail.append(len(statements))
+    assert max(per_mail) <= MAX_STATEMENTS, per_mail
+    assert box.flagged == [1, 2, 3, 4]
+    with session_scope(race.engine) as s:
+        assert [r.status for r in s.exec(select(InboundMail).order_by(col(InboundMail.id)))] == \
+            ["handled"] * 4
+        versions = s.exec(select(OrderSet).where(OrderSet.power == "north")
+                          .order_by(col(OrderSet.version))).all()
+        assert [(v.version, v.current, v.text) for v in versions] == \
+            [(1, False, "advance 1"), (2, True, "advance 3")]
+        replies = s.exec(select(OutboundMail).where(OutboundMail.kind == "reply")).all()
+        assert len(replies) == 4
+    south = [text for _, text in outbox(race, kind="reply", to="south@example.org")]
+    # south's seat is French until its LANGUAGE line: the reply reads the seat as it was left
+    assert "puissance south" in south[0] and "power south" in south[1], south[1]
+
+
+def test_a_mail_stored_again_is_neither_handled_nor_answered_twice(race) -> None:  # type: ignore[no-untyped-def]
+    box = Mailbox()
+    raw = mail("GAME race1\nPOWER north n-secret\nadvance 1\n")
+    process_one(race, box, FetchedMail(raw, "imap:INBOX", 7, 1, "1"))
+    process_one(race, box, FetchedMail(raw, "imap:INBOX", 7, 1, "1"))  # the same message again
+    process_one(race, box, FetchedMail(raw, "imap:INBOX", 8, 5, "5"))  # after a UIDVALIDITY change
+    assert box.flagged == [1, 1, 5]
+    with session_scope(race.engine) as s:
+        assert len(s.exec(select(InboundMail)).all()) == 1
+    assert len(outbox(race, kind="reply")) == 1
