@@ -162,7 +162,8 @@ def after_balkan_wars(d: BritanniaData, count: int) -> BritanniaData:
 
 WORD_FORMS = ("name", "the", "of", "to")
 """The forms of a power's name in rules.toml ``words.<language>``: bare, with its article,
-with "of", with "to" (French folds the article in: "du Japon", "aux États-Unis")."""
+with "of", with "to" (French folds the article in: "du Japon", "aux États-Unis"); besides
+them, ``plural = true`` where the name is plural in that language ("les États-Unis")."""
 
 
 def check_data(data: BritanniaData | None = None) -> list[str]:
@@ -218,7 +219,7 @@ def _check_rules(d: BritanniaData) -> list[str]:
     for group in ("powers", "minor_powers", "non_players"):
         for p, t in r[group].items():
             for lang, forms in t.get("words", {}).items():
-                if lang != "en" and set(forms) != set(WORD_FORMS):
+                if lang != "en" and set(forms) - {"plural"} != set(WORD_FORMS):
                     out.append(f"rules: {group}.{p} words.{lang} must give {', '.join(WORD_FORMS)}")
     if len(r["turns"]) != 10:
         out.append("rules: the turn track must have 10 turns")

@@ -16,16 +16,17 @@ from gm.games.britannica.data import WORD_FORMS, BritanniaData, load
 def words(d: BritanniaData, language: str = "en") -> dict[str, Any]:
     """The names the report templates write in ``language`` (issue 20; the English ones
     where the data gives none): ``power`` (great, minor and non-player powers, by id, each
-    with its :data:`~gm.games.britannica.data.WORD_FORMS`, rules.toml ``words``), ``place``
-    (areas, sea zones and the home box, by id; areas and seas have no French names) and
-    ``event`` (random events by key, charts.toml ``name_<language>``)."""
+    with its :data:`~gm.games.britannica.data.WORD_FORMS` and ``plural``, rules.toml
+    ``words``), ``place`` (areas, sea zones and the home box, by id; areas and seas have
+    no French names) and ``event`` (random events by key, charts.toml ``name_<language>``)."""
     r = d.rules
-    power: dict[str, dict[str, str]] = {}
+    power: dict[str, dict[str, Any]] = {}
     for key, t in {**r["powers"], **r["minor_powers"], **r["non_players"]}.items():
         said = t.get("words", {})
         name = str(t["name"])
-        en = {"name": name, "the": name, "of": f"of {name}", "to": f"to {name}"} | said.get("en", {})
-        power[key] = en | {f: v for f, v in said.get(language, {}).items() if f in WORD_FORMS}
+        en = {"name": name, "the": name, "of": f"of {name}", "to": f"to {name}", "plural": False}
+        power[key] = en | said.get("en", {}) | {
+            f: v for f, v in said.get(language, {}).items() if f in (*WORD_FORMS, "plural")}
     home = r["home_box"]
     place = {a.id: a.name for a in d.areas.values()} | {z.id: z.name for z in d.seas.values()}
     place["home"] = str(home.get("words", {}).get(language, {}).get("name") or home["name"])

@@ -174,19 +174,22 @@ def test_rule_unrest_ottoman_annexation_report_lines(lang: str, annexed: str, li
             "Germany transfers £5 to Austria-Hungary.", "Italy buys an army of strength 3.",
             "War 1 ends: won by France.", "Italy proposes \"Tunis\": France no marker in Tunis.",
             "Not carried out: order 2 of Italy",
-            "Italy moves an army (3) from home to Tunis.", "2 unused Casus Belli expire."]),
+            "Italy moves an army (3) from home to Tunis.", "2 unused Casus Belli expire.",
+            "U.S.A. pays for the panama canal."]),
     ("fr", ["rapport pour l'Italie", "Administration du Japon : bureau colonial 10 £ (dé 3)",
             "L'Allemagne verse 5 £ à l'Autriche-Hongrie.", "L'Italie achète une armée de force 3.",
             "Fin de la guerre 1 : gagnée par la France.", "Non exécuté : ordre 2 de l'Italie",
             "L'Italie propose « Tunis » : France aucun marqueur en Tunis.",
             "L'Italie déplace une armée (3) de la métropole vers Tunis.",
             "L'Italie voit son marqueur protectorat en Tunis établi.",
-            "2 casus belli inutilisés expirent."]),
+            "2 casus belli inutilisés expirent.",
+            "Les États-Unis financent le canal panama."]),
 ])
 def test_one_template_says_the_powers_as_each_language_writes_them(lang: str, said: list[str]) -> None:
     """Issue 20: one report template for every language, its sentences from the catalogue and
     the powers' names from the data with the article and preposition French puts on them
-    ("du Japon", "à l'Autriche-Hongrie"), money as the language writes it."""
+    ("du Japon", "à l'Autriche-Hongrie") and the verb agreeing with a plural name ("les
+    États-Unis financent"), money as the language writes it."""
     s = module.setup("1880", {})
     events = [{"type": t, "data": d} for t, d in SAMPLES.items()]
     text = render("report", lang, "britannica", game_only=True, view=module.view(s, "italy"),
@@ -200,11 +203,13 @@ def test_one_template_says_the_powers_as_each_language_writes_them(lang: str, sa
 def test_every_power_has_its_french_forms() -> None:
     """rules.toml ``words.fr``: a name, and its forms with the article, "de" and "à"."""
     french = module.words("fr")["power"]
-    assert french["japan"] == {"name": "Japon", "the": "le Japon", "of": "du Japon", "to": "au Japon"}
+    assert french["japan"] == {"name": "Japon", "the": "le Japon", "of": "du Japon", "to": "au Japon",
+                               "plural": False}
+    assert french["usa"]["plural"] and not module.words("en")["power"]["usa"]["plural"]
     assert french["ottoman"]["the"] == "l'Empire ottoman"
     assert module.words("en")["power"]["ottoman"]["the"] == "the Ottoman Empire"
     for key, forms in french.items():
-        assert set(forms) == {"name", "the", "of", "to"}, key
+        assert set(forms) == {"name", "the", "of", "to", "plural"}, key
         assert forms["name"] in forms["the"] or forms["the"].startswith("l'"), key
     assert module.seat_name("usa", "fr") == "les États-Unis"
 
