@@ -19,7 +19,7 @@ from lark.exceptions import LarkError, UnexpectedInput, VisitError
 from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData, load
 from gm.games.britannica.data import aliases as data_aliases
-from gm.i18n import msg
+from gm.i18n import Text, msg
 from gm.orders.conditions import all_of, any_of
 from gm.orders.grammar import inline_rules, parse_inline, unknown_command, without_full_stop
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
@@ -499,75 +499,119 @@ def _pname(name: str) -> str:
     return name if name.isdigit() else f'"{name}"'
 
 
+#: The words an order's echo carries as parameters, each its own message so the reply
+#: says them in the seat's language ("armée", "protectorat": words the grammar reads).
+#: "dominion" stays as written: it is a French keyword too, and the catalogue's French
+#: for the report ("État/dominion") would not parse.
+_WORDS = {"army": msg("army"), "fleet": msg("fleet"), "interest": msg("interest"),
+          "influence": msg("influence"), "protectorate": msg("protectorate"),
+          "possession": msg("possession"), "none": msg("none"), "yes": msg("yes"),
+          "no": msg("no"), "abstain": msg("abstain")}
+
+
+def _word(word: str) -> str:
+    return _WORDS.get(word, word)
+
+
+def _joined(parts: list[Text]) -> Text:
+    """``a; b; c`` as one message (the French puts a space before the semicolon)."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = msg("{a}; {b}", a=out, b=part)
+    return out
+
+
+def _clause(power: str, kind: str, area: str) -> Text:
+    if kind == "keeps":
+        return msg("{power} keeps {area}", power=power, area=_nm(area))
+    if kind == "takes":
+        return msg("{power} takes {area}", power=power, area=_nm(area))
+    return msg("{power} {kind} in {area}", power=power, kind=_word(kind), area=_nm(area))
+
+
 def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
-    """Canonical English text of an order."""
+    """Canonical text of an order: a :class:`gm.i18n.Text` holding the English, which a
+    reply says again in the seat's language through the catalogue (whose French uses the
+    grammar's French words, so it parses again: orders.md §8)."""
     if isinstance(order, o.Conditional):
         if order.form is o.Form.THEN:
-            return f"if {order.cond.echo()} then {echo(order.order)}"
-        return f"{echo(order.order)} {order.form.value} {order.cond.echo()}"
+            return msg("if {condition} then {order}", condition=order.cond.echo(),
+                       order=echo(order.order))
+        if order.form is o.Form.UNLESS:
+            return msg("{order} unless {condition}", order=echo(order.order),
+                       condition=order.cond.echo())
+        return msg("{order} if {condition}", order=echo(order.order), condition=order.cond.echo())
     match order:
         case o.Buy(_, unit, s):
-            return f"buy {unit} {s}"
+            return msg("buy {unit} {strength}", unit=_word(unit), strength=s)
         case o.Place(_, kind, area):
-            return f"place {kind} in {_nm(area)}"
+            return msg("place {kind} in {area}", kind=_word(kind), area=_nm(area))
         case o.Upgrade(_, area, kind):
-            return f"upgrade {_nm(area)} to {kind}"
+            return msg("upgrade {area} to {kind}", area=_nm(area), kind=_word(kind))
         case o.Downgrade(_, area, kind):
-            return f"downgrade {_nm(area)} to {kind}"
+            return msg("downgrade {area} to {kind}", area=_nm(area), kind=_word(kind))
         case o.Move(_, unit, s, origin, dest, via):
-            tail = f" via {', '.join(_nm(v) for v in via)}" if via else ""
-            return f"move {unit} {s} from {_nm(origin)} to {_nm(dest)}{tail}"
+            if via:
+                return msg("move {unit} {strength} from {origin} to {dest} via {via}",
+                           unit=_word(unit), strength=s, origin=_nm(origin), dest=_nm(dest),
+                           via=", ".join(_nm(v) for v in via))
+            return msg("move {unit} {strength} from {origin} to {dest}", unit=_word(unit),
+                       strength=s, origin=_nm(origin), dest=_nm(dest))
         case o.Merchant(_, None, dest):
-            return f"merchant new in {_nm(dest)}"
+            return msg("merchant new in {area}", area=_nm(dest))
         case o.Merchant(_, origin, dest):
-            return f"merchant from {_nm(origin or '')} to {_nm(dest)}"
+            return msg("merchant from {origin} to {dest}", origin=_nm(origin or ""), dest=_nm(dest))
         case o.Canal(_, area):
-            return f"canal {_nm(area)}"
+            return msg("canal {area}", area=_nm(area))
         case o.Garrison(_, area, s):
-            return f"garrison {_nm(area)} with army {s}"
+            return msg("garrison {area} with army {strength}", area=_nm(area), strength=s)
         case o.Transfer(_, amount, to):
-            return f"transfer {amount} to {to}"
+            return msg("transfer {amount} to {power}", amount=amount, power=to)
         case o.SwitchPower(_, to):
-            return f"FOR {to}"
+            return msg("FOR {power}", power=to)
         case o.Sign(_, name):
-            return f'sign treaty "{name}"'
+            return msg('sign treaty "{name}"', name=name)
         case o.TreatyText(_, name, public, parties, text):
             vis = "public" if public else "secret"
             return f'treaty "{name}" {vis} between {", ".join(parties)}: {text}'
         case o.NotYet(_, _, text):
             return text
         case o.Volunteer(_, area, to):
-            return f"volunteer coaling {area} to {to}"
+            return msg("volunteer coaling {area} to {power}", area=area, power=to)
         case o.Deny(_, area, to):
-            return f"deny {area} to {to}"
+            return msg("deny {area} to {power}", area=area, power=to)
         case o.CallCongress(_, site, about):
-            tail = " about " + ", ".join(f"CB-{n}" for n in about) if about else ""
-            return f"congress in {site}{tail}"
+            if about:
+                return msg("congress in {site} about {cbs}", site=site,
+                           cbs=", ".join(f"CB-{n}" for n in about))
+            return msg("congress in {site}", site=site)
         case o.Attend(_, True):
-            return "attend"
+            return msg("attend")
         case o.Attend(_, False):
-            return "stay away"
+            return msg("stay away")
         case o.Propose(_, name, clauses):
-            return f"propose {_pname(name)}: " + "; ".join(
-                f"{p} {k} {_nm(a)}" if k in ("keeps", "takes") else f"{p} {k} in {_nm(a)}"
-                for p, k, a in clauses)
+            return msg("propose {name}: {clauses}", name=_pname(name),
+                       clauses=_joined([_clause(p, k, a) for p, k, a in clauses]))
         case o.Vote(_, name, choice):
-            return f"vote {_pname(name)} {choice}"
+            return msg("vote {name} {choice}", name=_pname(name), choice=_word(choice))
         case o.Defy(_, name):
-            return f"defy {_pname(name)}"
+            return msg("defy {name}", name=_pname(name))
         case o.Declare(_, target):
-            return f"declare war on {target}"
+            return msg("declare war on {power}", power=target)
         case o.Support(_, ally):
-            return f"support {ally}"
+            return msg("support {power}", power=ally)
         case o.Attack(_, unit, where):
-            return f"attack {unit} in {_nm(where)}"
+            return msg("attack {unit} in {area}", unit=_word(unit), area=_nm(where))
         case o.Retreat(_, unit, origin, dest, strength):
-            size = f" {strength}" if strength else ""
-            return f"retreat {unit}{size} from {_nm(origin)} to {_nm(dest)}"
+            if strength:
+                return msg("retreat {unit} {strength} from {origin} to {dest}", unit=_word(unit),
+                           strength=strength, origin=_nm(origin), dest=_nm(dest))
+            return msg("retreat {unit} from {origin} to {dest}", unit=_word(unit),
+                       origin=_nm(origin), dest=_nm(dest))
         case o.Peace(_):
-            return "peace"
+            return msg("peace")
         case o.Breach(_, name, violator):
-            return f'breach "{name}" by {violator}'
+            return msg('breach "{name}" by {power}', name=name, power=violator)
         case o.Object(_, power):
-            return f"object to {power}"
+            return msg("object to {power}", power=power)
     raise TypeError(order)

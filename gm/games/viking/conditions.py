@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gm.games.viking.table import Refusal, Table
+from gm.i18n import msg
 from gm.orders.conditions import Conditional, Predicate, Quantity
 
 
@@ -42,7 +43,7 @@ class TradeAccepted(Predicate):
     """``trade accepted``: the last trade of this turn was accepted and carried out."""
 
     def echo(self) -> str:
-        return "trade accepted"
+        return msg("trade accepted")
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ class AlthingPassed(Predicate):
     """``althing passed``: the last Althing of this turn resolved its event."""
 
     def echo(self) -> str:
-        return "althing passed"
+        return msg("althing passed")
 
 
 @dataclass

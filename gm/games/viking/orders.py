@@ -1,9 +1,11 @@
 """Pax Viking orders as typed values, their canonical text and their storage form.
 
 One dataclass per order of ``orders_grammar/viking.lark``. Names are stored
-canonical (the data's names); ``echo()`` is the English canonical line the
-reply shows; ``to_json``/``from_json`` are what the service stores and replay
-re-runs.
+canonical (the data's names); ``echo()`` is the canonical line the reply shows: a
+:class:`gm.i18n.Text` holding the English, which the reply says again in the seat's
+language through the catalogue, whose French uses the grammar's French keywords so
+that it re-parses too (orders.md §8); ``to_json``/``from_json`` are what the
+service stores and replay re-runs.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from gm.i18n import Text, msg
 from gm.orders.conditions import Conditional
 
 
@@ -22,16 +25,18 @@ class Item:
     value: str = ""
     amount: int = 0
 
-    def echo(self) -> str:
+    def echo(self) -> Text:
         if self.kind == "silfr":
-            return f"{self.amount} silfr"
-        if self.kind in ("follower", "longship"):
-            return f"{self.kind} at {self.value}"
+            return msg("{amount} silfr", amount=self.amount)
+        if self.kind == "follower":
+            return msg("follower at {post}", post=self.value)
+        if self.kind == "longship":
+            return msg("longship at {place}", place=self.value)
         if self.kind == "tile":
-            return f"tile {self.value}"
+            return msg("tile {tile}", tile=self.value)
         if self.kind == "promise":
-            return f'promise "{self.value}"'
-        return "nothing"
+            return msg('promise "{promise}"', promise=self.value)
+        return msg("nothing")
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "value": self.value, "amount": self.amount}
@@ -41,8 +46,17 @@ class Item:
         return cls(d["kind"], d.get("value", ""), int(d.get("amount", 0)))
 
 
-def _items(items: tuple[Item, ...]) -> str:
-    return ", ".join(i.echo() for i in items)
+def _place(place: str) -> str:
+    """A place as an echo names it: ``home`` is a word of the language ("foyer")."""
+    return msg("home") if place == "home" else place
+
+
+def _items(items: tuple[Item, ...]) -> Text:
+    """``2 silfr, tile Odin`` as one message, each item said in the reader's language."""
+    out = items[0].echo() if items else msg("nothing")
+    for item in items[1:]:
+        out = msg("{a}, {b}", a=out, b=item.echo())
+    return out
 
 
 @dataclass(frozen=True)
@@ -58,8 +72,8 @@ class Order:
 class InvestDraw(Order):
     kind = "invest_draw"
 
-    def echo(self) -> str:
-        return "invest draw"
+    def echo(self) -> Text:
+        return msg("invest draw")
 
 
 @dataclass(frozen=True)
@@ -67,8 +81,8 @@ class InvestBuy(Order):
     kind = "invest_buy"
     tile: str
 
-    def echo(self) -> str:
-        return f"invest buy {self.tile}"
+    def echo(self) -> Text:
+        return msg("invest buy {tile}", tile=self.tile)
 
 
 @dataclass(frozen=True)
@@ -77,8 +91,9 @@ class Journey(Order):
     start: str
     path: tuple[str, ...]
 
-    def echo(self) -> str:
-        return f"journey from {self.start} to {', '.join(self.path)}"
+    def echo(self) -> Text:
+        return msg("journey from {start} to {path}", start=_place(self.start),
+                   path=", ".join(self.path))
 
 
 @dataclass(frozen=True)
@@ -90,9 +105,12 @@ class Offer(Order):
     get: tuple[Item, ...]
     at: str = ""  # the step of the journey where it is made (default: the first colocated)
 
-    def echo(self) -> str:
-        at = f" at {self.at}" if self.at else ""
-        return f"offer {self.to}{at}: give {_items(self.give)} for {_items(self.get)}"
+    def echo(self) -> Text:
+        if self.at:
+            return msg("offer {power} at {place}: give {give} for {get}", power=self.to,
+                       place=self.at, give=_items(self.give), get=_items(self.get))
+        return msg("offer {power}: give {give} for {get}", power=self.to,
+                   give=_items(self.give), get=_items(self.get))
 
 
 @dataclass(frozen=True)
@@ -102,8 +120,8 @@ class Counter(Order):
     give: tuple[Item, ...]
     get: tuple[Item, ...]
 
-    def echo(self) -> str:
-        return f"counter: give {_items(self.give)} for {_items(self.get)}"
+    def echo(self) -> Text:
+        return msg("counter: give {give} for {get}", give=_items(self.give), get=_items(self.get))
 
 
 @dataclass(frozen=True)
@@ -113,10 +131,16 @@ class Play(Order):
     at: str = ""
     choices: tuple[str, ...] = ()
 
-    def echo(self) -> str:
-        at = f" at {self.at}" if self.at else ""
-        ch = f": {', '.join(self.choices)}" if self.choices else ""
-        return f"play {self.tile}{at}{ch}"
+    def echo(self) -> Text:
+        choices = ", ".join(self.choices)
+        if self.at and self.choices:
+            return msg("play {tile} at {post}: {choices}", tile=self.tile, post=self.at,
+                       choices=choices)
+        if self.at:
+            return msg("play {tile} at {post}", tile=self.tile, post=self.at)
+        if self.choices:
+            return msg("play {tile}: {choices}", tile=self.tile, choices=choices)
+        return msg("play {tile}", tile=self.tile)
 
 
 @dataclass(frozen=True)
@@ -125,9 +149,10 @@ class Activate(Order):
     post: str
     choices: tuple[str, ...] = ()
 
-    def echo(self) -> str:
-        ch = f": {', '.join(self.choices)}" if self.choices else ""
-        return f"activate {self.post}{ch}"
+    def echo(self) -> Text:
+        if self.choices:
+            return msg("activate {post}: {choices}", post=self.post, choices=", ".join(self.choices))
+        return msg("activate {post}", post=self.post)
 
 
 @dataclass(frozen=True)
@@ -136,8 +161,10 @@ class Parley(Order):
     post: str
     rival: str = ""  # the rival challenged (PARLEY, Challenge); "" = the only one there
 
-    def echo(self) -> str:
-        return f"parley {self.post}" + (f" challenge {self.rival}" if self.rival else "")
+    def echo(self) -> Text:
+        if self.rival:
+            return msg("parley {post} challenge {power}", post=self.post, power=self.rival)
+        return msg("parley {post}", post=self.post)
 
 
 @dataclass(frozen=True)
@@ -146,16 +173,16 @@ class JarldomAction(Order):
     start: str
     post: str
 
-    def echo(self) -> str:
-        return f"jarldom from {self.start} to {self.post}"
+    def echo(self) -> Text:
+        return msg("jarldom from {place} to {post}", place=_place(self.start), post=self.post)
 
 
 @dataclass(frozen=True)
 class SwedenAction(Order):
     kind = "sweden"
 
-    def echo(self) -> str:
-        return "sweden"
+    def echo(self) -> Text:
+        return msg("sweden")
 
 
 @dataclass(frozen=True)
@@ -163,8 +190,8 @@ class TheocracyAction(Order):
     kind = "theocracy"
     post: str
 
-    def echo(self) -> str:
-        return f"theocracy {self.post}"
+    def echo(self) -> Text:
+        return msg("theocracy {post}", post=self.post)
 
 
 @dataclass(frozen=True)
@@ -172,8 +199,8 @@ class RusAction(Order):
     kind = "rus"
     tile: str
 
-    def echo(self) -> str:
-        return f"rus take {self.tile}"
+    def echo(self) -> Text:
+        return msg("rus take {tile}", tile=self.tile)
 
 
 @dataclass(frozen=True)
@@ -182,8 +209,8 @@ class Keep(Order):
     action = False
     tiles: tuple[str, ...]
 
-    def echo(self) -> str:
-        return f"keep {', '.join(self.tiles)}"
+    def echo(self) -> Text:
+        return msg("keep {tiles}", tiles=", ".join(self.tiles))
 
 
 @dataclass(frozen=True)
@@ -191,8 +218,8 @@ class Pass(Order):
     kind = "pass"
     action = False
 
-    def echo(self) -> str:
-        return "pass"
+    def echo(self) -> Text:
+        return msg("pass")
 
 
 @dataclass(frozen=True)
@@ -201,8 +228,8 @@ class Vote(Order):
     action = False
     yes: bool
 
-    def echo(self) -> str:
-        return f"vote {'yes' if self.yes else 'no'}"
+    def echo(self) -> Text:
+        return msg("vote yes") if self.yes else msg("vote no")
 
 
 @dataclass(frozen=True)
@@ -210,8 +237,8 @@ class Accept(Order):
     kind = "accept"
     action = False
 
-    def echo(self) -> str:
-        return "accept"
+    def echo(self) -> Text:
+        return msg("accept")
 
 
 @dataclass(frozen=True)
@@ -219,8 +246,8 @@ class Refuse(Order):
     kind = "refuse"
     action = False
 
-    def echo(self) -> str:
-        return "refuse"
+    def echo(self) -> Text:
+        return msg("refuse")
 
 
 ORDER_TYPES: dict[str, type[Order]] = {
