@@ -114,9 +114,13 @@ class MailReply:
                 "phase": first.phase or "", "copy": sections is not None}
 
     def _translated(self, section: SectionReply) -> SectionReply:
-        """``section`` with every message built in code said in the reply's language."""
+        """``section`` with every message built in code said in the reply's language; an
+        order's echo too (issue 20), so a French seat reads its orders back in French
+        ("déplacer ..."), whichever language it wrote them in: the orders' canonical text is a
+        :class:`gm.i18n.Text` whose French the grammar parses again (orders.md §8)."""
         lang = self.language
         return replace(section, rejected=translate(section.rejected, lang),
                        entries=[replace(e, reason=translate(e.reason, lang),
-                                        text=translate(e.text, lang) if e.kind == "note" else e.text)
+                                        text=translate(e.text, lang) if e.kind == "note" else e.text,
+                                        echo=translate(e.echo, lang))
                                 for e in section.entries])

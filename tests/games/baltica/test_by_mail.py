@@ -107,13 +107,15 @@ def test_a_season_of_the_grand_campaign_by_mail(pb) -> None:  # type: ignore[no-
     assert "Vellinck" not in co and "Estländska" not in co
     assert "Ingermanland : 2 blocs suédois" in co  # issue 20: agreement, not "bloc(s)"
 
-    # The Coalition orders in French; the reply echoes them in the canonical form.
+    # The Coalition orders in French; the reply echoes them in the canonical form, in the
+    # seat's language (issue 20).
     deliver(pb, mail("GAME pb1\nPOWER coalition co-secret\n"
                      "deplacer de Livland: August II vers Estland\n"
                      "pertes d'abord Kazanski\n", sender=COALITION))
     reply = last_reply(pb, COALITION)
-    assert "OK  move from Livland: August II to Estland" in reply
-    assert "OK  hits prefer Kazanski" in reply and "vous avez écrit" in reply
+    assert "OK  déplacer de Livland : August II vers Estland" in reply
+    assert "OK  pertes d'abord Kazanski" in reply and "vous avez écrit" in reply
+    assert "move from" not in reply and "hits prefer" not in reply
     assert close_phase(pb, "pb1", phase_now(pb)[1], by="test").closed
     assert phase_now(pb)[0] == "1700-autumn-battles"
 
@@ -156,11 +158,37 @@ def test_a_french_seat_reads_why_an_order_is_refused_in_french(pb) -> None:  # t
     deliver(pb, mail("GAME pb1\nPOWER coalition co-secret\nreconnaitre Estland\n"
                      "deplacer de Estland: Repnin vers Livland\n", sender=COALITION))
     reply = last_reply(pb, COALITION)
-    assert "REFUSÉ  move from Estland: Repnin to Livland : refusé : pas dans ce territoire" in reply
+    assert "REFUSÉ  déplacer de Estland : Repnin vers Livland : refusé : pas dans ce territoire" in reply
     assert "not in that territory" not in reply
     # Sweden, in English, is told the same kind of refusal in English.
     deliver(pb, mail("GAME pb1\nPOWER sweden sw-secret\nrecon Estland\n", sender=SWEDEN))
     assert "REFUSED  recon Estland: refused: not your action phase" in last_reply(pb, SWEDEN)
+
+
+def test_the_reply_echoes_accepted_orders_in_the_seats_language(pb) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20: the echo of an accepted order ("OK ...") reads in the seat's language,
+    whichever language the player wrote it in: the French seat reads "déplacer ..." for
+    "move ...", and the same seat set to English reads "move ..." for "déplacer ..."."""
+    deliver(pb, mail("GAME pb1\nMODERATOR mod-secret\nDICE 2 5\n", sender=MOD))
+    settle(pb, "pb1", by="test")
+    assert phase_now(pb)[0] == "1700-autumn-actions-coalition"
+    deliver(pb, mail("GAME pb1\nPOWER coalition co-secret\n"
+                     "move from Livland: August II to Estland\n", sender=COALITION))
+    reply = last_reply(pb, COALITION)
+    assert "OK  déplacer de Livland : August II vers Estland" in reply
+    assert "vous avez écrit : move from Livland: August II to Estland" in reply
+    deliver(pb, mail("GAME pb1\nPOWER coalition co-secret\n"
+                     "déplacer de Livland : August II vers Estland\n", sender=COALITION))
+    reply = last_reply(pb, COALITION)
+    assert "OK  déplacer de Livland : August II vers Estland" in reply
+    assert "vous avez écrit" not in reply and "move from" not in reply
+    deliver(pb, mail("GAME pb1\nPOWER coalition co-secret\nSET LANGUAGE en\n", sender=COALITION))
+    deliver(pb, mail("GAME pb1\nPOWER coalition co-secret\n"
+                     "déplacer de Livland : August II vers Estland\n", sender=COALITION))
+    reply = last_reply(pb, COALITION)
+    assert "OK  move from Livland: August II to Estland" in reply
+    assert "you wrote: déplacer de Livland : August II vers Estland" in reply
+    assert orders_of(pb, "coalition") == ["move from Livland: August II to Estland"]
 
 
 def attachment_names(row) -> list[str]:  # type: ignore[no-untyped-def]
@@ -252,7 +280,7 @@ def test_an_interphase_by_mail(pb) -> None:  # type: ignore[no-untyped-def]
                      "construire Saxe : tirer 1 ; déployer Lausitz\n"
                      "réformer Repnin\n", sender=COALITION))
     reply = last_reply(pb, COALITION)
-    assert "build Saxony: draw 1; deploy Lausitz" in reply
+    assert "OK  construire Saxe : tirer 1 ; déployer Lausitz" in reply
     assert "réformes militaires russes" not in reply  # refusals are in the reply's language
     assert "aucune armée russe perdue en bataille" in reply
     assert close_phase(pb, "pb1", phase_now(pb)[1], by="test").closed

@@ -124,3 +124,16 @@ def test_a_full_game_turn_of_seven_powers_by_mail(pax) -> None:  # type: ignore[
     # Every seat received a report for each of the eight phases that closed.
     for p in POWERS:
         assert len(outbox(pax, kind="report", to=ADDR[p])) >= 8
+
+
+def test_the_reply_echoes_accepted_orders_in_the_seats_language(pax) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20: the echo of an accepted order ("OK ...") reads in the seat's language,
+    whichever language the player wrote it in; the French echo is the grammar's French, so
+    it parses again."""
+    reply = send(pax, "france", "buy army 1", "acheter flotte 1")
+    assert "OK  acheter armée 1" in reply and "vous avez écrit : buy army 1" in reply
+    assert "OK  acheter flotte 1" in reply
+    assert "buy army" not in reply.replace("vous avez écrit : buy army 1", "")
+    reply = send(pax, "britain", "acheter armee 1", "buy fleet 1")
+    assert "OK  buy army 1" in reply and "you wrote: acheter armee 1" in reply
+    assert "OK  buy fleet 1" in reply and "acheter" not in reply.replace("acheter armee 1", "")

@@ -167,3 +167,28 @@ def test_a_french_seat_reads_the_parse_error_labels_in_french(pv) -> None:  # ty
     assert "a journey needs 'from PLACE to PLACE, PLACE' (at the end of the line" in en
     assert "invest needs 'draw' or 'buy TILE'" in en
     assert "parley needs 'POST' or 'POST challenge PLAYER'" in en
+
+
+def test_the_reply_echoes_accepted_orders_in_the_seats_language(pv) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20: the echo of an accepted order ("OK ...") reads in the seat's language,
+    whichever language the player wrote it in; the French echo is the grammar's French
+    ("voyager de foyer vers ..."), so it parses again."""
+    _, state, owing = now(pv)
+    p = owing[0]
+    entry = DATA.place_name(sorted(Table(DATA, state).home_entries(p))[0])
+    head = f"GAME pv1\nPOWER {p} {p}-pw\n"
+    deliver(pv, mail(head + "SET LANGUAGE fr\n", sender=ADDR[p]))
+    deliver(pv, mail(head + f"journey from home to {entry}\ninvest draw\n", sender=ADDR[p]))
+    reply = outbox(pv, kind="reply", to=ADDR[p])[-1][1]
+    assert f"OK  voyager de foyer vers {entry}" in reply and "OK  investir piocher" in reply
+    assert f"vous avez écrit : journey from home to {entry}" in reply
+    deliver(pv, mail(head + f"voyager de foyer vers {entry}\ninvestir piocher\n", sender=ADDR[p]))
+    reply = outbox(pv, kind="reply", to=ADDR[p])[-1][1]
+    assert f"OK  voyager de foyer vers {entry}" in reply and "OK  investir piocher" in reply
+    assert "vous avez écrit" not in reply and "journey" not in reply
+    deliver(pv, mail(head + "SET LANGUAGE en\n", sender=ADDR[p]))
+    deliver(pv, mail(head + f"voyager de foyer vers {entry}\ninvestir piocher\n", sender=ADDR[p]))
+    reply = outbox(pv, kind="reply", to=ADDR[p])[-1][1]
+    assert f"OK  journey from home to {entry}" in reply and "OK  invest draw" in reply
+    assert f"you wrote: voyager de foyer vers {entry}" in reply
+    assert now(pv)[1]["players"] == state["players"]  # nothing carried out yet (no READY)
