@@ -47,7 +47,7 @@ from gm.pipeline import limits
 from gm.pipeline.limits import classify_inbound
 from gm.pipeline.reply import MailReply, SectionReply
 from gm.pipeline.section import AfterCommit, SectionContext, handle_section
-from gm.pipeline.signon import signon_secrets, warn_of_unread_signons
+from gm.pipeline.signon import envelope_secrets, signon_secrets, warn_of_unread_signons
 from gm.service.context import ServiceContext
 from gm.service.games import get_seat
 from gm.service.outbox import queue_mail
@@ -82,6 +82,7 @@ def _handle(ctx: ServiceContext, inbound_id: int, *, retry: bool) -> AfterCommit
         if row is None or row.status not in (("new", "failed") if retry else ("new",)):
             return after
         mail = decode(row.raw)
+        reply: MailReply | None = None
         checkpoint("parse")
         verdict = classify_inbound(ctx, session, mail)
         if not verdict.kind.answered:
@@ -102,7 +103,9 @@ def _handle(ctx: ServiceContext, inbound_id: int, *, retry: bool) -> AfterCommit
             warn_of_unread_signons(ctx, session, mail.text, mail.plus_tag(ctx.service_address),
                                    mail.from_addr, int(row.id or 0))
         row.handled_at = ctx.clock.now()
-        row.raw = mask_mail(row.raw, signon_secrets(mail.text))  # no password at rest (issue 22)
+        known = reply.secrets if reply is not None and reply.secrets is not None \
+            else signon_secrets(mail.text)
+        row.raw = mask_mail(row.raw, known)  # no password at rest (issue 22)
         session.add(row)
     after.settled = True  # committed: the block above raised otherwise
     return after
@@ -204,6 +207,7 @@ def build_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: I
         names = ", ".join(a.filename or "(unnamed)" for a in mail.attachments)
         reply.notes.append(msg("Attachments are not read ({names}); put orders in the text.", names=names))
     envelope = parse_envelope(clean_body(mail.text))
+    reply.secrets = envelope_secrets(envelope)  # before any section is handled
     sc = SectionContext(ctx, session, mail, int(row.id or 0), after)
     for section in envelope.sections:
         reply.sections.append(handle_section(sc, section))

@@ -85,6 +85,9 @@ class MailReply:
     notes: list[str] = field(default_factory=list)
     ignored: list[SourceLine] = field(default_factory=list)
     sections: list[SectionReply] = field(default_factory=list)
+    # The passwords the mail's envelope holds, read when it was parsed (gm.mail.mask);
+    # None: not parsed (too large)
+    secrets: set[str] | None = field(default=None, repr=False, compare=False)
 
     def render(self, sections: list[SectionReply] | None = None, sender: str = "") -> str:
         """The text of the reply (or of the copy holding only ``sections``); a report asked

@@ -21,7 +21,7 @@ from sqlmodel import Session, col, func, select
 from gm.db.models import Game, Seat, SignonFailure
 from gm.i18n import msg
 from gm.orders import commands as c
-from gm.orders.envelope import Section
+from gm.orders.envelope import Envelope, Section
 from gm.orders.names import edit_distance, fold
 from gm.service.context import ServiceContext
 from gm.service.games import seat_for_power, seats
@@ -226,14 +226,21 @@ def _warn_right_password_blocked(ctx: ServiceContext, session: Session, game: Ga
 def signon_secrets(text: str) -> set[str]:
     """Every password the order parser reads in a mail's text: sign-ons (right or wrong)
     and new passwords, so that the stored mail can be masked (gm.mail.mask)."""
-    from gm.orders.envelope import CommandLine, parse_envelope
+    from gm.orders.envelope import parse_envelope
     from gm.orders.text import clean_body
 
-    found: set[str] = set()
     try:
         envelope = parse_envelope(clean_body(text))
     except Exception:  # the mask's own patterns still apply
-        return found
+        return set()
+    return envelope_secrets(envelope)
+
+
+def envelope_secrets(envelope: Envelope) -> set[str]:
+    """:func:`signon_secrets` of a mail's envelope already parsed (issue 21: not twice)."""
+    from gm.orders.envelope import CommandLine
+
+    found: set[str] = set()
     for section in envelope.sections:
         so = section.signon
         if isinstance(so, c.PowerSignOn | c.ModeratorSignOn) and so.password:
