@@ -17,7 +17,7 @@ of the same game:
 * the same reports: each player got the report of each phase once;
 * nothing left unhandled, unsent, or unflagged in the mailbox.
 
-CI kills 50 times during four games of scenario 12.3 with SQLite (about three minutes); GM_LONG_TESTS=1
+CI kills 30 times during four games of scenario 12.3 with SQLite (about two minutes); GM_LONG_TESTS=1
 kills 150 times, with SQLite and with PostgreSQL (GM_KILLS=n sets the number of kills).
 """
 
@@ -45,8 +45,8 @@ from tests.e2e.test_crash import CONFIG, ROOT
 from tests.support.servers import DovecotServer, SmtpTestServer
 
 LONG = os.environ.get("GM_LONG_TESTS") == "1"
-KILLS = int(os.environ.get("GM_KILLS", "150" if LONG else "50"))
-GAMES = {f"pb123{c}": "12.3" for c in "abcd"}  # four games: long enough for 50 kills
+KILLS = int(os.environ.get("GM_KILLS", "150" if LONG else "30"))
+GAMES = {f"pb123{c}": "12.3" for c in "abcd"}  # four games: long enough for 50 kills and more
 SEED = 22
 SERVE = "from gm.cli.main import cli; cli(prog_name='gm')"
 
