@@ -151,7 +151,8 @@ class Activate(Order):
 
     def echo(self) -> Text:
         if self.choices:
-            return msg("activate {post}: {choices}", post=self.post, choices=", ".join(self.choices))
+            return msg("activate {post}: {choices}", post=self.post,
+                       choices=", ".join(self.choices))
         return msg("activate {post}", post=self.post)
 
 

@@ -33,7 +33,7 @@ def test_a_refusal_reads_french_in_a_french_report() -> None:
     out = send(state, {"red": "parley Birka\njourney from Ladoga to Svir, Ladoga, Holmgard, "
                               "Ilmen"})
     fr = _lines(out, "red", "fr")
-    assert "Non exécuté : « parley Birka » : vous n'avez aucun drakkar sur Birka." in fr
+    assert "Non exécuté : « parlementer Birka » : vous n'avez aucun drakkar sur Birka." in fr
     assert "un voyage fait au plus 3 pas" in fr
     en = _lines(out, "red", "en")
     assert 'Not carried out: "parley Birka": you have no longship on Birka.' in en
