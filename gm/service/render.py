@@ -52,10 +52,20 @@ def environment(lang: str = SOURCE_LANGUAGE) -> Environment:
     env.filters["number"] = lambda value: number(value, lang)
     env.filters["money"] = lambda value: money(value, lang)
     env.filters["say"] = lambda english, language=lang: say(english, language)
+    env.filters["folded"] = folded
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = lang
     env.globals["words"] = game_words
     return env
+
+
+def folded(text: Any) -> str:
+    """``text`` but for case, accents and spaces, the filter ``folded``: a reply shows
+    the line a player wrote under its echo only when they differ otherwise
+    ("reconnaitre Estland" is "reconnaître Estland", "Livland:" is "Livland :")."""
+    from gm.orders.names import strip_accents
+
+    return "".join(strip_accents(str(text)).lower().split())
 
 
 def game_words(game: str, language: str) -> Mapping[str, Any]:
