@@ -161,6 +161,12 @@ def after_balkan_wars(d: BritanniaData, count: int) -> BritanniaData:
 
 
 WORD_FORMS = ("name", "the", "of", "to")
+PLACE_FORMS = ("name", "the", "in", "of")
+"""The forms of an area's or a sea zone's name in map.toml ``words.<language>`` (issue 20):
+bare (lists: "Perse"), with its article ("la Perse", "le Japon", "Aden"), with "in" ("en
+Perse", "au Japon", "aux Indes néerlandaises", "à Aden"), with "of" ("de la Perse", "du
+Japon", "d'Aden"). English, unless words.en says otherwise: the name, the name, "in <name>",
+"of <name>"."""
 """The forms of a power's name in rules.toml ``words.<language>``: bare, with its article,
 with "of", with "to" (French folds the article in: "du Japon", "aux États-Unis"); besides
 them, ``plural = true`` where the name is plural in that language ("les États-Unis")."""
@@ -195,6 +201,11 @@ def _check_map(d: BritanniaData) -> list[str]:
                 out.append(f"map: sea {s.id} adjacent to unknown sea {o}")
             elif s.id not in d.seas[o].adjacent:
                 out.append(f"map: sea adjacency {s.id}-{o} is one-way")
+    for group in ("areas", "sea_zones"):
+        for k, t in d.raw_map[group].items():
+            for lang, forms in t.get("words", {}).items():
+                if lang != "en" and set(forms) != set(PLACE_FORMS):
+                    out.append(f"map: {group}.{k} words.{lang} must give {', '.join(PLACE_FORMS)}")
     for r in d.routes:
         out += [f"map: route to unknown area {a}" for a in r if a not in d.areas]
     for p in d.passages.values():

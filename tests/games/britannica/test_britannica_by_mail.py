@@ -68,7 +68,8 @@ def test_a_full_game_turn_of_seven_powers_by_mail(pax) -> None:  # type: ignore[
     for p in POWERS:
         r = report(pax, p)
         assert "==== gm report pax1 1880-negotiation" in r
-        assert "Eritrea" in r and ("Casus Belli against Britain" in r or "casus belli contre la Grande-Bretagne" in r)
+        assert ("Casus Belli against Britain in Eritrea" in r
+                or "casus belli contre la Grande-Bretagne en Érythrée" in r), r
     assert "Ce qui s'est passé" in report(pax, "france") and "acheter" not in report(pax, "france")
     assert "Britain, your units:" in report(pax, "britain") and "Britain, your units:" not in report(pax, "italy")
     assert "Germany buys a fleet of strength 1." in report(pax, "usa")

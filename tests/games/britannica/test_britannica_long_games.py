@@ -64,7 +64,7 @@ def test_default_garrison_from_home_army_renders_in_both_languages() -> None:
         played = play_game(seed, frozenset({"japan", "usa"}), frozenset(), keep_texts=True)
         lines = [line for t in played.report_texts["None:en"] + played.report_texts["None:fr"]
                  for line in (x.strip() for x in t.splitlines())]
-        moved = [line for line in lines if line.startswith(("The GM garrisons", "Le MJ place en garnison"))
+        moved = [line for line in lines if line.startswith(("The GM garrisons", "Le MJ garnit"))
                  and "bought for the purpose" not in line and "achetée" not in line]
         if {line[:6] for line in moved} >= {"The GM", "Le MJ "}:
             found = True

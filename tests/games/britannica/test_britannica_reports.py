@@ -154,8 +154,8 @@ def test_report_shows_only_the_seats_own_units_and_hides_secret_treaties(lang: s
 @pytest.mark.parametrize(("lang", "annexed", "listed", "casus"), [
     ("en", "the Ottoman Empire annexes it", "Areas annexed by the Ottoman Empire: Persia.",
      "Britain has a Casus Belli against the Ottoman Empire in Persia (the Ottoman annexation"),
-    ("fr", "l'Empire ottoman l'annexe", "Régions annexées par l'Empire ottoman : Persia.",
-     "La Grande-Bretagne a un casus belli contre l'Empire ottoman en Persia (annexion ottomane"),
+    ("fr", "l'Empire ottoman l'annexe", "Régions annexées par l'Empire ottoman : Perse.",
+     "La Grande-Bretagne a un casus belli contre l'Empire ottoman en Perse (annexion ottomane"),
 ])
 def test_rule_unrest_ottoman_annexation_report_lines(lang: str, annexed: str, listed: str,
                                                      casus: str) -> None:
@@ -179,9 +179,9 @@ def test_rule_unrest_ottoman_annexation_report_lines(lang: str, annexed: str, li
     ("fr", ["rapport pour l'Italie", "Administration du Japon : bureau colonial 10 £ (dé 3)",
             "L'Allemagne verse 5 £ à l'Autriche-Hongrie.", "L'Italie achète une armée de force 3.",
             "Fin de la guerre 1 : gagnée par la France.", "Non exécuté : ordre 2 de l'Italie",
-            "L'Italie propose « Tunis » : France aucun marqueur en Tunis.",
+            "L'Italie propose « Tunis » : France aucun marqueur à Tunis.",
             "L'Italie déplace une armée (3) de la métropole vers Tunis.",
-            "L'Italie voit son marqueur protectorat en Tunis établi.",
+            "L'Italie voit son marqueur protectorat à Tunis établi.",
             "2 casus belli inutilisés expirent.",
             "Les États-Unis financent le canal panama."]),
 ])

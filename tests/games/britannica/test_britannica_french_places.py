@@ -1,0 +1,48 @@
+"""Issue 20: a French Pax Britannica report says an area or a sea in French, with the
+preposition French gives it ("en Perse", "au Japon", "aux Indes néerlandaises", "à Aden",
+"de la Perse"), from map.toml words; English keeps "in Persia"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gm.games.britannica import module
+from gm.games.britannica.data import load
+from gm.games.britannica.view import words
+from gm.service.render import render
+
+
+def _line(lang: str, type_: str, **data: Any) -> str:
+    text = render("report", lang, "britannica", game_only=True,
+                  view=module.view(module.setup("1880", {}), None),
+                  events=[{"type": type_, "data": data}], power=None)
+    return next(l.strip() for l in text.splitlines() if l.startswith("  "))
+
+
+def test_an_area_is_said_in_french_with_its_preposition() -> None:
+    assert _line("fr", "unrest", area="persia", event="5-3", table="B") == \
+        "Troubles en Perse (événement 5-3, table B)."
+    assert _line("fr", "place_done", power="japan", area="japan", kind="influence") == \
+        "Le Japon place un marqueur influence au Japon."
+    assert _line("fr", "place_done", power="netherlands", area="dutch_east_indies",
+                 kind="interest") == "Les Pays-Bas placent un marqueur intérêt aux Indes néerlandaises."
+    assert _line("fr", "move_done", power="italy", unit="army", strength=3, **{"from": "egypt"},
+                 to="aden", path=[]) == "L'Italie déplace une armée (3) de l'Égypte vers Aden."
+    assert _line("fr", "upgrade_done", power="france", area="egypt", kind="possession") == \
+        "La France améliore l'Égypte en possession."
+
+
+def test_english_keeps_in_and_the_bare_name() -> None:
+    assert _line("en", "unrest", area="persia", event="5-3", table="B") == \
+        "Unrest in Persia (random event 5-3, table B)."
+    assert _line("en", "move_done", power="italy", unit="army", strength=3, **{"from": "egypt"},
+                 to="aden", path=[]) == "Italy moves an army (3) from Egypt to Aden."
+
+
+def test_every_area_and_sea_has_its_french_forms() -> None:
+    d = load()
+    fr = words(d, "fr")["place"]
+    for k in [*d.areas, *d.seas]:
+        assert fr[k]["name"] != "" and fr[k]["in"] != f"in {d.areas[k].name if k in d.areas else d.seas[k].name}", k
+    assert fr["persia"]["in"] == "en Perse" and fr["japan"]["in"] == "au Japon"
+    assert fr["aden"]["of"] == "d'Aden" and fr["persia"]["from"] == "de la Perse"
