@@ -40,7 +40,7 @@ class DiceExhausted(Exception):
 
     def __init__(self, purpose: str, used: int) -> None:
         super().__init__(
-            f"the {used} supplied roll(s) ran out at '{purpose}'; supply more dice "
+            f"the supplied rolls ({used} used) ran out at '{purpose}'; supply more dice "
             "or add THEN SEED to let the seed take over"
         )
         self.purpose = purpose

@@ -45,6 +45,12 @@ class App:
 pass_app = click.make_pass_decorator(App)
 
 
+def counted(n: int, one: str, many: str) -> str:
+    """``n`` and the word that goes with it, for the operator's English output:
+    ``counted(1, "phase", "phases")`` is "1 phase" (no "phase(s)")."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def emit(data: Any, as_json: bool, text: str | None = None) -> None:
     """Print ``data`` as JSON for scripts, or ``text`` for people."""
     if as_json:

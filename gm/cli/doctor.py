@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from gm.cli.app import App, emit, json_option, pass_app
+from gm.cli.app import App, counted, emit, json_option, pass_app
 
 
 @click.command()
@@ -33,7 +33,8 @@ def doctor(app: App, no_send: bool, wait_seconds: float, as_json: bool) -> None:
         if f.fix:
             lines.append(f"{'':5} {'':15} fix: {f.fix}")
     bad = failed(findings)
-    lines.append(f"{len(bad)} problem(s) found" if bad else "all good: gm can run here")
+    lines.append(counted(len(bad), "problem", "problems") + " found" if bad
+                 else "all good: gm can run here")
     emit([f.as_dict() for f in findings], as_json, "\n".join(lines))
     if bad:
         sys.exit(1)

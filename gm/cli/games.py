@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from gm.cli.app import App, emit, json_option, pass_app, when
+from gm.cli.app import App, counted, emit, json_option, pass_app, when
 
 
 @click.group()
@@ -369,8 +369,9 @@ def replay(app: App, game_id: str, as_json: bool) -> None:
              "found": m.found} for m in found]
     text = "\n".join(f"DIFFERENT {m.describe()}" for m in found)
     emit({"phases": len(phases), "differences": rows}, as_json,
-         (text + "\n" if text else "") + f"{len(phases)} adjudicated phases replayed, "
-         f"{len(found)} difference(s)")
+         (text + "\n" if text else "")
+         + counted(len(phases), "adjudicated phase", "adjudicated phases") + " replayed, "
+         + counted(len(found), "difference", "differences"))
     if found:
         raise SystemExit(1)
 

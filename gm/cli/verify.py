@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from gm.cli.app import counted
+
 if TYPE_CHECKING:
     from sqlmodel import Session
 
@@ -42,14 +44,15 @@ def _report(found: Sequence[Mismatch], summary: str) -> None:
     for m in found:
         click.echo(f"MISMATCH {m.describe()}")
     if found:
-        click.echo(f"{len(found)} mismatch(es); {summary}")
+        click.echo(f"{counted(len(found), 'mismatch', 'mismatches')}; {summary}")
         sys.exit(EXIT_MISMATCH)
     click.echo(f"OK: {summary}")
 
 
 def _counts(rolls: Sequence[object]) -> str:
     by = Counter(getattr(r, "source", "?") for r in rolls)
-    return f"{by['seed']} seed roll(s) re-derived, {by['supplied']} supplied roll(s) checked"
+    return (f"{counted(by['seed'], 'seed roll', 'seed rolls')} re-derived, "
+            f"{counted(by['supplied'], 'supplied roll', 'supplied rolls')} checked")
 
 
 def _open_session(db_url: str | None) -> Session:
@@ -98,7 +101,7 @@ def _verify_db(game: str, db_url: str | None, seed: bytes | None) -> None:
         found = verify_game(session, game, seed)
         rolls = roll_records(session, game)
         replayed = len(adjudicated_phases(session, game))
-    _report(found, f"game {game}: {_counts(rolls)}, {replayed} adjudicated phase(s) replayed")
+    _report(found, f"game {game}: {_counts(rolls)}, {counted(replayed, 'adjudicated phase', 'adjudicated phases')} replayed")
 
 
 @click.command("verify")
@@ -155,7 +158,7 @@ def export(game: str, out_path: str | None, everything: bool, db_url: str | None
         sys.exit(EXIT_CANNOT_RUN)
     if out_path:
         record.dump(out_path)
-        click.echo(f"{len(record.rolls)} roll(s) written to {out_path}", err=True)
+        click.echo(f"{counted(len(record.rolls), 'roll', 'rolls')} written to {out_path}", err=True)
     else:
         click.echo(json.dumps(record.to_json(), indent=1, ensure_ascii=False))
 

@@ -89,7 +89,7 @@ def test_setting_season_and_step_moves_the_phase_and_replay_still_passes(tmp_pat
     assert strength.exit_code == 0, strength.output
     assert run(db, "adjudicate", "pb1").exit_code == 0
     replay = run(db, "replay", "pb1")
-    assert replay.exit_code == 0 and "0 difference(s)" in replay.output, replay.output
+    assert replay.exit_code == 0 and "0 differences" in replay.output, replay.output
     verify = CliRunner().invoke(cli, ["verify", "pb1", "--db", db])
     assert verify.exit_code == 0, verify.output
     history = run(db, "history", "pb1").output
@@ -131,7 +131,7 @@ def test_setting_the_phase_by_its_id_puts_the_game_there_and_replays(tmp_path: P
     assert (state["year"], state["season"], state["step"]) == (1701, "summer", "actions-second")
     assert run(db, "adjudicate", "pb1").exit_code == 0
     replay = run(db, "replay", "pb1")
-    assert replay.exit_code == 0 and "0 difference(s)" in replay.output, replay.output
+    assert replay.exit_code == 0 and "0 differences" in replay.output, replay.output
     bad = run(db, "mod", "set", "pb1", "phase", "1701-brunch")
     assert bad.exit_code == 1 and "is not a Pax Baltica phase id" in bad.output
     assert "nothing changed" in bad.output
