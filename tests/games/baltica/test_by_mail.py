@@ -101,7 +101,7 @@ def test_a_season_of_the_grand_campaign_by_mail(pb) -> None:  # type: ignore[no-
     # Reconnaissance (3.3.1) shows Sweden the blocks in Ingermanland with their strengths;
     # the Coalition only learns that two Swedish blocks moved.
     sw = reports(pb, SWEDEN)[-1]
-    assert "Reconnaissance of Ingermanland:" in sw and "Pyotr I (Russia, 4)" in sw
+    assert "Reconnaissance of Ingermanland:" in sw and "Pyotr I (Russian, 4)" in sw
     assert "Ingermanland: Vellinck B2 4/4" in sw and "Skåne: Karl XII A3 4/4" in sw
     co = reports(pb, COALITION)[-1]
     assert "Vellinck" not in co and "Estländska" not in co
@@ -296,7 +296,7 @@ def test_an_interphase_by_mail(pb) -> None:  # type: ignore[no-untyped-def]
     built = re.search(r"^(.+) is built for Sweden in (.+) at strength (\d)", sw, re.M)
     assert built is not None and built.group(3) == "2"  # "strength 2" (8.6)
     assert "Jet d’activation pour le Danemark" in co and "Activation roll for Denmark" in sw
-    assert f"La Suède déploie un nouveau bloc (suédois) en {built.group(2)}." in co
+    assert f"La Suède déploie un nouveau bloc suédois en {built.group(2)}." in co
     assert "La Suède ajoute un pas de remplacement à un bloc en Skåne." in co
     # The block Sweden drew, and Karl XII's new strength, never reach the Coalition.
     to_coalition = [without_places(t) for _, t in outbox(pb, to=COALITION)]
