@@ -204,6 +204,8 @@ class SeaZone:
     adjacent: tuple[str, ...]
     aliases: tuple[str, ...] = ()
     sources: Sources = field(default_factory=dict)
+    words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Its name's forms per language (map.toml ``words``: name, the, in, of)."""
 
     def source(self, fieldname: str) -> str:
         """The citation for one field."""

@@ -123,6 +123,7 @@ def _sea(key: str, v: Mapping[str, Any]) -> SeaZone:
         adjacent=tuple(v.get("adjacent", ())),
         aliases=tuple(v.get("aliases", ())),
         sources=_sources(v),
+        words=_frozen(v.get("words", {})),
     )
 
 

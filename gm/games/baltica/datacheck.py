@@ -227,12 +227,19 @@ def _check_territories(raw: Raw, problems: Problems) -> None:
         e.sources(data.keys() if isinstance(data, Mapping) else ())
 
 
+SEA_FORMS = ("name", "the", "in", "of")
+"""A sea zone's forms in map.toml ``words.<language>`` (issue 20)."""
+
+
 def _check_seas(raw: Raw, problems: Problems) -> None:
     seas = _table(raw, "map.toml", "sea", problems)
     for key, data in seas.items():
         e = _Entry(problems, "map.toml", f"sea {key}", data)
-        e.only(("name", "aliases", "adjacent"))
+        e.only(("name", "aliases", "adjacent", "words"))
         e.require("name", str)
+        for language, words in (e.optional("words", Mapping) or {}).items():
+            if not isinstance(words, Mapping) or set(words) != set(SEA_FORMS):
+                e.bad("words", f"{language}: a table with {', '.join(SEA_FORMS)}")
         for other in e.require("adjacent", list) or ():
             e.ref("adjacent", seas, "sea zone", other)
             if other in seas and key not in seas[other].get("adjacent", ()):

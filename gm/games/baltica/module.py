@@ -86,6 +86,22 @@ PHASE_ORDERS: Mapping[str, tuple[OrderType, ...]] = {
 """Which orders each kind of phase takes (orders.md §5); others are refused."""
 
 
+
+_VOWELS = frozenset("AEIOUYÅÄÖÉÈÊÆØaeiouyåäöéèêæø")
+
+
+def place_forms(name: str, language: str, of: str | None = None) -> dict[str, str]:
+    """A place's forms when the data gives only its name (issue 20): ``the`` and ``name``
+    the name itself, ``in``, ``of`` and ``from`` with their preposition. The one rule for
+    French elision: "de" before a consonant, "d'" before a vowel ("de Livland",
+    "d'Estland", "d'Östergötland"); French "from" is its "of" ("débarque d'Estland").
+    ``of``: the data's own "of" form, when it has one."""
+    if language == "fr":
+        of = of or (f"d'{name}" if name[:1] in _VOWELS else f"de {name}")
+        return {"name": name, "the": name, "in": f"en {name}", "of": of, "from": of}
+    return {"name": name, "the": name, "in": f"in {name}", "of": of or f"of {name}",
+            "from": f"from {name}"}
+
 class BalticaModule(GameModule):
     """Pax Baltica (GMT 2012 rules, 3CG scenarios)."""
 
@@ -114,8 +130,11 @@ class BalticaModule(GameModule):
         return {"sweden": sweden, "coalition": translate(msg("the Coalition"), language)}
 
     def words(self, language: str) -> Mapping[str, Any]:
-        """The nations' names in ``language`` (nations.toml ``words``; the English form
-        where the language gives none): ``{"nation": {id: {"name", "the", ...}}}``."""
+        """The names in ``language`` (the English form where the language gives none):
+        ``{"nation": {id: {"name", "the", ...}}}`` (nations.toml ``words``) and ``{"place":
+        {English name: {"name", "the", "in", "of", "from"}}}`` for territories and sea zones
+        (events carry the English name): a sea's from map.toml ``words``, a territory's by
+        :func:`place_forms`."""
         nations: dict[str, Mapping[str, str]] = {}
         for key, n in self.board.nations.items():
             en = {"name": n.name, "the": n.name, "of": n.name, "to": n.name, "adjective": n.name,
@@ -123,7 +142,11 @@ class BalticaModule(GameModule):
             for form in ("adjective_f", "adjectives", "adjectives_f"):
                 en.setdefault(form, en["adjective"])
             nations[key] = {**en, **n.words.get(language, {})}
-        return {"nation": nations}
+        place = {t.name: place_forms(t.name, language) for t in self.board.territories.values()}
+        for z in self.board.seas.values():
+            place[z.name] = {**place_forms(z.name, "en"), **z.words.get(language, {})}
+            place[z.name]["from"] = place_forms(z.name, language, place[z.name]["of"])["from"]
+        return {"nation": nations, "place": place}
 
     # -- games -----------------------------------------------------------------
     def data_check(self) -> list[str]:

@@ -338,3 +338,23 @@ def test_the_nation_agrees_with_the_count_and_the_noun() -> None:
         "2 RPs of the Ottoman Empire are not spent and are lost (8.2).")
     assert line("fr", "ceded", SAMPLES["ceded"]).startswith(
         "La Suède cède Bremen-Verden au Hanovre, ")
+
+
+def test_french_says_a_sea_in_french_and_elides_de_before_a_vowel() -> None:
+    """Issue 20: "débarque de Gulf of Finland", "Bataille de Estland" read as French: the
+    sea's French name from map.toml words, "d'" before a territory starting with a vowel
+    (module.py place_forms, the one rule); English keeps "from Gulf of Finland"."""
+    from gm.games.baltica.module import BalticaModule, place_forms
+
+    landed = {"sea": "Gulf of Finland", "territory": "Ingermanland", "blocks": ["Karl XII"]}
+    assert line("fr", "landed", landed) == "Karl XII débarque du golfe de Finlande en Ingermanland."
+    assert line("en", "landed", landed) == "Karl XII lands from Gulf of Finland in Ingermanland."
+    battle = SAMPLES["battle"]
+    assert line("fr", "battle", battle).startswith("Bataille d'Estland : ")
+    assert line("en", "battle", battle).startswith("Battle of Estland: ")
+    assert line("fr", "battle", battle | {"territory": "Livland"}).startswith("Bataille de Livland : ")
+    assert place_forms("Östergötland", "fr")["of"] == "d'Östergötland"
+    assert place_forms("Ingermanland", "en")["from"] == "from Ingermanland"
+    seas = BalticaModule().words("fr")["place"]
+    assert seas["Gulf of Finland"]["name"] == "Golfe de Finlande"
+    assert seas["Southern Baltic Sea"]["in"] == "en Baltique méridionale"
