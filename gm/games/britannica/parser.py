@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
@@ -23,7 +24,7 @@ from gm.i18n import Text, msg
 from gm.orders.conditions import all_of, any_of
 from gm.orders.grammar import inline_rules, parse_inline, unknown_command, without_full_stop
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
-from gm.orders.names import NameIndex, NameNotResolved, fold, strip_accents
+from gm.orders.names import NameIndex, NameNotResolved, fold, query_keys, strip_accents
 from gm.orders.text import straighten_quotes
 from gm.resources import grammar_root
 
@@ -105,6 +106,9 @@ def names(data: BritanniaData | None = None) -> Names:
     for cid, cape in d.raw_map.get("cape_zones", {}).items():
         sea_names[cape["name"]] = [cid, cid.replace("_", " "), *more["seas"].get(cid, ())]
         by_name[cape["name"]] = cid
+    _add_local_names(area_names, {a.name: d.raw_map["areas"][a.id] for a in d.areas.values()
+                                  if a.type != "home"})
+    _add_local_names(sea_names, {s.name: d.raw_map["sea_zones"][s.id] for s in d.seas.values()})
     power_names = {p: POWER_ALIASES.get(p, []) + [d.rules["powers"][p]["name"]]
                    for p in d.great_powers}
     power_names |= {p: POWER_ALIASES.get(p, []) + [d.rules["minor_powers"][p]["name"]]
@@ -119,6 +123,23 @@ def names(data: BritanniaData | None = None) -> Names:
                 phrases.append((pat, by_name[canonical]))
     return Names(NameIndex(area_names, "area"), NameIndex(sea_names, "sea zone"),
                  NameIndex(power_names, "power"), by_name, tuple(phrases))
+
+
+def _add_local_names(slot: dict[str, list[str]], raw: dict[str, dict[str, Any]]) -> None:
+    """Add to ``slot`` (canonical name -> aliases) each place's name in every other language
+    (map.toml ``words.<language>.name``: "Perse", "Indes néerlandaises", "océan Indien"), so
+    an order may name a place as a report says it, in any seat language (issue 20). A name
+    that folds like another place's English name or alias would take that name from it: it
+    is left out (none does in map.toml; tests/games/britannica/test_britannica_french_places.py)."""
+    taken = {key: canonical for canonical, spellings in slot.items()
+             for spelling in (canonical, *spellings) for key in query_keys(spelling)}
+    for canonical, entry in raw.items():
+        for forms in entry.get("words", {}).values():
+            name = forms.get("name")
+            if not name or any(taken.get(k, canonical) != canonical for k in query_keys(name)):
+                continue
+            if name not in slot[canonical]:
+                slot[canonical].append(name)
 
 
 class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's order

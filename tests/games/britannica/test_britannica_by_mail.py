@@ -138,3 +138,15 @@ def test_the_reply_echoes_accepted_orders_in_the_seats_language(pax) -> None:  #
     reply = send(pax, "britain", "acheter armee 1", "buy fleet 1")
     assert "OK  buy army 1" in reply and "you wrote: acheter armee 1" in reply
     assert "OK  buy fleet 1" in reply and "acheter" not in reply.replace("acheter armee 1", "")
+
+
+def test_an_order_may_name_a_place_by_its_french_name(pax) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20: an order may name an area by its French name (map.toml words.fr.name), in
+    any seat language, with or without accents: it stands for the same area as in English."""
+    reply = send(pax, "italy", "place influence in Égypte")
+    assert "OK  place influence in Egypt" in reply
+    reply = send(pax, "britain", "place influence in Perse", "place influence in Indes neerlandaises")
+    assert "REFUSED  place influence in Persia: refused: you already have a marker there" in reply
+    assert "place influence in Dutch East Indies: refused: the status rules forbid" in reply
+    reply = send(pax, "france", "placer influence en Baloutchistan")
+    assert "placer influence dans Baluchistan" in reply and "inconnu" not in reply

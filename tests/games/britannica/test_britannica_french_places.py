@@ -8,7 +8,10 @@ from typing import Any
 
 from gm.games.britannica import module
 from gm.games.britannica.data import load
+from gm.games.britannica.parser import _add_local_names, names
 from gm.games.britannica.view import words
+from gm.orders.model import ErrorKind
+from gm.orders.names import NameFailure, strip_accents
 from gm.service.render import render
 
 
@@ -46,3 +49,30 @@ def test_every_area_and_sea_has_its_french_forms() -> None:
         assert fr[k]["name"] != "" and fr[k]["in"] != f"in {d.areas[k].name if k in d.areas else d.seas[k].name}", k
     assert fr["persia"]["in"] == "en Perse" and fr["japan"]["in"] == "au Japon"
     assert fr["aden"]["of"] == "d'Aden" and fr["persia"]["from"] == "de la Perse"
+
+
+def test_every_french_area_and_sea_name_is_a_name_an_order_may_use() -> None:
+    """Orders read the French names of map.toml too (parser.names), accents optional; none
+    folds like another place's English name, so none is left out."""
+    d = load()
+    n = names()
+    for idx, table in ((n.areas, d.raw_map["areas"]), (n.seas, d.raw_map["sea_zones"])):
+        for k, v in table.items():
+            if v.get("type") == "home":
+                continue  # home countries are no order slot (the power is)
+            fr = v["words"]["fr"]["name"]
+            assert idx.lookup(fr) == v["name"], (k, fr)
+            assert idx.lookup(strip_accents(fr).upper()) == v["name"], (k, fr)
+    assert n.by_name[n.areas.resolve("Indes néerlandaises")] == "dutch_east_indies"
+    assert n.by_name[n.seas.resolve("ocean indien")] == "indian_ocean"
+    # An ambiguous start is still refused with its candidates.
+    nouv = n.areas.lookup("Nouvelle")
+    assert isinstance(nouv, NameFailure) and nouv.kind is ErrorKind.AMBIGUOUS
+    assert "New Guinea" in nouv.candidates and "New Zealand" in nouv.candidates
+
+
+def test_a_french_name_that_is_another_places_name_is_left_out() -> None:
+    slot: dict[str, list[str]] = {"Persia": ["Perse"], "Iran": []}
+    _add_local_names(slot, {"Persia": {"words": {"fr": {"name": "Perse"}}},
+                            "Iran": {"words": {"fr": {"name": "perse"}}}})
+    assert slot == {"Persia": ["Perse"], "Iran": []}
