@@ -19,7 +19,7 @@ def _line(lang: str, type_: str, **data: Any) -> str:
     text = render("report", lang, "britannica", game_only=True,
                   view=module.view(module.setup("1880", {}), None),
                   events=[{"type": type_, "data": data}], power=None)
-    return next(l.strip() for l in text.splitlines() if l.startswith("  "))
+    return next(line.strip() for line in text.splitlines() if line.startswith("  "))
 
 
 def test_an_area_is_said_in_french_with_its_preposition() -> None:
