@@ -1,5 +1,6 @@
 """Pax Britannica's view as a map scene (view.py's view: the map is public in this game).
 
+Areas and seas are named in the reader's language (``place:<id>`` of the map words).
 Areas are coloured by the power whose marker holds them (home countries by their
 power), with the marker's kind; units stand as "army 10" under their area,
 merchant fleets as a count per power in each sea zone. This phase's moves and
@@ -28,10 +29,10 @@ def scene(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
         owner = homes.get(a.id) or (held[0]["power"] if held else None)
         note = " ".join(str(m.get("kind", "")) for m in held[:2]) if held else (
             f"{a.value}/{a.strength}" if a.type != "home" else "")
-        sc.areas[a.id] = Area(a.id, a.name, "land", owner, note)
+        sc.areas[a.id] = Area(a.id, words.get(f"place:{a.id}", a.name), "land", owner, note)
     seen: set[frozenset[str]] = set()
     for s, sea in d.seas.items():
-        sc.areas[s] = Area(s, sea.name, "sea")
+        sc.areas[s] = Area(s, words.get(f"place:{s}", sea.name), "sea")
         for other in sea.adjacent:
             if frozenset((s, other)) not in seen:
                 seen.add(frozenset((s, other)))
@@ -71,8 +72,9 @@ def scene(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
         elif e.get("type") in ("marker_established", "marker_removed"):
             _mark(sc, data.get("area"), "captured")
     shown = {a.owner for a in sc.areas.values()} | {p.owner for p in sc.pieces}
-    sc.legend = [(p, d.areas[homes_of(d, p) or ""].name if homes_of(d, p) in d.areas else p)
-                 for p in powers if p in shown]
+    homes_shown = {p: homes_of(d, p) for p in powers if p in shown}
+    sc.legend = [(p, sc.areas[h].label if h is not None and h in d.areas else p)
+                 for p, h in homes_shown.items()]
     return sc
 
 

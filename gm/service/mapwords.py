@@ -25,9 +25,11 @@ def map_words(language: str, game: str | None = None, **context: Any) -> dict[st
 
 
 def names_of(game: str, language: str) -> dict[str, str]:
-    """The game's names a map's legend shows, in ``language`` (issue 20): ``nation:<id>``
-    and ``color:<id>`` from :meth:`GameModule.words`."""
+    """The game's names a map shows, in ``language`` (issue 20): ``nation:<id>``,
+    ``color:<id>`` and ``place:<key>`` (Pax Britannica's areas and seas by id) from
+    :meth:`GameModule.words`."""
     words = registry.get(game).words(language)
     out = {f"nation:{k}": str(w["name"]) for k, w in words.get("nation", {}).items()}
     out |= {f"color:{k}": str(v) for k, v in words.get("color", {}).items()}
+    out |= {f"place:{k}": str(w["name"]) for k, w in words.get("place", {}).items()}
     return out

@@ -76,3 +76,17 @@ def test_a_french_name_that_is_another_places_name_is_left_out() -> None:
     _add_local_names(slot, {"Persia": {"words": {"fr": {"name": "Perse"}}},
                             "Iran": {"words": {"fr": {"name": "perse"}}}})
     assert slot == {"Persia": ["Perse"], "Iran": []}
+
+
+def test_the_map_names_areas_seas_and_powers_in_the_readers_language() -> None:
+    """Issue 20: a French reader's map says "Perse", "océan Indien", "Allemagne"; an
+    English reader's map keeps the data's names."""
+    from gm.maps import britannica as drawn
+    from gm.service.mapwords import names_of
+
+    view = module.view(module.setup("1880", {}), None)
+    fr = drawn.scene(view, [], names_of("britannica", "fr"))
+    en = drawn.scene(view, [], names_of("britannica", "en"))
+    assert (fr.areas["persia"].label, fr.areas["indian_ocean"].label) == ("Perse", "océan Indien")
+    assert (en.areas["persia"].label, en.areas["indian_ocean"].label) == ("Persia", "Indian Ocean")
+    assert dict(fr.legend)["germany"] == "Allemagne" and dict(en.legend)["germany"] == "Germany"
