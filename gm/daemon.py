@@ -16,7 +16,11 @@ interrupt anywhere:
    goes on with the next one;
 3. outbound: the outbox is drained, with retries.
 
-Then the loop waits for mail, at most until the next deadline. There is no
+Then the loop waits for mail, at most until the next deadline: with IMAP IDLE while
+mail is rare, but for ``busy_seconds`` after a round that handled mail it looks again
+every ``busy_poll_seconds`` instead (issue 21): a server's IDLE notice may come late
+(Dovecot holds it 0.5 s to gather changes), and while mail keeps coming, a NOOP a few
+times a second finds the next one at once. There is no
 scheduler thread, so nothing can wait on a lock the loop holds
 (docs/scheduling.md). Blocking work runs in worker threads the loop awaits;
 the loop itself only ever waits on them, never on a lock.
@@ -122,12 +126,15 @@ class Daemon:
     sink: MailSink
     sweep_seconds: float = 30.0  # the periodic sweep: heartbeat, other instances' changes
     wait_seconds: float = 5.0  # the longest wait for mail between rounds
+    busy_seconds: float = 2.0  # after a round with mail, how long the loop polls instead of IDLE
+    busy_poll_seconds: float = 0.05  # the pause between two such polls
     stopping: bool = False
     wake: WakeClock = field(default_factory=WakeClock)
     _last_sweep: float | None = field(default=None)
     _broken: Counter[tuple[str, int | None, int | None, int]] = field(default_factory=Counter)
     _stopped: threading.Event = field(default_factory=threading.Event)
     _claims_released: bool = field(default=False)
+    _last_mail: float | None = field(default=None)  # time.monotonic() of the last round with mail
 
     def stop(self) -> None:
         """Finish the mail in hand, then stop (tests call this; signals call :meth:`signalled`)."""
@@ -180,7 +187,7 @@ class Daemon:
                     continue
                 delay = DB_RETRY_FIRST
                 if not self.stopping:
-                    await asyncio.to_thread(self.source.wait, self.wait_time())
+                    await self._wait_for_mail()
         finally:
             try:
                 await self.sink.close()
@@ -193,6 +200,16 @@ class Daemon:
         end = time.monotonic() + seconds
         while not self.stopping and time.monotonic() < end:
             await asyncio.sleep(min(0.2, end - time.monotonic()))
+
+    def busy(self) -> bool:
+        """Mail came in the last ``busy_seconds``: look for the next without waiting on IDLE."""
+        return self._last_mail is not None and time.monotonic() - self._last_mail < self.busy_seconds
+
+    async def _wait_for_mail(self) -> None:
+        if self.busy():
+            await self._sleep(min(self.wait_time(), self.busy_poll_seconds))
+        else:
+            await asyncio.to_thread(self.source.wait, self.wait_time())
 
     def wait_time(self) -> float:
         """How long to wait for mail: until the next deadline, at most ``wait_seconds``."""
@@ -230,6 +247,7 @@ class Daemon:
         if not self.stopping:
             await drain(self.ctx, self.sink)
         if handled:  # mail may have opened, moved or closed phases (a sweep refreshes itself)
+            self._last_mail = time.monotonic()
             await asyncio.to_thread(self._refresh)
 
     def deadlines(self) -> None:
