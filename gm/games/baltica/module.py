@@ -11,7 +11,6 @@ Politics choices: see docs/baltica.md.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
@@ -71,6 +70,7 @@ from gm.games.base import (
     UnknownScenario,
     Validation,
     Verdict,
+    copy_state,
 )
 from gm.i18n import msg, translate
 from gm.orders.conditions import Conditional
@@ -578,7 +578,8 @@ class _ActionTally:
         self.spent = 0
         self.origins: set[str] = set()
         self.arriving: dict[str, set[str]] = {}  # territory -> blocks moved there above
-        self.rehearsal = World(world.board, copy.deepcopy(world.state), Dice.scripted([]))
+        # a copy through pickle: 0.7 ms against deepcopy's 2.3 (issue 21)
+        self.rehearsal = World(world.board, copy_state(world.state), Dice.scripted([]))
         self.unsure: set[str] = set()  # blocks a conditional order above may have moved
 
     def _siege_problem(self, territory: str, blocks: set[str]) -> Why | None:
