@@ -1,0 +1,41 @@
+"""Real map sources: the reports of a Pax Baltica game played two phases (Sweden's in
+English, the Coalition's in French, the moderator's), as the outbox drain would draw them."""
+
+from __future__ import annotations
+
+import email
+from email.policy import default
+from pathlib import Path
+
+import pytest
+from sqlmodel import col, select
+
+from gm.clock import FakeClock
+from gm.db.engine import make_engine, session_scope, sqlite_url
+from gm.db.migrate import upgrade
+from gm.db.models import OutboundMail
+from gm.maps.source import MAP_SOURCE_NAME, MapSource
+from gm.service.context import ServiceContext
+from tests.present.support import SWEDISH_ORDERS, new_baltica, play
+
+
+@pytest.fixture(scope="session")
+def baltica_sources(tmp_path_factory: pytest.TempPathFactory) -> list[MapSource]:
+    """Every report map source of a 12.1 game after two closes (en and fr)."""
+    engine = make_engine(sqlite_url(Path(tmp_path_factory.mktemp("maps")) / "gm.db"))
+    upgrade(engine)
+    ctx = ServiceContext(engine=engine, clock=FakeClock(), instance="test",
+                         settings={"address": "gm@example.org", "moderator_address": "mod@example.org"})
+    new_baltica(ctx, "m1")
+    play(ctx, "m1", 2, {"sweden": SWEDISH_ORDERS})
+    out = []
+    with session_scope(engine) as s:
+        for row in s.exec(select(OutboundMail).where(OutboundMail.kind == "report")
+                          .order_by(col(OutboundMail.id))):
+            for part in email.message_from_bytes(row.raw, policy=default).walk():
+                if part.get_filename() == MAP_SOURCE_NAME:
+                    out.append(MapSource.from_bytes(part.get_payload(decode=True)))
+    engine.dispose()
+    languages = {("fr" if "Suède" in str(s.words) or "Danemark" in str(s.words) else "en") for s in out}
+    assert languages == {"en", "fr"} and len(out) >= 6, (languages, len(out))
+    return out
