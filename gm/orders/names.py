@@ -69,7 +69,7 @@ def strip_accents(text: str) -> str:
     """
     if text.isascii():
         return text
-    return "".join(ch if ch.isascii() else _strip_char(ch) for ch in text)
+    return text.translate(_STRIPPED)
 
 
 @cache
@@ -77,6 +77,19 @@ def _strip_char(ch: str) -> str:
     """One character of :func:`strip_accents` (kept: a line is parsed several times)."""
     base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
     return base if len(base) == 1 else ch
+
+
+class _Stripped(dict[int, str]):
+    """:func:`strip_accents`'s table for ``str.translate``: each character's fold, worked
+    out the first time it is met (issue 21: a line folded in C, not letter by letter)."""
+
+    def __missing__(self, code: int) -> str:
+        ch = chr(code)
+        folded = self[code] = ch if ch.isascii() else _strip_char(ch)
+        return folded
+
+
+_STRIPPED = _Stripped()
 
 
 def _roman_to_int(word: str) -> int | None:

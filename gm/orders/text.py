@@ -65,6 +65,8 @@ _ENDPRESS = re.compile(r"^\s*(endpress|finpresse|fin\s+presse)\s*$", re.I)
 
 
 _DOUBLE_QUOTES = str.maketrans({c: '"' for c in "“”„‟«»〝〞＂"})
+_SINGLE_QUOTES = "‘’'‚‛"
+"""The quotes :data:`_SINGLE_QUOTED` opens or closes with (a line without one has none)."""
 _SINGLE_QUOTED = re.compile(r"(?<![\w’'])[‘’'‚‛](?=\S)(.*?)(?<=\S)[’'‘](?=$|[\s:;,.!?)])")
 
 
@@ -73,7 +75,13 @@ def straighten_quotes(line: str) -> str:
     character for one (positions are kept): ``sign treaty “Entente”``, ``« Entente »``,
     ``‘Entente d’Afrique’`` all read as ``"..."``; an apostrophe inside a word (d’Afrique,
     L’Entente) stays as written (issue 17 class 6)."""
-    line = line.translate(_DOUBLE_QUOTES)
+    if line.isascii():
+        if "'" not in line:
+            return line  # nothing to straighten (issue 21: most lines)
+    else:
+        line = line.translate(_DOUBLE_QUOTES)
+        if not any(q in line for q in _SINGLE_QUOTES):
+            return line
     return _SINGLE_QUOTED.sub(lambda m: f'"{m.group(1)}"', line)
 
 
