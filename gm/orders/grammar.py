@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
+from types import FunctionType
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree
@@ -39,6 +40,7 @@ from gm.orders.conditions import (
     all_of,
     any_of,
 )
+from gm.orders.lalr import Fallback, LeanLALR, RefusedAtFirstWord
 from gm.orders.model import (
     ErrorKind,
     Ignored,
@@ -103,11 +105,12 @@ _LINE = threading.local()
 
 def _inline_callback(name: str) -> Callable[[list[Any]], Any]:
     """Lark's callback for rule ``name``: what :meth:`Transformer._call_userfunc` does with
-    a tree node of that rule, on the transformer of the line being parsed."""
+    a tree node of that rule, on the transformer of the line being parsed. The plain
+    method of each transformer class is looked up once, not at every reduction (issue 21)."""
     short = name.rsplit("__", 1)[-1]  # as _strip_namespaces names it
+    methods: dict[type, Callable[[Any, list[Any]], Any]] = {}
 
-    def call(children: list[Any]) -> Any:
-        transformer = _LINE.transformer
+    def generic(transformer: Any, children: list[Any]) -> Any:
         try:
             f = getattr(transformer, short)
         except AttributeError:
@@ -117,7 +120,27 @@ def _inline_callback(name: str) -> Callable[[list[Any]], Any]:
             return f.visit_wrapper(f, short, children, None)
         return f(children)
 
+    def call(children: list[Any]) -> Any:
+        transformer = _LINE.transformer
+        f = methods.get(transformer.__class__)
+        if f is None:
+            f = methods[transformer.__class__] = _plain_method(transformer.__class__, short, generic)
+        if f is not generic and short in transformer.__dict__:  # an instance's own attribute
+            f = generic
+        return f(transformer, children)
+
     return call
+
+
+def _plain_method(cls: type, name: str, generic: Callable[[Any, list[Any]], Any]
+                  ) -> Callable[[Any, list[Any]], Any]:
+    """``cls``'s function for rule ``name`` when ``getattr`` on an instance gives it as a
+    plain bound method without a visit wrapper; ``generic`` (the lookup at every call)
+    otherwise."""
+    raw = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)
+    if isinstance(raw, FunctionType) and getattr(raw, "visit_wrapper", None) is None:
+        return raw  # not a staticmethod, classmethod or other descriptor: called as bound
+    return generic
 
 
 class _InlineRules:
@@ -139,17 +162,51 @@ def inline_rules(parser: Lark) -> Any:
                          if not n.startswith("_") and not n.rsplit("__", 1)[-1].startswith("_")})
 
 
-def parse_inline(parser: Lark, transformer: Transformer, text: str) -> Any:
+def parse_inline(parser: Lark, transformer: Transformer, text: str,
+                 refused_at_first_word: bool = False) -> Any:
     """``text`` parsed by an inline parser (:func:`inline_rules`) calling ``transformer``.
 
     Any error (syntax, a name, a refusal) is raised as it comes, possibly before the
     rest of the line was read: a caller that names errors reads the line again with the
-    tree parser and its transformer, so that a refused line is answered exactly as before."""
+    tree parser and its transformer, so that a refused line is answered exactly as before.
+    The line is run through :class:`gm.orders.lalr.LeanLALR` on ``parser``'s own tables
+    first (issue 21); whatever that run does not answer, Lark answers, except with
+    ``refused_at_first_word``: then a line Lark would refuse at its first word raises
+    :class:`RefusedAtFirstWord` instead of Lark's error (a prose line, answered from
+    that alone)."""
     _LINE.transformer = transformer
     try:
+        lean = _lean_of(parser)
+        if lean is not None:
+            try:
+                return lean.parse(text)
+            except RefusedAtFirstWord:
+                if refused_at_first_word:
+                    raise
+            except Fallback:
+                pass
         return parser.parse(text)
     finally:
         _LINE.transformer = None
+
+
+_LEAN: dict[int, tuple[Lark, LeanLALR | None]] = {}
+_LEAN_LOCK = threading.Lock()
+
+
+def _lean_of(parser: Lark) -> LeanLALR | None:
+    """The lean run of ``parser``, built once (None when its setup is not one it runs)."""
+    kept = _LEAN.get(id(parser))
+    if kept is not None and kept[0] is parser:
+        return kept[1]
+    start = parser.options.start
+    try:
+        lean = LeanLALR(parser, start[0]) if len(start) == 1 else None
+    except TypeError:
+        lean = None
+    with _LEAN_LOCK:
+        _LEAN[id(parser)] = (parser, lean)
+    return lean
 
 
 @cache
@@ -300,11 +357,18 @@ class GameGrammar:
     def parse_line(self, text: str, context: ParseContext) -> Any:
         """One line to a typed order; raises Lark's UnexpectedInput, NameNotResolved
         or OrderRejected (use :func:`parse_order_lines` for reported errors)."""
+        return self.read_line(text, context)
+
+    def read_line(self, text: str, context: ParseContext, refused_at_first_word: bool = False) -> Any:
+        """:meth:`parse_line`; with ``refused_at_first_word``, a line Lark refuses at its
+        first word raises :class:`RefusedAtFirstWord` rather than Lark's error."""
         text = straighten_quotes(text)  # “name” and « name » as "name", positions kept
         folded = strip_accents(text)
         try:
             return parse_inline(load_inline_parser(self.grammar_path),
-                                self.transformer(context, text), folded)
+                                self.transformer(context, text), folded, refused_at_first_word)
+        except RefusedAtFirstWord:
+            raise
         except UnexpectedInput as e:
             if _at_first_word(e):  # no rule was reduced: the tree parser says the same
                 raise
@@ -406,7 +470,9 @@ def _parse_one(
     grammar: GameGrammar, line: SourceLine, context: ParseContext, after_prose: str | None
 ) -> LineResult:
     try:
-        order = grammar.parse_line(line.text, context)
+        order = grammar.read_line(line.text, context, refused_at_first_word=True)
+    except RefusedAtFirstWord:  # as _syntax_error answers Lark's error at the first word
+        return unknown_command(line, context.commands or grammar.command_words(), after_prose)
     except UnexpectedInput as e:
         again = _without_full_stop(grammar, line, context, after_prose, _at_first_word(e))
         return again or _syntax_error(grammar, line, context, e, after_prose)

@@ -23,6 +23,7 @@ from gm.games.britannica.data import aliases as data_aliases
 from gm.i18n import Text, msg
 from gm.orders.conditions import all_of, any_of
 from gm.orders.grammar import inline_rules, parse_inline, unknown_command, without_full_stop
+from gm.orders.lalr import RefusedAtFirstWord
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
 from gm.orders.names import NameIndex, NameNotResolved, fold, query_keys, strip_accents
 from gm.orders.text import straighten_quotes
@@ -447,8 +448,8 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
     n = n or names()
     prepared = _prepare(line.text, n)
     try:
-        order = parse_inline(_inline_parser(), _Build(n, actor), prepared)
-    except UnexpectedInput:  # the same grammar: the tree parser refuses it too
+        order = parse_inline(_inline_parser(), _Build(n, actor), prepared, refused_at_first_word=True)
+    except (UnexpectedInput, RefusedAtFirstWord):  # the same grammar: the tree parser refuses it too
         return _without_full_stop(line, actor, n, after_prose, commands) or _not_an_order(
             line, commands, after_prose)
     except Exception:  # noqa: S110 - refused: read again below, for the very same answer
