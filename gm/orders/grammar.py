@@ -11,8 +11,9 @@ one result per line, good lines kept, errors named.
 Parser: LALR with the contextual lexer, built once per grammar file and kept
 (``load_parser``); docs/orders.md gives the LALR vs Earley measurement. A line is
 first read by its inline twin (``load_inline_parser``), which calls the transformer
-as each rule is reduced and builds no tree; a line that fails there is read again
-with the tree, so errors are named as the whole tree names them.
+as each rule is reduced and builds no tree, through :class:`gm.orders.lalr.LeanLALR`
+(Lark's tables in one loop; Lark itself for a line that loop cannot read); a line that
+fails there is read again with the tree, so errors are named as the whole tree names them.
 """
 
 from __future__ import annotations
