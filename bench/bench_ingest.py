@@ -48,7 +48,7 @@ from sqlmodel import col, func, select
 from bench import realgames as rg
 from bench.bench_ingest_fetch import bare_fetch
 from gm.clock import FakeClock, SystemClock
-from gm.daemon import Daemon, process_one
+from gm.daemon import Daemon, DueCheck, process_one
 from gm.db.engine import make_engine, session_scope, sqlite_url
 from gm.db.migrate import upgrade
 from gm.db.models import InboundMail, OutboundMail
@@ -87,9 +87,10 @@ def gm_ingest(ctx: ServiceContext, settings: ImapSettings) -> tuple[int, float]:
     """The daemon's inbound duty on every new mail; (mails, seconds)."""
     start = time.perf_counter()
     source = ImapSource(settings)
+    due = DueCheck(ctx)  # as the daemon: the due-phase check once per batch, not per mail
     count = 0
     for fetched in source.fetch_new():
-        process_one(ctx, source, fetched)
+        process_one(ctx, source, fetched, due)
         count += 1
     source.close()
     return count, time.perf_counter() - start

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from gm.clock import FakeClock
-from gm.daemon import process_one
+from gm.daemon import DueCheck, process_one
 from gm.db.engine import make_engine
 from gm.mail.config import ImapSettings, TlsMode
 from gm.mail.imap_source import ImapSource
@@ -30,12 +30,13 @@ def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
     while not Path(go_file).exists():
         time.sleep(0.005)
     seen = 0
+    due = DueCheck(ctx)  # as the daemon: the due-phase check once per batch, not per mail
     while True:
         mails = source.fetch_new()
         if not mails:
             break
         for fetched in mails:
-            process_one(ctx, source, fetched)
+            process_one(ctx, source, fetched, due)
             seen += 1
     source.close()
     print(json.dumps({"instance": instance, "seen": seen, "done_at": time.time()}), flush=True)

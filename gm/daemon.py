@@ -44,15 +44,19 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from gm.checkpoint import checkpoint
+from gm.clock import utc
 from gm.db.engine import session_scope
 from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline.dispatch import drain, release_dead_claims
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import still_new, store_inbound
+from gm.pipeline.section import AfterCommit
+from gm.schedule.phases import open_phases
 from gm.schedule.wakeup import WakeClock
 from gm.service.context import ServiceContext
 
@@ -64,7 +68,46 @@ STOP_GRACE = 7.0  # seconds after SIGTERM before the process exits whatever it i
 BROKEN_TRIES = 3  # rounds a mail that cannot be stored or flagged is tried, per process
 
 
-def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail) -> bool:
+DUE_RECHECK_SECONDS = 1.0
+"""How long a due-phase check before a mail holds at most (phases another instance opened)."""
+
+
+@dataclass
+class DueCheck:
+    """Whether a die-rolling step fell due must be asked before a mail: once per batch of
+    mails, not before each (issue 21: one query a mail), and again as soon as it may have
+    changed: an open phase's deadline has passed since, a mail of this process or a sweep
+    changed phases (ADJUDICATE NOW, READY, a moderator's or a forming game's section), or
+    ``DUE_RECHECK_SECONDS`` went by (a phase another instance opened). Without one,
+    :func:`process_one` asks before every mail."""
+
+    ctx: ServiceContext
+    _until: datetime | None = None  # by the context's clock: when the next open phase falls due
+    _checked: float | None = None  # time.monotonic() of the last check
+
+    def reset(self) -> None:
+        self._checked = None
+
+    def before_mail(self) -> None:
+        from gm.schedule.sweep import close_due_without_orders
+
+        now = self.ctx.clock.now()
+        if (self._checked is not None and time.monotonic() - self._checked < DUE_RECHECK_SECONDS
+                and (self._until is None or utc(now) < self._until)):
+            return
+        close_due_without_orders(self.ctx)
+        with session_scope(self.ctx.engine) as session:
+            later = [at for at in (r.due_at() for r in open_phases(session)) if at > utc(now)]
+        self._until = min(later, default=None)  # deadline plus grace, as the check reads it
+        self._checked = time.monotonic()
+
+    def after_mail(self, after: AfterCommit) -> None:
+        if after.changes_phases():
+            self.reset()
+
+
+def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail,
+                due: DueCheck | None = None) -> bool:
     """Store, handle and mark one mail; a crash anywhere leaves it to be done again, once.
 
     False when another transaction holds the mail (another instance handling it, or one
@@ -78,8 +121,13 @@ def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail) -
     checkpoint("store")
     # A die-rolling step that fell due since the round began is closed first, so a mail
     # meant for the phase after it finds that phase open (one indexed query otherwise).
-    close_due_without_orders(ctx)
+    if due is None:
+        close_due_without_orders(ctx)
+    else:
+        due.before_mail()
     after = handle_inbound(ctx, stored.inbound_id)
+    if due is not None:
+        due.after_mail(after)
     checkpoint("handle")
     if not after.settled and still_new(ctx, stored.inbound_id):
         # Another instance is handling it right now: it flags the mail when it commits,
@@ -135,6 +183,10 @@ class Daemon:
     _stopped: threading.Event = field(default_factory=threading.Event)
     _claims_released: bool = field(default=False)
     _last_mail: float | None = field(default=None)  # time.monotonic() of the last round with mail
+    _due: DueCheck | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        self._due = DueCheck(self.ctx)
 
     def stop(self) -> None:
         """Finish the mail in hand, then stop (tests call this; signals call :meth:`signalled`)."""
@@ -233,7 +285,7 @@ class Daemon:
                 continue
             handled += 1
             try:
-                if not await asyncio.to_thread(process_one, self.ctx, self.source, fetched):
+                if not await asyncio.to_thread(process_one, self.ctx, self.source, fetched, self._due):
                     break  # held by another: the mails after it wait for the next round
             except (OperationalError, InterfaceError):
                 raise
@@ -260,6 +312,8 @@ class Daemon:
         try:
             sweep_once(self.ctx)
         finally:  # a sweep that raised is not tried again at once either
+            if self._due is not None:  # the sweep may have closed and opened phases
+                self._due.reset()
             if periodic:
                 self._last_sweep = time.monotonic()
             with session_scope(self.ctx.engine) as session:

@@ -33,6 +33,12 @@ class AfterCommit:
     # The mail's own transaction committed it handled or ignored: it is no longer "new"
     # (the daemon then flags it without reading its row again).
     settled: bool = False
+    # A moderator's section or a forming game's (which may start it): phases and deadlines
+    # may have changed, so the daemon looks again for a due die-rolling step (gm.daemon.DueCheck).
+    phases_may_change: bool = False
+
+    def changes_phases(self) -> bool:
+        return bool(self.phases_may_change or self.close or self.ready_check)
 
 
 @dataclass
@@ -68,6 +74,7 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     game = choice.game
     reply.game_id = game.id
     if game.status == "forming":
+        sc.after.phases_may_change = True
         _forming_section(sc, section, game, reply, help_only=help_only, list_only=list_only)
         return reply
     phase = current_phase(sc.session, game.id)
@@ -109,6 +116,7 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
             reply.copy_to = seat.address
     else:
         reply.power = "moderator"
+        sc.after.phases_may_change = True
         reply.phase, reply.deadline = phase.phase_id, phase.deadline
     if held and seat is not None:
         reply.rejected = msg("the moderator is reviewing the last adjudication before the "
