@@ -273,7 +273,14 @@ class OrderTransformer(Transformer):
         return c[0]
 
     def name(self, c: list[Token]) -> str:
-        words = [self._as_written(t) for t in c]
+        source = self.source
+        if source:  # _as_written, inline: a name is read in every order (issue 21)
+            size = len(source)
+            words = [source[t.start_pos:t.end_pos]
+                     if t.start_pos is not None and t.end_pos is not None and t.end_pos <= size
+                     else str(t) for t in c]
+        else:
+            words = [str(t) for t in c]
         if len(words) == 1 and words[0].startswith('"'):
             return words[0][1:-1].strip()
         return " ".join(words)

@@ -47,7 +47,8 @@ class LeanLALR:
         callbacks = frontend.parser.parser.callbacks
         self.start_state = table.start_states[start]
         self.end_state = table.end_states[start]
-        self.token_callbacks = {k: v for k, v in callbacks.items() if isinstance(k, str)}
+        # names as plain str: Lark's are Tokens, whose __eq__ would run at every look-up
+        self.token_callbacks = {str(k): v for k, v in callbacks.items() if isinstance(k, str)}
         # per state: token type -> the state shifted to (int) or the reduction (tuple)
         # (a rule's name is never a token's type: Lark keeps both in one row too)
         self.actions: dict[Any, dict[str, int | _Reduce]] = {}
@@ -57,9 +58,9 @@ class LeanLALR:
                 if action is Shift:
                     if arg.__class__ is not int:
                         raise TypeError("a lean LALR run needs integer states")
-                    acts[key] = arg
+                    acts[str(key)] = arg
                 else:
-                    acts[key] = (len(arg.expansion), callbacks[arg], arg.origin.name)
+                    acts[str(key)] = (len(arg.expansion), callbacks[arg], str(arg.origin.name))
             self.actions[state] = acts
         # per state: the scanner's expressions, the ignored types, the token callbacks
         self.lexers: dict[Any, tuple[tuple[Any, ...], frozenset[str], dict[str, Any]]] = {}
@@ -69,7 +70,8 @@ class LeanLALR:
             scanner = basic.scanner  # built now (Lark builds it at the first use)
             if basic.ignore_types & set(basic.callback):
                 raise TypeError("a lean LALR run keeps no ignored token")
-            self.lexers[state] = (tuple(scanner._mres), basic.ignore_types, dict(basic.callback))
+            self.lexers[state] = (tuple(scanner._mres), frozenset(map(str, basic.ignore_types)),
+                                  {str(k): v for k, v in basic.callback.items()})
 
     def parse(self, text: str) -> Any:
         """What Lark's ``parse(text)`` returns for a line it accepts; :class:`Fallback`
@@ -82,7 +84,7 @@ class LeanLALR:
         states = [self.start_state]
         values: list[Any] = []
         pos, size = 0, len(text)
-        new_token = Token
+        new_token: Callable[..., Token] = Token._future_new  # what Token(...) calls
         while True:
             state = states[-1]
             # the next token, read with the lexer of this state (Lark's contextual lexer)

@@ -342,3 +342,41 @@ def test_accents_and_quotes_fold_as_they_did_letter_by_letter() -> None:
         before = _SINGLE_QUOTED.sub(lambda m: f'"{m.group(1)}"', line.translate(_DOUBLE_QUOTES))
         assert straighten_quotes(line) == before
     assert re.fullmatch(r"[\x00-\x7f]*", strip_accents("Västergötland Skåne"))
+
+
+def test_britannica_lines_are_prepared_as_by_the_loop_over_every_phrase() -> None:
+    """The one search that skips lines holding no phrase's first word changes nothing."""
+    n = britannica.names()
+    for line in [*variants(_lines(BRITANNICA)), "place interest in rio de oro", "ile maurice",
+                 "move fleet 1 from home to Mer du Nord", "attack in New Guinea"]:
+        out = strip_accents(straighten_quotes(line)).replace("’", "'").replace("ʼ", "'")
+        low = out.lower()
+        for pat, ident, first in britannica._phrase_starts(n.phrases):
+            if first in low:
+                out = pat.sub(ident, out)
+                low = out.lower()
+        assert britannica._prepare(line, n) == out, line
+
+
+def test_a_name_is_read_as_written_token_by_token() -> None:
+    """``name`` reads each token's text from the line as ``_as_written`` does."""
+    state = baltica_state()
+    context = baltica.context_for(baltica_module.board_of(state), state, "sweden")
+    parser = baltica.GRAMMAR.parser()
+    seen = 0
+    for line in variants(_lines(BALTICA)):
+        text = straighten_quotes(line)
+        try:
+            tree = parser.parse(strip_accents(text))
+        except Exception:  # noqa: BLE001, S112 - only the names of lines that parse
+            continue
+        for transformer in (baltica.BalticaTransformer(context, text),
+                            baltica.BalticaTransformer(context)):
+            for node in tree.iter_subtrees():
+                if str(node.data).endswith("name"):
+                    words = [transformer._as_written(t) for t in node.children]
+                    single = len(words) == 1 and words[0].startswith('"')
+                    assert transformer.name(node.children) == (
+                        words[0][1:-1].strip() if single else " ".join(words)), line
+                    seen += 1
+    assert seen > 100
