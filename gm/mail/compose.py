@@ -26,12 +26,16 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email import quoprimime
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime, formataddr, parseaddr
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+_MAX_LINE = 78  # SMTP.max_line_length
+_PLAIN_VALUE = re.compile(r"[!-~]+(?: [!-~]+)*")  # printable ASCII words, one space apart
+_PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _HEADER_NAME = re.compile(r"^[!-9;-~]+$")  # RFC 5322 ftext
 _RESERVED = frozenset(
@@ -104,24 +108,68 @@ def build_message(
     date: datetime | None = None,
     attachments: Sequence[Attachment] = (),
 ) -> bytes:
-    """Return the RFC 5322 bytes (CRLF, UTF-8 bodies, encoded headers) of a mail."""
-    msg = EmailMessage(policy=SMTP)
-    msg["From"] = _address_header(from_addr)
-    msg["To"] = ", ".join(_address_header(a) for a in to)
-    msg["Subject"] = safe_header_text(subject)
-    msg["Date"] = format_datetime(date or datetime.now(UTC))
-    msg["Message-ID"] = _msgid(message_id)
+    """Return the RFC 5322 bytes (CRLF, UTF-8 bodies, encoded headers) of a mail.
+
+    The common mail (a reply: short ASCII headers and plain addresses, a text and
+    perhaps an HTML alternative, nothing attached) is written directly (issue 21: the
+    email package was a tenth of an order mail's handling); its bytes are those the email
+    package writes (tests/mail/test_compose_fast.py compares them), which writes every
+    other mail."""
+    addresses = (_address_header(from_addr), [_address_header(a) for a in to])
+    fields = [("From", addresses[0]), ("To", ", ".join(addresses[1])),
+              ("Subject", safe_header_text(subject)),
+              ("Date", format_datetime(date or datetime.now(UTC))),
+              ("Message-ID", _msgid(message_id))]
     if in_reply_to:
-        msg["In-Reply-To"] = _msgid(in_reply_to)
+        fields.append(("In-Reply-To", _msgid(in_reply_to)))
     refs = [_msgid(r) for r in references if r]
     if refs:
-        msg["References"] = " ".join(refs)
-    msg["Auto-Submitted"] = "auto-generated"
+        fields.append(("References", " ".join(refs)))
+    fields.append(("Auto-Submitted", "auto-generated"))
     if game_id:
-        msg["X-GM-Game"] = safe_header_text(game_id)
+        fields.append(("X-GM-Game", safe_header_text(game_id)))
     for name, value in (headers or {}).items():
         _check_extra_name(name)
-        msg[name] = safe_header_text(value)
+        fields.append((name, safe_header_text(value)))
+    if not attachments and _plain_fields(fields, [addresses[0], *addresses[1]]):
+        return _plain_bytes(fields, text, html, message_id)
+    return _email_package_bytes(fields, text, html, message_id, attachments)
+
+
+def _plain_fields(fields: list[tuple[str, str]], addresses: list[str]) -> bool:
+    """Headers the email package writes as they are: one short line of plain ASCII each."""
+    return (all(_PLAIN_ADDRESS.fullmatch(a) for a in addresses)
+            and all(len(name) + 2 + len(value) <= _MAX_LINE and _PLAIN_VALUE.fullmatch(value)
+                    and "=?" not in value for name, value in fields))
+
+
+def _qp_body(text: str) -> bytes:
+    """A text part's body as the email package encodes it (quoted-printable, CRLF)."""
+    lines = _crlf_free(text).encode("utf-8").splitlines()
+    data = quoprimime.body_encode((b"\n".join(lines) + b"\n").decode("latin-1"), _MAX_LINE)
+    return data.replace("\n", "\r\n").encode("ascii")
+
+
+_TEXT_HEADERS = b'Content-Type: text/%s; charset="utf-8"\r\nContent-Transfer-Encoding: quoted-printable\r\n'
+
+
+def _plain_bytes(fields: list[tuple[str, str]], text: str, html: str | None, message_id: str) -> bytes:
+    head = b"".join(f"{name}: {value}\r\n".encode("ascii") for name, value in fields)
+    if html is None:
+        return (head + _TEXT_HEADERS % b"plain" + b"MIME-Version: 1.0\r\n\r\n" + _qp_body(text))
+    boundary = _boundary(message_id, 0).encode("ascii")
+    return b"".join([
+        head, b"MIME-Version: 1.0\r\nContent-Type: multipart/alternative;\r\n boundary=\"",
+        boundary, b"\"\r\n\r\n--", boundary, b"\r\n", _TEXT_HEADERS % b"plain", b"\r\n",
+        _qp_body(text), b"\r\n--", boundary, b"\r\n", _TEXT_HEADERS % b"html", b"\r\n",
+        _qp_body(html), b"\r\n--", boundary, b"--\r\n"])
+
+
+def _email_package_bytes(fields: list[tuple[str, str]], text: str, html: str | None, message_id: str,
+                         attachments: Sequence[Attachment]) -> bytes:
+    msg = EmailMessage(policy=SMTP)
+    for name, value in fields:
+        msg[name] = value
     msg.set_content(_crlf_free(text), charset="utf-8", cte="quoted-printable")
     inline = [a for a in attachments if a.cid]
     if html is not None:
@@ -154,12 +202,15 @@ def _add(method: Callable[..., None], a: Attachment, **kw: object) -> None:
 
 def _stable_boundaries(msg: EmailMessage, message_id: str) -> None:
     """Boundaries from the Message-ID and the part's place: the same mail, the same bytes."""
-    seed = hashlib.sha256(message_id.encode("utf-8")).hexdigest()[:24]
     for n, part in enumerate(msg.walk()):
         if part is not msg:
             del part["MIME-Version"]  # only the top needs it
         if part.is_multipart():
-            part.set_boundary(f"=_gm_{seed}_{n}")
+            part.set_boundary(_boundary(message_id, n))
+
+
+def _boundary(message_id: str, n: int) -> str:
+    return f"=_gm_{hashlib.sha256(message_id.encode('utf-8')).hexdigest()[:24]}_{n}"
 
 
 def _crlf_free(text: str) -> str:
