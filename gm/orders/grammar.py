@@ -203,7 +203,7 @@ def _lean_of(parser: Lark) -> LeanLALR | None:
     start = parser.options.start
     try:
         lean = LeanLALR(parser, start[0]) if len(start) == 1 else None
-    except TypeError:
+    except (TypeError, AttributeError, KeyError):  # a set-up it does not run, another Lark
         lean = None
     with _LEAN_LOCK:
         _LEAN[id(parser)] = (parser, lean)

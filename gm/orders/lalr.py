@@ -45,6 +45,7 @@ class LeanLALR:
             raise TypeError("a lean LALR run needs Lark's contextual lexer and no postlexer")
         table = frontend.parser.parser.parse_table
         callbacks = frontend.parser.parser.callbacks
+        self.new_token: Callable[..., Token] = getattr(Token, "_future_new", Token)  # Token() calls it
         self.start_state = table.start_states[start]
         self.end_state = table.end_states[start]
         # names as plain str: Lark's are Tokens, whose __eq__ would run at every look-up
@@ -84,7 +85,7 @@ class LeanLALR:
         states = [self.start_state]
         values: list[Any] = []
         pos, size = 0, len(text)
-        new_token: Callable[..., Token] = Token._future_new  # what Token(...) calls
+        new_token = self.new_token
         while True:
             state = states[-1]
             # the next token, read with the lexer of this state (Lark's contextual lexer)
