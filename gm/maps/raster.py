@@ -16,7 +16,8 @@ millisecond each, and a map has 150 of them, most of them the areas' names and
 garrisons, the same on every map of a board in one language. So before rasterising,
 :func:`with_lettering_tiles` puts in place of each area's texts a picture of them (a tile
 the size of the area's box and a margin, drawn once by resvg with those very texts at
-the same pixel offsets, kept in a bounded cache keyed by the texts' markup): the same
+the same pixel offsets, kept in a bounded cache keyed by the texts' markup; the legend
+likewise, the same on every map that shows the same nations): the same
 z-order, the same glyphs, composited once more (a colour channel differs by at most 2
 of 255 on the edges of letters; tests/maps/test_raster.py). The SVG a player receives is
 untouched; only its rasterising reads the tiles.
@@ -27,9 +28,11 @@ from __future__ import annotations
 import base64
 import logging
 import struct
+import threading
 import xml.etree.ElementTree as ET
 import zlib
-from functools import cache, lru_cache
+from collections import OrderedDict
+from functools import cache
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -84,7 +87,8 @@ TILES_KEPT = 2048  # a tile is a few KB: a few MB at most
 
 def with_lettering_tiles(svg: str) -> str:
     """``svg`` to rasterise, each area's texts (gm.maps.svg: the ``<text>`` children of a
-    ``data-area`` group in the ``areas`` layer) replaced by a tile of them, in place."""
+    ``data-area`` group in the ``areas`` layer) and the legend's contents replaced by a
+    tile of them, in place."""
     ET.register_namespace("", SVG_NS)
     try:
         root = ET.fromstring(svg.encode("utf-8"))
@@ -92,29 +96,55 @@ def with_lettering_tiles(svg: str) -> str:
         return svg  # resvg says what is wrong
     family = root.get("font-family", "")
     for layer in root.iter(f"{_Q}g"):
-        if layer.get("data-layer") != "areas":
-            continue
-        for group in layer:
-            texts = [e for e in group if e.tag == f"{_Q}text"]
-            box = group.find(f"{_Q}rect")
-            if not texts or box is None:
-                continue
-            left = int(float(box.get("x", 0))) - TILE_MARGIN
-            top = int(float(box.get("y", 0))) - TILE_MARGIN
-            width = int(float(box.get("width", 0))) + 2 * TILE_MARGIN + 2
-            height = int(float(box.get("height", 0))) + 2 * TILE_MARGIN + 2
-            markup = "".join(ET.tostring(t, encoding="unicode") for t in texts)
-            href = _tile(left, top, width, height, family, markup)
-            at = list(group).index(texts[0])
-            for t in texts:
-                group.remove(t)
-            group.insert(at, ET.Element(f"{_Q}image", {
-                "x": str(left), "y": str(top), "width": str(width), "height": str(height),
-                "href": href, "image-rendering": "optimizeSpeed"}))
+        if layer.get("data-layer") == "areas":
+            for group in layer:
+                texts = [e for e in group if e.tag == f"{_Q}text"]
+                _replace(group, texts, group.find(f"{_Q}rect"), family)
+        elif layer.get("data-layer") == "legend":  # the same for every map of its nations
+            _replace(layer, list(layer), layer.find(f"{_Q}rect"), family)
     return ET.tostring(root, encoding="unicode")
 
 
-@lru_cache(maxsize=TILES_KEPT)
+def _replace(parent: ET.Element, elements: list[ET.Element], box: ET.Element | None,
+             family: str) -> None:
+    """Put a tile of ``elements`` (siblings in ``parent``, in order) in place of the first,
+    remove the others; the tile's window is ``box`` with a margin."""
+    if not elements or box is None:
+        return
+    left = int(float(box.get("x", 0))) - TILE_MARGIN
+    top = int(float(box.get("y", 0))) - TILE_MARGIN
+    width = int(float(box.get("width", 0))) + 2 * TILE_MARGIN + 2
+    height = int(float(box.get("height", 0))) + 2 * TILE_MARGIN + 2
+    key = (left, top, width, height, family, tuple(_key(e) for e in elements))
+    with _lock:
+        href = _tiles.get(key)
+        if href is not None:
+            _tiles.move_to_end(key)
+    if href is None:
+        markup = "".join(ET.tostring(e, encoding="unicode") for e in elements)
+        href = _tile(left, top, width, height, family, markup)
+        with _lock:
+            _tiles[key] = href
+            while len(_tiles) > TILES_KEPT:
+                _tiles.popitem(last=False)
+    at = list(parent).index(elements[0])
+    for e in elements:
+        parent.remove(e)
+    parent.insert(at, ET.Element(f"{_Q}image", {
+        "x": str(left), "y": str(top), "width": str(width), "height": str(height),
+        "href": href, "image-rendering": "optimizeSpeed"}))
+
+
+def _key(e: ET.Element) -> tuple[Any, ...]:
+    """What an element draws: its tag, attributes, text and children, as a hashable key."""
+    return (e.tag, tuple(e.attrib.items()), e.text, e.tail and e.tail.strip(),
+            tuple(_key(c) for c in e))
+
+
+_tiles: OrderedDict[tuple[Any, ...], str] = OrderedDict()  # least recently used first
+_lock = threading.Lock()
+
+
 def _tile(left: int, top: int, width: int, height: int, family: str, markup: str) -> str:
     """A transparent PNG (as a data: URL) of ``markup`` seen through the canvas window at
     (left, top): whole pixels, so each glyph falls on the pixels it falls on in the map."""
