@@ -29,10 +29,11 @@ from sqlmodel import Session, col, select
 from gm.checkpoint import checkpoint
 from gm.db.engine import session_scope
 from gm.db.models import Game, OutboundMail
+from gm.mail.compose import RENDER_HEADER
 from gm.mail.types import MailSink, SendResult
 from gm.service.context import ServiceContext
 from gm.service.notify import notify_moderator
-from gm.service.outbox import finish_pending_parts, mask_delivered
+from gm.service.outbox import PASSWORD_KINDS, finish_pending_parts, mask_delivered
 
 MAX_ATTEMPTS = 12
 TELL_AFTER_ATTEMPTS = 5
@@ -78,16 +79,20 @@ def claim(ctx: ServiceContext, mail_id: int) -> bool:
     One conditional ``UPDATE`` in a transaction of its own: on PostgreSQL a second
     instance's ``UPDATE`` waits for the first to commit and then no longer matches; on
     SQLite the database's write lock puts them one after the other."""
+    with session_scope(ctx.engine) as session:
+        return _claim(ctx, session, mail_id)
+
+
+def _claim(ctx: ServiceContext, session: Session, mail_id: int) -> bool:
     lease = timedelta(seconds=float(ctx.settings.get("send_lease_seconds", SEND_LEASE_SECONDS)))
     now = ctx.clock.now()
-    with session_scope(ctx.engine) as session:
-        result = session.execute(
-            update(OutboundMail)
-            .where(col(OutboundMail.id) == mail_id, col(OutboundMail.status) == "queued",
-                   _unclaimed(ctx))
-            .values(claimed_by=holder(ctx), claimed_until=now + lease)
-            .execution_options(synchronize_session=False))
-        return bool(cast(CursorResult[Any], result).rowcount)
+    result = session.execute(
+        update(OutboundMail)
+        .where(col(OutboundMail.id) == mail_id, col(OutboundMail.status) == "queued",
+               _unclaimed(ctx))
+        .values(claimed_by=holder(ctx), claimed_until=now + lease)
+        .execution_options(synchronize_session=False))
+    return bool(cast(CursorResult[Any], result).rowcount)
 
 
 def release_dead_claims(ctx: ServiceContext) -> int:
@@ -130,18 +135,37 @@ async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
     of a second) run in a worker thread, so the daemon's event loop is never held up."""
     sent = 0
     for mail_id in await asyncio.to_thread(due, ctx, limit):
-        if not await asyncio.to_thread(claim, ctx, mail_id):
+        claimed = await asyncio.to_thread(claim_ready, ctx, mail_id)
+        if claimed is None:
             continue  # sent meanwhile, or another instance is sending it
-        ready = await asyncio.to_thread(_ready, ctx, mail_id)
-        if ready is None:
-            continue
+        kind, ready = claimed
+        if ready is None:  # a part to draw first: in a transaction of its own
+            ready = await asyncio.to_thread(_ready, ctx, mail_id)
+            if ready is None:
+                continue
         raw, recipients = ready
         checkpoint("send")
         result = await sink.send(raw, ctx.service_address, recipients) if recipients else SendResult.sent()
         checkpoint("sent")
-        await asyncio.to_thread(record, ctx, mail_id, result)
+        await asyncio.to_thread(record, ctx, mail_id, result, kind)
         sent += result.ok
     return sent
+
+
+def claim_ready(ctx: ServiceContext, mail_id: int) -> tuple[str, tuple[bytes, list[str]] | None] | None:
+    """Claim mail ``mail_id`` (:func:`claim`) and, in the same transaction, read its kind and,
+    unless a part is left to draw, its bytes and recipients (issue 21: one transaction a
+    mail, was two). None when it is not claimed."""
+    with session_scope(ctx.engine) as session:
+        if not _claim(ctx, session, mail_id):
+            return None
+        row = session.execute(select(col(OutboundMail.kind), col(OutboundMail.raw),
+                                     col(OutboundMail.recipients))
+                              .where(col(OutboundMail.id) == mail_id)).one()
+        kind, raw, recipients = row
+        if RENDER_HEADER.encode() in raw:
+            return str(kind), None
+        return str(kind), (bytes(raw), list(recipients or []))
 
 
 def _ready(ctx: ServiceContext, mail_id: int) -> tuple[bytes, list[str]] | None:
@@ -156,8 +180,20 @@ def _ready(ctx: ServiceContext, mail_id: int) -> tuple[bytes, list[str]] | None:
         return row.raw, list(row.recipients or [])
 
 
-def record(ctx: ServiceContext, mail_id: int, result: SendResult) -> None:
-    """Write the outcome of one send; tell the moderator of a mail that will never go."""
+def record(ctx: ServiceContext, mail_id: int, result: SendResult, kind: str | None = None) -> None:
+    """Write the outcome of one send; tell the moderator of a mail that will never go.
+
+    A mail sent whose ``kind`` carries no password is marked in one ``UPDATE`` (issue 21:
+    it was read, raw and all, then written)."""
+    if result.ok and kind is not None and kind not in PASSWORD_KINDS:
+        with session_scope(ctx.engine) as session:
+            session.execute(
+                update(OutboundMail).where(col(OutboundMail.id) == mail_id)
+                .values(attempts=col(OutboundMail.attempts) + 1, claimed_by="", claimed_until=None,
+                        status="sent", sent_at=ctx.clock.now(),
+                        last_error=f"refused recipients: {result.refused}" if result.refused else "")
+                .execution_options(synchronize_session=False))
+        return
     with session_scope(ctx.engine) as session:
         row = session.get(OutboundMail, mail_id)
         assert row is not None
