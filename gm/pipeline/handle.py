@@ -27,12 +27,14 @@ When that transaction fails, nothing of it is kept:
 
 from __future__ import annotations
 
+import functools
 import logging
 import traceback
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import Session, col, func, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from gm.checkpoint import checkpoint
 from gm.db.engine import session_scope
@@ -183,14 +185,24 @@ def _lock(session: Session, inbound_id: int) -> InboundMail | None:
     the next mail instead of waiting; whoever comes later finds it no longer ``new``.
     SQLite has one writer at a time: a conditional ``UPDATE`` of the row's status takes
     the write lock first, so the row is read inside the transaction that will mark it."""
-    q = select(InboundMail).where(InboundMail.id == inbound_id)
     if session.get_bind().dialect.name == "postgresql":
+        return session.exec(_lock_read(True), params={"inbound_id": inbound_id}).first()
+    session.execute(_LOCK_WRITE, {"inbound_id": inbound_id})
+    return session.exec(_lock_read(False), params={"inbound_id": inbound_id}).first()
+
+
+_LOCK_WRITE = (update(InboundMail).where(col(InboundMail.id) == bindparam("inbound_id"),
+                                         col(InboundMail.status) == "new")
+               .values(status="new").execution_options(synchronize_session=False))
+
+
+@functools.cache
+def _lock_read(row_lock: bool) -> SelectOfScalar[InboundMail]:
+    """:func:`_lock`'s read, built once (issue 21), its id bound."""
+    q = select(InboundMail).where(col(InboundMail.id) == bindparam("inbound_id"))
+    if row_lock:
         q = q.with_for_update(skip_locked=True)
-    else:
-        session.execute(update(InboundMail).where(col(InboundMail.id) == inbound_id,
-                                                  col(InboundMail.status) == "new")
-                        .values(status="new").execution_options(synchronize_session=False))
-    return session.exec(q.execution_options(populate_existing=True)).first()
+    return q.execution_options(populate_existing=True)
 
 
 def build_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: InboundMail,

@@ -8,11 +8,13 @@ and validates but stores nothing. Every version is kept.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import update
+from sqlalchemy import Update, bindparam, update
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from gm.db.models import Game, OrderSet, Phase
 from gm.games.base import GameModule, State, Validation, Verdict
@@ -120,13 +122,23 @@ def lock_current_phase(session: Session, game_id: str) -> Phase:
     taken on the row read, which is then read again)."""
     if session.get_bind().dialect.name == "postgresql":
         return lock_phase(session, current_phase(session, game_id))
-    live = (col(Phase.game_id) == game_id, col(Phase.state) != "undone")
-    current = select(Phase.id).where(*live).order_by(col(Phase.seq).desc()).limit(1).scalar_subquery()
-    session.execute(update(Phase).where(col(Phase.id) == current).values(state=Phase.state)
-                    .execution_options(synchronize_session=False))
-    phase = session.exec(select(Phase).where(*live).order_by(col(Phase.seq).desc()).limit(1)
-                         .execution_options(populate_existing=True)).first()
+    write, read = _lock_current_statements()
+    session.execute(write, {"of_game": game_id})
+    phase = session.exec(read, params={"of_game": game_id}).first()
     return phase if phase is not None else current_phase(session, game_id)  # which raises
+
+
+@functools.cache
+def _lock_current_statements() -> tuple[Update, SelectOfScalar[Phase]]:
+    """:func:`lock_current_phase`'s two statements on SQLite, built once (issue 21), the
+    game bound."""
+    live = (col(Phase.game_id) == bindparam("of_game"), col(Phase.state) != "undone")
+    current = select(Phase.id).where(*live).order_by(col(Phase.seq).desc()).limit(1).scalar_subquery()
+    write = (update(Phase).where(col(Phase.id) == current).values(state=Phase.state)
+             .execution_options(synchronize_session=False))
+    read = (select(Phase).where(*live).order_by(col(Phase.seq).desc()).limit(1)
+            .execution_options(populate_existing=True))
+    return write, read
 
 
 def submit_orders(
@@ -200,8 +212,14 @@ def _parse(module: GameModule, state: State, power: str,
 
 def _versions(session: Session, game_id: str, seq: int, power: str) -> list[OrderSet]:
     """Every version of ``power``'s orders for phase ``seq``."""
-    return list(session.exec(select(OrderSet).where(
-        OrderSet.game_id == game_id, OrderSet.phase_seq == seq, OrderSet.power == power)))
+    return list(session.exec(_versions_query(), params={"game_id": game_id, "seq": seq, "power": power}))
+
+
+@functools.cache
+def _versions_query() -> SelectOfScalar[OrderSet]:
+    return select(OrderSet).where(col(OrderSet.game_id) == bindparam("game_id"),
+                                  col(OrderSet.phase_seq) == bindparam("seq"),
+                                  col(OrderSet.power) == bindparam("power"))
 
 
 def store_orders(ctx: ServiceContext, session: Session, game: Game, phase: Phase, power: str, *,
