@@ -268,10 +268,12 @@ def _finish_in_place(raw: bytes) -> bytes | None:
         if source is None or renderer is None:
             return None
         try:
-            drawn[name] = renderer(source)
+            picture = renderer(source)
         except Exception:  # the general path drops the part (and draws it once more)
             return None
-        return drawn[name]
+        if picture:
+            drawn[name] = picture
+        return picture or None
 
     dropped = [p for p in by_name.values() if p.type() in SOURCES_ONLY and p not in pending.values()]
     if sum(raw.count(t.encode()) for t in SOURCES_ONLY) != len(dropped):
