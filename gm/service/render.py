@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from jinja2 import (
@@ -46,6 +46,7 @@ def environment(lang: str = SOURCE_LANGUAGE) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # a template is compiled once per process, not stat()ed per render
     )
     env.filters["time"] = lambda dt, tz="UTC": moment(dt, tz, lang)
     env.filters["duration"] = lambda delta: duration(delta, lang)
@@ -68,8 +69,11 @@ def folded(text: Any) -> str:
     return "".join(strip_accents(str(text)).lower().split())
 
 
+@lru_cache(maxsize=64)
 def game_words(game: str, language: str) -> Mapping[str, Any]:
-    """A game's names in ``language`` for its templates (:meth:`GameModule.words`)."""
+    """A game's names in ``language`` for its templates (:meth:`GameModule.words`), made
+    once per game and language (they come from the game's data; a report asked for them
+    several times, issue 21)."""
     from gm.games.registry import get
 
     return get(game).words(language)

@@ -58,9 +58,12 @@ class ReportContext:
     opened_at: datetime | None = None  # when the current phase opened (the event's SEQUENCE)
     history: str | None = None  # the game has ended: the attached history's file name
     power_name: str = ""  # who the report is for, in its language ("la Suède", issue 20)
+    _body: list[str | None] = field(default_factory=list, init=False, repr=False, compare=False)
+    """The game's text body once rendered (:func:`_body_text`): the stored text and the
+    mail's text share it (issue 21: it was rendered twice a report)."""
 
     def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 
 
 @dataclass
@@ -106,11 +109,16 @@ def _game_context(ctx: ReportContext) -> dict[str, Any]:
 
 
 def _body_text(game: Game, ctx: ReportContext) -> str | None:
-    """The game's own text body (``templates/<game>/report.txt.j2``), None without one."""
-    try:
-        return render("report", ctx.language, game.module, game_only=True, **_game_context(ctx))
-    except TemplateNotFound:
-        return None
+    """The game's own text body (``templates/<game>/report.txt.j2``), None without one;
+    rendered once per context (it reads only the view, the events and the power)."""
+    if not ctx._body:
+        try:
+            body: str | None = render("report", ctx.language, game.module, game_only=True,
+                                      **_game_context(ctx))
+        except TemplateNotFound:
+            body = None
+        ctx._body.append(body)
+    return ctx._body[0]
 
 
 def _render_text(game: Game, ctx: ReportContext, *, calendar_name: str | None,
