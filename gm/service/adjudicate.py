@@ -135,7 +135,8 @@ def _close(ctx: ServiceContext, session: Session, game_id: str, seq: int, *, by:
     game = get_game(session, game_id)
     phase = phase_row(session, game_id, seq)
     module = module_of(game)
-    orders, defaulted = gather_orders(ctx, session, game, phase, module)
+    seat_rows = seats(session, game_id)
+    orders, defaulted = gather_orders(ctx, session, game, phase, module, seat_rows)
     dice = dice_for(game, phase)
     outcome = module.adjudicate(phase.game_state or {}, orders, dice)
     checkpoint("adjudicate")
@@ -144,7 +145,7 @@ def _close(ctx: ServiceContext, session: Session, game_id: str, seq: int, *, by:
                      dice_branch=0)
     from gm.service.reports import queue_phase_reports
 
-    queue_phase_reports(ctx, session, game, phase, nxt, defaulted=defaulted)
+    queue_phase_reports(ctx, session, game, phase, nxt, defaulted=defaulted, seat_rows=seat_rows)
     checkpoint("render")
     info = phase_info(nxt)
     return CloseResult(True, game_id, phase.phase_id, nxt.phase_id, tuple(defaulted),
@@ -167,7 +168,8 @@ def dice_for(game: Game, phase: Phase) -> Dice:
 
 
 def gather_orders(ctx: ServiceContext, session: Session, game: Game, phase: Phase,
-                  module: GameModule) -> tuple[dict[str, list[Any]], list[str]]:
+                  module: GameModule, seat_rows: list[Seat] | None = None,
+                  ) -> tuple[dict[str, list[Any]], list[str]]:
     """Every owing power's current orders; the module's defaults for those who sent none.
 
     Defaults are stored as an order set with source ``default`` so a replay
@@ -179,7 +181,8 @@ def gather_orders(ctx: ServiceContext, session: Session, game: Game, phase: Phas
     state = phase.game_state or {}
     orders: dict[str, list[Any]] = {}
     defaulted: list[str] = []
-    by_power: dict[str, Seat] = {s.power: s for s in seats(session, game.id)}
+    by_power: dict[str, Seat] = {s.power: s for s in (seats(session, game.id) if seat_rows is None
+                                                      else seat_rows)}
     for power in dict.fromkeys(list(info.owing) + list(current)):
         row = current.get(power)
         if row is not None and (row.orders or row.source != "flags"):

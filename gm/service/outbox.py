@@ -76,16 +76,21 @@ def queue_mail(
     html: str | None = None,
     attachments: Sequence[Attachment] = (),
     held: bool = False,
+    looked_up: bool = False,
 ) -> OutboundMail:
     """Queue one mail (status ``held`` keeps it back until released).
 
     With ``html`` the mail is multipart/alternative; ``attachments`` with a
     ``cid`` are shown inside the HTML, the others attached (gm.mail.compose).
+    ``looked_up``: the caller found no mail under ``key`` in this transaction, so it is
+    not looked up again before the insert (which still keeps one if another instance
+    queued it meanwhile).
     """
     message_id = message_id_for(ctx, session, key)
-    existing = session.exec(select(OutboundMail).where(OutboundMail.message_id == message_id)).first()
-    if existing is not None:
-        return existing
+    if not looked_up:
+        existing = session.exec(select(OutboundMail).where(OutboundMail.message_id == message_id)).first()
+        if existing is not None:
+            return existing
     recipients = [a for a in dict.fromkeys(to) if a]
     raw = build_message(
         from_addr=ctx.service_address, to=recipients, subject=subject, text=text, html=html,

@@ -69,7 +69,10 @@ def log_event(ctx: ServiceContext, session: Session, game_id: str, phase_seq: in
     """Append one event to the game's log (the log is never edited).
 
     The last sequence number is read once per transaction and counted on
-    from there (an adjudication writes hundreds of events).
+    from there (an adjudication writes hundreds of events). The row is not flushed
+    here: the session's next query or its commit writes the transaction's events
+    together, in the order they were added (issue 21: one INSERT each was a sixth of
+    the statements of a close).
     """
     counters: dict[str, int] = session.info.setdefault("gm_event_seq", {})
     if game_id not in counters:
@@ -79,7 +82,6 @@ def log_event(ctx: ServiceContext, session: Session, game_id: str, phase_seq: in
     row = EventLog(game_id=game_id, phase_seq=phase_seq, branch=branch, seq=counters[game_id],
                    at=ctx.clock.now(), type=type_, data=data, visible_to=visible_to)
     session.add(row)
-    session.flush()
     return row
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from gm.db.models import EventLog, Game, ModeratorAct, OutboundMail, Phase, Report, Seat
 from gm.dice import group_rolls
@@ -213,8 +213,14 @@ def pending_rulings(session: Session, game_id: str) -> list[ModeratorAct]:
 
 
 def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, closed: Phase | None,
-                        current: Phase, *, defaulted: list[str]) -> None:
-    """Render, store and queue every seat's report and the moderator's."""
+                        current: Phase, *, defaulted: list[str],
+                        seat_rows: list[Seat] | None = None) -> None:
+    """Render, store and queue every seat's report and the moderator's.
+
+    ``seat_rows``: the game's seats when the caller has read them in this transaction.
+    Which reports are stored and which mails queued already is read once for all of them
+    (issue 21: a look-up of each, twice for each mail, was a third of a close's statements).
+    """
     module = module_of(game)
     rows = events_of(session, game.id, closed.seq, closed.dice_branch) if closed else []
     rulings_rows = pending_rulings(session, game.id)
@@ -225,14 +231,21 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
     mod = moderator_address(ctx, game)
     targets = [(seat.power, build_context(game, module, closed, current, seat.power, seat, rows,
                                           rulings, defaulted), [seat.address], held)
-               for seat in seats(session, game.id) if seat.active]
+               for seat in (seats(session, game.id) if seat_rows is None else seat_rows)
+               if seat.active]
     targets.append(("", build_context(game, module, closed, current, None, None, rows, rulings,
                                       defaulted), [mod] if mod else [], False))
+    observers = [a for a in (game.settings or {}).get("observers", []) if a]
+    stored = set(session.exec(select(Report.power).where(
+        Report.game_id == game.id, Report.phase_seq == seq, Report.branch == branch)))
+    keys = [_report_key(game.id, seq, branch, power) for power, _, to, _ in targets if to]
+    keys += [_observer_key(game.id, seq, branch, a) for a in observers]
+    queued = queued_keys(ctx, session, keys)
     final = current.state == "ended"
     if final:  # store every final report first: the history attached to each holds them all
         for power, rc, _, hold in targets:
             _store_and_queue(ctx, session, game, seq, branch, power, current.phase_id, rc, [],
-                             hold)
+                             hold, stored=stored, queued=queued)
     pages: dict[str, Attachment] = {}
     for power, rc, to, hold in targets:
         extra: tuple[Attachment, ...] = ()
@@ -240,15 +253,14 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
             rc.history = HISTORY_FILE
             extra = (_history(session, game, rc.language, pages),)
         _store_and_queue(ctx, session, game, seq, branch, power, current.phase_id, rc, to, hold,
-                         extra)
-    observers = [a for a in (game.settings or {}).get("observers", []) if a]
+                         extra, stored=stored, queued=queued)
     if observers:  # the public report (a spectator's view), never stored as a seat's
         rc = build_context(game, module, closed, current, SPECTATOR, None, rows, rulings, defaulted)
         for address in observers:
             queue_report(ctx, session, game, rc, to=[address],
                          subject=f"[{game.id}] {current.phase_id}: public report",
-                         key=f"report:{game.id}:{seq}:{branch}:observer:{address.lower()}",
-                         held=held)
+                         key=_observer_key(game.id, seq, branch, address), held=held,
+                         queued=queued)
     for r in rulings_rows:
         r.published = True
         session.add(r)
@@ -257,6 +269,26 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
         session.add(current)
     elif closed is not None:
         release_held_press(ctx, session, game)
+
+
+def _report_key(game_id: str, seq: int, branch: int, power: str) -> str:
+    return f"report:{game_id}:{seq}:{branch}:{power or 'moderator'}"
+
+
+def _observer_key(game_id: str, seq: int, branch: int, address: str) -> str:
+    return f"report:{game_id}:{seq}:{branch}:observer:{address.lower()}"
+
+
+def queued_keys(ctx: ServiceContext, session: Session, keys: list[str]) -> set[str]:
+    """Those of ``keys`` a mail is queued under already, in one statement."""
+    from gm.service.outbox import message_id_for
+
+    if not keys:
+        return set()
+    ids = {message_id_for(ctx, session, key): key for key in keys}
+    found = session.exec(select(OutboundMail.message_id).where(
+        col(OutboundMail.message_id).in_(list(ids))))
+    return {ids[mid] for mid in found}
 
 
 def release_held_press(ctx: ServiceContext, session: Session, game: Game) -> int:
@@ -290,42 +322,44 @@ def _history(session: Session, game: Game, language: str,
 
 def _store_and_queue(ctx: ServiceContext, session: Session, game: Game, seq: int, branch: int,
                      power: str, phase_id: str, rc: ReportContext, to: list[str], held: bool,
-                     extra: tuple[Attachment, ...] = ()) -> None:
+                     extra: tuple[Attachment, ...] = (), *, stored: set[str],
+                     queued: set[str]) -> None:
+    """Store ``power``'s report unless ``stored`` (the powers whose report is stored) has
+    it, and queue its mail to ``to`` unless ``queued`` (keys) has it; both are kept up to
+    date."""
     who = power or "moderator"
-    key = f"report:{game.id}:{seq}:{branch}:{who}"
-    existing = session.exec(select(Report).where(
-        Report.game_id == game.id, Report.phase_seq == seq, Report.power == power,
-        Report.branch == branch)).first()
-    if existing is None:
+    if power not in stored:
         session.add(Report(game_id=game.id, phase_seq=seq, branch=branch, power=power,
                            phase_id=phase_id, text=render_report(game, rc), created_at=ctx.clock.now()))
+        stored.add(power)
     if not to:
         return
     queue_report(ctx, session, game, rc, to=to, subject=f"[{game.id}] {phase_id}: report for {who}",
-                 key=key, held=held, extra=extra)
+                 key=_report_key(game.id, seq, branch, power), held=held, extra=extra,
+                 queued=queued)
 
 
 def queue_report(ctx: ServiceContext, session: Session, game: Game, rc: ReportContext, *,
                  to: list[str], subject: str, key: str, held: bool = False,
-                 extra: tuple[Attachment, ...] = ()) -> None:
+                 extra: tuple[Attachment, ...] = (), queued: set[str] | None = None) -> None:
     """Queue one report mail under ``key``; nothing is rendered when ``key`` is already queued.
-    ``extra``: more attachments (the final reports' history)."""
-    if already_queued(ctx, session, key):
+    ``extra``: more attachments (the final reports' history). ``queued``: the keys a mail
+    is queued under, read in this transaction by :func:`queued_keys` (else ``key`` is looked
+    up here); ``key`` is added to it."""
+    if key in queued if queued is not None else already_queued(ctx, session, key):
         return
     from gm.service.outbox import content_id
 
     mail = render_report_mail(ctx, game, rc, map_cid=content_id(ctx, session, key))
     queue_mail(ctx, session, game_id=game.id, kind="report", to=to, subject=subject,
                text=mail.text, html=mail.html, attachments=mail.attachments + extra, key=key,
-               held=held)
+               held=held, looked_up=True)
+    if queued is not None:
+        queued.add(key)
 
 
 def already_queued(ctx: ServiceContext, session: Session, key: str) -> bool:
-    from gm.db.models import OutboundMail
-    from gm.service.outbox import message_id_for
-
-    mid = message_id_for(ctx, session, key)
-    return session.exec(select(OutboundMail.id).where(OutboundMail.message_id == mid)).first() is not None
+    return bool(queued_keys(ctx, session, [key]))
 
 
 def current_report(ctx: ServiceContext, session: Session, game: Game, current: Phase,

@@ -1,0 +1,55 @@
+"""How many SQL statements closing one phase costs (issue 21: a deadline storm closes a
+thousand), and that the fewer statements change nothing anyone receives. Not timed: counted."""
+
+from __future__ import annotations
+
+from sqlmodel import col, select
+
+from gm.db.engine import session_scope
+from gm.db.models import EventLog, Report
+from gm.service.adjudicate import close_phase
+from tests.pipeline.test_statements_per_mail import counted
+from tests.schedule.support import body, new_game, order, outbox, phase
+
+MAX_STATEMENTS = 23
+"""A close's statements, its events' INSERTs aside: the claim, game, phase, seats, orders (south
+sent none: its versions read, its default orders stored, its missed count written),
+the events' last number, the phase closed, the next number, the next phase, the closed
+phase's events, the rulings, the stored reports, the queued mails (one look-up for all), a
+report row and a mail for each of the two seats and the moderator, the held press. There
+were 31 (a look-up of each report and, twice, of each mail; the seats twice)."""
+
+EVENT_INSERTS_PG = 2
+"""PostgreSQL: the adjudication's events in one INSERT, the next phase's opening in one (each
+event was flushed alone: one INSERT each). SQLite: the ORM writes them row by row in one
+flush (no multi-row INSERT ... RETURNING there)."""
+
+
+def test_a_close_costs_a_bounded_number_of_statements_and_queues_each_report_once(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="72h")
+    order(ctx, "north", 3)
+    first = phase(ctx)
+    with counted(ctx) as statements:
+        assert close_phase(ctx, "race1", first.seq, by="test", reason="deadline").closed
+    events = [s for s in statements if s.lstrip().upper().startswith("INSERT INTO EVENTLOG")]
+    others = [s for s in statements if s not in events]
+    assert len(others) <= MAX_STATEMENTS, "\n".join(" ".join(s.split())[:100] for s in others)
+    with session_scope(ctx.engine) as s:
+        logged = s.exec(select(EventLog).where(EventLog.phase_seq == first.seq)
+                        .order_by(col(EventLog.id))).all()
+        reports = s.exec(select(Report.power).where(Report.phase_seq == first.seq)).all()
+    if ctx.engine.dialect.name == "postgresql":
+        assert len(events) <= EVENT_INSERTS_PG, len(events)
+    # the log's order is the order the events were added, with no gap in their numbers
+    numbers = [e.seq for e in logged]
+    assert numbers == sorted(numbers) and numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+    assert [e.type for e in logged][:2] == ["phase.opened", "phase.adjudicated"]
+    assert sorted(reports) == ["", "north", "south"]
+    # closing it again does nothing: each report stored and mailed once
+    assert not close_phase(ctx, "race1", first.seq, by="test", reason="deadline").closed
+    mails = [m for m in outbox(ctx, "report") if m.subject.startswith("[race1] turn-2: report for")]
+    assert sorted(tuple(m.recipients or []) for m in mails) == [
+        ("mod@example.org",), ("n@example.org",), ("s@example.org",)]
+    assert len({m.message_id for m in mails}) == 3
+    north = next(m for m in mails if m.recipients == ["n@example.org"])
+    assert "turn-1" in body(north) and "north" in body(north)
