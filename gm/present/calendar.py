@@ -27,6 +27,8 @@ def _escape(text: str) -> str:
 
 def _fold(line: str) -> list[str]:
     """Content lines of at most 75 octets, continued with a leading space (3.1)."""
+    if len(line) <= 75 and line.isascii():  # the common line: one octet a character
+        return [line]
     out: list[str] = []
     current, size = "", 0
     for ch in line:

@@ -6,10 +6,10 @@ rendered here, so the maps never reach up into the service's rendering.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from gm.games import registry
-from gm.service.render import render
+from gm.service.render import game_words, render
 
 
 def map_words(language: str, game: str | None = None, **context: Any) -> dict[str, str]:
@@ -24,11 +24,13 @@ def map_words(language: str, game: str | None = None, **context: Any) -> dict[st
     return out
 
 
+@lru_cache(maxsize=64)
 def names_of(game: str, language: str) -> dict[str, str]:
     """The game's names a map shows, in ``language`` (issue 20): ``nation:<id>``,
     ``color:<id>`` and ``place:<key>`` (Pax Britannica's areas and seas by id) from
-    :meth:`GameModule.words`."""
-    words = registry.get(game).words(language)
+    :meth:`GameModule.words`; made once per game and language (issue 21: once per report
+    before), so the caller must not change the dict it gets."""
+    words = game_words(game, language)
     out = {f"nation:{k}": str(w["name"]) for k, w in words.get("nation", {}).items()}
     out |= {f"color:{k}": str(v) for k, v in words.get("color", {}).items()}
     out |= {f"place:{k}": str(w["name"]) for k, w in words.get("place", {}).items()}
