@@ -94,3 +94,37 @@ def test_html_alternative_and_utf8_names():
     assert "Skåne" in mail.text
     raw = _build(to=["Åsa Öberg <asa@example.se>"])
     assert raw.isascii()  # 7-bit on the wire: encoded words and quoted-printable
+
+
+def test_headers_made_once_give_the_bytes_the_stock_policy_gives(monkeypatch):
+    """Issue 21: the header registry that makes each header class once and remembers each
+    parsed (name, value) and its fold, and the generator that writes a body in one piece,
+    must not change a byte of any mail, also when a header is met again (the second mail
+    reuses what the first parsed and folded)."""
+    from datetime import UTC, datetime
+    from email.policy import SMTP
+
+    from gm.mail import compose
+    from gm.mail.compose import Attachment
+
+    def mails():
+        files = (Attachment(b"", "image/png", "map.png", cid="map.1@pbem.example", render_from="map.svg"),
+                 Attachment(b"", "image/svg+xml", "map.svg", render_from="map.json"),
+                 Attachment(b'{"a": 1}', "application/x-gm-map+json", "map.json"),
+                 Attachment("BEGIN:VCALENDAR\nEND:VCALENDAR\n", "text/calendar", "deadline.ics",
+                            params={"method": "PUBLISH"}),
+                 Attachment("<p>été</p>", "text/html", "history.html"))
+        long_subject = "Re: " + "ordres de la Suède pour l'été 1701, " * 4
+        at = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)  # not now: the same Date in every build
+        return [_build(date=at),
+                _build(date=at, subject=long_subject, to=["Åsa Öberg <asa@example.se>", "bo@example.se"],
+                       text="déplacer de Skåne\n" * 40, html="<p>Skåne → Själland</p>" * 30,
+                       attachments=files),
+                _build(date=at, subject=long_subject, text="déplacer de Skåne\n", html="<p>x</p>",
+                       attachments=files, headers={"X-Extra": "ñ value"}),
+                _build(date=at, html=None, attachments=files[3:])]
+
+    ours = mails() + mails()
+    monkeypatch.setattr(compose, "POLICY", SMTP)
+    monkeypatch.setattr(compose, "_as_bytes", lambda msg: msg.as_bytes(policy=SMTP))
+    assert ours == mails() + mails()
