@@ -247,13 +247,15 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
             _store_and_queue(ctx, session, game, seq, branch, power, current.phase_id, rc, [],
                              hold, stored=stored, queued=queued)
     pages: dict[str, Attachment] = {}
+    later: list[Report] = []  # the reports' rows, written together after the mails
     for power, rc, to, hold in targets:
         extra: tuple[Attachment, ...] = ()
         if final and to:
             rc.history = HISTORY_FILE
             extra = (_history(session, game, rc.language, pages),)
         _store_and_queue(ctx, session, game, seq, branch, power, current.phase_id, rc, to, hold,
-                         extra, stored=stored, queued=queued)
+                         extra, stored=stored, queued=queued, later=later)
+    session.add_all(later)
     if observers:  # the public report (a spectator's view), never stored as a seat's
         rc = build_context(game, module, closed, current, SPECTATOR, None, rows, rulings, defaulted)
         for address in observers:
@@ -323,14 +325,19 @@ def _history(session: Session, game: Game, language: str,
 def _store_and_queue(ctx: ServiceContext, session: Session, game: Game, seq: int, branch: int,
                      power: str, phase_id: str, rc: ReportContext, to: list[str], held: bool,
                      extra: tuple[Attachment, ...] = (), *, stored: set[str],
-                     queued: set[str]) -> None:
+                     queued: set[str], later: list[Report] | None = None) -> None:
     """Store ``power``'s report unless ``stored`` (the powers whose report is stored) has
     it, and queue its mail to ``to`` unless ``queued`` (keys) has it; both are kept up to
-    date."""
+    date. With ``later`` the report row is put there for the caller to add (the rows of
+    a close then go to the database together), else added to the session now."""
     who = power or "moderator"
     if power not in stored:
-        session.add(Report(game_id=game.id, phase_seq=seq, branch=branch, power=power,
-                           phase_id=phase_id, text=render_report(game, rc), created_at=ctx.clock.now()))
+        row = Report(game_id=game.id, phase_seq=seq, branch=branch, power=power,
+                     phase_id=phase_id, text=render_report(game, rc), created_at=ctx.clock.now())
+        if later is None:
+            session.add(row)
+        else:
+            later.append(row)
         stored.add(power)
     if not to:
         return

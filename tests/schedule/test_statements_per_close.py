@@ -24,6 +24,10 @@ EVENT_INSERTS_PG = 2
 event was flushed alone: one INSERT each). SQLite: the ORM writes them row by row in one
 flush (no multi-row INSERT ... RETURNING there)."""
 
+REPORT_INSERTS_PG = 1
+"""PostgreSQL: the close's three report rows in one INSERT, after the mails (SQLite: row by
+row, in one flush)."""
+
 
 def test_a_close_costs_a_bounded_number_of_statements_and_queues_each_report_once(ctx) -> None:  # type: ignore[no-untyped-def]
     new_game(ctx, default="72h")
@@ -40,6 +44,7 @@ def test_a_close_costs_a_bounded_number_of_statements_and_queues_each_report_onc
         reports = s.exec(select(Report.power).where(Report.phase_seq == first.seq)).all()
     if ctx.engine.dialect.name == "postgresql":
         assert len(events) <= EVENT_INSERTS_PG, len(events)
+        assert len([s for s in others if "INSERT INTO REPORT" in s.upper()]) <= REPORT_INSERTS_PG
     # the log's order is the order the events were added, with no gap in their numbers
     numbers = [e.seq for e in logged]
     assert numbers == sorted(numbers) and numbers == list(range(numbers[0], numbers[0] + len(numbers)))
