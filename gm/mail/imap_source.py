@@ -208,7 +208,7 @@ class ImapSource:
                 else:
                     client.expunge()
         else:
-            client.add_flags(uids, [self.settings.handled_flag])
+            client.add_flags(uids, [self.settings.handled_flag], silent=True)  # nothing read back
 
     def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` s: IDLE if possible, else sleep. True if mail may be new."""
