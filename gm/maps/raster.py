@@ -81,6 +81,7 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 SVG_NS = "http://www.w3.org/2000/svg"
 _Q = f"{{{SVG_NS}}}"
+ET.register_namespace("", SVG_NS)  # once: registering changes a map other threads read
 TILE_MARGIN = 8  # px round an area's box: a long name or an accent may stand out of it
 TILES_KEPT = 2048  # a tile is a few KB: a few MB at most
 
@@ -89,7 +90,6 @@ def with_lettering_tiles(svg: str) -> str:
     """``svg`` to rasterise, each area's texts (gm.maps.svg: the ``<text>`` children of a
     ``data-area`` group in the ``areas`` layer) and the legend's contents replaced by a
     tile of them, in place."""
-    ET.register_namespace("", SVG_NS)
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError:
