@@ -1,7 +1,9 @@
 """One gm instance of the deadline-storm benchmark (bench/bench_storm.py).
 
-``python -m bench.storm_worker URL INSTANCE NOW GO_FILE`` waits for GO_FILE (so that every
-instance starts together), then with its clock at NOW does what the daemon does at a
+``python -m bench.storm_worker URL INSTANCE NOW GO_FILE`` warms up as the daemon does when it
+starts (gm.service.reports.warm_up: the game modules, boards, templates and catalogues loaded
+by rendering one report, nothing stored), waits for GO_FILE (so that every instance starts
+together), then with its clock at NOW does what the daemon does at a
 deadline: sweeps until nothing is due (every phase claimed, adjudicated, its reports queued),
 then drains the outbox (maps drawn, every mail handed to a sink that accepts it) until
 nothing is left to send. Prints one JSON line: wall times (``time.time()``) when its sweeps
@@ -27,6 +29,7 @@ from gm.pipeline.dispatch import drain
 from gm.schedule.phases import open_phases
 from gm.schedule.sweep import sweep
 from gm.service.context import ServiceContext
+from gm.service.reports import warm_up
 
 
 class CountingSink:
@@ -48,6 +51,7 @@ class CountingSink:
 def main(url: str, instance: str, now: str, go_file: str) -> None:
     ctx = ServiceContext(engine=make_engine(url), clock=FakeClock(datetime.fromisoformat(now)),
                          settings={"address": "gm@example.org"}, instance=instance)
+    warm_up(ctx)  # what gm.daemon.Daemon.run does before its first round
     print(json.dumps({"ready": instance}), flush=True)
     while not Path(go_file).exists():
         time.sleep(0.005)

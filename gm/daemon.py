@@ -213,6 +213,12 @@ class Daemon:
             except (NotImplementedError, RuntimeError):  # not the main thread
                 pass
         log.info("gm serving as %s", self.ctx.instance)
+        from gm.service.reports import warm_up
+
+        try:
+            await asyncio.to_thread(warm_up, self.ctx)
+        except Exception:  # only a head start for the first deadline: serve without it
+            log.warning("warm-up skipped", exc_info=True)
         try:
             delay = DB_RETRY_FIRST
             recovered = False
