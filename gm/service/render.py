@@ -98,7 +98,7 @@ def environment(lang: str = SOURCE_LANGUAGE) -> Environment:
         bytecode_cache=_template_cache(),
         **_OPTIONS,
     )
-    env.filters["time"] = lambda dt, tz="UTC": moment(dt, tz, lang)
+    env.filters["time"] = lambda dt, tz="UTC": _moment(dt, tz, lang)
     env.filters["duration"] = lambda delta: duration(delta, lang)
     env.filters["number"] = lambda value: number(value, lang)
     env.filters["money"] = lambda value: money(value, lang)
@@ -108,6 +108,21 @@ def environment(lang: str = SOURCE_LANGUAGE) -> Environment:
     env.globals["lang"] = lang
     env.globals["words"] = game_words
     return env
+
+
+@lru_cache(maxsize=1024)
+def _moment_once(dt: datetime | None, tz: str, lang: str) -> str:
+    return moment(dt, tz, lang)
+
+
+def _moment(dt: datetime | None, tz: str, lang: str) -> str:
+    """:func:`gm.l10n.moment`, remembered: a report writes its deadline five times, each
+    through Babel (a fifth of a report's frame, issue 21). Aware datetimes equal as
+    instants are written alike in ``tz``, so one answer serves them all."""
+    try:
+        return _moment_once(dt, tz, lang)
+    except TypeError:  # something unhashable: as it is
+        return moment(dt, tz, lang)
 
 
 def folded(text: Any) -> str:
