@@ -46,13 +46,18 @@ def _fonts() -> Any:
     return svg2png_py.FontDatabase.system()  # the process's own, read once
 
 
+@cache
+def _warn_once() -> None:
+    log.warning("svg2png-py is not installed (scripts/install): maps drawn with resvg-py, slower")
+
+
 def svg_to_png(svg: str, *, tiles: bool = True) -> bytes:
     """The PNG of ``svg`` at its own size, on white (``tiles``: the areas' lettering from
     :func:`with_lettering_tiles`)."""
     try:
         import svg2png_py
     except ImportError:  # an install from before svg2png-py: the same PNG, slower
-        log.warning("svg2png-py is not installed (scripts/install): maps drawn with resvg-py")
+        _warn_once()
         import resvg_py
 
         return bytes(resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff"))
