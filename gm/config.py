@@ -76,6 +76,9 @@ class Config:
                 "instance": s.get("instance", ""),
                 "reply_budget": int(s.get("reply_budget", 10)),
                 "sweep_seconds": float(self.section("scheduler").get("sweep_seconds", 30)),
+                "busy_seconds": float(self.section("scheduler").get("busy_seconds", 2)),
+                "busy_poll_seconds": float(self.section("scheduler").get("busy_poll_seconds",
+                                                                         0.05)),
                 "send_lease_seconds": float(s.get("send_lease_seconds", 120))}
 
     def mail_settings(self) -> Any:

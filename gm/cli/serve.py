@@ -43,7 +43,9 @@ def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
     mail = app.config.mail_settings()
     tokens = token_source(mail)  # one OAuth2 token for IMAP and SMTP (a rotated one is shared)
     daemon = Daemon(ctx, open_source(mail, tokens), open_sink(mail, tokens),
-                    sweep_seconds=float(ctx.settings.get("sweep_seconds", 30)))
+                    sweep_seconds=float(ctx.settings.get("sweep_seconds", 30)),
+                    busy_seconds=float(ctx.settings.get("busy_seconds", 2)),
+                    busy_poll_seconds=float(ctx.settings.get("busy_poll_seconds", 0.05)))
     if once:
         asyncio.run(daemon.step())
         return

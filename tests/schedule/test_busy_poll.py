@@ -75,3 +75,24 @@ def test_once_mail_has_stopped_the_loop_goes_back_to_idle(ctx: ServiceContext, t
                     daemon_rounds=3)
     run(ctx, tmp_path, source, busy_seconds=0)  # the busy window is over at once
     assert source.calls == ["fetch", "flag", "idle", "fetch", "idle", "fetch"], source.calls
+
+
+def test_the_busy_poll_is_set_in_the_scheduler_table_and_zero_means_idle_only(tmp_path: Path) -> None:
+    """A host whose provider limits commands slows the busy poll or turns it off
+    (deploy/gm.example.toml, docs/mailbox.md)."""
+    from gm.config import load
+
+    default = tmp_path / "default.toml"
+    default.write_text('[mail]\naddress = "gm@example.org"\n')
+    assert load(default).service_settings()["busy_poll_seconds"] == 0.05
+    assert load(default).service_settings()["busy_seconds"] == 2
+    config = tmp_path / "gm.toml"
+    config.write_text('[mail]\naddress = "gm@example.org"\n\n'
+                      '[scheduler]\nbusy_seconds = 0\nbusy_poll_seconds = 0.5\n')
+    settings = load(config).service_settings()
+    assert (settings["busy_seconds"], settings["busy_poll_seconds"]) == (0, 0.5)
+    daemon = Daemon(ServiceContext(engine=None, settings=settings),  # type: ignore[arg-type]
+                    source=None, sink=None,  # type: ignore[arg-type]
+                    busy_seconds=settings["busy_seconds"])
+    daemon._last_mail = __import__("time").monotonic()
+    assert not daemon.busy()  # busy_seconds = 0: the loop waits on IDLE after every round
