@@ -426,7 +426,14 @@ def warm_up(ctx: ServiceContext) -> int:
 
     done: set[tuple[str, str, str]] = set()
     with session_scope(ctx.engine) as session:
-        for game in session.exec(select(Game).where(Game.status == "running")):
+        # the languages in use, read once: a host with 1,000 games of a few scenarios reads
+        # the seats of a handful of games, not of every game
+        languages = set(session.exec(
+            select(Seat.language).join(Game, col(Game.id) == col(Seat.game_id))
+            .where(Game.status == "running", col(Seat.active)).distinct()).all())
+        for game in session.exec(select(Game).where(Game.status == "running")).all():
+            if all((game.module, game.scenario, lang) in done for lang in languages):
+                continue
             for seat in seats(session, game.id):
                 key = (game.module, game.scenario, seat.language)
                 if key in done or not seat.active:
