@@ -20,6 +20,8 @@ building the same mail twice gives the same bytes.
 
 from __future__ import annotations
 
+import base64
+import email.contentmanager
 import email.generator
 import hashlib
 import hmac
@@ -186,9 +188,11 @@ def build_message(
 
     The common mail (a reply: short ASCII headers and plain addresses, a text and
     perhaps an HTML alternative, nothing attached) is written directly (issue 21: the
-    email package was a tenth of an order mail's handling); its bytes are those the email
-    package writes (tests/mail/test_compose_fast.py compares them), which writes every
-    other mail."""
+    email package was a tenth of an order mail's handling), and so is a report mail (the
+    same headers, text and HTML, attachments of plain names and types: :func:`_parts_bytes`;
+    the email package was a fifth of a deadline storm's queueing); their bytes are those
+    the email package writes (tests/mail/test_compose_fast.py,
+    tests/mail/test_compose_parts.py compare them), which writes every other mail."""
     addresses = (_address_header(from_addr), [_address_header(a) for a in to])
     fields = [("From", addresses[0]), ("To", ", ".join(addresses[1])),
               ("Subject", safe_header_text(subject)),
@@ -205,8 +209,12 @@ def build_message(
     for name, value in (headers or {}).items():
         _check_extra_name(name)
         fields.append((name, safe_header_text(value)))
-    if not attachments and _plain_fields(fields, [addresses[0], *addresses[1]]):
-        return _plain_bytes(fields, text, html, message_id)
+    if _plain_fields(fields, [addresses[0], *addresses[1]]):
+        if not attachments:
+            return _plain_bytes(fields, text, html, message_id)
+        if html is not None and (direct := _parts_bytes(fields, text, html, message_id,
+                                                        attachments)) is not None:
+            return direct
     return _email_package_bytes(fields, text, html, message_id, attachments)
 
 
@@ -237,6 +245,97 @@ def _plain_bytes(fields: list[tuple[str, str]], text: str, html: str | None, mes
         boundary, b"\"\r\n\r\n--", boundary, b"\r\n", _TEXT_HEADERS % b"plain", b"\r\n",
         _qp_body(text), b"\r\n--", boundary, b"\r\n", _TEXT_HEADERS % b"html", b"\r\n",
         _qp_body(html), b"\r\n--", boundary, b"--\r\n"])
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+_-]*")  # a MIME type's halves, a parameter
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # a file name written as it is
+_PLAIN_CID = re.compile(r"[A-Za-z0-9._+-]+@[A-Za-z0-9.-]+")
+
+
+def _header_lines(headers: list[str]) -> bytes | None:
+    """Header lines the email package writes unchanged (short printable ASCII), else None."""
+    if any(len(h) > _MAX_LINE or not _PLAIN_VALUE.fullmatch(h) for h in headers):
+        return None
+    return "".join(h + "\r\n" for h in headers).encode("ascii")
+
+
+def _lines(payload: str) -> bytes:
+    """A part's payload as the generator writes it (:class:`_Generator`: every line end CRLF,
+    a payload of raw bytes kept as they were)."""
+    parts = _NLCRE.split(payload)
+    return ("\r\n".join(parts)).encode("ascii", "surrogateescape")
+
+
+def _attachment_bytes(a: Attachment, disposition: str) -> bytes | None:
+    """One attachment as the email package writes it (:func:`_add`: set_content's headers
+    in set_content's order), or None when it is not of the plain kind written here."""
+    maintype, _, subtype = a.content_type.partition("/")
+    name = safe_header_text(a.filename)
+    if not (_TOKEN.fullmatch(maintype) and _TOKEN.fullmatch(subtype) and _PLAIN_NAME.fullmatch(name)
+            and all(_TOKEN.fullmatch(k) and _TOKEN.fullmatch(v) for k, v in a.params.items())
+            and (a.cid is None or _PLAIN_CID.fullmatch(a.cid))):
+        return None
+    content_type = f"Content-Type: {maintype}/{subtype}"
+    headers = [content_type]
+    if a.render_from:
+        source = safe_header_text(a.render_from)
+        if not _PLAIN_NAME.fullmatch(source):
+            return None
+        headers.append(f"{RENDER_HEADER}: {source}")
+        cte, payload = "base64", ""
+    elif isinstance(a.data, str) and maintype == "text":
+        encode_text = getattr(email.contentmanager, "_encode_text", None)
+        if encode_text is None:
+            return None
+        cte, payload = encode_text(_crlf_free(a.data), "utf-8", None, POLICY)
+        content_type = headers[0] = f'{content_type}; charset="utf-8"'
+    else:
+        data = a.data.encode("utf-8") if isinstance(a.data, str) else a.data
+        cte, payload = "base64", base64.encodebytes(data).decode("ascii")
+    headers += [f"Content-Transfer-Encoding: {cte}", f'Content-Disposition: {disposition}; filename="{name}"']
+    if a.cid:
+        headers.append(f"Content-ID: <{a.cid}>")
+    if a.params:  # set_param writes Content-Type again, last
+        headers.remove(content_type)
+        headers.append(content_type + "".join(f'; {k}="{v}"' for k, v in a.params.items()))
+    head = _header_lines(headers)
+    return None if head is None else head + b"\r\n" + _lines(payload)
+
+
+def _multipart(subtype: str, boundary: str, parts: list[bytes]) -> bytes:
+    """A multipart part: its Content-Type (folded as the email package folds it), its parts."""
+    line = f'Content-Type: multipart/{subtype}; boundary="{boundary}"'
+    if len(line) > _MAX_LINE:
+        line = f'Content-Type: multipart/{subtype};\r\n boundary="{boundary}"'
+    b = boundary.encode("ascii")
+    return b"".join([line.encode("ascii"), b"\r\n\r\n--", b, b"\r\n",
+                     (b"\r\n--" + b + b"\r\n").join(parts), b"\r\n--", b, b"--\r\n"])
+
+
+def _parts_bytes(fields: list[tuple[str, str]], text: str, html: str, message_id: str,
+                 attachments: Sequence[Attachment]) -> bytes | None:
+    """A mail with text, HTML and attachments (a report) written as :func:`_email_package_bytes`
+    writes it: ``multipart/alternative`` of the text and the HTML, the HTML in a
+    ``multipart/related`` with the pictures it shows, in a ``multipart/mixed`` with the other
+    attachments; boundaries numbered by each part's place (:func:`_stable_boundaries`).
+    None when an attachment is not of the plain kind written here."""
+    inline = [a for a in attachments if a.cid]
+    others = [a for a in attachments if not a.cid]
+    written = [_attachment_bytes(a, "inline") for a in inline]
+    written += [_attachment_bytes(a, "attachment") for a in others]
+    if any(w is None for w in written):
+        return None
+    done = [w for w in written if w is not None]
+    top = 1 if others else 0  # the place of multipart/alternative in the walk
+    html_part = _TEXT_HEADERS % b"html" + b"\r\n" + _qp_body(html)
+    if inline:
+        html_part = _multipart("related", _boundary(message_id, top + 2), [html_part, *done[:len(inline)]])
+    body = _multipart("alternative", _boundary(message_id, top),
+                      [_TEXT_HEADERS % b"plain" + b"\r\n" + _qp_body(text), html_part])
+    if others:
+        body = _multipart("mixed", _boundary(message_id, 0), [body, *done[len(inline):]])
+    head = b"".join(f"{name}: {value}\r\n".encode("ascii") for name, value in fields)
+    return head + b"MIME-Version: 1.0\r\n" + body
 
 
 def _email_package_bytes(fields: list[tuple[str, str]], text: str, html: str | None, message_id: str,
