@@ -1,7 +1,8 @@
 """The PNG of a report's map: the same picture as the renderer gm used before (resvg-py)
 drew, pixel for pixel, now drawn by svg2png-py (the same resvg, its font database read once
 per process) and written by gm.maps.raster.png_rgb; with the areas' lettering drawn from
-tiles, the same picture within 2 of 255 on a colour channel (issue 21)."""
+tiles and every other text from sprites, the same picture within 2 of 255 on a colour
+channel but for a few pixels of glyphs drawn at another offset (issue 21)."""
 
 from __future__ import annotations
 
@@ -44,26 +45,47 @@ def test_every_real_map_is_the_same_picture_as_resvg_py_draws(baltica_sources: l
         assert len(png) < len(before), "a smaller file for the same picture"
 
 
-def test_lettering_from_tiles_is_the_same_picture_within_2_of_255(baltica_sources: list[MapSource]) -> None:
+def test_lettering_from_tiles_and_sprites_is_the_same_picture(baltica_sources: list[MapSource]) -> None:
+    """Within 2 of 255 on a colour channel (a tile is composited once more: the edges of
+    letters, the legend's translucent box), but for a few pixels where a glyph drawn in a
+    sprite's window at another offset rounds its outline otherwise in resvg's 32-bit floats:
+    at most 16 of 255, on fewer than 1 channel in 10,000 (12 of 255 on 33 channels of
+    4,282,200 at most when this was written)."""
     for source in baltica_sources:
         svg = svg_of(source)
         width, height, direct = read_rgb(svg_to_png(svg, tiles=False))
         assert read_rgb(svg_to_png(svg))[:2] == (width, height)
         tiled = read_rgb(svg_to_png(svg))[2]
         differ = [abs(a - b) for a, b in zip(direct, tiled, strict=True) if a != b]
-        assert max(differ, default=0) <= 2, source.words.get("title")
+        assert max(differ, default=0) <= 16, source.words.get("title")
+        assert sum(d > 2 for d in differ) < len(direct) / 10_000, source.words.get("title")
         assert len(differ) < len(direct) / 20, "only the edges of letters, the legend's translucent box"
 
 
-def test_tiles_take_the_place_of_the_areas_texts_and_nothing_else(baltica_sources: list[MapSource]) -> None:
+def test_tiles_and_sprites_take_the_place_of_the_texts_and_nothing_else(
+        baltica_sources: list[MapSource]) -> None:
     svg = svg_of(baltica_sources[0])
     before, after = ET.fromstring(svg.encode()), ET.fromstring(with_lettering_tiles(svg).encode())
+    title = after.find(f"{SVG}g[@data-layer='title']")
+    assert title is not None and len(list(title.iter(f"{SVG}text"))) == 2
+    assert len(list(after.iter(f"{SVG}text"))) == 2, "every text but the title bar's is a picture"
+
+    def shape(e: ET.Element) -> list[object]:
+        """The element with its texts as images and the images' attributes left out."""
+        tag = e.tag.removeprefix(SVG)
+        if tag in ("text", "image"):
+            return ["image"]
+        return [tag, dict(e.attrib), [shape(c) for c in e]]
+
     for old, new in zip(before, after, strict=True):
         if old.get("data-layer") == "legend":
             assert [e.tag.removeprefix(SVG) for e in new] == ["image"] and old.attrib == new.attrib
             continue
+        if old.get("data-layer") == "title":
+            assert ET.tostring(old) == ET.tostring(new)
+            continue
         if old.get("data-layer") != "areas":
-            assert ET.tostring(old) == ET.tostring(new)  # title, borders, pieces, moves
+            assert shape(old) == shape(new), old.get("data-layer")  # a text becomes one image
             continue
         assert len(old) == len(new)
         for a, b in zip(old, new, strict=True):
@@ -73,6 +95,8 @@ def test_tiles_take_the_place_of_the_areas_texts_and_nothing_else(baltica_source
             expected = kinds[:texts[0]] + ["image"] + kinds[texts[-1] + 1:]
             assert [e.tag.removeprefix(SVG) for e in b] == expected, a.get("data-area")
             assert "text" not in kinds[texts[-1] + 1:]
+            assert [shape(e) for e in a if e.tag == f"{SVG}g"] == \
+                [shape(e) for e in b if e.tag == f"{SVG}g"], a.get("data-area")  # the marks
 
 
 def test_a_tile_is_drawn_once_for_every_map_that_shows_it(baltica_sources: list[MapSource],
@@ -89,11 +113,59 @@ def test_a_tile_is_drawn_once_for_every_map_that_shows_it(baltica_sources: list[
     raster._tiles.clear()
 
 
+def one_text_at(*places: tuple[float, float], text: str = "2 × blocks") -> str:
+    chips = "".join(f'<text x="{x}" y="{y}" font-size="9" text-anchor="middle" fill="#111111">'
+                    f"{text}</text>" for x, y in places)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="300" height="120" '
+            f'font-family="DejaVu Sans, sans-serif"><g data-layer="pieces">{chips}</g></svg>')
+
+
+def test_a_sprite_is_drawn_once_and_put_at_any_whole_pixel_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    raster._sprites.clear()
+    drawn: list[str] = []
+    tile = raster._tile
+    monkeypatch.setattr(raster, "_tile", lambda *args: drawn.append(args[-1]) or tile(*args))
+    svg = one_text_at((60.0, 30.0), (201.0, 95.0), (140.5, 60.0))
+    rasterised = ET.fromstring(with_lettering_tiles(svg).encode())
+    images = list(rasterised.iter(f"{SVG}image"))
+    assert len(images) == 3 and not list(rasterised.iter(f"{SVG}text"))
+    assert len(drawn) == 2, "once, and once more for half a pixel"
+    first, second = images[0].attrib, images[1].attrib
+    assert (int(second["x"]) - int(first["x"]), int(second["y"]) - int(first["y"])) == (141, 65)
+    assert first["href"] == second["href"]
+    width, height, direct = read_rgb(svg_to_png(svg, tiles=False))
+    differ = [abs(a - b) for a, b in zip(direct, read_rgb(svg_to_png(svg))[2], strict=True)]
+    assert max(differ) <= 16 and sum(d > 2 for d in differ) <= 12
+    assert sum(d > 0 for d in direct), "the picture is not empty"
+    raster._sprites.clear()
+
+
+def test_a_blank_text_goes_and_one_that_says_more_than_a_sprite_knows_stays() -> None:
+    empty = ET.fromstring(with_lettering_tiles(one_text_at((60.0, 30.0), text=" ")).encode())
+    assert not list(empty.iter(f"{SVG}text")) and not list(empty.iter(f"{SVG}image"))
+    for more in ('dx="400"', 'transform="rotate(30)"', 'opacity="0.5"'):
+        svg = one_text_at((60.0, 30.0)).replace('text-anchor="middle"', f'text-anchor="middle" {more}')
+        kept = ET.fromstring(with_lettering_tiles(svg).encode())
+        assert len(list(kept.iter(f"{SVG}text"))) == 1, more
+    raster._sprites.clear()
+
+
 def test_png_rgb_writes_the_given_pixels_and_refuses_a_wrong_size() -> None:
     rgba = bytes([10, 20, 30, 255, 40, 50, 60, 255, 70, 80, 90, 255,
                   1, 2, 3, 255, 4, 5, 6, 255, 7, 8, 9, 255])
     png = png_rgb(rgba, 3, 2)
     assert read_rgb(png) == (3, 2, bytes([10, 20, 30, 40, 50, 60, 70, 80, 90, 1, 2, 3, 4, 5, 6, 7, 8, 9]))
     assert png_rgb(rgba, 3, 2, level=9) != png and read_rgb(png_rgb(rgba, 3, 2, level=9)) == read_rgb(png)
+    assert read_rgb(png_rgb(rgba, 3, 2, level=3)) == read_rgb(png)
     with pytest.raises(ValueError):
         png_rgb(rgba, 4, 2)
+
+
+def test_the_fast_compression_writes_the_same_pixels_as_zlib(baltica_sources: list[MapSource]) -> None:
+    pytest.importorskip("isal")  # a dependency; an install without it compresses with zlib
+    import svg2png_py
+
+    rgba, width, height = svg2png_py.svg_to_rgba(svg_of(baltica_sources[0]), raster._fonts(),
+                                                 bg_color=raster.WHITE)
+    fast, slow = png_rgb(rgba, width, height), png_rgb(rgba, width, height, level=3)
+    assert fast != slow and read_rgb(fast) == read_rgb(slow)
