@@ -101,9 +101,15 @@ def png_rgb(rgba: bytes, width: int, height: int, level: int | None = None) -> b
         raise ValueError(f"{len(rgba)} bytes is not a {width}x{height} RGBA picture")
     rgb = bytearray(width * height * 3)
     rgb[0::3], rgb[1::3], rgb[2::3] = rgba[0::4], rgba[1::4], rgba[2::4]
-    stride, pixels = width * 3, memoryview(rgb)
-    rows = b"".join(b"\0" + pixels[y * stride:(y + 1) * stride] for y in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, RGB, no interlace
+    return _png(rgb, width, height, 2, level)
+
+
+def _png(pixels: bytes | bytearray, width: int, height: int, colour: int,
+         level: int | None = None) -> bytes:
+    """A PNG of 8-bit ``pixels`` (``colour``: 2 RGB, 6 RGBA), rows unfiltered."""
+    stride, view = width * (3 if colour == 2 else 4), memoryview(pixels)
+    rows = b"".join(b"\0" + view[y * stride:(y + 1) * stride] for y in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, colour, 0, 0, 0)  # no interlace
     data = _fast_deflate()(rows) if level is None else zlib.compress(rows, level)
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"IDAT", data),
                      _chunk(b"IEND", b"")))
@@ -182,7 +188,8 @@ def _plain(group: ET.Element) -> bool:
 def _replace(parent: ET.Element, elements: list[ET.Element], box: ET.Element | None,
              family: str) -> None:
     """Put a tile of ``elements`` (siblings in ``parent``, in order) in place of the first,
-    remove the others; the tile's window is ``box`` with a margin."""
+    remove the others; the tile is what they draw in the window of ``box`` with a margin,
+    cropped to its pixels."""
     if not elements or box is None:
         return
     left = int(float(box.get("x", 0))) - TILE_MARGIN
@@ -190,15 +197,17 @@ def _replace(parent: ET.Element, elements: list[ET.Element], box: ET.Element | N
     width = int(float(box.get("width", 0))) + 2 * TILE_MARGIN + 2
     height = int(float(box.get("height", 0))) + 2 * TILE_MARGIN + 2
     key = (left, top, width, height, family, tuple(_key(e) for e in elements))
-    href = _tiles.get(key)
-    if href is None:
+    tile = _tiles.get(key)
+    if tile is None:
         markup = "".join(ET.tostring(e, encoding="unicode") for e in elements)
-        href = _tile(left, top, width, height, family, markup)
-        _tiles.put(key, href)
+        tile = _picture(markup, family, left, top, width, height, clip=True)
+        _tiles.put(key, tile)
     at = list(parent).index(elements[0])
     for e in elements:
         parent.remove(e)
-    parent.insert(at, _image(left, top, width, height, href))
+    x, y, w, h, href = tile
+    if href:
+        parent.insert(at, _image(x, y, w, h, href))
 
 
 def _image(left: int, top: int, width: int, height: int, href: str) -> ET.Element:
@@ -265,8 +274,6 @@ def _draw_sprite(text: ET.Element, left: int, top: int, size: float,
     """(dx, dy, width, height, data: URL) of ``text``, drawn where it stands: its pixels'
     box relative to (left, top), the whole-pixel part of its origin; :data:`NO_PIXELS` when
     it draws nothing; None when it stands out of a window of about twice its size."""
-    import svg2png_py
-
     chars = len(text.text or "")
     width, height = int(size * (chars + 4)) + 16, int(size * 4) + 16
     ox = {"start": int(2 * size) + 8, "middle": width // 2,
@@ -274,34 +281,55 @@ def _draw_sprite(text: ET.Element, left: int, top: int, size: float,
     if ox is None:
         return None
     oy = int(2 * size) + 8
-    markup = ET.tostring(text, encoding="unicode")
+    picture = _picture(ET.tostring(text, encoding="unicode"), family, left - ox, top - oy,
+                       width, height, clip=False)
+    if picture is None or picture == NO_PIXELS:
+        return None if picture is None or (text.text or "").strip() else NO_PIXELS
+    x, y, w, h, href = picture
+    return x - left, y - top, w, h, href
+
+
+def _picture(markup: str, family: str, left: int, top: int, width: int, height: int,
+             clip: bool) -> tuple[int, int, int, int, str] | None:
+    """What ``markup`` draws in the canvas window at (left, top), cropped to its pixels:
+    (x, y, width, height, data: URL of a transparent PNG) on the canvas, whole pixels, so
+    each glyph falls on the pixels it falls on in the map. :data:`NO_PIXELS` when it draws
+    nothing; one touching the window's edge is cut there with ``clip``, else None."""
+    import svg2png_py
+
     window = (f'<svg xmlns="{SVG_NS}" width="{width}" height="{height}" '
-              f'viewBox="{left - ox} {top - oy} {width} {height}" '
-              f'font-family="{_attr(family)}">{markup}</svg>')
-    rgba, w, h = svg2png_py.svg_to_rgba(window, _fonts())
+              f'viewBox="{left} {top} {width} {height}" font-family="{_attr(family)}">{markup}</svg>')
+    rgba, w, h = svg2png_py.svg_to_rgba(window, _fonts())  # premultiplied, transparent
     alpha = rgba[3::4]
     rows = [y for y in range(h) if alpha[y * w:(y + 1) * w].strip(b"\0")]
     if not rows:
-        return None if (text.text or "").strip() else NO_PIXELS
+        return NO_PIXELS
     lines = [alpha[y * w:(y + 1) * w] for y in rows]
     x0 = min(len(r) - len(r.lstrip(b"\0")) for r in lines)
     x1 = max(len(r.rstrip(b"\0")) for r in lines)  # one past the last
     y0, y1 = rows[0], rows[-1] + 1
-    if x0 == 0 or y0 == 0 or x1 == w or y1 == h:
+    if not clip and (x0 == 0 or y0 == 0 or x1 == w or y1 == h):
         return None  # it may go on past the window
-    href = _tile(left - ox + x0, top - oy + y0, x1 - x0, y1 - y0, family, markup)
-    return x0 - ox, y0 - oy, x1 - x0, y1 - y0, href
+    pixels = bytearray()
+    for y in range(y0, y1):
+        pixels += _demultiplied(rgba[(y * w + x0) * 4:(y * w + x1) * 4])
+    png = _png(pixels, x1 - x0, y1 - y0, 6)
+    return (left + x0, top + y0, x1 - x0, y1 - y0,
+            "data:image/png;base64," + base64.b64encode(png).decode("ascii"))
 
 
-def _tile(left: int, top: int, width: int, height: int, family: str, markup: str) -> str:
-    """A transparent PNG (as a data: URL) of ``markup`` seen through the canvas window at
-    (left, top): whole pixels, so each glyph falls on the pixels it falls on in the map."""
-    import svg2png_py
-
-    tile = (f'<svg xmlns="{SVG_NS}" width="{width}" height="{height}" '
-            f'viewBox="{left} {top} {width} {height}" font-family="{_attr(family)}">{markup}</svg>')
-    png = bytes(svg2png_py.svg_to_png(tile, _fonts()))
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+def _demultiplied(row: bytes) -> bytearray:
+    """Premultiplied RGBA pixels with their colours divided by their alpha, rounded as
+    resvg's own PNG encoder (tiny-skia) rounds them, so resvg reads back what it drew."""
+    out = bytearray(row)
+    for i in range(3, len(out), 4):
+        a = out[i]
+        if 0 < a < 255:
+            f = a / 255
+            out[i - 3] = min(255, int(out[i - 3] / f + 0.5))
+            out[i - 2] = min(255, int(out[i - 2] / f + 0.5))
+            out[i - 1] = min(255, int(out[i - 1] / f + 0.5))
+    return out
 
 
 def _attr(value: str) -> str:

@@ -104,7 +104,7 @@ def test_a_tile_is_drawn_once_for_every_map_that_shows_it(baltica_sources: list[
     svg = svg_of(baltica_sources[0])
     with_lettering_tiles(svg)
     drawn: list[str] = []
-    monkeypatch.setattr(raster, "_tile", lambda *args: drawn.append(args[-1]) or "data:,")
+    monkeypatch.setattr(raster, "_picture", lambda *args, **kw: drawn.append(args[0]) or (0, 0, 1, 1, "data:,"))
     with_lettering_tiles(svg)
     assert drawn == []
     raster._tiles.clear()
@@ -123,8 +123,8 @@ def one_text_at(*places: tuple[float, float], text: str = "2 × blocks") -> str:
 def test_a_sprite_is_drawn_once_and_put_at_any_whole_pixel_place(monkeypatch: pytest.MonkeyPatch) -> None:
     raster._sprites.clear()
     drawn: list[str] = []
-    tile = raster._tile
-    monkeypatch.setattr(raster, "_tile", lambda *args: drawn.append(args[-1]) or tile(*args))
+    picture = raster._picture
+    monkeypatch.setattr(raster, "_picture", lambda *args, **kw: drawn.append(args[0]) or picture(*args, **kw))
     svg = one_text_at((60.0, 30.0), (201.0, 95.0), (140.5, 60.0))
     rasterised = ET.fromstring(with_lettering_tiles(svg).encode())
     images = list(rasterised.iter(f"{SVG}image"))
