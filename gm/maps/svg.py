@@ -8,6 +8,7 @@ back without parsing pixels.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from functools import lru_cache
 from typing import Any
 
 from gm.maps.layout import Layout
@@ -111,27 +112,11 @@ class _Drawing:
         self.defs()
         self.title()
         links = _el(self.root, "g", data_layer="links")
-        boxes = self.boxes()
-        for link in s.links:
-            a, b = self.centre(link.a), self.centre(link.b)
-            if not (a and b):
-                continue
-            if self.layout.wrap and abs(a[0] - b[0]) > self.layout.width / 2:
-                a, b = (a, b) if a[0] < b[0] else (b, a)  # round the world: leave by the edges
-                for end, edge in ((a, 0), (b, self.layout.width)):
-                    _el(links, "line", x1=end[0], y1=end[1], x2=edge, y2=(a[1] + b[1]) / 2,
-                        **LINK_STYLE[link.style])
-                continue
-            style = LINK_STYLE[link.style]
-            others = tuple(box for area, box in boxes.items() if area not in (link.a, link.b))
-            points = route(a, b, others, float(style["stroke-width"]) / 2)
-            if len(points) == 2:
-                _el(links, "line", x1=a[0], y1=a[1], x2=b[0], y2=b[1], data_link=link.style,
-                    data_between=f"{link.a} {link.b}", **style)
-            else:
-                _el(links, "polyline", points=" ".join(f"{x:.1f},{y:.1f}" for x, y in points),
-                    fill="none", stroke_linejoin="round", data_link=link.style,
-                    data_between=f"{link.a} {link.b}", **style)
+        ends = tuple((link.a, link.b, link.style, self.centre(link.a), self.centre(link.b))
+                     for link in s.links)
+        for tag, attrs in _link_shapes(ends, tuple(self.boxes().items()), self.layout.wrap,
+                                       self.layout.width):
+            ET.SubElement(links, tag, dict(attrs))
         areas = _el(self.root, "g", data_layer="areas")
         for area in s.areas.values():
             self.area(areas, area)
@@ -274,6 +259,43 @@ class _Drawing:
                 _el(g, "circle", cx=x0 + 15, cy=y + 6, r=6, fill=colour)
                 _text(g, x0 + 15, y + 9.5, MARK_LETTER[kind[5:]], 8.5, fill="#ffffff", font_weight="bold")
             _text(g, x0 + 30, y + 10, _fit(label, width - 36, 11), 11, anchor="start", fill="#222222")
+
+
+Point = tuple[float, float]
+
+
+@lru_cache(maxsize=64)
+def _link_shapes(ends: tuple[tuple[str, str, str, Point | None, Point | None], ...],
+                 boxes: tuple[tuple[str, tuple[float, float, float, float]], ...], wrap: bool,
+                 width: int) -> tuple[tuple[str, dict[str, str]], ...]:
+    """The lines of the borders (tag and attributes), from each link's areas, style and
+    centres and every area's box: the same on every map of a board (issue 21: 150 borders
+    routed round 70 boxes were a fifth of a map's SVG), so kept for a few boards."""
+    out: list[tuple[str, dict[str, str]]] = []
+
+    def shape(tag: str, **attrs: Any) -> None:
+        out.append((tag, {k.replace("_", "-"): str(v) for k, v in attrs.items() if v is not None}))
+
+    for link_a, link_b, kind, a, b in ends:
+        if not (a and b):
+            continue
+        if wrap and abs(a[0] - b[0]) > width / 2:
+            a, b = (a, b) if a[0] < b[0] else (b, a)  # round the world: leave by the edges
+            for end, edge in ((a, 0), (b, width)):
+                shape("line", x1=end[0], y1=end[1], x2=edge, y2=(a[1] + b[1]) / 2,
+                      **LINK_STYLE[kind])
+            continue
+        style = LINK_STYLE[kind]
+        others = tuple(box for area, box in boxes if area not in (link_a, link_b))
+        points = route(a, b, others, float(style["stroke-width"]) / 2)
+        if len(points) == 2:
+            shape("line", x1=a[0], y1=a[1], x2=b[0], y2=b[1], data_link=kind,
+                  data_between=f"{link_a} {link_b}", **style)
+        else:
+            shape("polyline", points=" ".join(f"{x:.1f},{y:.1f}" for x, y in points),
+                  fill="none", stroke_linejoin="round", data_link=kind,
+                  data_between=f"{link_a} {link_b}", **style)
+    return tuple(out)
 
 
 def _edge(p: tuple[float, float], towards: tuple[float, float], size: tuple[int, int]) -> tuple[float, float]:

@@ -169,3 +169,14 @@ def test_the_fast_compression_writes_the_same_pixels_as_zlib(baltica_sources: li
                                                  bg_color=raster.WHITE)
     fast, slow = png_rgb(rgba, width, height), png_rgb(rgba, width, height, level=3)
     assert fast != slow and read_rgb(fast) == read_rgb(slow)
+
+
+def test_the_borders_kept_for_a_board_draw_the_same_svg(baltica_sources: list[MapSource]) -> None:
+    """The borders' lines are kept per board (gm.maps.svg._link_shapes): a map drawn with
+    them kept is the very SVG drawn without, and drawing does not change what is kept."""
+    from gm.maps import svg as svg_module
+
+    for source in baltica_sources[:3]:
+        svg_module._link_shapes.cache_clear()
+        cold = svg_of(source)
+        assert svg_of(source) == cold and svg_module._link_shapes.cache_info().hits >= 1
