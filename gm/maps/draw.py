@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+import threading
+import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gm.maps.games import builtin_scene
 from gm.maps.layout import load_layout
-from gm.maps.raster import svg_to_png
-from gm.maps.svg import render_svg
+from gm.maps.raster import svg_to_png, tree_to_png
+from gm.maps.svg import render_svg_tree
 
 log = logging.getLogger(__name__)
 
@@ -17,6 +19,13 @@ log = logging.getLogger(__name__)
 def draw_svg(module: Any, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
              words: Mapping[str, str]) -> str | None:
     """The SVG of ``view`` (None when the game has no map layout or scene)."""
+    drawn = _draw_svg_tree(module, view, events, words)
+    return None if drawn is None else drawn[0]
+
+
+def _draw_svg_tree(module: Any, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+                   words: Mapping[str, str]) -> tuple[str, ET.Element] | None:
+    """:func:`draw_svg` and the tree it was written from."""
     path = module.map_layout()
     if path is None:
         return None
@@ -26,7 +35,7 @@ def draw_svg(module: Any, view: Mapping[str, Any], events: Sequence[Mapping[str,
     if scene is None:
         return None
     scene.title, scene.subtitle = words.get("title", ""), words.get("subtitle", "")
-    return render_svg(scene, load_layout(path))
+    return render_svg_tree(scene, load_layout(path))
 
 
 def draw_svg_safely(module: Any, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
@@ -47,10 +56,24 @@ def svg_from_source(data: bytes) -> bytes:
     from gm.maps.source import MapSource
 
     source = MapSource.from_bytes(data)
-    svg = draw_svg(registry.get(source.game), source.view, source.events, source.words)
-    if svg is None:
+    drawn = _draw_svg_tree(registry.get(source.game), source.view, source.events, source.words)
+    if drawn is None:
         raise ValueError(f"no map for {source.game}")
-    return svg.encode("utf-8")
+    svg = drawn[0].encode("utf-8")
+    _last.drawn = (svg, drawn[1])
+    return svg
+
+
+_last = threading.local()  # this thread's last SVG from svg_from_source and its tree
+
+
+def png_from_svg(data: bytes) -> bytes:
+    """The PNG of the SVG ``data``: drawn from its tree when it is the SVG this thread drew
+    last (a queued report's map.svg, then its map.png: issue 21), else parsed."""
+    last, _last.drawn = getattr(_last, "drawn", None), None
+    if last is not None and last[0] == data:
+        return tree_to_png(last[1])
+    return svg_to_png(data.decode("utf-8"))
 
 
 def draw(module: Any, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],

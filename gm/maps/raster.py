@@ -83,6 +83,20 @@ def svg_to_png(svg: str, *, tiles: bool = True) -> bytes:
     return png_rgb(rgba, width, height)
 
 
+def tree_to_png(root: ET.Element) -> bytes:
+    """:func:`svg_to_png` of the document gm.maps.svg built as ``root`` (the tree the SVG
+    attached to the mail was written from, so it is not parsed again), which this
+    changes: its texts become tiles and sprites."""
+    try:
+        import svg2png_py
+    except ImportError:
+        return svg_to_png(ET.tostring(root, encoding="unicode"))
+    lettering_tiles(root)
+    rgba, width, height = svg2png_py.svg_to_rgba(ET.tostring(root, encoding="unicode"),
+                                                 _fonts(), bg_color=WHITE)
+    return png_rgb(rgba, width, height)
+
+
 @cache
 def _fast_deflate() -> Callable[[bytes], bytes]:
     """ISA-L's zlib stream at its level 1 when ``isal`` is installed, else zlib's level 3."""
@@ -165,28 +179,35 @@ def with_lettering_tiles(svg: str) -> str:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError:
         return svg  # resvg says what is wrong
-    family = root.get("font-family", "")
-    layers = [g for g in root.iter(f"{_Q}g") if g.get("data-layer")]
-    for layer in layers:
-        if layer.get("data-layer") == "areas":
-            for group in layer:
-                texts = [e for e in group if e.tag == f"{_Q}text"]
-                _replace(group, texts, group.find(f"{_Q}rect"), family)
-        elif layer.get("data-layer") == "legend":  # the same for every map of its nations
-            _replace(layer, list(layer), layer.find(f"{_Q}rect"), family)
-    for layer in layers:  # the title bar's texts change with each game and power: left as texts
-        if _plain(layer) and layer.get("data-layer") != "title":
-            _sprite_texts(layer, family, _sprites)
+    lettering_tiles(root)
     return ET.tostring(root, encoding="unicode")
 
 
-def _plain(group: ET.Element) -> bool:
+def lettering_tiles(root: ET.Element) -> None:
+    """:func:`with_lettering_tiles` on a document's tree: parsed (its tags in the SVG
+    namespace) or as gm.maps.svg builds it (plain tags, an ``xmlns`` attribute)."""
+    q = root.tag[:-3] if root.tag.endswith("svg") else _Q
+    family = root.get("font-family", "")
+    layers = [g for g in root.iter(f"{q}g") if g.get("data-layer")]
+    for layer in layers:
+        if layer.get("data-layer") == "areas":
+            for group in layer:
+                texts = [e for e in group if e.tag == f"{q}text"]
+                _replace(group, texts, group.find(f"{q}rect"), family, q)
+        elif layer.get("data-layer") == "legend":  # the same for every map of its nations
+            _replace(layer, list(layer), layer.find(f"{q}rect"), family, q)
+    for layer in layers:  # the title bar's texts change with each game and power: left as texts
+        if _plain(layer, q) and layer.get("data-layer") != "title":
+            _sprite_texts(layer, family, _sprites, q)
+
+
+def _plain(group: ET.Element, q: str) -> bool:
     """Whether ``group`` changes nothing of how its texts are drawn (only data-* attributes)."""
-    return group.tag == f"{_Q}g" and all(k.startswith("data-") for k in group.attrib)
+    return group.tag == f"{q}g" and all(k.startswith("data-") for k in group.attrib)
 
 
 def _replace(parent: ET.Element, elements: list[ET.Element], box: ET.Element | None,
-             family: str) -> None:
+             family: str, q: str) -> None:
     """Put a tile of ``elements`` (siblings in ``parent``, in order) in place of the first,
     remove the others; the tile is what they draw in the window of ``box`` with a margin,
     cropped to its pixels."""
@@ -207,28 +228,28 @@ def _replace(parent: ET.Element, elements: list[ET.Element], box: ET.Element | N
         parent.remove(e)
     x, y, w, h, href = tile
     if href:
-        parent.insert(at, _image(x, y, w, h, href))
+        parent.insert(at, _image(x, y, w, h, href, q))
 
 
-def _image(left: int, top: int, width: int, height: int, href: str) -> ET.Element:
-    return ET.Element(f"{_Q}image", {
+def _image(left: int, top: int, width: int, height: int, href: str, q: str) -> ET.Element:
+    return ET.Element(f"{q}image", {
         "x": str(left), "y": str(top), "width": str(width), "height": str(height),
         "href": href, "image-rendering": "optimizeSpeed"})
 
 
 def _key(e: ET.Element) -> tuple[Any, ...]:
     """What an element draws: its tag, attributes, text and children, as a hashable key."""
-    return (e.tag, tuple(e.attrib.items()), e.text, e.tail and e.tail.strip(),
+    return (e.tag.rpartition("}")[2], tuple(e.attrib.items()), e.text, e.tail and e.tail.strip(),
             tuple(_key(c) for c in e))
 
 
-def _sprite_texts(parent: ET.Element, family: str, kept: _Kept) -> None:
+def _sprite_texts(parent: ET.Element, family: str, kept: _Kept, q: str) -> None:
     """Each ``<text>`` in ``parent`` and its plain groups in place of a sprite of it."""
     for child in list(parent):
-        if child.tag == f"{_Q}text":
-            _sprite(parent, child, family, kept)
-        elif _plain(child):
-            _sprite_texts(child, family, kept)
+        if child.tag == f"{q}text":
+            _sprite(parent, child, family, kept, q)
+        elif _plain(child, q):
+            _sprite_texts(child, family, kept, q)
 
 
 NO_PIXELS = (0, 0, 0, 0, "")
@@ -238,7 +259,7 @@ SPRITE_ATTRIBUTES = frozenset({"x", "y", "font-size", "font-family", "font-weigh
 transform, an opacity, a tspan...) leaves it to resvg."""
 
 
-def _sprite(parent: ET.Element, text: ET.Element, family: str, kept: _Kept) -> None:
+def _sprite(parent: ET.Element, text: ET.Element, family: str, kept: _Kept, q: str) -> None:
     """Put a sprite of ``text`` in its place (a blank text goes): the same glyphs on the
     same pixels, resvg drawing them once per process rather than per map. A text that says
     more than :data:`SPRITE_ATTRIBUTES`, whose place or size is not plain numbers, or that
@@ -266,7 +287,7 @@ def _sprite(parent: ET.Element, text: ET.Element, family: str, kept: _Kept) -> N
     parent.remove(text)
     dx, dy, width, height, href = sprite
     if href:
-        parent.insert(at, _image(left + dx, top + dy, width, height, href))
+        parent.insert(at, _image(left + dx, top + dy, width, height, href, q))
 
 
 def _draw_sprite(text: ET.Element, left: int, top: int, size: float,

@@ -323,6 +323,13 @@ def _safe_id(text: str) -> str:
 
 def render_svg(scene: Scene, layout: Layout) -> str:
     """The SVG document of ``scene`` (UTF-8 text with an XML declaration)."""
+    return render_svg_tree(scene, layout)[0]
+
+
+def render_svg_tree(scene: Scene, layout: Layout) -> tuple[str, ET.Element]:
+    """:func:`render_svg` and the tree it was written from (gm.maps.raster draws the PNG
+    from that tree rather than parse the text again)."""
     root = _Drawing(scene, layout).draw()
     ET.indent(root, space=" ")
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    svg = '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    return svg, root

@@ -118,9 +118,9 @@ def queue_mail(
 
 
 def _svg_to_png(data: bytes) -> bytes:
-    from gm.maps.raster import svg_to_png
+    from gm.maps.draw import png_from_svg
 
-    return svg_to_png(data.decode("utf-8"))
+    return png_from_svg(data)
 
 
 def _map_to_svg(data: bytes) -> bytes:

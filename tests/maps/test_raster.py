@@ -180,3 +180,18 @@ def test_the_borders_kept_for_a_board_draw_the_same_svg(baltica_sources: list[Ma
         svg_module._link_shapes.cache_clear()
         cold = svg_of(source)
         assert svg_of(source) == cold and svg_module._link_shapes.cache_info().hits >= 1
+
+
+def test_the_png_drawn_from_the_svg_tree_is_the_png_drawn_from_the_svg_text(
+        baltica_sources: list[MapSource]) -> None:
+    """The drain draws a report's map.png from the tree its map.svg was just written from
+    (gm.maps.draw.png_from_svg), not from the text parsed again: the very same PNG bytes;
+    an SVG that is not the last one drawn is parsed."""
+    from gm.maps import draw
+
+    for source in baltica_sources[:4]:
+        svg = draw.svg_from_source(source.to_bytes())
+        assert draw._last.drawn is not None and draw._last.drawn[0] == svg
+        from_tree = draw.png_from_svg(svg)
+        assert draw._last.drawn is None, "the tree is dropped once drawn"
+        assert from_tree == svg_to_png(svg.decode("utf-8")) == draw.png_from_svg(svg)
