@@ -34,6 +34,7 @@ MARK_STYLE = {
 MARK_LETTER = {"battle": "B", "siege": "S", "recon": "R", "captured": "C", "unrest": "U"}
 
 
+@lru_cache(maxsize=1024)  # a board's few colours, on every map
 def _rgb(colour: str) -> tuple[int, int, int]:
     c = colour.lstrip("#")
     if len(c) == 3:
@@ -41,12 +42,14 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
 
 
+@lru_cache(maxsize=1024)  # a board's few colours, on every map
 def tint(colour: str, amount: float = 0.55) -> str:
     """``colour`` mixed with white (``amount`` of white)."""
     r, g, b = _rgb(colour)
     return _hex(round(v + (255 - v) * amount) for v in (r, g, b))
 
 
+@lru_cache(maxsize=1024)  # a board's few colours, on every map
 def ink(colour: str) -> str:
     """Black or white, whichever reads better on ``colour``."""
     r, g, b = _rgb(colour)
@@ -308,6 +311,7 @@ def _edge(p: tuple[float, float], towards: tuple[float, float], size: tuple[int,
     return (p[0] + dx * t, p[1] + dy * t)
 
 
+@lru_cache(maxsize=1024)  # a board's few colours, on every map
 def _darker(colour: str, amount: float = 0.35) -> str:
     r, g, b = _rgb(colour)
     return _hex(round(v * (1 - amount)) for v in (r, g, b))
