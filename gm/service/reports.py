@@ -17,6 +17,7 @@ from typing import Any
 
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
+from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
 from gm.db.engine import session_scope
@@ -248,7 +249,7 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
             _store_and_queue(ctx, session, game, seq, branch, power, current.phase_id, rc, [],
                              hold, stored=stored, queued=queued)
     pages: dict[str, Attachment] = {}
-    later: list[Report] = []  # the reports' rows, written together after the mails
+    later: list[dict[str, Any]] = []  # the reports' rows, written together after the mails
     for power, rc, to, hold in targets:
         extra: tuple[Attachment, ...] = ()
         if final and to:
@@ -256,7 +257,8 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
             extra = (_history(session, game, rc.language, pages),)
         _store_and_queue(ctx, session, game, seq, branch, power, current.phase_id, rc, to, hold,
                          extra, stored=stored, queued=queued, later=later)
-    session.add_all(later)
+    if later:  # one INSERT of many rows (issue 21: an ORM object and an INSERT each)
+        session.execute(insert(Report), later)
     if observers:  # the public report (a spectator's view), never stored as a seat's
         rc = build_context(game, module, closed, current, SPECTATOR, None, rows, rulings, defaulted)
         for address in observers:
@@ -326,19 +328,20 @@ def _history(session: Session, game: Game, language: str,
 def _store_and_queue(ctx: ServiceContext, session: Session, game: Game, seq: int, branch: int,
                      power: str, phase_id: str, rc: ReportContext, to: list[str], held: bool,
                      extra: tuple[Attachment, ...] = (), *, stored: set[str],
-                     queued: set[str], later: list[Report] | None = None) -> None:
+                     queued: set[str], later: list[dict[str, Any]] | None = None) -> None:
     """Store ``power``'s report unless ``stored`` (the powers whose report is stored) has
     it, and queue its mail to ``to`` unless ``queued`` (keys) has it; both are kept up to
-    date. With ``later`` the report row is put there for the caller to add (the rows of
-    a close then go to the database together), else added to the session now."""
+    date. With ``later`` the report row's values are put there for the caller to insert
+    (the rows of a close then go to the database together), else added to the session now."""
     who = power or "moderator"
     if power not in stored:
-        row = Report(game_id=game.id, phase_seq=seq, branch=branch, power=power,
-                     phase_id=phase_id, text=render_report(game, rc), created_at=ctx.clock.now())
+        values: dict[str, Any] = dict(game_id=game.id, phase_seq=seq, branch=branch, power=power,
+                                      phase_id=phase_id, text=render_report(game, rc),
+                                      created_at=ctx.clock.now())
         if later is None:
-            session.add(row)
+            session.add(Report(**values))
         else:
-            later.append(row)
+            later.append(values)
         stored.add(power)
     if not to:
         return
