@@ -9,10 +9,11 @@ the row and checks a marker in ``Phase.reminders_sent`` before acting.
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import CursorResult, Result, text, update
+from sqlalchemy import CursorResult, Result, bindparam, text, update
 from sqlmodel import Session, col, select
 
 from gm.clock import utc
@@ -61,9 +62,14 @@ def probe_free(session: Session, phase_pk: int) -> bool:
     so this only spreads the work, it never decides it. SQLite ignores the
     locking clause (its write lock serializes the claims).
     """
-    q = (select(Phase.id).where(col(Phase.id) == phase_pk, col(Phase.state) == "open")
-         .with_for_update(skip_locked=True))
-    return session.exec(q).first() is not None
+    return session.exec(_probe_query(), params={"of_phase": phase_pk}).first() is not None
+
+
+@functools.cache
+def _probe_query() -> Any:
+    """Built once (issue 21: a deadline storm probes a thousand phases)."""
+    return (select(Phase.id).where(col(Phase.id) == bindparam("of_phase"), col(Phase.state) == "open")
+            .with_for_update(skip_locked=True))
 
 
 def serialize_writers(session: Session, key: int) -> None:

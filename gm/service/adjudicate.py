@@ -17,14 +17,16 @@ a hold: that error is raised to the caller, which retries.
 
 from __future__ import annotations
 
+import functools
 import logging
 import traceback
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import exists, update
+from sqlalchemy import bindparam, exists, update
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import Session, col, func, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from gm.checkpoint import checkpoint
 from gm.db.claims import rowcount
@@ -117,14 +119,19 @@ def _close_once(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason:
 
 def _claim(ctx: ServiceContext, session: Session, game_id: str, seq: int) -> bool:
     """Claim the phase if it is open and its game is not held (one conditional UPDATE)."""
-    not_held = exists().where(col(Game.id) == game_id, col(Game.hold_reason) == "")
-    result = session.execute(
-        update(Phase)
-        .where(col(Phase.game_id) == game_id, col(Phase.seq) == seq, col(Phase.state) == "open",
-               not_held)
-        .values(state="adjudicating", claimed_by=ctx.instance)
-    )
+    result = session.execute(_claim_statement(),
+                             {"of_game": game_id, "of_seq": seq, "by": ctx.instance})
     return rowcount(result) == 1
+
+
+@functools.cache
+def _claim_statement() -> Any:
+    """The claim, built once (issue 21: building a statement cost more than running it)."""
+    not_held = exists().where(col(Game.id) == bindparam("of_game"), col(Game.hold_reason) == "")
+    return (update(Phase)
+            .where(col(Phase.game_id) == bindparam("of_game"), col(Phase.seq) == bindparam("of_seq"),
+                   col(Phase.state) == "open", not_held)
+            .values(state="adjudicating", claimed_by=bindparam("by")))
 
 
 def _close(ctx: ServiceContext, session: Session, game_id: str, seq: int, *, by: str,
@@ -154,12 +161,23 @@ def _close(ctx: ServiceContext, session: Session, game_id: str, seq: int, *, by:
 
 def phase_row(session: Session, game_id: str, seq: int) -> Phase:
     """Phase ``seq`` as the database has it now (not a stale cached copy)."""
-    q = select(Phase).where(Phase.game_id == game_id, Phase.seq == seq)
-    return session.exec(q.execution_options(populate_existing=True)).one()
+    return session.exec(_phase_row_query(), params={"of_game": game_id, "of_seq": seq}).one()
+
+
+@functools.cache
+def _phase_row_query() -> SelectOfScalar[Phase]:
+    return (select(Phase).where(col(Phase.game_id) == bindparam("of_game"),
+                                col(Phase.seq) == bindparam("of_seq"))
+            .execution_options(populate_existing=True))
 
 
 def _next_seq(session: Session, game_id: str) -> int:
-    return int(session.exec(select(func.max(Phase.seq)).where(Phase.game_id == game_id)).one() or 0) + 1
+    return int(session.exec(_last_seq_query(), params={"of_game": game_id}).one() or 0) + 1
+
+
+@functools.cache
+def _last_seq_query() -> SelectOfScalar[int]:
+    return select(func.max(Phase.seq)).where(col(Phase.game_id) == bindparam("of_game"))
 
 
 def dice_for(game: Game, phase: Phase) -> Dice:

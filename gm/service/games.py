@@ -213,10 +213,16 @@ def phase_info(phase: Phase) -> PhaseInfo:
 
 
 def current_orders(session: Session, game_id: str, seq: int) -> dict[str, OrderSet]:
-    rows = session.exec(select(OrderSet).where(
-        OrderSet.game_id == game_id, OrderSet.phase_seq == seq, OrderSet.current == True  # noqa: E712
-    ))
+    rows = session.exec(_current_orders_query(), params={"of_game": game_id, "of_seq": seq})
     return {row.power: row for row in rows}
+
+
+@functools.cache
+def _current_orders_query() -> SelectOfScalar[OrderSet]:
+    """Built once (issue 21), the game and phase bound."""
+    return select(OrderSet).where(col(OrderSet.game_id) == bindparam("of_game"),
+                                  col(OrderSet.phase_seq) == bindparam("of_seq"),
+                                  col(OrderSet.current) == True)  # noqa: E712
 
 
 def done_phases(session: Session, game_id: str) -> list[Phase]:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import event, insert
+from sqlalchemy import bindparam, event, insert
 from sqlalchemy.orm import ORMExecuteState
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, func, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from gm.db.models import EventLog, Game, Phase
 from gm.games.base import GameModule, PhaseInfo, State
@@ -80,7 +82,7 @@ def log_event(ctx: ServiceContext, session: Session, game_id: str, phase_seq: in
     """
     counters: dict[str, int] = session.info.setdefault("gm_event_seq", {})
     if game_id not in counters:
-        last = session.exec(select(func.max(EventLog.seq)).where(EventLog.game_id == game_id)).one()
+        last = session.exec(_last_event_query(), params={"of_game": game_id}).one()
         counters[game_id] = last or 0
     counters[game_id] += 1
     pending: list[dict[str, Any]] | None = session.info.get(_PENDING)
@@ -126,7 +128,22 @@ def _forget_events(session: OrmSession) -> None:
 
 
 def events_of(session: Session, game_id: str, phase_seq: int, branch: int | None = None) -> list[EventLog]:
-    q = select(EventLog).where(EventLog.game_id == game_id, EventLog.phase_seq == phase_seq)
+    params: dict[str, Any] = {"of_game": game_id, "of_seq": phase_seq}
     if branch is not None:
-        q = q.where(EventLog.branch == branch)
-    return list(session.exec(q.order_by(col(EventLog.seq))))
+        params["of_branch"] = branch
+    return list(session.exec(_events_query(branch is not None), params=params))
+
+
+@functools.cache
+def _events_query(by_branch: bool) -> SelectOfScalar[EventLog]:
+    """Built once (issue 21), the game, phase and branch bound."""
+    q = select(EventLog).where(col(EventLog.game_id) == bindparam("of_game"),
+                               col(EventLog.phase_seq) == bindparam("of_seq"))
+    if by_branch:
+        q = q.where(col(EventLog.branch) == bindparam("of_branch"))
+    return q.order_by(col(EventLog.seq))
+
+
+@functools.cache
+def _last_event_query() -> SelectOfScalar[int]:
+    return select(func.max(EventLog.seq)).where(col(EventLog.game_id) == bindparam("of_game"))

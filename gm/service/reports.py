@@ -11,14 +11,16 @@ and the next deadline as a calendar file (docs/reports.md).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
-from sqlalchemy import insert
+from sqlalchemy import bindparam, insert
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from gm.db.engine import session_scope
 from gm.db.models import EventLog, Game, ModeratorAct, OutboundMail, Phase, Report, Seat
@@ -97,8 +99,15 @@ def build_context(game: Game, module: GameModule, closed: Phase | None, current:
         rolls=group_rolls(r.data or {} for r in shown if r.type == "roll"),
         rulings=rulings, defaulted=defaulted, commitment=game.commitment,
         ended=current.state == "ended", phase_seq=current.seq, opened_at=current.opens_at,
-        power_name=module.seat_name(power, seat.language if seat else "en"),
+        power_name=_seat_name(module, power, seat.language if seat else "en"),
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _seat_name(module: GameModule, power: str | None, language: str) -> str:
+    """:meth:`GameModule.seat_name`, remembered (it reads the game's words each time; the
+    answer depends only on the game, the seat and the language)."""
+    return module.seat_name(power, language)
 
 
 def render_report(game: Game, ctx: ReportContext) -> str:
@@ -209,9 +218,36 @@ def map_source(game: Game, ctx: ReportContext) -> bytes | None:
 
 
 def pending_rulings(session: Session, game_id: str) -> list[ModeratorAct]:
-    return list(session.exec(select(ModeratorAct).where(
-        ModeratorAct.game_id == game_id, ModeratorAct.command == "ruling",
-        ModeratorAct.published == False, ModeratorAct.private == False)))  # noqa: E712
+    return list(session.exec(_rulings_query(), params={"of_game": game_id}))
+
+
+@functools.cache
+def _rulings_query() -> SelectOfScalar[ModeratorAct]:
+    """Built once (issue 21: building a statement cost more than running it), as are the
+    other statements of a close."""
+    return select(ModeratorAct).where(
+        col(ModeratorAct.game_id) == bindparam("of_game"), col(ModeratorAct.command) == "ruling",
+        col(ModeratorAct.published) == False, col(ModeratorAct.private) == False)  # noqa: E712
+
+
+@functools.cache
+def _stored_query() -> SelectOfScalar[str]:
+    return select(Report.power).where(col(Report.game_id) == bindparam("of_game"),
+                                      col(Report.phase_seq) == bindparam("of_seq"),
+                                      col(Report.branch) == bindparam("of_branch"))
+
+
+@functools.cache
+def _queued_query() -> SelectOfScalar[str]:
+    return select(OutboundMail.message_id).where(
+        col(OutboundMail.message_id).in_(bindparam("ids", expanding=True)))
+
+
+@functools.cache
+def _held_press_query() -> SelectOfScalar[OutboundMail]:
+    return select(OutboundMail).where(col(OutboundMail.game_id) == bindparam("of_game"),
+                                      col(OutboundMail.kind) == "press",
+                                      col(OutboundMail.status) == "held")
 
 
 def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, closed: Phase | None,
@@ -238,8 +274,8 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
     targets.append(("", build_context(game, module, closed, current, None, None, rows, rulings,
                                       defaulted), [mod] if mod else [], False))
     observers = [a for a in (game.settings or {}).get("observers", []) if a]
-    stored = set(session.exec(select(Report.power).where(
-        Report.game_id == game.id, Report.phase_seq == seq, Report.branch == branch)))
+    stored = set(session.exec(_stored_query(),
+                              params={"of_game": game.id, "of_seq": seq, "of_branch": branch}))
     keys = [_report_key(game.id, seq, branch, power) for power, _, to, _ in targets if to]
     keys += [_observer_key(game.id, seq, branch, a) for a in observers]
     queued = queued_keys(ctx, session, keys)
@@ -291,8 +327,7 @@ def queued_keys(ctx: ServiceContext, session: Session, keys: list[str]) -> set[s
     if not keys:
         return set()
     ids = {message_id_for(ctx, session, key): key for key in keys}
-    found = session.exec(select(OutboundMail.message_id).where(
-        col(OutboundMail.message_id).in_(list(ids))))
+    found = session.exec(_queued_query(), params={"ids": list(ids)})
     return {ids[mid] for mid in found}
 
 
@@ -300,9 +335,7 @@ def release_held_press(ctx: ServiceContext, session: Session, game: Game) -> int
     """Send the press held until results (game setting ``press_held``, gm.pipeline.press)
     with the reports now going out; with ``preview`` they stay held, as the reports do,
     until the moderator releases them all (gm.service.moderator.release)."""
-    rows = list(session.exec(select(OutboundMail).where(
-        OutboundMail.game_id == game.id, OutboundMail.kind == "press",
-        OutboundMail.status == "held")))
+    rows = list(session.exec(_held_press_query(), params={"of_game": game.id}))
     for row in rows:
         row.status, row.next_attempt_at = "queued", ctx.clock.now()
         session.add(row)
