@@ -29,7 +29,7 @@ from sqlmodel import Session, col, func, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from gm.checkpoint import checkpoint
-from gm.db.claims import rowcount
+from gm.db.claims import probe_free, rowcount
 from gm.db.engine import session_scope
 from gm.db.models import EventLog, Game, Phase, Seat
 from gm.dice import Dice, DiceExhausted
@@ -55,14 +55,20 @@ class CloseResult:
     next_owes_nothing: bool = False  # e.g. an action-roll phase: close it at once
 
 
-def close_phase(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason: str = "") -> CloseResult:
+def close_phase(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason: str = "",
+                probe: int | None = None) -> CloseResult:
     """Adjudicate phase ``seq`` of ``game_id`` if it is still open; else do nothing.
 
     A phase that follows and owes nobody's orders (a die-rolling step such as
     Pax Baltica's action roll) is closed straight after, each in its own
     transaction; the returned result is the last one.
+
+    ``probe``: the phase row's id, to pass it over (not closed, no problem) when another
+    instance holds it right now (gm.db.claims.probe_free, PostgreSQL's SKIP LOCKED) by the
+    first statement of the close's own transaction (the sweep's, issue 21: the probe was a
+    transaction of its own, three round trips a phase in a storm).
     """
-    first = _close_once(ctx, game_id, seq, by=by, reason=reason)
+    first = _close_once(ctx, game_id, seq, by=by, reason=reason, probe=probe)
     last = first
     while last.closed and last.next_owes_nothing and last.next_seq is not None:
         step = _close_once(ctx, game_id, last.next_seq, by=by, reason="owes no orders")
@@ -104,9 +110,12 @@ def play_out_opening(ctx: ServiceContext, session: Session, game_id: str) -> Non
             return
 
 
-def _close_once(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason: str) -> CloseResult:
+def _close_once(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason: str,
+                probe: int | None = None) -> CloseResult:
     try:
         with session_scope(ctx.engine) as session:
+            if probe is not None and not probe_free(session, probe):
+                return CloseResult(False, game_id)
             return _close(ctx, session, game_id, seq, by=by, reason=reason)
     except DiceExhausted as exc:
         return _dice_ran_out(ctx, game_id, seq, exc)

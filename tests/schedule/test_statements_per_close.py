@@ -57,3 +57,45 @@ def test_a_close_costs_a_bounded_number_of_statements_and_queues_each_report_onc
     assert len({m.message_id for m in mails}) == 3
     north = next(m for m in mails if m.recipients == ["n@example.org"])
     assert "turn-1" in body(north) and "north" in body(north)
+
+
+def test_the_sweep_probes_a_phase_in_the_closes_own_transaction_on_postgresql(ctx) -> None:  # type: ignore[no-untyped-def]
+    """PostgreSQL: the probe (SKIP LOCKED) is the close's first statement, the claim follows in
+    the same transaction (it was a transaction of its own: three round trips a phase).
+    SQLite: the probe is a read of its own, committed before the claim, whose UPDATE must be
+    the first statement of its transaction there."""
+    from datetime import timedelta
+
+    from sqlalchemy import event
+
+    from gm.schedule.sweep import sweep
+
+    new_game(ctx, default="72h")
+    order(ctx, "north", 3)
+    first = phase(ctx)
+    assert first.deadline is not None
+    ctx.clock.set(first.deadline + timedelta(days=1))
+    seen: list[str] = []
+
+    def statement(_conn, _cursor, sql: str, *_args) -> None:  # type: ignore[no-untyped-def]
+        seen.append(" ".join(sql.split()).upper())
+
+    def commit(_conn) -> None:  # type: ignore[no-untyped-def]
+        seen.append("COMMIT")
+
+    event.listen(ctx.engine, "before_cursor_execute", statement)
+    event.listen(ctx.engine, "commit", commit)
+    try:
+        report = sweep(ctx)
+    finally:
+        event.remove(ctx.engine, "before_cursor_execute", statement)
+        event.remove(ctx.engine, "commit", commit)
+    assert [c.game_id for c in report.closed] == ["race1"]
+    probe = next(i for i, s in enumerate(seen) if "SKIP LOCKED" in s or
+                 (s.startswith("SELECT PHASE.ID FROM PHASE WHERE PHASE.ID =") and "STATE" in s))
+    claim = next(i for i, s in enumerate(seen) if s.startswith("UPDATE PHASE SET STATE="))
+    between = seen[probe + 1:claim]
+    if ctx.engine.dialect.name == "postgresql":
+        assert between == [], between
+    else:
+        assert between == ["COMMIT"], between
