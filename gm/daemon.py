@@ -55,6 +55,7 @@ from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline.dispatch import drain, release_dead_claims
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import still_new, store_inbound
+from gm.pipeline.order import Round
 from gm.pipeline.section import AfterCommit
 from gm.schedule.phases import open_phases
 from gm.schedule.wakeup import WakeClock
@@ -67,6 +68,9 @@ DB_RETRY_LONGEST = 60.0
 STOP_GRACE = 7.0  # seconds after SIGTERM before the process exits whatever it is doing
 BROKEN_TRIES = 3  # rounds a mail that cannot be stored or flagged is tried, per process
 
+
+BY_GAME_SECONDS = 600.0
+"""How long after meeting another instance (a mail it held) rounds are taken game by game."""
 
 DUE_RECHECK_SECONDS = 1.0
 """How long a due-phase check before a mail holds at most (phases another instance opened)."""
@@ -112,8 +116,9 @@ def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail,
 
     False when another transaction holds the mail (another instance handling it, or one
     that died a moment ago and whose transaction the database is ending): the caller then
-    leaves the mails after it for the next round, so that no mail is handled before an
-    earlier one of the same mailbox (orders, then the READY that closes the phase)."""
+    leaves the later mails of its game for the next round, so that no mail is handled
+    before an earlier one of the same game (orders, then the READY that closes the phase;
+    gm.pipeline.order)."""
     from gm.schedule.sweep import close_due_without_orders
 
     checkpoint("receive")
@@ -184,6 +189,7 @@ class Daemon:
     _claims_released: bool = field(default=False)
     _last_mail: float | None = field(default=None)  # time.monotonic() of the last round with mail
     _due: DueCheck | None = field(default=None)
+    _met_other: float | None = field(default=None)  # time.monotonic(): another instance held a mail
 
     def __post_init__(self) -> None:
         self._due = DueCheck(self.ctx)
@@ -284,7 +290,8 @@ class Daemon:
             self._claims_released = True
         await asyncio.to_thread(self.deadlines)
         handled = 0
-        for fetched in await asyncio.to_thread(self.source.fetch_new):
+        mails = self._round(await asyncio.to_thread(self.source.fetch_new))
+        for fetched in mails:
             if self.stopping:
                 break
             if self._broken[_identity(fetched)] >= BROKEN_TRIES:
@@ -292,7 +299,7 @@ class Daemon:
             handled += 1
             try:
                 if not await asyncio.to_thread(process_one, self.ctx, self.source, fetched, self._due):
-                    break  # held by another: the mails after it wait for the next round
+                    mails.held(fetched)  # its game's later mails wait for the next round
             except (OperationalError, InterfaceError):
                 raise
             except Exception:
@@ -304,9 +311,19 @@ class Daemon:
                 self._broken[_identity(fetched)] += 1
         if not self.stopping:
             await drain(self.ctx, self.sink)
+        if mails.met_other:
+            self._met_other = time.monotonic()
         if handled:  # mail may have opened, moved or closed phases (a sweep refreshes itself)
             self._last_mail = time.monotonic()
             await asyncio.to_thread(self._refresh)
+
+    def _round(self, fetched: list[FetchedMail]) -> Round:
+        """The round's mails in the order they are handled (gm.pipeline.order): the
+        mailbox's; game by game in this instance's own order for ``BY_GAME_SECONDS`` after a
+        mail was held by another instance."""
+        by_game = (self._met_other is not None
+                   and time.monotonic() - self._met_other < BY_GAME_SECONDS)
+        return Round(fetched, self.ctx.service_address, self.ctx.instance, by_game=by_game)
 
     def deadlines(self) -> None:
         """Sweep when a deadline or reminder fell due, or the periodic sweep is due."""

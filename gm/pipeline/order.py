@@ -1,0 +1,143 @@
+"""Which mail of a round comes next when several instances share one mailbox (issue 21).
+
+Mail is handled in the order of the mailbox *within a game*: a mail is never handled
+before an earlier one that may touch the same game (a player's orders, then the READY
+that closes the phase; a player's orders, then the moderator's ADJUDICATE NOW). Mails of
+different games do not depend on one another, so an instance that finds a mail held by
+another instance (:func:`gm.daemon.process_one` returns False) leaves only the later mails
+of that mail's games for the next round and goes on with the others; before this, it
+left the whole rest of the mailbox, and two instances took turns (docs/mailbox.md).
+
+A mail's games are read without the database, the way gm.pipeline.handle reads them:
+each section's ``GAME`` line (or ``LIST``, ``OBSERVE``), else the game of the address it
+was sent to (``gm+game@``). When that cannot tell (a section that names no game, where
+the sender's seats decide; a sign-up, ``JOIN`` or ``APPROVE``, which may start a forming
+game; a mail that cannot be read), the mail may depend on any earlier mail and any later
+one on it: held by another instance, it ends the round as before; behind a held mail it
+ends the round there.
+
+Once this instance has met another one, it no longer takes a round's mails in the
+mailbox's order but game by game, the games in an order of its own (a hash of its name
+and the game's): two instances then mostly work on different games instead of colliding
+on every other mail, and each signs on (scrypt, once per seat and process) only the
+seats of its own games. A single instance never meets another and reads nothing ahead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from gm.mail.mime import decode
+from gm.mail.types import FetchedMail
+from gm.orders import commands as c
+from gm.orders.envelope import parse_envelope
+from gm.orders.text import clean_body
+
+Games = frozenset[str] | None
+"""The games a mail may touch; None: it cannot be told (the mail may touch any game)."""
+
+
+def mail_games(raw: bytes, service_address: str) -> Games:
+    """The games mail ``raw`` may touch (lower case), read as gm.pipeline.handle reads
+    them (decoded, cleaned, the envelope parsed; nothing from the database); None when
+    that cannot be told."""
+    try:
+        mail = decode(raw)
+        if mail.too_large:  # answered "too large", nothing in it read
+            return frozenset()
+        tag = mail.plus_tag(service_address)
+        games: set[str] = {tag.lower()} if tag else set()
+        for section in parse_envelope(clean_body(mail.text)).sections:
+            if any(isinstance(x, c.Join | c.ApproveJoin) for x in section.commands):
+                return None
+            game = section.game or tag
+            if game is None:  # the sender's only seat decides (gm.pipeline.signon.choose_game)
+                return None
+            games.add(game.lower())
+        return frozenset(games)
+    except Exception:  # handling will answer it (or shunt it); here: it may touch anything
+        return None
+
+
+def game_rank(instance: str, game: str) -> int:
+    """Where ``game`` comes in ``instance``'s own order of games (rendezvous hashing:
+    another instance's order is unrelated, whatever the number of instances)."""
+    digest = hashlib.blake2b(f"{instance}\0{game}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+@dataclass
+class Round:
+    """One round's fetched mails, handed out in an order that keeps each game's order.
+
+    Iterate it for the next mail to handle; call :meth:`held` for a mail another instance
+    holds. Until then (and with ``by_game`` False) the mails come in the mailbox's order and
+    nothing is read ahead."""
+
+    mails: list[FetchedMail]
+    service_address: str
+    instance: str
+    by_game: bool = False  # take the games in this instance's own order (it met another)
+    met_other: bool = False  # a mail of this round was held by another instance
+    _pending: list[int] = field(default_factory=list)  # indexes not yet handed out, in order
+    _games: dict[int, Games] = field(default_factory=dict)
+    _blocked: set[str] = field(default_factory=set)  # games whose later mails wait
+    _ranks: dict[str, int] = field(default_factory=dict)
+    _stopped: bool = False
+    _current: int | None = None
+
+    def __post_init__(self) -> None:
+        self._pending = list(range(len(self.mails)))
+
+    def __iter__(self) -> Iterator[FetchedMail]:
+        while not self._stopped and self._pending:
+            i = self._next()
+            if i is None:
+                return
+            self._current = i
+            yield self.mails[i]
+
+    def held(self, fetched: FetchedMail) -> None:
+        """The mail just handed out is held by another instance: the later mails of its
+        games wait for the next round (all of them, when its games cannot be told)."""
+        assert self._current is not None and self.mails[self._current] is fetched
+        self.met_other = self.by_game = True
+        games = self._games_of(self._current)
+        if games is None:
+            self._stopped = True
+        else:
+            self._blocked |= games
+
+    def _games_of(self, i: int) -> Games:
+        if i not in self._games:
+            self._games[i] = mail_games(self.mails[i].raw, self.service_address)
+        return self._games[i]
+
+    def _rank(self, game: str) -> int:
+        if game not in self._ranks:
+            self._ranks[game] = game_rank(self.instance, game)
+        return self._ranks[game]
+
+    def _next(self) -> int | None:
+        """The next mail to hand out (its index), or None when every one left must wait."""
+        if not self._blocked and not self.by_game:
+            return self._pending.pop(0)
+        taken = set(self._blocked)  # games with a mail that must come first
+        best: tuple[int, int] | None = None  # (rank, position in _pending)
+        for pos, i in enumerate(self._pending):
+            games = self._games_of(i)
+            if games is None:  # may depend on every mail before it, every later one on it
+                if not taken:  # (the mails before it touch no game)
+                    best = (-1, pos) if best is None else best
+                break
+            if not games & taken:
+                rank = min((self._rank(g) for g in games), default=-1)
+                if not self.by_game:
+                    best = (rank, pos)
+                    break
+                if best is None or rank < best[0]:
+                    best = (rank, pos)
+            taken |= games
+        return None if best is None else self._pending.pop(best[1])

@@ -1,0 +1,143 @@
+"""The order of a round's mails when another instance holds one (gm.pipeline.order).
+
+No database here: which games a mail may touch, read from its envelope alone, and the
+order :class:`Round` hands the mails out in. The same with real instances on PostgreSQL:
+tests/schedule/test_mail_order.py.
+"""
+
+from __future__ import annotations
+
+from gm.mail.types import FetchedMail
+from gm.pipeline.order import Round, game_rank, mail_games
+from tests.pipeline.conftest import mail
+
+GM = "gm@example.org"
+
+
+def fetched(body: str, n: int, **kw: str) -> FetchedMail:
+    return FetchedMail(mail(body, **kw), "imap:INBOX", 7, n, str(n))
+
+
+def orders(game: str, n: int) -> FetchedMail:
+    return fetched(f"GAME {game}\nPOWER north n-secret\nadvance 1\n", n)
+
+
+def keys(mails: list[FetchedMail]) -> list[str]:
+    return [m.key for m in mails]
+
+
+# -- which games a mail may touch ---------------------------------------------------------
+
+
+def test_a_mail_touches_the_games_its_sections_name() -> None:
+    assert mail_games(mail("Hello,\nGAME Race1\nPOWER north n-secret\nadvance 1\n"), GM) \
+        == frozenset({"race1"})
+    two = "GAME race1\nMODERATOR mod-secret\nPAUSE\nGAME race2\nMODERATOR mod-secret\nPAUSE\n"
+    assert mail_games(mail(two), GM) == frozenset({"race1", "race2"})
+    assert mail_games(mail("LIST race2\n"), GM) == frozenset({"race2"})
+
+
+def test_the_address_a_mail_was_sent_to_names_its_game() -> None:
+    assert mail_games(mail("POWER north n-secret\nadvance 1\n", to="gm+race2@example.org"), GM) \
+        == frozenset({"race2"})
+    # a GAME line that says otherwise is refused by the handler; both are counted here
+    assert mail_games(mail("GAME race1\nPOWER north n-secret\n", to="gm+race2@example.org"), GM) \
+        == frozenset({"race1", "race2"})
+
+
+def test_a_mail_whose_game_the_sender_s_seats_decide_cannot_be_told() -> None:
+    assert mail_games(mail("POWER north n-secret\nadvance 1\n"), GM) is None
+    assert mail_games(mail("GAME race1\nPOWER north n-secret\nadvance 1\n\nPOWER north n-secret\n"
+                           "READY\n"), GM) == frozenset({"race1"})  # the second keeps the game
+    assert mail_games(mail("HELP\n"), GM) is None
+    assert mail_games(mail("SEND PASSWORD north\n"), GM) is None
+    assert mail_games(mail("MODERATOR mod-secret\nPAUSE\n"), GM) is None
+    assert mail_games(mail("LIST\n"), GM) is None  # the games here: all of them
+
+
+def test_a_sign_up_cannot_be_told_it_may_start_a_forming_game() -> None:
+    assert mail_games(mail("JOIN race3 north\n"), GM) is None
+    assert mail_games(mail("GAME race3\nMODERATOR mod-secret\nAPPROVE a@example.org north\n"), GM) is None
+
+
+def test_a_mail_with_no_envelope_or_too_large_to_read_touches_no_game() -> None:
+    assert mail_games(mail("Thanks for the game!\nREADY\n"), GM) == frozenset()  # no envelope line
+    big = mail("GAME race1\nPOWER north n-secret\n" + "x" * (11 * 1024 * 1024))
+    assert mail_games(big, GM) == frozenset()
+
+
+# -- the order of a round -----------------------------------------------------------------
+
+
+def test_with_nothing_held_mails_come_in_the_mailbox_order_and_none_is_read_ahead() -> None:
+    mails = [orders("race1", 1), orders("race2", 2), orders("race1", 3)]
+    r = Round(mails, GM, "alpha")
+    assert keys(list(r)) == ["1", "2", "3"]
+    assert r._games == {} and not r.met_other  # nothing parsed
+
+
+def test_a_held_mail_holds_back_only_the_later_mails_of_its_game() -> None:
+    mails = [orders("race1", 1), orders("race2", 2), orders("race1", 3), orders("race2", 4)]
+    r = Round(mails, GM, "alpha")
+    out = []
+    for m in r:
+        out.append(m.key)
+        if m.key == "1":
+            r.held(m)
+    assert out == ["1", "2", "4"] and r.met_other
+
+
+def test_a_mail_behind_a_skipped_one_of_its_game_waits_too() -> None:
+    """race1 held; mail 2 touches race1 and race2, so race2's mail 3 waits behind it."""
+    both = fetched("GAME race1\nMODERATOR mod-secret\nPAUSE\nGAME race2\nMODERATOR mod-secret\n"
+                   "PAUSE\n", 2)
+    mails = [orders("race1", 1), both, orders("race2", 3), orders("race3", 4)]
+    r = Round(mails, GM, "alpha")
+    out = []
+    for m in r:
+        out.append(m.key)
+        if m.key == "1":
+            r.held(m)
+    assert out == ["1", "4"]
+
+
+def test_a_held_mail_whose_game_cannot_be_told_ends_the_round() -> None:
+    mails = [fetched("POWER north n-secret\nadvance 1\n", 1), orders("race2", 2)]
+    r = Round(mails, GM, "alpha")
+    out = []
+    for m in r:
+        out.append(m.key)
+        r.held(m)
+    assert out == ["1"]
+
+
+def test_a_mail_whose_game_cannot_be_told_behind_a_held_one_ends_the_round_there() -> None:
+    mails = [orders("race1", 1), orders("race2", 2), fetched("POWER north n-secret\nREADY\n", 3), orders("race2", 4)]
+    r = Round(mails, GM, "alpha")
+    out = []
+    for m in r:
+        out.append(m.key)
+        if m.key == "1":
+            r.held(m)
+    assert out == ["1", "2"]
+
+
+def test_game_by_game_each_instance_takes_the_games_in_its_own_order_each_game_in_order() -> None:
+    games = ["race1", "race2", "race3", "race4"]
+    mails = [orders(g, 10 * i + j) for i in range(1, 4) for j, g in enumerate(games)]
+    for instance in ("alpha", "beta"):
+        r = Round(mails, GM, instance, by_game=True)
+        out = list(r)
+        ranked = sorted(games, key=lambda g: game_rank(instance, g))
+        assert keys(out) == keys([m for g in ranked for m in mails if mail_games(m.raw, GM) == {g}])
+    alpha = sorted(games, key=lambda g: game_rank("alpha", g))
+    beta = sorted(games, key=lambda g: game_rank("beta", g))
+    assert alpha != beta  # the two start apart (with these names and games)
+
+
+def test_game_by_game_a_mail_whose_game_cannot_be_told_is_not_passed() -> None:
+    """The mails before it, in any order of games; it; then the mails after it."""
+    mails = [orders("race1", 1), orders("race2", 2), fetched("POWER north n-secret\nREADY\n", 3), orders("race1", 4),
+             orders("race2", 5)]
+    out = keys(list(Round(mails, GM, "alpha", by_game=True)))
+    assert sorted(out[:2]) == ["1", "2"] and out[2] == "3" and sorted(out[3:]) == ["4", "5"]
