@@ -71,6 +71,8 @@ BROKEN_TRIES = 3  # rounds a mail that cannot be stored or flagged is tried, per
 
 BY_GAME_SECONDS = 600.0
 """How long after meeting another instance (a mail it held) rounds are taken game by game."""
+FRESH_SECONDS = 0.5
+"""Game by game, a round older than this ends between two games (gm.pipeline.order.Round)."""
 
 DUE_RECHECK_SECONDS = 1.0
 """How long a due-phase check before a mail holds at most (phases another instance opened)."""
@@ -323,7 +325,8 @@ class Daemon:
         mail was held by another instance."""
         by_game = (self._met_other is not None
                    and time.monotonic() - self._met_other < BY_GAME_SECONDS)
-        return Round(fetched, self.ctx.service_address, self.ctx.instance, by_game=by_game)
+        return Round(fetched, self.ctx.service_address, self.ctx.instance, by_game=by_game,
+                     fresh_seconds=FRESH_SECONDS)
 
     def deadlines(self) -> None:
         """Sweep when a deadline or reminder fell due, or the periodic sweep is due."""

@@ -20,12 +20,15 @@ Once this instance has met another one, it no longer takes a round's mails in th
 mailbox's order but game by game, the games in an order of its own (a hash of its name
 and the game's): two instances then mostly work on different games instead of colliding
 on every other mail, and each signs on (scrypt, once per seat and process) only the
-seats of its own games. A single instance never meets another and reads nothing ahead.
+seats of its own games. A single instance never meets another and reads nothing ahead. Game by game, a round
+that has run for ``fresh_seconds`` ends between two games: the next fetch leaves out the
+mails the other instance has handled meanwhile, rather than this one visiting each.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -80,6 +83,7 @@ class Round:
     service_address: str
     instance: str
     by_game: bool = False  # take the games in this instance's own order (it met another)
+    fresh_seconds: float | None = None  # by game: end the round between two games after this
     met_other: bool = False  # a mail of this round was held by another instance
     _pending: list[int] = field(default_factory=list)  # indexes not yet handed out, in order
     _games: dict[int, Games] = field(default_factory=dict)
@@ -87,6 +91,7 @@ class Round:
     _ranks: dict[str, int] = field(default_factory=dict)
     _stopped: bool = False
     _current: int | None = None
+    _started: float = field(default_factory=time.monotonic)
 
     def __post_init__(self) -> None:
         self._pending = list(range(len(self.mails)))
@@ -98,6 +103,11 @@ class Round:
                 return
             self._current = i
             yield self.mails[i]
+
+    @property
+    def left(self) -> int:
+        """How many mails this round leaves for the next (so far)."""
+        return len(self._pending)
 
     def held(self, fetched: FetchedMail) -> None:
         """The mail just handed out is held by another instance: the later mails of its
@@ -140,4 +150,18 @@ class Round:
                 if best is None or rank < best[0]:
                     best = (rank, pos)
             taken |= games
-        return None if best is None else self._pending.pop(best[1])
+        if best is None or self._stale(self._pending[best[1]]):
+            return None
+        return self._pending.pop(best[1])
+
+    def _stale(self, i: int) -> bool:
+        """Whether to end the round before mail ``i`` rather than go on: game by game, it
+        begins another game than the last mail, and the round's mails were fetched more
+        than ``fresh_seconds`` ago (the other instance may have handled many of them since:
+        a new fetch leaves those out instead of visiting each one)."""
+        if self.fresh_seconds is None or self._current is None or not self.by_game:
+            return False
+        if time.monotonic() - self._started < self.fresh_seconds:
+            return False
+        last, games = self._games_of(self._current), self._games_of(i)
+        return last is None or games is None or not games & last

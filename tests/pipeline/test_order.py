@@ -141,3 +141,14 @@ def test_game_by_game_a_mail_whose_game_cannot_be_told_is_not_passed() -> None:
              orders("race2", 5)]
     out = keys(list(Round(mails, GM, "alpha", by_game=True)))
     assert sorted(out[:2]) == ["1", "2"] and out[2] == "3" and sorted(out[3:]) == ["4", "5"]
+
+
+def test_game_by_game_a_round_fetched_long_enough_ago_ends_between_two_games() -> None:
+    """``fresh_seconds`` 0: the round is always old enough; it ends after its first game."""
+    mails = [orders("race1", 1), orders("race2", 2), orders("race1", 3), orders("race2", 4)]
+    first = min(("race1", "race2"), key=lambda g: game_rank("alpha", g))
+    r = Round(mails, GM, "alpha", by_game=True, fresh_seconds=0.0)
+    assert [mail_games(m.raw, GM) for m in r] == [{first}, {first}]
+    assert r.left == 2
+    assert len(list(Round(mails, GM, "alpha", by_game=True, fresh_seconds=3600.0))) == 4
+    assert len(list(Round(mails, GM, "alpha", fresh_seconds=0.0))) == 4  # in mailbox order: never
