@@ -228,8 +228,61 @@ def _plain_fields(fields: list[tuple[str, str]], addresses: list[str]) -> bool:
 def _qp_body(text: str) -> bytes:
     """A text part's body as the email package encodes it (quoted-printable, CRLF)."""
     lines = _crlf_free(text).encode("utf-8").splitlines()
-    data = quoprimime.body_encode((b"\n".join(lines) + b"\n").decode("latin-1"), _MAX_LINE)
+    data = _qp_encode((b"\n".join(lines) + b"\n").decode("latin-1"))
     return data.replace("\n", "\r\n").encode("ascii")
+
+
+_QP_MAP: list[str] = quoprimime._QUOPRI_BODY_ENCODE_MAP  # type: ignore[attr-defined]
+_QP_QUOTED = re.compile("[^" + re.escape("".join(chr(i) for i in range(256) if _QP_MAP[i] == chr(i)))
+                        + "]")
+
+
+def _qp_encode(body: str) -> str:
+    """``quoprimime.body_encode(body, 78)`` for a body of latin-1 characters whose lines end
+    in LF (as :func:`_qp_body` makes it): the characters quoted by one regular expression
+    rather than str.translate, and a line that needs no soft break taken as it is; a longer
+    line, or one ending in a space or tab, is broken by body_encode's own rules (issue 21:
+    the encoding was a third of writing a report mail)."""
+    if not body:
+        return body
+    out: list[str] = []
+    for line in _QP_QUOTED.sub(lambda m: _QP_MAP[ord(m.group())], body).split("\n"):
+        if len(line) <= _MAX_LINE and not line.endswith((" ", "\t")):
+            out.append(line)
+        else:
+            out.append(_qp_break(line))
+    return "\n".join(out)
+
+
+def _qp_break(line: str) -> str:
+    """One quoted line broken as quoprimime.body_encode breaks it (its loop, for one line)."""
+    maxlinelen, soft_break = _MAX_LINE, "=\n"
+    pieces = []
+    start = 0
+    laststart = len(line) - 1 - maxlinelen
+    while start <= laststart:
+        stop = start + maxlinelen - 1
+        if line[stop - 2] == "=":
+            pieces.append(line[start:stop - 1])
+            start = stop - 2
+        elif line[stop - 1] == "=":
+            pieces.append(line[start:stop])
+            start = stop - 1
+        else:
+            pieces.append(line[start:stop] + "=")
+            start = stop
+    if line and line[-1] in " \t":
+        room = start - laststart
+        if room >= 3:
+            q = quoprimime.quote(line[-1])
+        elif room == 2:
+            q = line[-1] + soft_break
+        else:
+            q = soft_break + quoprimime.quote(line[-1])
+        pieces.append(line[start:-1] + q)
+    else:
+        pieces.append(line[start:])
+    return "\n".join(pieces)
 
 
 _TEXT_HEADERS = b'Content-Type: text/%s; charset="utf-8"\r\nContent-Transfer-Encoding: quoted-printable\r\n'

@@ -108,3 +108,19 @@ def test_generated_mails_with_attachments_have_the_same_bytes_either_way() -> No
         assert fast == slow, kw
     assert sum(DIRECT) >= 150, f"{sum(DIRECT)} generated mails took the direct way: too few compared"
     assert not all(DIRECT)  # and some did not (odd names, non-plain headers, no HTML)
+
+
+def test_the_quoted_printable_body_is_quoprimimes() -> None:
+    """compose._qp_encode (issue 21) against the email package's encoder on bodies of every
+    awkward kind: long lines, lines of 76 to 80, trailing spaces and tabs, '=', accents,
+    characters str.splitlines would break at (VT, FS, NEL)."""
+    from email import quoprimime
+
+    rng = random.Random(77)
+    for i in range(3000):
+        raw = text(rng) if i % 2 else "".join(
+            rng.choice(" \t=.aé\x0b\x85\x1c€x\n") for _ in range(rng.randrange(0, 400)))
+        lines = raw.replace("\r\n", "\n").replace("\r", "\n").encode("utf-8").splitlines()
+        body = (b"\n".join(lines) + b"\n").decode("latin-1")
+        for case in (body, body.rstrip("\n") + rng.choice(["", " ", "\t", "="])):
+            assert compose._qp_encode(case) == quoprimime.body_encode(case, 78), repr(case)
