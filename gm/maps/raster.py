@@ -43,6 +43,7 @@ from __future__ import annotations
 import base64
 import logging
 import math
+import re
 import struct
 import threading
 import xml.etree.ElementTree as ET
@@ -92,9 +93,27 @@ def tree_to_png(root: ET.Element) -> bytes:
     except ImportError:
         return svg_to_png(ET.tostring(root, encoding="unicode"))
     lettering_tiles(root)
-    rgba, width, height = svg2png_py.svg_to_rgba(ET.tostring(root, encoding="unicode"),
-                                                 _fonts(), bg_color=WHITE)
+    rgba, width, height = svg2png_py.svg_to_rgba(ET.tostring(root, encoding="unicode"), _fonts(),
+                                                 bg_color=None if _covered(root) else WHITE)
     return png_rgb(rgba, width, height)
+
+
+_OPAQUE = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+def _covered(root: ET.Element) -> bool:
+    """Whether the first thing ``root`` draws is an opaque rectangle over its whole canvas
+    (gm.maps.svg's background): then the white under it is not painted first (a 1300 px
+    map: 1.4 million pixels less to fill, the same picture)."""
+    q = root.tag[:-3] if root.tag.endswith("svg") else _Q
+    first = next((e for e in root if e.tag not in (f"{q}title", f"{q}desc", f"{q}defs")), None)
+    if first is None or first.tag != f"{q}rect" or \
+            root.get("viewBox", f"0 0 {root.get('width')} {root.get('height')}").split() != \
+            ["0", "0", root.get("width"), root.get("height")]:
+        return False
+    wanted = {"x": "0", "y": "0", "width": root.get("width"), "height": root.get("height")}
+    return (set(first.attrib) == {*wanted, "fill"} and all(first.get(k) == v for k, v in wanted.items())
+            and _OPAQUE.fullmatch(first.get("fill", "")) is not None)
 
 
 @cache

@@ -195,3 +195,20 @@ def test_the_png_drawn_from_the_svg_tree_is_the_png_drawn_from_the_svg_text(
         from_tree = draw.png_from_svg(svg)
         assert draw._last.drawn is None, "the tree is dropped once drawn"
         assert from_tree == svg_to_png(svg.decode("utf-8")) == draw.png_from_svg(svg)
+
+
+@pytest.mark.parametrize(("background", "covered"), [
+    ('<rect x="0" y="0" width="40" height="30" fill="#eef4f8"/>', True),
+    ('<rect x="0" y="0" width="40" height="30" fill="#eef4f8" fill-opacity="0.5"/>', False),
+    ('<rect x="0" y="0" width="40" height="29" fill="#eef4f8"/>', False),
+    ('<rect x="0" y="0" width="40" height="30" fill="none"/>', False),
+    ('<circle cx="1" cy="1" r="1"/><rect x="0" y="0" width="40" height="30" fill="#eef4f8"/>', False),
+])
+def test_the_white_under_a_map_is_left_out_only_under_an_opaque_background(background: str,
+                                                                         covered: bool) -> None:
+    """The map's own opaque background over its whole canvas hides the white under it, so
+    the white is not painted first; anything else is drawn on white."""
+    root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30" '
+                         f'viewBox="0 0 40 30"><title>t</title>{background}</svg>')
+    assert raster._covered(root) is covered
+    assert read_rgb(raster.tree_to_png(root)) == read_rgb(svg_to_png(ET.tostring(root, encoding="unicode")))
