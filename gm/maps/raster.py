@@ -117,7 +117,7 @@ def _covered(root: ET.Element) -> bool:
 
 
 @cache
-def _fast_deflate() -> Callable[[bytes], bytes]:
+def _fast_deflate() -> Callable[[bytes | bytearray], bytes]:
     """ISA-L's zlib stream at its level 1 when ``isal`` is installed, else zlib's level 3."""
     try:
         from isal import isal_zlib
@@ -141,7 +141,9 @@ def _png(pixels: bytes | bytearray, width: int, height: int, colour: int,
          level: int | None = None) -> bytes:
     """A PNG of 8-bit ``pixels`` (``colour``: 2 RGB, 6 RGBA), rows unfiltered."""
     stride, view = width * (3 if colour == 2 else 4), memoryview(pixels)
-    rows = b"".join(b"\0" + view[y * stride:(y + 1) * stride] for y in range(height))
+    rows = bytearray((stride + 1) * height)  # each row after its filter byte, 0
+    for y in range(height):
+        rows[y * (stride + 1) + 1:(y + 1) * (stride + 1)] = view[y * stride:(y + 1) * stride]
     header = struct.pack(">IIBBBBB", width, height, 8, colour, 0, 0, 0)  # no interlace
     data = _fast_deflate()(rows) if level is None else zlib.compress(rows, level)
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"IDAT", data),
