@@ -27,15 +27,15 @@ much again: resvg took 13 of a Baltica map's 27 ms for its last 16 texts, most o
 millisecond each. All but the title bar's are sprites (:func:`_sprite`): a text is drawn
 once where it first stands and cropped to its pixels, kept keyed by its markup without its
 position (but with the position's fraction of a pixel), and put at any whole-pixel place:
-the same chip "2 × blocks" under any area, the same letter on any mark. A glyph drawn in a
-window at another offset may round its outline otherwise in resvg's 32-bit floats: a few
-pixels differ by up to 12 of 255 (tests/maps/test_raster.py). The title bar's two texts
-name the game, the power and the deadline: drawn anew for each map, a sprite would cost
-more than it saves, so they stay texts.
+the same chip "2 × blocks" under any area, the same letter on any mark. A glyph drawn at
+another whole-pixel place may round its outline otherwise in resvg's 32-bit floats: a few
+pixels may differ by more than the tiles' 2 of 255 (tests/maps/test_raster.py). The title
+bar's two texts name the game, the power and the deadline: drawn anew for each map, a
+sprite would cost more than it saves, so they stay texts.
 
 The PNG is compressed with ISA-L (``isal``, a self-contained wheel) at its level 1 when it
-is installed: 1.4 ms against zlib's 7.8 ms at level 3 for a Baltica map, a file 15% larger
-(203 KB against 176 KB), the same pixels; without it, zlib at level 3 as before.
+is installed: 1.4 ms against zlib's 7.8 ms at level 3 for a Baltica map, a file 16% larger
+(204 KB against 176 KB), the same pixels; without it, zlib at level 3 as before.
 """
 
 from __future__ import annotations
