@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import functools
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, event, insert
+from sqlalchemy import Table, bindparam, event, insert
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import ORMExecuteState
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, func, select
@@ -97,6 +98,7 @@ def log_event(ctx: ServiceContext, session: Session, game_id: str, phase_seq: in
 
 
 _PENDING = "gm_events"
+_EVENT_TABLE = cast(Table, sa_inspect(EventLog).local_table)
 
 
 def write_events(session: OrmSession) -> None:
@@ -109,7 +111,7 @@ def write_events(session: OrmSession) -> None:
     pending.clear()  # before the statements below, which come back here
     if session.autoflush:
         session.flush()
-    session.execute(insert(EventLog), rows)
+    session.execute(insert(_EVENT_TABLE), rows)  # Core, not the ORM's bulk insert: a third less
 
 
 def _before_statement(state: ORMExecuteState) -> None:

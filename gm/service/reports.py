@@ -14,11 +14,12 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
-from sqlalchemy import bindparam, insert
+from sqlalchemy import Table, bindparam, insert
+from sqlalchemy import inspect as sa_inspect
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
@@ -294,7 +295,7 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
         _store_and_queue(ctx, session, game, seq, branch, power, current.phase_id, rc, to, hold,
                          extra, stored=stored, queued=queued, later=later)
     if later:  # one INSERT of many rows (issue 21: an ORM object and an INSERT each)
-        session.execute(insert(Report), later)
+        session.execute(insert(_REPORT_TABLE), later)  # Core: no ORM bulk insert
     if observers:  # the public report (a spectator's view), never stored as a seat's
         rc = build_context(game, module, closed, current, SPECTATOR, None, rows, rulings, defaulted)
         for address in observers:
@@ -310,6 +311,9 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
         session.add(current)
     elif closed is not None:
         release_held_press(ctx, session, game)
+
+
+_REPORT_TABLE = cast(Table, sa_inspect(Report).local_table)
 
 
 def _report_key(game_id: str, seq: int, branch: int, power: str) -> str:
