@@ -28,7 +28,9 @@ mails the other instance has handled meanwhile, rather than this one visiting ea
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -62,6 +64,28 @@ def mail_games(raw: bytes, service_address: str) -> Games:
         return frozenset(games)
     except Exception:  # handling will answer it (or shunt it); here: it may touch anything
         return None
+
+
+_KNOWN: OrderedDict[tuple[str, int | None, int | None, str, int, str], Games] = OrderedDict()
+_KNOWN_SIZE = 10_000  # mails
+_KNOWN_LOCK = threading.Lock()
+
+
+def games_of(fetched: FetchedMail, service_address: str) -> Games:
+    """:func:`mail_games` of a fetched mail, read once per process (by its place in the
+    mailbox and its bytes): every round fetches the mails still unflagged again, and game
+    by game each round reads them all."""
+    key = (fetched.source, fetched.uidvalidity, fetched.uid, fetched.key, hash(fetched.raw),
+           service_address)
+    with _KNOWN_LOCK:
+        if key in _KNOWN:
+            return _KNOWN[key]
+    games = mail_games(fetched.raw, service_address)
+    with _KNOWN_LOCK:
+        _KNOWN[key] = games
+        while len(_KNOWN) > _KNOWN_SIZE:
+            _KNOWN.popitem(last=False)
+    return games
 
 
 def game_rank(instance: str, game: str) -> int:
@@ -122,7 +146,7 @@ class Round:
 
     def _games_of(self, i: int) -> Games:
         if i not in self._games:
-            self._games[i] = mail_games(self.mails[i].raw, self.service_address)
+            self._games[i] = games_of(self.mails[i], self.service_address)
         return self._games[i]
 
     def _rank(self, game: str) -> int:
