@@ -1,9 +1,11 @@
 """One gm instance of the several-instances ingest benchmark (bench/bench_ingest.py).
 
-``python -m bench.ingest_worker URL INSTANCE IMAP_PORT USER GO_FILE`` waits for GO_FILE (so
-that every instance starts together), then does the daemon's inbound duty on the shared
-mailbox (gm.daemon.process_one for every mail fetched: stored, handled by whichever instance
-holds its row, flagged) until a fetch finds nothing left. Prints one JSON line.
+``python -m bench.ingest_worker URL INSTANCE IMAP_PORT USER GO_FILE`` builds its parsers,
+waits for GO_FILE (so that every instance starts together), then does the daemon's inbound
+duty on the shared mailbox until a fetch finds nothing left: gm.daemon.process_one for each
+mail fetched (stored, handled by whichever instance holds its row, flagged), in the order
+the daemon keeps (gm.pipeline.order: a mail held by the other instance holds back the later
+mails of its game; after one, rounds go game by game). Prints one JSON line.
 """
 
 from __future__ import annotations
