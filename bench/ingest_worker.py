@@ -5,7 +5,8 @@ waits for GO_FILE (so that every instance starts together), then does the daemon
 duty on the shared mailbox until a fetch finds nothing left: gm.daemon.process_one for each
 mail fetched (stored, handled by whichever instance holds its row, flagged), in the order
 the daemon keeps (gm.pipeline.order: a mail held by the other instance holds back the later
-mails of its game; after one, rounds go game by game). Prints one JSON line.
+mails of its game; with the other's heartbeat, or after such a mail, rounds go game by
+game). Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 
 from sqlmodel import select
@@ -25,7 +27,8 @@ from gm.mail.config import ImapSettings, TlsMode
 from gm.mail.imap_source import ImapSource
 from gm.orders.envelope import envelope_parser
 from gm.orders.model import SourceLine
-from gm.pipeline.order import Round
+from gm.pipeline.order import Round, others_alive
+from gm.schedule.outage import beat_and_handle
 from gm.service.context import ServiceContext
 from gm.service.games import current_phase, module_of, phase_info
 
@@ -54,13 +57,15 @@ def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
     source = ImapSource(ImapSettings(host="127.0.0.1", port=int(port), user=user, password=user,
                                      tls=TlsMode.NONE))
     warm_up(ctx)
+    beat_and_handle(ctx)  # as the daemon's first sweep: the other instance sees this one
     print(json.dumps({"ready": instance}), flush=True)
     while not Path(go_file).exists():
         time.sleep(0.005)
     seen = held = 0
     cpu_at_start = time.process_time()
     due = DueCheck(ctx)  # as the daemon: the due-phase check once per batch, not per mail
-    by_game = False
+    # as Daemon._round: game by game from the start when another instance's heartbeat is there
+    by_game = others_alive(ctx, timedelta(seconds=3 * Daemon.sweep_seconds))
     while True:
         fetched_now = source.fetch_new()
         if not fetched_now:

@@ -44,7 +44,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
@@ -55,7 +55,7 @@ from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline.dispatch import drain, release_dead_claims
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import still_new, store_inbound
-from gm.pipeline.order import Round
+from gm.pipeline.order import Round, others_alive
 from gm.pipeline.section import AfterCommit
 from gm.schedule.phases import open_phases
 from gm.schedule.wakeup import WakeClock
@@ -192,6 +192,8 @@ class Daemon:
     _last_mail: float | None = field(default=None)  # time.monotonic() of the last round with mail
     _due: DueCheck | None = field(default=None)
     _met_other: float | None = field(default=None)  # time.monotonic(): another instance held a mail
+    _others: bool = field(default=False)  # another instance's heartbeat is recent
+    _others_asked: float | None = field(default=None)  # time.monotonic() of that question
 
     def __post_init__(self) -> None:
         self._due = DueCheck(self.ctx)
@@ -292,7 +294,7 @@ class Daemon:
             self._claims_released = True
         await asyncio.to_thread(self.deadlines)
         handled = 0
-        mails = self._round(await asyncio.to_thread(self.source.fetch_new))
+        mails = await asyncio.to_thread(lambda: self._round(self.source.fetch_new()))
         for fetched in mails:
             if self.stopping:
                 break
@@ -321,10 +323,16 @@ class Daemon:
 
     def _round(self, fetched: list[FetchedMail]) -> Round:
         """The round's mails in the order they are handled (gm.pipeline.order): the
-        mailbox's; game by game in this instance's own order for ``BY_GAME_SECONDS`` after a
-        mail was held by another instance."""
-        by_game = (self._met_other is not None
-                   and time.monotonic() - self._met_other < BY_GAME_SECONDS)
+        mailbox's; game by game in this instance's own order while another instance's
+        heartbeat is recent (asked at most once per ``sweep_seconds``) and for
+        ``BY_GAME_SECONDS`` after a mail was held by another instance."""
+        now = time.monotonic()
+        if fetched and (self._others_asked is None
+                        or now - self._others_asked >= self.sweep_seconds):
+            self._others = others_alive(self.ctx, timedelta(seconds=3 * self.sweep_seconds))
+            self._others_asked = now
+        by_game = self._others or (self._met_other is not None
+                                   and now - self._met_other < BY_GAME_SECONDS)
         return Round(fetched, self.ctx.service_address, self.ctx.instance, by_game=by_game,
                      fresh_seconds=FRESH_SECONDS)
 

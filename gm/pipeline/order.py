@@ -16,8 +16,8 @@ game; a mail that cannot be read), the mail may depend on any earlier mail and a
 one on it: held by another instance, it ends the round as before; behind a held mail it
 ends the round there.
 
-Once this instance has met another one, it no longer takes a round's mails in the
-mailbox's order but game by game, the games in an order of its own (a hash of its name
+Once this instance has met another one (a mail it held, or its heartbeat), it no longer
+takes a round's mails in the mailbox's order but game by game, the games in an order of its own (a hash of its name
 and the game's): two instances then mostly work on different games instead of colliding
 on every other mail, and each signs on (scrypt, once per seat and process) only the
 seats of its own games. A single instance never meets another and reads nothing ahead. Game by game, a round
@@ -33,12 +33,18 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 
+from sqlmodel import col, func, select
+
+from gm.db.engine import session_scope
+from gm.db.schedule_tables import Heartbeat
 from gm.mail.mime import decode
 from gm.mail.types import FetchedMail
 from gm.orders import commands as c
 from gm.orders.envelope import parse_envelope
 from gm.orders.text import clean_body
+from gm.service.context import ServiceContext
 
 Games = frozenset[str] | None
 """The games a mail may touch; None: it cannot be told (the mail may touch any game)."""
@@ -86,6 +92,15 @@ def games_of(fetched: FetchedMail, service_address: str) -> Games:
         while len(_KNOWN) > _KNOWN_SIZE:
             _KNOWN.popitem(last=False)
     return games
+
+
+def others_alive(ctx: ServiceContext, within: timedelta) -> bool:
+    """Whether another instance wrote its heartbeat (each sweep does: gm.schedule.outage)
+    in the last ``within``: then this one takes its rounds game by game from the start."""
+    since = ctx.clock.now() - within
+    with session_scope(ctx.engine) as session:
+        return session.exec(select(func.count()).select_from(Heartbeat).where(
+            Heartbeat.instance != ctx.instance, col(Heartbeat.alive_at) >= since)).one() > 0
 
 
 def game_rank(instance: str, game: str) -> int:
