@@ -8,9 +8,9 @@ from a copy of the same database (and an empty password cache), then times, on t
 * bare IMAP: imapclient's batched ``BODY.PEEK[]`` fetch of the mailbox (login to logout);
 * bare Lark: Lark LALR on gm's own grammar files (envelope.lark for the sign-on lines, the
   game's for the order lines), ``parse`` of exactly the lines gm reads, nothing else;
-* gm: what the daemon does per mail (gm.daemon.process_one): fetched, stored raw, parsed,
-  validated, orders stored, reply queued, marked handled and committed, then flagged in
-  the mailbox.
+* gm: what the daemon does with a round's mails (gm.daemon.process_round): fetched, stored
+  raw, each parsed, validated, orders stored, reply queued, marked handled and committed,
+  then flagged in the mailbox (the round's mails in one STORE).
 
 Ratios: gm / bare Lark (target >= 0.25) and gm / bare IMAP, median [min-max] of ``--runs``.
 
@@ -48,7 +48,7 @@ from sqlmodel import col, func, select
 from bench import realgames as rg
 from bench.bench_ingest_fetch import bare_fetch
 from gm.clock import FakeClock, SystemClock
-from gm.daemon import Daemon, DueCheck, process_one
+from gm.daemon import Daemon, DueCheck, process_round
 from gm.db.engine import make_engine, session_scope, sqlite_url
 from gm.db.migrate import upgrade
 from gm.db.models import InboundMail, OutboundMail
@@ -88,10 +88,7 @@ def gm_ingest(ctx: ServiceContext, settings: ImapSettings) -> tuple[int, float]:
     start = time.perf_counter()
     source = ImapSource(settings)
     due = DueCheck(ctx)  # as the daemon: the due-phase check once per batch, not per mail
-    count = 0
-    for fetched in source.fetch_new():
-        process_one(ctx, source, fetched, due)
-        count += 1
+    count = len(process_round(ctx, source, source.fetch_new(), due).settled)
     source.close()
     return count, time.perf_counter() - start
 

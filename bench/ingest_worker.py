@@ -2,11 +2,11 @@
 
 ``python -m bench.ingest_worker URL INSTANCE IMAP_PORT USER GO_FILE`` builds its parsers,
 waits for GO_FILE (so that every instance starts together), then does the daemon's inbound
-duty on the shared mailbox until a fetch finds nothing left: gm.daemon.process_one for each
-mail fetched (stored, handled by whichever instance holds its row, flagged), in the order
-the daemon keeps (gm.pipeline.order: a mail held by the other instance holds back the later
-mails of its game; with the other's heartbeat, or after such a mail, rounds go game by
-game). Prints one JSON line.
+duty on the shared mailbox until a fetch finds nothing left: gm.daemon.process_round on each
+fetch, as the daemon's rounds (stored, handled by whichever instance holds its row,
+flagged), in the order the daemon keeps (gm.pipeline.order: a mail held by the other
+instance holds back the later mails of its game; with the other's heartbeat, or after such
+a mail, rounds go game by game). Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from sqlmodel import select
 
 from gm.clock import FakeClock
-from gm.daemon import FRESH_SECONDS, Daemon, DueCheck, process_one
+from gm.daemon import FRESH_SECONDS, Daemon, DueCheck, process_round
 from gm.db.engine import make_engine, session_scope
 from gm.db.models import Game
 from gm.mail.config import ImapSettings, TlsMode
@@ -74,11 +74,9 @@ def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
         # the next round; after one, rounds are taken game by game (gm.pipeline.order)
         mails = Round(fetched_now, ctx.service_address, instance, by_game=by_game,
                       fresh_seconds=FRESH_SECONDS)
-        for fetched in mails:
-            seen += 1
-            if not process_one(ctx, source, fetched, due):
-                mails.held(fetched)
-                held += 1
+        done = process_round(ctx, source, mails, due)  # as Daemon.step
+        seen += len(done.settled) + len(done.held)
+        held += len(done.held)
         by_game = by_game or mails.met_other
         if mails.left:
             time.sleep(BUSY_POLL)  # as the daemon between two rounds while mail comes

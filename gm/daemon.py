@@ -9,11 +9,12 @@ interrupt anywhere:
    phases row by row (exactly once, however many instances run) and closes
    them, so mail is never judged against a phase that should already be
    closed;
-2. inbound: fetch (nothing marked yet) -> store raw -> handle in one
-   transaction (orders, reply queued, mail marked handled in the database) ->
-   only then flag the mail in its mailbox. A mail whose handling raises is
-   recorded as failed and answered once (gm.pipeline.handle), and the loop
-   goes on with the next one;
+2. inbound: fetch (nothing marked yet) -> store the round's mails raw (up to
+   16 in one transaction) -> handle each in its own transaction (orders, reply
+   queued, mail marked handled in the database) -> only then flag them in the
+   mailbox, those handled in one go (:func:`process_round`). A mail whose
+   handling raises is recorded as failed and answered once
+   (gm.pipeline.handle), and the loop goes on with the next one;
 3. outbound: the outbox is drained, with retries.
 
 Then the loop waits for mail, at most until the next deadline: with IMAP IDLE while
@@ -43,6 +44,7 @@ import signal
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -54,7 +56,7 @@ from gm.db.engine import session_scope
 from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline.dispatch import drain, release_dead_claims
 from gm.pipeline.handle import handle_inbound
-from gm.pipeline.ingest import still_new, store_inbound
+from gm.pipeline.ingest import Stored, still_new, store_all, store_inbound
 from gm.pipeline.order import Round, others_alive
 from gm.pipeline.section import AfterCommit
 from gm.schedule.phases import open_phases
@@ -112,20 +114,103 @@ class DueCheck:
             self.reset()
 
 
-def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail,
-                due: DueCheck | None = None) -> bool:
-    """Store, handle and mark one mail; a crash anywhere leaves it to be done again, once.
+@dataclass
+class Handled:
+    """What :func:`process_round` did with a round's mails."""
 
-    False when another transaction holds the mail (another instance handling it, or one
-    that died a moment ago and whose transaction the database is ending): the caller then
-    leaves the later mails of its game for the next round, so that no mail is handled
-    before an earlier one of the same game (orders, then the READY that closes the phase;
-    gm.pipeline.order)."""
+    settled: list[FetchedMail] = field(default_factory=list)  # handled (now or before): flagged
+    held: list[FetchedMail] = field(default_factory=list)  # held by another instance
+    broken: list[tuple[FetchedMail, Exception]] = field(default_factory=list)  # not stored or flagged
+
+
+ROUND_CHUNK = 16
+"""Mails stored in one transaction and flagged in one go: a round's mails are stored this
+many at a time, so that a long backlog is not all stored before the first is handled, and
+each mail is still among the recently decoded when handled (gm.mail.mime)."""
+
+
+def process_round(ctx: ServiceContext, source: MailSource, mails: list[FetchedMail] | Round,
+                  due: DueCheck | None = None, stopping: Callable[[], bool] | None = None) -> Handled:
+    """Store a round's mails (``ROUND_CHUNK`` in one transaction), handle each in its own, in
+    the order ``mails`` hands them out (gm.pipeline.order: the mailbox's, or game by game),
+    and flag those whose handling committed in one go (one IMAP STORE) before the next
+    chunk is stored and at the end; a crash anywhere leaves each mail to be done again, once.
+
+    A mail is flagged only after its own commit: a crash between the commit and the flag
+    leaves it unflagged, and when it is fetched again its row is found settled, so it is
+    flagged then and handled nothing twice. A mail held by another transaction
+    (:func:`_held`) is passed to :meth:`Round.held`, which keeps its game's later mails for
+    the next round. ``stopping`` is asked before each mail (SIGTERM finishes the mail in
+    hand)."""
+    order = mails if isinstance(mails, Round) else Round(mails, ctx.service_address, ctx.instance)
+    position = {id(f): n for n, f in enumerate(order.mails)}  # the mailbox's order
+    stored: dict[int, Stored] = {}
+    alone: set[int] = set()  # in a chunk that could not be stored: each stored on its own
+    done = Handled()
+    flagged = 0
+    try:
+        for fetched in order:
+            if stopping is not None and stopping():
+                break
+            n = position[id(fetched)]
+            try:
+                if n not in stored and n not in alone:
+                    _flag(source, done, flagged)  # the chunk before: each mail committed
+                    flagged = len(done.settled)
+                    chunk = sorted({n, *[i for i in range(len(order.mails))
+                                         if i not in stored and i not in alone][:ROUND_CHUNK - 1]})
+                    rows = _store_chunk(ctx, [order.mails[i] for i in chunk])
+                    if rows is None:
+                        alone.update(chunk)
+                    else:
+                        stored.update(zip(chunk, rows, strict=True))
+                one = stored[n] if n in stored else store_inbound(ctx, fetched)
+                if _held(ctx, one, _handle(ctx, one, due)):
+                    # Held by another instance, or by a transaction of a killed one that the
+                    # database is ending: that instance flags it when it commits; if it dies
+                    # first, the mail is fetched and handled again. Its game's later mails
+                    # wait for the next round (gm.pipeline.order).
+                    log.info("mail %s from %s is being handled by another instance",
+                             one.inbound_id, fetched.source)
+                    done.held.append(fetched)
+                    order.held(fetched)
+                    continue
+            except (OperationalError, InterfaceError):
+                raise
+            except Exception as exc:  # handle_inbound answers a mail that fails: not stored
+                done.broken.append((fetched, exc))
+                continue
+            done.settled.append(fetched)
+            log.info("mail %s from %s handled", one.inbound_id, fetched.source)
+    except BaseException:
+        _flag(source, done, flagged, quietly=True)  # what committed before the database went away
+        raise
+    _flag(source, done, flagged)
+    return done
+
+
+def _store_chunk(ctx: ServiceContext, chunk: list[FetchedMail]) -> list[Stored] | None:
+    """Store ``chunk`` in one transaction (:func:`store_all`). The caller takes a chunk in
+    the MAILBOX's order whatever the order of handling: two instances on PostgreSQL then
+    never wait for each other in a cycle on the mailbox key's unique index. None when the
+    transaction fails otherwise than by the database being gone (one of them cannot be
+    stored): each is then stored on its own, so that only that one is left out."""
+    checkpoint("receive")
+    try:
+        rows = store_all(ctx, chunk)
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception:
+        log.warning("storing %d mails together failed; storing each on its own", len(chunk),
+                    exc_info=True)
+        return None
+    checkpoint("store")
+    return rows
+
+
+def _handle(ctx: ServiceContext, stored: Stored, due: DueCheck | None) -> AfterCommit:
     from gm.schedule.sweep import close_due_without_orders
 
-    checkpoint("receive")
-    stored = store_inbound(ctx, fetched)
-    checkpoint("store")
     # A die-rolling step that fell due since the round began is closed first, so a mail
     # meant for the phase after it finds that phase open (one indexed query otherwise).
     if due is None:
@@ -136,16 +221,52 @@ def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail,
     if due is not None:
         due.after_mail(after)
     checkpoint("handle")
-    if not after.settled and still_new(ctx, stored.inbound_id):
-        # Another instance is handling it right now: it flags the mail when it commits,
-        # and if it dies first, the mail is fetched and handled again.
-        log.info("mail %s from %s is being handled by another instance", stored.inbound_id,
-                 fetched.source)
-        return False
-    source.mark_handled([fetched])
+    return after
+
+
+def _held(ctx: ServiceContext, stored: Stored, after: AfterCommit) -> bool:
+    """THE place where a mail is found held by another transaction: this one did not settle
+    it, and it is still new (then it must not be flagged: that would hide it if its holder
+    died)."""
+    return not after.settled and still_new(ctx, stored.inbound_id)
+
+
+def _flag(source: MailSource, done: Handled, first: int, quietly: bool = False) -> None:
+    """Flag the settled mails from ``done.settled[first]`` on in one go; if that fails, each
+    on its own, so that only a mail that cannot be flagged is left (and counted broken)."""
+    settled = done.settled[first:]
+    if not settled:
+        return
+    try:
+        source.mark_handled(settled)
+    except Exception:
+        if quietly:
+            log.warning("flagging %d handled mails failed; they are flagged when fetched again",
+                        len(settled), exc_info=True)
+            return
+        for fetched in settled:
+            try:
+                source.mark_handled([fetched])
+            except Exception as exc:
+                done.settled.remove(fetched)
+                done.broken.append((fetched, exc))
     checkpoint("flag")
-    log.info("mail %s from %s handled", stored.inbound_id, fetched.source)
-    return True
+
+
+def process_one(ctx: ServiceContext, source: MailSource, fetched: FetchedMail,
+                due: DueCheck | None = None) -> bool:
+    """Store, handle and flag one mail (:func:`process_round` of one); a crash anywhere
+    leaves it to be done again, once.
+
+    False when another transaction holds the mail (another instance handling it, or one
+    that died a moment ago and whose transaction the database is ending): the caller then
+    leaves the later mails of its game for the next round, so that no mail is handled
+    before an earlier one of the same game (orders, then the READY that closes the phase;
+    gm.pipeline.order). Raises what kept it from being stored or flagged."""
+    done = process_round(ctx, source, [fetched], due)
+    if done.broken:
+        raise done.broken[0][1]
+    return not done.held
 
 
 def recover(ctx: ServiceContext) -> None:
@@ -293,25 +414,18 @@ class Daemon:
             await asyncio.to_thread(release_dead_claims, self.ctx)
             self._claims_released = True
         await asyncio.to_thread(self.deadlines)
-        handled = 0
-        mails = await asyncio.to_thread(lambda: self._round(self.source.fetch_new()))
-        for fetched in mails:
-            if self.stopping:
-                break
-            if self._broken[_identity(fetched)] >= BROKEN_TRIES:
-                continue
-            handled += 1
-            try:
-                if not await asyncio.to_thread(process_one, self.ctx, self.source, fetched, self._due):
-                    mails.held(fetched)  # its game's later mails wait for the next round
-            except (OperationalError, InterfaceError):
-                raise
-            except Exception:
+        mails = await asyncio.to_thread(lambda: self._round(
+            [f for f in self.source.fetch_new() if self._broken[_identity(f)] < BROKEN_TRIES]))
+        handled = len(mails.mails)
+        if handled and not self.stopping:
+            done = await asyncio.to_thread(process_round, self.ctx, self.source, mails, self._due,
+                                           lambda: self.stopping)
+            for fetched, exc in done.broken:
                 # handle_inbound records and answers a mail that fails; this is a mail that
                 # could not even be stored or flagged. It is left in the mailbox; this
                 # process tries it BROKEN_TRIES times in all (a restart, as many again).
-                log.exception("mail from %s could not be stored or flagged; left in the mailbox",
-                              fetched.source)
+                log.error("mail from %s could not be stored or flagged; left in the mailbox",
+                          fetched.source, exc_info=exc)
                 self._broken[_identity(fetched)] += 1
         if not self.stopping:
             await drain(self.ctx, self.sink)

@@ -141,7 +141,8 @@ def plus_tag(address: str, service_address: str) -> str | None:
 
 _RECENT: dict[tuple[bytes, int], DecodedMail] = {}
 _RECENT_LOCK = threading.Lock()
-_RECENT_SIZE = 8  # mails; a mail is decoded when stored, then again when handled (issue 21)
+_RECENT_SIZE = 32  # mails; a mail is decoded when stored, then again when handled (issue 21):
+# the daemon stores up to gm.daemon.ROUND_CHUNK (16) mails before it handles the first
 _RECENT_BYTES = 256 * 1024  # larger mails are decoded each time, not kept
 
 

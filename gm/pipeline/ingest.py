@@ -11,6 +11,7 @@ change) is not stored again either; duplicates are never answered twice.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import ColumnElement, Select, and_, bindparam, or_, select
@@ -20,7 +21,7 @@ from sqlmodel import Session, col
 from gm.db.engine import session_scope
 from gm.db.models import InboundMail
 from gm.db.upsert import insert_or_ignore
-from gm.mail.mime import decode
+from gm.mail.mime import DecodedMail, decode
 from gm.mail.types import FetchedMail
 from gm.service.context import ServiceContext
 
@@ -85,33 +86,53 @@ def _seen_query(with_key: bool, with_uid: bool) -> Select[int | None, str | None
 
 def store_inbound(ctx: ServiceContext, fetched: FetchedMail) -> Stored:
     """Store ``fetched`` raw (in its own transaction) unless it was stored before."""
-    decoded = decode(fetched.raw)
-    key = mailbox_key(fetched)
+    return store_all(ctx, [fetched])[0]
+
+
+def store_all(ctx: ServiceContext, mails: Sequence[FetchedMail]) -> list[Stored]:
+    """Store each of ``mails`` raw unless it was stored before, all in one transaction (a
+    daemon's round: one commit, not one a mail, issue 21), in their order.
+
+    Nothing is handled here, so storing several together changes nothing a crash can
+    leave behind: a mail stored but not handled is handled when it is fetched again. Two
+    instances storing the same messages meet on the mailbox key's unique index (the later
+    waits for the earlier's commit on PostgreSQL, then reads its row); both store in
+    mailbox order, so neither waits for the other in a cycle. When the transaction fails
+    (a racing insert of a mail without a mailbox key), each mail is stored on its own."""
+    decoded = [decode(f.raw) for f in mails]
     try:
         with session_scope(ctx.engine) as session:
-            existing = _seen(session, fetched, key, decoded.message_id)
-            if existing is not None:
-                return Stored(existing, new=False)
-            row = InboundMail(message_id=decoded.message_id, mailbox_key=key, source=fetched.source,
-                              uidvalidity=fetched.uidvalidity, uid=fetched.uid,
-                              received_at=ctx.clock.now(), sender=decoded.from_addr[:320],
-                              raw=fetched.raw)
-            if key is not None:
-                new_id = insert_or_ignore(session, row, ["mailbox_key"])
-                if new_id is not None:
-                    return Stored(new_id, new=True)
-                # Another instance stored this very message a moment ago.
-                again = _seen(session, fetched, key, decoded.message_id)
-                assert again is not None
-                return Stored(again, new=False)
-            session.add(row)
-            session.flush()
-            return Stored(int(row.id or 0), new=True)
-    except IntegrityError:  # no mailbox key, and a racing instance stored it first
+            return [_store(ctx, session, f, d) for f, d in zip(mails, decoded, strict=True)]
+    except IntegrityError:
+        if len(mails) > 1:
+            return [x for f in mails for x in store_all(ctx, [f])]
+        # no mailbox key, and a racing instance stored it first
         with session_scope(ctx.engine) as session:
-            again = _seen(session, fetched, key, decoded.message_id)
+            again = _seen(session, mails[0], mailbox_key(mails[0]), decoded[0].message_id)
             assert again is not None
-            return Stored(again, new=False)
+            return [Stored(again, new=False)]
+
+
+def _store(ctx: ServiceContext, session: Session, fetched: FetchedMail, decoded: DecodedMail) -> Stored:
+    key = mailbox_key(fetched)
+    existing = _seen(session, fetched, key, decoded.message_id)
+    if existing is not None:
+        return Stored(existing, new=False)
+    row = InboundMail(message_id=decoded.message_id, mailbox_key=key, source=fetched.source,
+                      uidvalidity=fetched.uidvalidity, uid=fetched.uid,
+                      received_at=ctx.clock.now(), sender=decoded.from_addr[:320],
+                      raw=fetched.raw)
+    if key is not None:
+        new_id = insert_or_ignore(session, row, ["mailbox_key"])
+        if new_id is not None:
+            return Stored(new_id, new=True)
+        # Another instance stored this very message a moment ago.
+        again = _seen(session, fetched, key, decoded.message_id)
+        assert again is not None
+        return Stored(again, new=False)
+    session.add(row)
+    session.flush()
+    return Stored(int(row.id or 0), new=True)
 
 
 def still_new(ctx: ServiceContext, inbound_id: int) -> bool:
