@@ -246,13 +246,14 @@ def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: In
     Return why the reply was withheld ('' if it was queued)."""
     refs = tuple(mail.references) + ((mail.message_id,) if mail.message_id else ())
     game_id = next((s.game_id for s in reply.sections if s.game_id), None)
+    # Keyed by this mail, whose row this transaction holds while it is new: nothing can be
+    # queued under these keys yet, so each is inserted without a look-up first (issue 21).
     decision = limits.decide(ctx, session, reply.to, int(row.id or 0),
                              signed_on=any(s.power for s in reply.sections))
     if decision.answer is limits.Answer.REPLY:
         queue_mail(ctx, session, game_id=game_id, kind="reply", to=[reply.to], subject=reply.subject,
                    text=reply.render(), html=reply.render_html(), key=f"reply:{row.id}",
-                   in_reply_to=mail.message_id,
-                   references=refs)
+                   in_reply_to=mail.message_id, references=refs, looked_up=True)
     elif decision.answer is limits.Answer.NOTICE:
         limits.queue_notice(ctx, session, to=reply.to, inbound_id=int(row.id or 0),
                             language=reply.language, subject=reply.subject,
@@ -264,7 +265,7 @@ def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: In
                        subject=f"[{s.game_id}] orders for {s.power} from {mail.from_addr}",
                        text=reply.render([s], sender=mail.from_addr),
                        html=reply.render_html([s], sender=mail.from_addr),
-                       key=f"reply-copy:{row.id}:{s.power}")
+                       key=f"reply-copy:{row.id}:{s.power}", looked_up=True)
     return decision.note
 
 
