@@ -21,7 +21,8 @@ Then the loop waits for mail, at most until the next deadline: with IMAP IDLE wh
 mail is rare, but for ``busy_seconds`` after a round that handled mail it looks again
 every ``busy_poll_seconds`` instead (issue 21): a server's IDLE notice may come late
 (Dovecot holds it 0.5 s to gather changes), and while mail keeps coming, a NOOP a few
-times a second finds the next one at once. There is no
+times a second finds the next one at once. Right after a round that handled mail it
+looks again without that pause: what came in while the round worked is waiting. There is no
 scheduler thread, so nothing can wait on a lock the loop holds
 (docs/scheduling.md). Blocking work runs in worker threads the loop awaits;
 the loop itself only ever waits on them, never on a lock.
@@ -311,6 +312,7 @@ class Daemon:
     _stopped: threading.Event = field(default_factory=threading.Event)
     _claims_released: bool = field(default=False)
     _last_mail: float | None = field(default=None)  # time.monotonic() of the last round with mail
+    _settled: bool = field(default=False)  # the last round handled (or found handled) a mail
     _due: DueCheck | None = field(default=None)
     _met_other: float | None = field(default=None)  # time.monotonic(): another instance held a mail
     _others: bool = field(default=False)  # another instance's heartbeat is recent
@@ -396,6 +398,8 @@ class Daemon:
 
     async def _wait_for_mail(self) -> None:
         if self.busy():
+            if self._settled:  # mail may have come while the round worked: look at once
+                return
             await self._sleep(min(self.wait_time(), self.busy_poll_seconds))
         else:
             await asyncio.to_thread(self.source.wait, self.wait_time())
@@ -417,6 +421,7 @@ class Daemon:
         mails = await asyncio.to_thread(lambda: self._round(
             [f for f in self.source.fetch_new() if self._broken[_identity(f)] < BROKEN_TRIES]))
         handled = len(mails.mails)
+        self._settled = False
         if handled and not self.stopping:
             done = await asyncio.to_thread(process_round, self.ctx, self.source, mails, self._due,
                                            lambda: self.stopping)
@@ -427,6 +432,7 @@ class Daemon:
                 log.error("mail from %s could not be stored or flagged; left in the mailbox",
                           fetched.source, exc_info=exc)
                 self._broken[_identity(fetched)] += 1
+            self._settled = bool(done.settled)
         if not self.stopping:
             await drain(self.ctx, self.sink)
         if mails.met_other:

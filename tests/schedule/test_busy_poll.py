@@ -52,6 +52,14 @@ def run(ctx: ServiceContext, tmp_path: Path, source: Source, busy_seconds: float
     asyncio.run(daemon.run())
 
 
+class Pausing(Daemon):
+    """Records each pause of the busy poll in its source's calls."""
+
+    async def _sleep(self, seconds: float) -> None:
+        assert isinstance(self.source, Source)
+        self.source.calls.append("pause")
+
+
 def test_after_a_round_with_mail_the_loop_polls_instead_of_waiting_on_idle(
         ctx: ServiceContext, tmp_path: Path) -> None:
     new_game(ctx)
@@ -60,6 +68,21 @@ def test_after_a_round_with_mail_the_loop_polls_instead_of_waiting_on_idle(
                     daemon_rounds=4)
     run(ctx, tmp_path, source, busy_seconds=3600)
     assert source.calls == ["fetch", "flag", "fetch", "flag", "fetch", "fetch"], source.calls
+
+
+def test_right_after_a_round_that_handled_mail_the_loop_looks_again_without_a_pause(
+        ctx: ServiceContext, tmp_path: Path) -> None:
+    """Mail that came while a round worked is waiting: the busy poll's pause is only taken
+    after a round that found none."""
+    new_game(ctx)
+    source = Source([mail("GAME race1\nPOWER north n-secret\nadvance 3\n", sender="n@example.org"),
+                     mail("GAME race1\nPOWER south s-secret\nadvance 1\n", sender="s@example.org")],
+                    daemon_rounds=4)
+    daemon = Pausing(ctx, source, FileSink(tmp_path / "out"), sweep_seconds=3600, wait_seconds=0.01,
+                     busy_seconds=3600, busy_poll_seconds=0.05)
+    source.daemon = daemon
+    asyncio.run(daemon.run())
+    assert source.calls == ["fetch", "flag", "fetch", "flag", "fetch", "pause", "fetch"], source.calls
 
 
 def test_without_mail_the_loop_waits_on_idle(ctx: ServiceContext, tmp_path: Path) -> None:
