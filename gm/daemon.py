@@ -158,8 +158,8 @@ def process_round(ctx: ServiceContext, source: MailSource, mails: list[FetchedMa
                 if n not in stored and n not in alone:
                     _flag(source, done, flagged)  # the chunk before: each mail committed
                     flagged = len(done.settled)
-                    chunk = sorted({n, *[i for i in range(len(order.mails))
-                                         if i not in stored and i not in alone][:ROUND_CHUNK - 1]})
+                    chunk = sorted([n, *[i for i in range(len(order.mails)) if i != n
+                                         and i not in stored and i not in alone][:ROUND_CHUNK - 1]])
                     rows = _store_chunk(ctx, [order.mails[i] for i in chunk])
                     if rows is None:
                         alone.update(chunk)

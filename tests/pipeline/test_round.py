@@ -182,3 +182,27 @@ def test_each_mail_of_a_full_chunk_is_decoded_once(race, monkeypatch) -> None:  
     done = process_round(race, Mailbox(race), mails)
     assert len(done.settled) == len(mails)
     assert sorted(decoded) == sorted(m.raw for m in mails)
+
+
+def test_a_chunk_is_stored_in_the_mailbox_order_whatever_the_order_of_handling(
+        race, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Two instances storing in one order never wait for each other in a cycle on the
+    mailbox key's unique index (PostgreSQL), even when each handles game by game."""
+    from gm.pipeline.order import Round
+
+    class Backwards(Round):
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            yield from reversed(self.mails)
+
+    calls: list[list[int | None]] = []
+    real = gm.daemon.store_all
+
+    def recording(ctx, mails):  # type: ignore[no-untyped-def]
+        calls.append([m.uid for m in mails])
+        return real(ctx, mails)
+
+    monkeypatch.setattr(gm.daemon, "store_all", recording)
+    box = Mailbox(race)
+    done = process_round(race, box, Backwards(fetched(), race.service_address, race.instance))
+    assert calls == [[1, 2, 3]]
+    assert [f.uid for f in done.settled] == [3, 2, 1] and box.calls == [[3, 2, 1]]
