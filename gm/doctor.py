@@ -235,19 +235,19 @@ class Doctor:
 def test_mail(mail: MailSettings, moderator: str) -> tuple[str, bytes]:
     """The doctor's test mail: its Message-ID and its bytes."""
     message_id = f"<doctor.{uuid.uuid4().hex}@{mail.message_id_domain}>"
-    msg = EmailMessage()
-    msg["From"] = mail.address
-    msg["To"] = moderator or mail.address
+    message = EmailMessage()
+    message["From"] = mail.address
+    message["To"] = moderator or mail.address
     if moderator:
-        msg["Cc"] = mail.address
-    msg["Subject"] = "gm doctor: test mail"
-    msg["Date"] = formatdate(localtime=False)
-    msg["Message-ID"] = message_id
-    msg["Auto-Submitted"] = "auto-generated"  # no gm daemon answers it
-    msg[DOCTOR_HEADER] = "test"
-    msg.set_content("This mail was sent by `gm doctor` to check that gm's mail goes out and "
-                    "comes back. Nothing to do.\n")
-    return message_id, msg.as_bytes()
+        message["Cc"] = mail.address
+    message["Subject"] = "gm doctor: test mail"
+    message["Date"] = formatdate(localtime=False)
+    message["Message-ID"] = message_id
+    message["Auto-Submitted"] = "auto-generated"  # no gm daemon answers it
+    message[DOCTOR_HEADER] = "test"
+    message.set_content("This mail was sent by `gm doctor` to check that gm's mail goes out and "
+                        "comes back. Nothing to do.\n")
+    return message_id, message.as_bytes()
 
 
 def _read_back(mail: MailSettings, tokens: TokenSource | None, message_id: str,
