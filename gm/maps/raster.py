@@ -45,13 +45,13 @@ import logging
 import math
 import re
 import struct
-import threading
 import xml.etree.ElementTree as ET
 import zlib
-from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, Literal
+
+from gm.kept import Kept
 
 log = logging.getLogger(__name__)
 WHITE = (255, 255, 255, 255)
@@ -158,38 +158,17 @@ SVG_NS = "http://www.w3.org/2000/svg"
 _Q = f"{{{SVG_NS}}}"
 ET.register_namespace("", SVG_NS)  # once: registering changes a map other threads read
 TILE_MARGIN = 8  # px round an area's box: a long name or an accent may stand out of it
+Picture = tuple[int, int, int, int, str]
+"""A drawn tile or sprite: (x, y, width, height, data: URL of its PNG) on the canvas."""
+
 TILES_KEPT = 2048  # a tile is a few KB: a few MB at most
 SPRITES_KEPT = 4096  # a sprite is one short text, under 2 KB: 8 MB at most
 
 
-class _Kept:
-    """A bounded cache (least recently used out first), shared by the drain's threads."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple[Any, ...]) -> Any:
-        with self.lock:
-            value = self.items.get(key)
-            if value is not None:
-                self.items.move_to_end(key)
-            return value
-
-    def put(self, key: tuple[Any, ...], value: Any) -> None:
-        with self.lock:
-            self.items[key] = value
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-
-
-_tiles = _Kept(TILES_KEPT)  # the areas' lettering and the legend: (window, texts) -> data: URL
-_sprites = _Kept(SPRITES_KEPT)  # any other text: markup less position -> (dx, dy, w, h, URL)
+# the areas' lettering and the legend: (window, texts) -> picture
+_tiles: Kept[tuple[Any, ...], Picture] = Kept(TILES_KEPT)
+# any other text: markup less position -> (dx, dy, w, h, URL), False when it stays as text
+_sprites: Kept[tuple[Any, ...], Picture | Literal[False]] = Kept(SPRITES_KEPT)
 
 
 def with_lettering_tiles(svg: str) -> str:
@@ -243,6 +222,7 @@ def _replace(parent: ET.Element, elements: list[ET.Element], box: ET.Element | N
     if tile is None:
         markup = "".join(ET.tostring(e, encoding="unicode") for e in elements)
         tile = _picture(markup, family, left, top, width, height, clip=True)
+        assert tile is not None  # clip: cut at the window's edge, never left out
         _tiles.put(key, tile)
     at = list(parent).index(elements[0])
     for e in elements:
@@ -264,7 +244,7 @@ def _key(e: ET.Element) -> tuple[Any, ...]:
             tuple(_key(c) for c in e))
 
 
-def _sprite_texts(parent: ET.Element, family: str, kept: _Kept, q: str) -> None:
+def _sprite_texts(parent: ET.Element, family: str, kept: Kept[tuple[Any, ...], Picture | Literal[False]], q: str) -> None:
     """Each ``<text>`` in ``parent`` and its plain groups in place of a sprite of it."""
     for child in list(parent):
         if child.tag == f"{q}text":
@@ -280,7 +260,7 @@ SPRITE_ATTRIBUTES = frozenset({"x", "y", "font-size", "font-family", "font-weigh
 transform, an opacity, a tspan...) leaves it to resvg."""
 
 
-def _sprite(parent: ET.Element, text: ET.Element, family: str, kept: _Kept, q: str) -> None:
+def _sprite(parent: ET.Element, text: ET.Element, family: str, kept: Kept[tuple[Any, ...], Any], q: str) -> None:
     """Put a sprite of ``text`` in its place (a blank text goes): the same glyphs on the
     same pixels, resvg drawing them once per process rather than per map. A text that says
     more than :data:`SPRITE_ATTRIBUTES`, whose place or size is not plain numbers, or that
@@ -300,8 +280,12 @@ def _sprite(parent: ET.Element, text: ET.Element, family: str, kept: _Kept, q: s
     key = (family, fx, fy, attrib, text.text)
     sprite = kept.get(key)
     if sprite is None:
-        sprite = _draw_sprite(text, left, top, size, family) or False  # False: stays as text
-        kept.put(key, sprite)
+        drawn = _draw_sprite(text, left, top, size, family)
+        if drawn is None:
+            kept.put(key, False)  # it stays as text
+            return
+        kept.put(key, drawn)
+        sprite = drawn
     if sprite is False:
         return
     at = list(parent).index(text)

@@ -28,17 +28,17 @@ mails the other instance has handled meanwhile, rather than this one visiting ea
 from __future__ import annotations
 
 import hashlib
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import cast
 
 from sqlmodel import col, func, select
 
 from gm.db.engine import session_scope
 from gm.db.schedule_tables import Heartbeat
+from gm.kept import Kept
 from gm.mail.mime import decode
 from gm.mail.types import FetchedMail
 from gm.orders import commands as c
@@ -72,9 +72,8 @@ def mail_games(raw: bytes, service_address: str) -> Games:
         return None
 
 
-_KNOWN: OrderedDict[tuple[str, int | None, int | None, str, int, str], Games] = OrderedDict()
-_KNOWN_SIZE = 10_000  # mails
-_KNOWN_LOCK = threading.Lock()
+_NOT_READ = object()
+_KNOWN: Kept[tuple[str, int | None, int | None, str, int, str], Games] = Kept(10_000)  # mails
 
 
 def games_of(fetched: FetchedMail, service_address: str) -> Games:
@@ -83,14 +82,11 @@ def games_of(fetched: FetchedMail, service_address: str) -> Games:
     by game each round reads them all."""
     key = (fetched.source, fetched.uidvalidity, fetched.uid, fetched.key, hash(fetched.raw),
            service_address)
-    with _KNOWN_LOCK:
-        if key in _KNOWN:
-            return _KNOWN[key]
+    known = _KNOWN.get(key, _NOT_READ)
+    if known is not _NOT_READ:
+        return cast(Games, known)
     games = mail_games(fetched.raw, service_address)
-    with _KNOWN_LOCK:
-        _KNOWN[key] = games
-        while len(_KNOWN) > _KNOWN_SIZE:
-            _KNOWN.popitem(last=False)
+    _KNOWN.put(key, games)
     return games
 
 

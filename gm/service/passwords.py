@@ -17,8 +17,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import threading
-from collections import OrderedDict
+
+from gm.kept import Kept
 
 _N, _R, _P = 2**14, 8, 1
 _WORDS = (
@@ -35,8 +35,7 @@ CACHE_SIZE = 4096
 """How many (stored hash, password) pairs verified with scrypt are remembered (LRU)."""
 
 _cache_key = secrets.token_bytes(32)
-_verified: OrderedDict[bytes, None] = OrderedDict()
-_lock = threading.Lock()
+_verified: Kept[bytes, bool] = Kept(CACHE_SIZE)
 
 
 def _cache_entry(password: str, stored: str) -> bytes:
@@ -46,8 +45,7 @@ def _cache_entry(password: str, stored: str) -> bytes:
 
 def forget_verified() -> None:
     """Empty the cache of verified passwords (every next check runs scrypt)."""
-    with _lock:
-        _verified.clear()
+    _verified.clear()
 
 
 def hash_password(password: str) -> str:
@@ -59,16 +57,11 @@ def hash_password(password: str) -> str:
 def check_password(password: str, stored: str) -> bool:
     """True when ``password`` matches the ``stored`` scrypt hash (scrypt once, then cached)."""
     entry = _cache_entry(password, stored)
-    with _lock:
-        if entry in _verified:
-            _verified.move_to_end(entry)
-            return True
+    if _verified.get(entry):
+        return True
     if not _scrypt_matches(password, stored):
         return False
-    with _lock:
-        _verified[entry] = None
-        while len(_verified) > CACHE_SIZE:
-            _verified.popitem(last=False)
+    _verified.put(entry, True)
     return True
 
 

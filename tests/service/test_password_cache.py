@@ -67,7 +67,7 @@ def test_what_is_stored_stays_scrypt_and_the_cache_holds_no_password(scrypt_call
 
 
 def test_the_cache_is_bounded(scrypt_calls: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(passwords, "CACHE_SIZE", 2)
+    monkeypatch.setattr(passwords._verified, "size", 2)  # the bound: CACHE_SIZE at import
     stored = [hash_password(f"pw-{i}") for i in range(3)]
     for i, h in enumerate(stored):
         assert check_password(f"pw-{i}", h)

@@ -13,7 +13,6 @@ import itertools
 import threading
 import tomllib
 import weakref
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -48,6 +47,7 @@ from gm.games.baltica.orders import (
     WinterCampaign,
 )
 from gm.games.baltica.state import OFF_MAP
+from gm.kept import Kept
 from gm.orders.grammar import (
     GameGrammar,
     OrderTransformer,
@@ -219,7 +219,7 @@ class _BoardSlots:
     block_names: dict[str, list[str]]
 
 
-_contexts: OrderedDict[tuple[Any, ...], ParseContext] = OrderedDict()
+_contexts: Kept[tuple[Any, ...], ParseContext] = Kept(CONTEXTS_KEPT)
 _boards: dict[int, _BoardSlots] = {}
 """Per board, by id; the board is held weakly, and an entry whose board is gone is rebuilt
 with a new token (so contexts of a dead board are never served for a new one)."""
@@ -276,11 +276,9 @@ def context_for(board: Board, state: dict[str, Any], power: str, language: str =
     a context is never changed after it is built, so sharing one between mails is safe."""
     fixed = _board_slots(board)
     key = (fixed.token, power, language, _reads(state))
-    with _lock:
-        found = _contexts.get(key)
-        if found is not None:
-            _contexts.move_to_end(key)
-            return found
+    found = _contexts.get(key)
+    if found is not None:
+        return found
     side = {n: board.power_of_nation(n, state.get("defected", ())) for n in board.nations}  # 11.9
     own = {b: fixed.block_names[b] for b, bs in state["blocks"].items()
            if side[board.blocks[b].nation] == power and bs["location"] not in OFF_MAP}
@@ -288,10 +286,7 @@ def context_for(board: Board, state: dict[str, Any], power: str, language: str =
     context = ParseContext(
         names={**fixed.slots, "block": _index(own, "block"), "army": _index(armies, "block")},
         power=power, language=language, commands=phase_commands(str(state.get("step", ""))))
-    with _lock:
-        _contexts[key] = context
-        while len(_contexts) > CONTEXTS_KEPT:
-            _contexts.popitem(last=False)
+    _contexts.put(key, context)
     return context
 
 

@@ -8,8 +8,6 @@ name), region and home, and the players (also by their jarl's name).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -37,6 +35,7 @@ from gm.games.viking.orders import (
     Vote,
 )
 from gm.i18n import msg
+from gm.kept import Kept
 from gm.orders.conditions import Quantity
 from gm.orders.grammar import GameGrammar, OrderTransformer, ParseContext, parse_order_lines
 from gm.orders.model import ParseResult, SourceLine
@@ -214,8 +213,7 @@ def known_tiles(data: Data, state: dict[str, Any], power: str | None) -> list[st
 CONTEXTS_KEPT = 4096
 """How many parse contexts are kept (LRU)."""
 
-_contexts: OrderedDict[tuple[Any, ...], tuple[Data, ParseContext]] = OrderedDict()
-_lock = threading.Lock()
+_contexts: Kept[tuple[Any, ...], tuple[Data, ParseContext]] = Kept(CONTEXTS_KEPT)
 
 
 def context_for(data: Data, state: dict[str, Any], power: str | None,
@@ -230,11 +228,9 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
     jarls = tuple((p, state.get("players", {}).get(p, {}).get("jarl")) for p in state.get("powers", []))
     step = str(state.get("step", ""))
     key = (id(data), power, language, known, ventures, jarls, step)
-    with _lock:
-        found = _contexts.get(key)
-        if found is not None and found[0] is data:
-            _contexts.move_to_end(key)
-            return found[1]
+    found = _contexts.get(key)
+    if found is not None and found[0] is data:
+        return found[1]
     tiles: dict[str, list[str]] = {data.tiles[x].name: [] for x in known}
     posts: dict[str, list[str]] = {p.name: [p.name_fr, *data.aliases.get(p.id, ())]
                                    for p in data.posts.values()}
@@ -250,10 +246,7 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
                "place": _index(places, "place"), "power": _index(powers, "power"),
                "choice": _index(choice, "choice")},
         power=power, language=language, commands=phase_commands(step))
-    with _lock:
-        _contexts[key] = (data, context)  # the data is kept alive: its id stays its own
-        while len(_contexts) > CONTEXTS_KEPT:
-            _contexts.popitem(last=False)
+    _contexts.put(key, (data, context))  # the data is kept alive: its id stays its own
     return context
 
 
