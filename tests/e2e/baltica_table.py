@@ -99,8 +99,14 @@ class Players:
                       ScriptedPlayer(board, game_id, "coalition", coalition(game_id), "co-secret",
                                      "fr", seed=5)):
                 self.players[p.address] = p
-        self.latest: dict[str, ReadReport] = {}
-        self.waits: dict[str, bool] = {}  # the latest report's phase waits for orders (no deadline)
+        self.latest: dict[str, ReadReport] = {}  # the last report read (not always the last phase's)
+        # Reports of phases that wait for orders (no deadline), not yet answered: each is
+        # answered, not only the last read, because two daemons draining one outbox may
+        # deliver a phase's report before the one of the phase before it (a mail client
+        # shows them in any order too); answering only the last read then left a phase
+        # that waited for this player unanswered, and the game stalled.
+        self.waiting: dict[str, list[ReadReport]] = defaultdict(list)
+        self.over: set[str] = set()  # players that read their game's final report
         self.answered: set[tuple[str, str]] = set()
         self.sent: list[str] = []  # Message-IDs of the players' mails, in order
         self.replies: dict[str, list[str]] = defaultdict(list)  # In-Reply-To -> reply texts
@@ -125,31 +131,31 @@ class Players:
             for address in self.players:
                 if address in header(raw, "To"):
                     self.reports[address].append(marker.group(0))
-                    self.latest[address] = read_report(text)
-                    self.waits[address] = NO_DEADLINE.search(text) is not None
+                    report = read_report(text)
+                    self.latest[address] = report
+                    if report.ended:
+                        self.over.add(address)
+                    elif NO_DEADLINE.search(text) is not None:
+                        self.waiting[address].append(report)
 
     def write(self) -> list[bytes]:
         """The mails the players write now: orders and READY for each phase that awaits them."""
         out = []
         for address, p in self.players.items():
-            report = self.latest.get(address)
-            if report is None or report.ended or p.power not in report.owing:
-                continue
-            if not self.waits.get(address):
-                continue  # a phase that closes at once: nothing to answer
-            if (address, report.phase) in self.answered:
-                continue
-            self.answered.add((address, report.phase))
-            orders = p.orders_for(report) or []
-            mid = f"<{report.game_id}.{report.phase}.{p.power}@player.example>"
-            self.sent.append(mid)
-            out.append(mail(p.mail_body(orders) + "READY\n", sender=address, message_id=mid,
-                            subject=f"{report.game_id} {report.phase}"))
+            # a phase with a deadline closes at once: such a report is never waiting
+            for report in self.waiting.pop(address, []):
+                if p.power not in report.owing or (address, report.phase) in self.answered:
+                    continue
+                self.answered.add((address, report.phase))
+                orders = p.orders_for(report) or []
+                mid = f"<{report.game_id}.{report.phase}.{p.power}@player.example>"
+                self.sent.append(mid)
+                out.append(mail(p.mail_body(orders) + "READY\n", sender=address, message_id=mid,
+                                subject=f"{report.game_id} {report.phase}"))
         return out
 
     def ended(self) -> bool:
-        return all(r is not None and r.ended
-                   for r in (self.latest.get(a) for a in self.players))
+        return all(a in self.over for a in self.players)
 
 
 def outcome(ctx: ServiceContext) -> list[tuple[Any, ...]]:
