@@ -26,6 +26,16 @@ def keys(mails: list[FetchedMail]) -> list[str]:
     return [m.key for m in mails]
 
 
+def handed_out(r: Round, held: set[str]) -> list[str]:
+    """The keys ``r`` hands out, in order, when another instance holds the mails ``held``."""
+    out = []
+    for m in r:
+        out.append(m.key)
+        if m.key in held:
+            r.held(m)
+    return out
+
+
 # -- which games a mail may touch ---------------------------------------------------------
 
 
@@ -79,12 +89,7 @@ def test_with_nothing_held_mails_come_in_the_mailbox_order_and_none_is_read_ahea
 def test_a_held_mail_holds_back_only_the_later_mails_of_its_game() -> None:
     mails = [orders("race1", 1), orders("race2", 2), orders("race1", 3), orders("race2", 4)]
     r = Round(mails, GM, "alpha")
-    out = []
-    for m in r:
-        out.append(m.key)
-        if m.key == "1":
-            r.held(m)
-    assert out == ["1", "2", "4"] and r.met_other
+    assert handed_out(r, held={"1"}) == ["1", "2", "4"] and r.met_other
 
 
 def test_a_mail_behind_a_skipped_one_of_its_game_waits_too() -> None:
@@ -93,33 +98,19 @@ def test_a_mail_behind_a_skipped_one_of_its_game_waits_too() -> None:
                    "PAUSE\n", 2)
     mails = [orders("race1", 1), both, orders("race2", 3), orders("race3", 4)]
     r = Round(mails, GM, "alpha")
-    out = []
-    for m in r:
-        out.append(m.key)
-        if m.key == "1":
-            r.held(m)
-    assert out == ["1", "4"]
+    assert handed_out(r, held={"1"}) == ["1", "4"]
 
 
 def test_a_held_mail_whose_game_cannot_be_told_ends_the_round() -> None:
     mails = [fetched("POWER north n-secret\nadvance 1\n", 1), orders("race2", 2)]
     r = Round(mails, GM, "alpha")
-    out = []
-    for m in r:
-        out.append(m.key)
-        r.held(m)
-    assert out == ["1"]
+    assert handed_out(r, held={"1", "2"}) == ["1"]
 
 
 def test_a_mail_whose_game_cannot_be_told_behind_a_held_one_ends_the_round_there() -> None:
     mails = [orders("race1", 1), orders("race2", 2), fetched("POWER north n-secret\nREADY\n", 3), orders("race2", 4)]
     r = Round(mails, GM, "alpha")
-    out = []
-    for m in r:
-        out.append(m.key)
-        if m.key == "1":
-            r.held(m)
-    assert out == ["1", "2"]
+    assert handed_out(r, held={"1"}) == ["1", "2"]
 
 
 def test_game_by_game_each_instance_takes_the_games_in_its_own_order_each_game_in_order() -> None:
