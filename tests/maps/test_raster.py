@@ -243,3 +243,14 @@ def test_the_other_games_maps_are_the_same_picture_with_tiles_and_sprites() -> N
         title = after.find(f"{SVG}g[@data-layer='title']")
         assert title is not None and len(list(after.iter(f"{SVG}text"))) == len(list(title.iter(f"{SVG}text")))
         assert len(list(ET.fromstring(svg.encode()).iter(f"{SVG}text"))) > 20, name
+
+
+def test_glibc_keeps_the_freed_buffers_for_the_next_map() -> None:
+    """On glibc, a map's buffers come from the heap and stay there for the next map (not a
+    fresh mmap zeroed by the kernel each: issue 21); elsewhere nothing is changed."""
+    import platform
+
+    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+        assert raster._keep_freed_memory() is False
+        return
+    assert raster._keep_freed_memory() is True
