@@ -1,6 +1,6 @@
 """The PNG of a report's map: the same picture as the renderer gm used before (resvg-py)
 drew, pixel for pixel, now drawn by svg2png-py (the same resvg, its font database read once
-per process) and written by gm.maps.raster.png_rgb; with the areas' lettering drawn from
+per process) and written by gm.maps.raster.png_opaque; with the areas' lettering drawn from
 tiles and every other text from sprites, the same picture within 2 of 255 on a colour
 channel but for a few pixels of glyphs drawn at another offset (issue 21)."""
 
@@ -13,7 +13,7 @@ import pytest
 from gm.games import registry
 from gm.maps import raster
 from gm.maps.draw import draw_svg
-from gm.maps.raster import png_rgb, svg_to_png, with_lettering_tiles
+from gm.maps.raster import png_opaque, svg_to_png, with_lettering_tiles
 from gm.maps.source import MapSource
 from tests.maps.pngread import read_rgb
 
@@ -151,15 +151,15 @@ def test_a_blank_text_goes_and_one_that_says_more_than_a_sprite_knows_stays() ->
     raster._sprites.clear()
 
 
-def test_png_rgb_writes_the_given_pixels_and_refuses_a_wrong_size() -> None:
+def test_png_opaque_writes_the_given_pixels_and_refuses_a_wrong_size() -> None:
     rgba = bytes([10, 20, 30, 255, 40, 50, 60, 255, 70, 80, 90, 255,
                   1, 2, 3, 255, 4, 5, 6, 255, 7, 8, 9, 255])
-    png = png_rgb(rgba, 3, 2)
+    png = png_opaque(rgba, 3, 2)
     assert read_rgb(png) == (3, 2, bytes([10, 20, 30, 40, 50, 60, 70, 80, 90, 1, 2, 3, 4, 5, 6, 7, 8, 9]))
-    assert png_rgb(rgba, 3, 2, level=9) != png and read_rgb(png_rgb(rgba, 3, 2, level=9)) == read_rgb(png)
-    assert read_rgb(png_rgb(rgba, 3, 2, level=3)) == read_rgb(png)
+    assert png_opaque(rgba, 3, 2, level=9) != png and read_rgb(png_opaque(rgba, 3, 2, level=9)) == read_rgb(png)
+    assert read_rgb(png_opaque(rgba, 3, 2, level=3)) == read_rgb(png)
     with pytest.raises(ValueError):
-        png_rgb(rgba, 4, 2)
+        png_opaque(rgba, 4, 2)
 
 
 def test_the_fast_compression_writes_the_same_pixels_as_zlib(baltica_sources: list[MapSource]) -> None:
@@ -168,7 +168,7 @@ def test_the_fast_compression_writes_the_same_pixels_as_zlib(baltica_sources: li
 
     rgba, width, height = svg2png_py.svg_to_rgba(svg_of(baltica_sources[0]), raster._fonts(),
                                                  bg_color=raster.WHITE)
-    fast, slow = png_rgb(rgba, width, height), png_rgb(rgba, width, height, level=3)
+    fast, slow = png_opaque(rgba, width, height), png_opaque(rgba, width, height, level=3)
     assert fast != slow and read_rgb(fast) == read_rgb(slow)
 
 
