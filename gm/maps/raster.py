@@ -126,8 +126,10 @@ def tree_to_png(root: ET.Element) -> bytes:
         import svg2png_py
     except ImportError:
         return svg_to_png(ET.tostring(root, encoding="unicode"))
+    from gm.maps.svg import to_text
+
     lettering_tiles(root)
-    rgba, width, height = svg2png_py.svg_to_rgba(ET.tostring(root, encoding="unicode"), _fonts(),
+    rgba, width, height = svg2png_py.svg_to_rgba(to_text(root), _fonts(),
                                                  bg_color=None if _covered(root) else WHITE)
     return png_opaque(rgba, width, height)
 
