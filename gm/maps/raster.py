@@ -27,14 +27,19 @@ untouched; only its rasterising reads the tiles.
 
 The texts left (the pieces' chips, the marks' letters, "+n more", the title bar) cost as
 much again: resvg took 13 of a Baltica map's 27 ms for its last 16 texts, most of a
-millisecond each. All but the title bar's are sprites (:func:`_sprite`): a text is drawn
+millisecond each. All but the title bar's first are sprites (:func:`_sprite`): a text is drawn
 once where it first stands and cropped to its pixels, kept keyed by its markup without its
 position (but with the position's fraction of a pixel), and put at any whole-pixel place:
 the same chip "2 × blocks" under any area, the same letter on any mark. A glyph drawn at
 another whole-pixel place may round its outline otherwise in resvg's 32-bit floats: a few
 pixels may differ by more than the tiles' 2 of 255 (tests/maps/test_raster.py). The title
-bar's two texts name the game, the power and the deadline: drawn anew for each map, a
-sprite would cost more than it saves, so they stay texts.
+bar's first text names the game and the power: different on every map, a sprite would
+cost more than it saves, so it stays a text. Its second names the phase and the deadline,
+the same on every power's map of a phase and on every game with that deadline (the
+storm's thousand): a sprite, drawn where it stands. Each glyph resvg draws opens and
+maps the font file anew (fontdb reads a system font from its file for each glyph: ~4 page
+faults each), so the deadline's 68 glyphs were ~3 ms of a map's CPU, most of it the
+kernel's.
 
 A map's big buffers (resvg's canvas and the copy it hands back, 5.7 MB each for a
 1300x1098 map; the RGB rows; the PNG) are each above glibc's threshold for a fresh
@@ -208,7 +213,7 @@ _sprites: Kept[tuple[Any, ...], Picture | Literal[False]] = Kept(SPRITES_KEPT)
 def with_lettering_tiles(svg: str) -> str:
     """``svg`` to rasterise, each area's texts (gm.maps.svg: the ``<text>`` children of a
     ``data-area`` group in the ``areas`` layer) and the legend's contents replaced by a
-    tile of them, every other text but the title bar's by a sprite of it, in place."""
+    tile of them, every other text but the title bar's name by a sprite of it, in place."""
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError:
@@ -219,7 +224,8 @@ def with_lettering_tiles(svg: str) -> str:
 
 def lettering_tiles(root: ET.Element) -> None:
     """:func:`with_lettering_tiles` on a document's tree: parsed (its tags in the SVG
-    namespace) or as gm.maps.svg builds it (plain tags, an ``xmlns`` attribute)."""
+    namespace) or as gm.maps.svg builds it (plain tags, an ``xmlns`` attribute). In the
+    title bar only the deadline (``data-role="deadline"``) is a sprite."""
     q = root.tag[:-3] if root.tag.endswith("svg") else _Q
     family = root.get("font-family", "")
     layers = [g for g in root.iter(f"{q}g") if g.get("data-layer")]
@@ -230,9 +236,14 @@ def lettering_tiles(root: ET.Element) -> None:
                 _replace(group, texts, group.find(f"{q}rect"), family, q)
         elif layer.get("data-layer") == "legend":  # the same for every map of its nations
             _replace(layer, list(layer), layer.find(f"{q}rect"), family, q)
-    for layer in layers:  # the title bar's texts change with each game and power: left as texts
-        if _plain(layer, q) and layer.get("data-layer") != "title":
+    for layer in layers:
+        if not _plain(layer, q):
+            continue
+        if layer.get("data-layer") != "title":
             _sprite_texts(layer, family, _sprites, q)
+            continue
+        for text in [e for e in layer if e.tag == f"{q}text" and e.get("data-role") == "deadline"]:
+            _sprite(layer, text, family, _sprites, q)  # the game's name and power: left as text
 
 
 def _plain(group: ET.Element, q: str) -> bool:

@@ -22,6 +22,7 @@ copy is masked (:func:`mask_delivered`, gm.mail.mask).
 from __future__ import annotations
 
 import base64
+import binascii
 import email
 import email.encoders
 import re
@@ -296,9 +297,19 @@ def _finish_in_place(raw: bytes) -> bytes | None:
                 not in (_RENDER, b"content-transfer-encoding")]
         out += [raw[part.start:part.head],
                 b"\r\n".join([*kept, b"Content-Transfer-Encoding: base64"]), b"\r\n\r\n",
-                base64.encodebytes(drawn[name]).replace(b"\n", b"\r\n")]
+                _base64_lines(drawn[name])]
     out.append(raw[at:])
     return b"".join(out)
+
+
+def _base64_lines(data: bytes) -> bytes:
+    """``base64.encodebytes(data)`` with CRLF line ends (76 characters a line, each line
+    ended, as email.encoders writes a part): encoded at once and cut, rather than
+    encoded 57 bytes at a time (issue 21: 0.8 -> 0.55 ms for a map's PNG)."""
+    encoded = binascii.b2a_base64(data, newline=False)
+    if not encoded:
+        return b""
+    return b"\r\n".join([encoded[i:i + 76] for i in range(0, len(encoded), 76)]) + b"\r\n"
 
 
 def _remove(parent: Message, part: Message) -> None:

@@ -65,3 +65,12 @@ def test_a_mail_not_shaped_by_compose_takes_the_general_path(baltica_reports: li
     assert outbox._finish_in_place(foreign) is None
     folded = raw.replace(f"{RENDER_HEADER}: map.svg".encode(), f"{RENDER_HEADER}:\r\n map.svg".encode())
     assert outbox._finish_in_place(folded) is None
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 56, 57, 58, 113, 114, 115, 171, 4096, 215_003])
+def test_a_drawn_part_is_base64_in_the_lines_email_writes(size: int) -> None:
+    import base64
+    import os
+
+    data = os.urandom(size)
+    assert outbox._base64_lines(data) == base64.encodebytes(data).replace(b"\n", b"\r\n")

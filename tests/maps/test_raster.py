@@ -68,8 +68,9 @@ def test_tiles_and_sprites_take_the_place_of_the_texts_and_nothing_else(
     svg = svg_of(baltica_sources[0])
     before, after = ET.fromstring(svg.encode()), ET.fromstring(with_lettering_tiles(svg).encode())
     title = after.find(f"{SVG}g[@data-layer='title']")
-    assert title is not None and len(list(title.iter(f"{SVG}text"))) == 2
-    assert len(list(after.iter(f"{SVG}text"))) == 2, "every text but the title bar's is a picture"
+    assert title is not None and [e.tag.removeprefix(SVG) for e in title] == ["rect", "text", "image"]
+    assert list(after.iter(f"{SVG}text")) == list(title.iter(f"{SVG}text")), \
+        "every text but the game's name and power is a picture, the deadline too"
 
     def shape(e: ET.Element) -> list[object]:
         """The element with its texts as images and the images' attributes left out."""
@@ -83,7 +84,8 @@ def test_tiles_and_sprites_take_the_place_of_the_texts_and_nothing_else(
             assert [e.tag.removeprefix(SVG) for e in new] == ["image"] and old.attrib == new.attrib
             continue
         if old.get("data-layer") == "title":
-            assert ET.tostring(old) == ET.tostring(new)
+            assert [ET.tostring(e) for e in old][:2] == [ET.tostring(e) for e in new][:2]
+            assert old[2].get("data-role") == "deadline" and new[2].tag == f"{SVG}image"
             continue
         if old.get("data-layer") != "areas":
             assert shape(old) == shape(new), old.get("data-layer")  # a text becomes one image
@@ -241,7 +243,8 @@ def test_the_other_games_maps_are_the_same_picture_with_tiles_and_sprites() -> N
         assert max(differ, default=0) <= 16 and sum(d > 2 for d in differ) < len(direct[2]) / 10_000, name
         after = ET.fromstring(with_lettering_tiles(svg).encode())
         title = after.find(f"{SVG}g[@data-layer='title']")
-        assert title is not None and len(list(after.iter(f"{SVG}text"))) == len(list(title.iter(f"{SVG}text")))
+        assert title is not None and list(after.iter(f"{SVG}text")) == list(title.iter(f"{SVG}text"))
+        assert [e.get("data-role") for e in title.iter(f"{SVG}text")] == [None], "the deadline is a sprite"
         assert len(list(ET.fromstring(svg.encode()).iter(f"{SVG}text"))) > 20, name
 
 
