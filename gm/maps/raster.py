@@ -180,9 +180,9 @@ def _png(pixels: bytes | bytearray, width: int, height: int, colour: int,
          level: int | None = None) -> bytes:
     """A PNG of 8-bit ``pixels`` (``colour``: 2 RGB, 6 RGBA), rows unfiltered."""
     stride, view = width * (3 if colour == 2 else 4), memoryview(pixels)
-    rows = bytearray((stride + 1) * height)  # each row after its filter byte, 0
-    for y in range(height):
-        rows[y * (stride + 1) + 1:(y + 1) * (stride + 1)] = view[y * stride:(y + 1) * stride]
+    parts: list[bytes | memoryview] = [b"\0"] * (2 * height)  # each row after its filter byte, 0
+    parts[1::2] = [view[i:i + stride] for i in range(0, stride * height, stride)]
+    rows = b"".join(parts)  # one copy (a bytearray filled row by row: 1.4 against 0.5 ms)
     header = struct.pack(">IIBBBBB", width, height, 8, colour, 0, 0, 0)  # no interlace
     data = _fast_deflate()(rows) if level is None else zlib.compress(rows, level)
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"IDAT", data),
