@@ -11,6 +11,7 @@ sieges and reconnaissance come from the events the power may see.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from gm.games.baltica.board import Board, fold
@@ -18,12 +19,23 @@ from gm.maps.scene import Area, Arrow, Link, Piece, Scene
 
 SIDES = ("sweden", "coalition")
 
+_folded = lru_cache(maxsize=4096)(fold)  # the board's few hundred names, on every map
+_kept_ids: dict[int, tuple[Board, dict[str, str]]] = {}
+
 
 def _ids(board: Board) -> dict[str, str]:
-    """Area display names (and ids) folded -> id: events and parts of the view give names."""
+    """Area display names (and ids) folded -> id: events and parts of the view give names.
+    Kept per board (a loaded board is one object per process: gm.games.baltica.board's
+    load_board): 144 names folded for every map were a tenth of drawing its SVG (issue 21)."""
+    kept = _kept_ids.get(id(board))
+    if kept is not None and kept[0] is board:
+        return kept[1]
     out = {fold(t.name): t.id for t in board.territories.values()}
     out.update({fold(s.name): s.id for s in board.seas.values()})
     out.update({fold(i): i for i in (*board.territories, *board.seas)})
+    if len(_kept_ids) >= 8:  # a few rulesets at most
+        _kept_ids.clear()
+    _kept_ids[id(board)] = (board, out)
     return out
 
 
@@ -32,7 +44,7 @@ def scene(board: Board, view: Mapping[str, Any], events: Sequence[Mapping[str, A
     ids = _ids(board)
 
     def area_id(name: Any) -> str | None:
-        return ids.get(fold(str(name))) if name else None
+        return ids.get(_folded(str(name))) if name else None
 
     control = {area_id(k): v for k, v in (view.get("control") or {}).items()}
     sc = Scene(palette={n.id: n.colour for n in board.nations.values()}, words=dict(words))
