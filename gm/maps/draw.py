@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import logging
 import threading
-import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gm.maps.games import builtin_scene
 from gm.maps.layout import load_layout
 from gm.maps.raster import svg_to_png, tree_to_png
-from gm.maps.svg import render_svg_tree
+from gm.maps.svg import Drawn, render_svg_tree
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +23,8 @@ def draw_svg(module: Any, view: Mapping[str, Any], events: Sequence[Mapping[str,
 
 
 def _draw_svg_tree(module: Any, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
-                   words: Mapping[str, str]) -> tuple[str, ET.Element] | None:
-    """:func:`draw_svg` and the tree it was written from."""
+                   words: Mapping[str, str]) -> Drawn | None:
+    """:func:`draw_svg`, the tree it was written from and how."""
     path = module.map_layout()
     if path is None:
         return None
@@ -59,12 +58,12 @@ def svg_from_source(data: bytes) -> bytes:
     drawn = _draw_svg_tree(registry.get(source.game), source.view, source.events, source.words)
     if drawn is None:
         raise ValueError(f"no map for {source.game}")
-    svg = drawn[0].encode("utf-8")
-    _last.drawn = (svg, drawn[1])
+    svg = drawn.svg.encode("utf-8")
+    _last.drawn = (svg, drawn)
     return svg
 
 
-_last = threading.local()  # this thread's last SVG from svg_from_source and its tree
+_last = threading.local()  # this thread's last SVG from svg_from_source and how it was drawn
 
 
 def png_from_svg(data: bytes) -> bytes:
@@ -72,7 +71,7 @@ def png_from_svg(data: bytes) -> bytes:
     last (a queued report's map.svg, then its map.png: issue 21), else parsed."""
     last, _last.drawn = getattr(_last, "drawn", None), None
     if last is not None and last[0] == data:
-        return tree_to_png(last[1])
+        return tree_to_png(last[1].root, last[1].parts, last[1].spans)
     return svg_to_png(data.decode("utf-8"))
 
 

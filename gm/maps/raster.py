@@ -23,7 +23,9 @@ the same pixel offsets, kept in a bounded cache keyed by the texts' markup; the 
 likewise, the same on every map that shows the same nations): the same
 z-order, the same glyphs, composited once more (a colour channel differs by at most 2
 of 255 on the edges of letters; tests/maps/test_raster.py). The SVG a player receives is
-untouched; only its rasterising reads the tiles.
+untouched; only its rasterising reads the tiles. A report's map is rasterised from the
+very pieces its SVG was written in, pictures put in place of the texts' markup
+(:func:`lettered_text`), not from its tree changed and written again.
 
 The texts left (the pieces' chips, the marks' letters, "+n more", the title bar) cost as
 much again: resvg took 13 of a Baltica map's 27 ms for its last 16 texts, most of a
@@ -64,7 +66,7 @@ import re
 import struct
 import xml.etree.ElementTree as ET
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, Literal
 
@@ -123,18 +125,25 @@ def svg_to_png(svg: str, *, tiles: bool = True) -> bytes:
     return png_opaque(rgba, width, height)
 
 
-def tree_to_png(root: ET.Element) -> bytes:
+def tree_to_png(root: ET.Element, parts: list[str] | None = None,
+                spans: Mapping[ET.Element, tuple[int, int]] | None = None) -> bytes:
     """:func:`svg_to_png` of the document gm.maps.svg built as ``root`` (the tree the SVG
-    attached to the mail was written from, so it is not parsed again), which this
-    changes: its texts become tiles and sprites."""
+    attached to the mail was written from, so it is not parsed again). With the ``parts``
+    and ``spans`` it was written in (gm.maps.svg.written) the text resvg reads is those
+    with pictures in place of the texts (:func:`lettered_text`); without, ``root`` is
+    changed (:func:`lettering_tiles`) and written again."""
     try:
         import svg2png_py
     except ImportError:
         return svg_to_png(ET.tostring(root, encoding="unicode"))
     from gm.maps.svg import to_text
 
-    lettering_tiles(root)
-    rgba, width, height = svg2png_py.svg_to_rgba(to_text(root), _fonts(),
+    if parts is not None and spans is not None:
+        text = lettered_text(root, parts, spans)
+    else:
+        lettering_tiles(root)
+        text = to_text(root)
+    rgba, width, height = svg2png_py.svg_to_rgba(text, _fonts(),
                                                  bg_color=None if _covered(root) else WHITE)
     return png_opaque(rgba, width, height)
 
@@ -227,23 +236,61 @@ def lettering_tiles(root: ET.Element) -> None:
     namespace) or as gm.maps.svg builds it (plain tags, an ``xmlns`` attribute). In the
     title bar only the deadline (``data-role="deadline"``) is a sprite."""
     q = root.tag[:-3] if root.tag.endswith("svg") else _Q
+    for parent, elements, (x, y, w, h, href) in _lettering(root):
+        at = list(parent).index(elements[0])
+        for e in elements:
+            parent.remove(e)
+        if href:
+            parent.insert(at, _image(x, y, w, h, href, q))
+
+
+def lettered_text(root: ET.Element, parts: list[str], spans: Mapping[ET.Element, tuple[int, int]]) -> str:
+    """:func:`lettering_tiles` on the text ``root`` was written to (gm.maps.svg.written:
+    ``parts``, and where each element's markup stands among them, its tail left out), the
+    tree left as it is: each picture's markup in place of the first element it stands
+    for, the others' markup left out (issue 21: the tree changed was written again in full,
+    1.4 ms a Baltica map). The text differs from the changed tree's only in the blanks
+    between elements, which draw nothing."""
+    out = list(parts)
+    for _, elements, (x, y, w, h, href) in _lettering(root):
+        for i, e in enumerate(elements):
+            start, end = spans[e]
+            out[start:end] = [""] * (end - start)
+            if i == 0 and href:
+                out[start] = (f'<image x="{x}" y="{y}" width="{w}" height="{h}" href="{href}" '
+                              'image-rendering="optimizeSpeed" />')
+    return "".join(out)
+
+
+Lettering = tuple[ET.Element, list[ET.Element], Picture]
+"""A parent, the elements of it that a picture stands for (in order) and the picture, put
+in place of the first (nothing when its URL is empty: they draw nothing)."""
+
+
+def _lettering(root: ET.Element) -> list[Lettering]:
+    """What :func:`lettering_tiles` changes, in the order it changes it, ``root`` left as
+    it is."""
+    q = root.tag[:-3] if root.tag.endswith("svg") else _Q
     family = root.get("font-family", "")
     layers = [g for g in root.iter(f"{q}g") if g.get("data-layer")]
+    out: list[Lettering] = []
     for layer in layers:
         if layer.get("data-layer") == "areas":
             for group in layer:
                 texts = [e for e in group if e.tag == f"{q}text"]
-                _replace(group, texts, group.find(f"{q}rect"), family, q)
+                _replace(out, group, texts, group.find(f"{q}rect"), family)
         elif layer.get("data-layer") == "legend":  # the same for every map of its nations
-            _replace(layer, list(layer), layer.find(f"{q}rect"), family, q)
+            _replace(out, layer, list(layer), layer.find(f"{q}rect"), family)
+    tiled = {e for _, elements, _ in out for e in elements}
     for layer in layers:
         if not _plain(layer, q):
             continue
         if layer.get("data-layer") != "title":
-            _sprite_texts(layer, family, _sprites, q)
+            _sprite_texts(out, layer, family, _sprites, q, tiled)
             continue
         for text in [e for e in layer if e.tag == f"{q}text" and e.get("data-role") == "deadline"]:
-            _sprite(layer, text, family, _sprites, q)  # the game's name and power: left as text
+            _sprite(out, layer, text, family, _sprites)  # the game's name and power: left as text
+    return out
 
 
 def _plain(group: ET.Element, q: str) -> bool:
@@ -251,10 +298,10 @@ def _plain(group: ET.Element, q: str) -> bool:
     return group.tag == f"{q}g" and all(k.startswith("data-") for k in group.attrib)
 
 
-def _replace(parent: ET.Element, elements: list[ET.Element], box: ET.Element | None,
-             family: str, q: str) -> None:
-    """Put a tile of ``elements`` (siblings in ``parent``, in order) in place of the first,
-    remove the others; the tile is what they draw in the window of ``box`` with a margin,
+def _replace(out: list[Lettering], parent: ET.Element, elements: list[ET.Element],
+             box: ET.Element | None, family: str) -> None:
+    """A tile of ``elements`` (siblings in ``parent``, in order) in place of the first, the
+    others removed; the tile is what they draw in the window of ``box`` with a margin,
     cropped to its pixels."""
     if not elements or box is None:
         return
@@ -269,12 +316,7 @@ def _replace(parent: ET.Element, elements: list[ET.Element], box: ET.Element | N
         tile = _picture(markup, family, left, top, width, height, clip=True)
         assert tile is not None  # clip: cut at the window's edge, never left out
         _tiles.put(key, tile)
-    at = list(parent).index(elements[0])
-    for e in elements:
-        parent.remove(e)
-    x, y, w, h, href = tile
-    if href:
-        parent.insert(at, _image(x, y, w, h, href, q))
+    out.append((parent, elements, tile))
 
 
 def _image(left: int, top: int, width: int, height: int, href: str, q: str) -> ET.Element:
@@ -289,13 +331,18 @@ def _key(e: ET.Element) -> tuple[Any, ...]:
             tuple(_key(c) for c in e))
 
 
-def _sprite_texts(parent: ET.Element, family: str, kept: Kept[tuple[Any, ...], Picture | Literal[False]], q: str) -> None:
-    """Each ``<text>`` in ``parent`` and its plain groups in place of a sprite of it."""
-    for child in list(parent):
+def _sprite_texts(out: list[Lettering], parent: ET.Element, family: str,
+                  kept: Kept[tuple[Any, ...], Picture | Literal[False]], q: str,
+                  tiled: set[ET.Element]) -> None:
+    """Each ``<text>`` in ``parent`` and its plain groups (but those in ``tiled``) in place
+    of a sprite of it."""
+    for child in parent:
+        if child in tiled:
+            continue
         if child.tag == f"{q}text":
-            _sprite(parent, child, family, kept, q)
+            _sprite(out, parent, child, family, kept)
         elif _plain(child, q):
-            _sprite_texts(child, family, kept, q)
+            _sprite_texts(out, child, family, kept, q, tiled)
 
 
 NO_PIXELS = (0, 0, 0, 0, "")
@@ -305,8 +352,9 @@ SPRITE_ATTRIBUTES = frozenset({"x", "y", "font-size", "font-family", "font-weigh
 transform, an opacity, a tspan...) leaves it to resvg."""
 
 
-def _sprite(parent: ET.Element, text: ET.Element, family: str, kept: Kept[tuple[Any, ...], Any], q: str) -> None:
-    """Put a sprite of ``text`` in its place (a blank text goes): the same glyphs on the
+def _sprite(out: list[Lettering], parent: ET.Element, text: ET.Element, family: str,
+            kept: Kept[tuple[Any, ...], Any]) -> None:
+    """A sprite of ``text`` in its place (a blank text goes): the same glyphs on the
     same pixels, resvg drawing them once per process rather than per map. A text that says
     more than :data:`SPRITE_ATTRIBUTES`, whose place or size is not plain numbers, or that
     stands out of the window it is tried in, stays."""
@@ -333,11 +381,8 @@ def _sprite(parent: ET.Element, text: ET.Element, family: str, kept: Kept[tuple[
         sprite = drawn
     if sprite is False:
         return
-    at = list(parent).index(text)
-    parent.remove(text)
     dx, dy, width, height, href = sprite
-    if href:
-        parent.insert(at, _image(left + dx, top + dy, width, height, href, q))
+    out.append((parent, [text], (left + dx, top + dy, width, height, href)))
 
 
 def _draw_sprite(text: ET.Element, left: int, top: int, size: float,

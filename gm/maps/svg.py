@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from gm.maps.layout import Layout
 from gm.maps.route import route
@@ -331,13 +331,27 @@ def render_svg(scene: Scene, layout: Layout) -> str:
     return render_svg_tree(scene, layout)[0]
 
 
-def render_svg_tree(scene: Scene, layout: Layout) -> tuple[str, ET.Element]:
-    """:func:`render_svg` and the tree it was written from (gm.maps.raster draws the PNG
-    from that tree rather than parse the text again)."""
+class Drawn(NamedTuple):
+    """A map's SVG text, the tree it was written from, and that text in the pieces it was
+    written in with where each element's markup stands among them (gm.maps.raster draws
+    the PNG from these rather than parse or write the text again)."""
+
+    svg: str
+    root: ET.Element
+    parts: list[str]
+    spans: dict[ET.Element, tuple[int, int]]
+
+
+def render_svg_tree(scene: Scene, layout: Layout) -> Drawn:
+    """:func:`render_svg`, the tree it was written from and how (:class:`Drawn`)."""
     root = _Drawing(scene, layout).draw()
     ET.indent(root, space=" ")
-    svg = '<?xml version="1.0" encoding="UTF-8"?>\n' + to_text(root) + "\n"
-    return svg, root
+    spans: dict[ET.Element, tuple[int, int]] = {}
+    parts = written(root, spans)
+    if parts is None:  # not a tree of gm's own: never so here
+        parts, spans = [ET.tostring(root, encoding="unicode")], {}
+    svg = '<?xml version="1.0" encoding="UTF-8"?>\n' + "".join(parts) + "\n"
+    return Drawn(svg, root, parts, spans)
 
 
 _ATTRIBUTE_SPECIAL = re.compile('[&<>"\r\n\t]')
@@ -355,6 +369,13 @@ def to_text(root: ET.Element) -> str:
     escaped as ElementTree escapes them (tests/maps/test_svg_text.py compares the two on
     every game's maps). A namespaced tag (``{uri}name``), a comment or a value that is not
     a string is left to ``ET.tostring``."""
+    parts = written(root)
+    return ET.tostring(root, encoding="unicode") if parts is None else "".join(parts)
+
+
+def written(root: ET.Element, spans: dict[ET.Element, tuple[int, int]] | None = None) -> list[str] | None:
+    """:func:`to_text` in pieces (None for a tree left to ElementTree); with ``spans``, each
+    element's pieces (start, end), its tail left out, go there."""
     out: list[str] = []
     write = out.append
     attribute_special, text_special = _ATTRIBUTE_SPECIAL.search, _TEXT_SPECIAL.search
@@ -363,6 +384,7 @@ def to_text(root: ET.Element) -> str:
         tag = e.tag
         if "{" in tag:  # a TypeError for a comment's or a PI's tag (a function)
             raise _NotPlain
+        start = len(out)
         attrib = e.attrib
         if attrib:
             values = "".join(attrib.values())  # a TypeError for a value not a string
@@ -382,6 +404,8 @@ def to_text(root: ET.Element) -> str:
             write(f"</{tag}>")
         else:
             write(" />")
+        if spans is not None:
+            spans[e] = (start, len(out))
         tail = e.tail
         if tail:
             write(tail if text_special(tail) is None else _escape_text(tail))
@@ -389,8 +413,8 @@ def to_text(root: ET.Element) -> str:
     try:
         element(root)
     except (_NotPlain, TypeError):
-        return ET.tostring(root, encoding="unicode")
-    return "".join(out)
+        return None
+    return out
 
 
 def _escape_text(text: str) -> str:

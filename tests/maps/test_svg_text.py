@@ -11,7 +11,7 @@ import pytest
 from gm.games import registry
 from gm.maps import draw, raster
 from gm.maps.source import MapSource
-from gm.maps.svg import to_text
+from gm.maps.svg import to_text, written
 
 
 def trees(sources: list[MapSource]) -> list[ET.Element]:
@@ -81,3 +81,35 @@ def test_a_tree_that_is_not_plain_is_left_to_elementtree() -> None:
         ET.tostring(number, encoding="unicode")
     with pytest.raises(TypeError):
         to_text(number)
+
+
+def test_each_element_s_pieces_are_its_markup(baltica_sources: list[MapSource]) -> None:
+    """The spans the PNG's text is cut from: each element's pieces are its markup as
+    ElementTree writes it, its tail left out."""
+    for root in trees(baltica_sources[:2]) + other_games_trees()[::3]:
+        spans: dict[ET.Element, tuple[int, int]] = {}
+        parts = written(root, spans)
+        assert parts is not None and set(spans) == set(root.iter())
+        for e, (start, end) in spans.items():
+            tail = e.tail
+            e.tail = None
+            assert "".join(parts[start:end]) == ET.tostring(e, encoding="unicode")
+            e.tail = tail
+
+
+def test_the_png_cut_from_the_written_text_is_the_png_of_the_changed_tree(
+        baltica_sources: list[MapSource]) -> None:
+    """resvg reads the SVG's own pieces with pictures in place of the texts
+    (raster.lettered_text), not the tree changed and written again: the same PNG bytes, on
+    every game's maps; the tree is left as it was."""
+    for source in baltica_sources[:3]:
+        drawn = draw._draw_svg_tree(registry.get(source.game), source.view, source.events, source.words)
+        assert drawn is not None
+        cut = raster.tree_to_png(drawn.root, drawn.parts, drawn.spans)
+        assert to_text(drawn.root) == "".join(drawn.parts), "the tree is unchanged"
+        assert cut == raster.tree_to_png(drawn.root)
+    for root in other_games_trees()[::3]:
+        spans: dict[ET.Element, tuple[int, int]] = {}
+        parts = written(root, spans)
+        assert parts is not None
+        assert raster.tree_to_png(root, parts, spans) == raster.tree_to_png(root)
