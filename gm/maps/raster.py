@@ -429,7 +429,7 @@ def _picture(markup: str, family: str, left: int, top: int, width: int, height: 
     pixels = bytearray()
     for y in range(y0, y1):
         pixels += _demultiplied(rgba[(y * w + x0) * 4:(y * w + x1) * 4])
-    png = _png(pixels, x1 - x0, y1 - y0, 6)
+    png = _png(pixels, x1 - x0, y1 - y0, 6, level=9)  # once per process; resvg reads it on every map
     return (left + x0, top + y0, x1 - x0, y1 - y0,
             "data:image/png;base64," + base64.b64encode(png).decode("ascii"))
 
