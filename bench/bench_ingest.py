@@ -27,7 +27,8 @@ Run: ``.venv/bin/python -m bench.bench_ingest [--mails 300] [--games 5] [--runs 
 ``--instances 1 2``: the same mails ingested by 1, then 2 instances (bench/ingest_worker.py,
 one process each) on one PostgreSQL database (``--pg`` server URL, else GM_BENCH_DATABASE_URL,
 else GM_TEST_DATABASE_URL, else postgres@127.0.0.1/test) and one mailbox; the ratio of their
-rates (target >= 1.6 for 2).
+rates (target >= 1.6 for 2). ``--only instances`` runs that part alone (no SQLite run, no
+latency run).
 """
 
 from __future__ import annotations
@@ -255,14 +256,16 @@ def latency(args: argparse.Namespace, server: DovecotServer, url: str, raws: lis
 
 
 def instances(args: argparse.Namespace, server: DovecotServer, raws: list[bytes]) -> None:
-    """1, then 2 (``--instances``) gm instances on one PostgreSQL database and one mailbox."""
-    rates: dict[int, list[float]] = {}
+    """1, then 2 (``--instances``) gm instances on one PostgreSQL database and one mailbox,
+    alternately run after run (a machine whose load changes weighs on both alike)."""
+    rates: dict[int, list[float]] = {k: [] for k in args.instances}
+    cpus: dict[int, list[float]] = {k: [] for k in args.instances}  # ms a mail, all instances
+    tails: dict[int, list[float]] = {k: [] for k in args.instances}  # s: the last one alone
     with rg.pg_databases(args.pg) as new:
         template = new(None)
         build_games(template, args.games, FakeClock(), 0)
-        for k in args.instances:
-            rates[k] = []
-            for run in range(args.runs):
+        for run in range(args.runs):
+            for k in args.instances:
                 url = new(template)
                 user = f"multi{k}x{run}"
                 server.add_user(user, user)
@@ -285,11 +288,21 @@ def instances(args: argparse.Namespace, server: DovecotServer, raws: list[bytes]
                 after = handled_and_replied(ctx)
                 engine.dispose()
                 assert after[0] - before[0] == after[1] - before[1] == len(raws), (before, after)
-                rates[k].append(len(raws) / (max(o["done_at"] for o in outs) - start))
+                ends = sorted(o["done_at"] for o in outs)
+                rates[k].append(len(raws) / (ends[-1] - start))
+                cpus[k].append(1000 * sum(o["cpu"] for o in outs) / len(raws))
+                tails[k].append(ends[-1] - ends[0])
+                if args.details:
+                    print(f"ingest x{k} run {run}: {len(raws) / (ends[-1] - start):.1f} mails/s; "
+                          + "; ".join(json.dumps({key: round(v, 3) if isinstance(v, float) else v
+                                                  for key, v in o.items() if key != "done_at"})
+                                      for o in outs), flush=True)
     print(f"ingest on PostgreSQL: {len(raws)} mails, one mailbox, 1 to {max(args.instances)} instances "
           "(one process each); every mail answered once")
     for k in args.instances:
-        print(f"ingest x{k}: {rg.spread(rates[k])} mails/s")
+        print(f"ingest x{k}: {rg.spread(rates[k])} mails/s; CPU a mail, the instances' together "
+              f"{rg.spread(cpus[k])} ms"
+              + (f"; the last instance alone at the end {rg.spread(tails[k], '{:.2f}')} s" if k > 1 else ""))
         if k > 1 and 1 in rates:
             print(f"ingest x{k}: ratio to x1: "
                   f"{rg.spread([b / a for a, b in zip(rates[1], rates[k], strict=True)], '{:.2f}')} "
@@ -305,6 +318,10 @@ def main() -> None:
     parser.add_argument("--latency-mails", type=int, default=500)
     parser.add_argument("--instances", type=int, nargs="*", default=[],
                         help="also ingest with these numbers of instances on PostgreSQL (e.g. 1 2)")
+    parser.add_argument("--only", choices=["instances"],
+                        help="run only this part (the several-instances run needs --instances)")
+    parser.add_argument("--details", action="store_true",
+                        help="print each instance's figures of each run (several-instances part)")
     parser.add_argument("--pg", default=os.environ.get("GM_BENCH_DATABASE_URL")
                         or os.environ.get("GM_TEST_DATABASE_URL") or rg.DEFAULT_PG)
     args = parser.parse_args()
@@ -315,8 +332,9 @@ def main() -> None:
             template = Path(tmp) / "template.db"
             wanted = max(args.mails, args.latency_mails + 8 * args.games if args.rate else 0)
             raws = build_games(sqlite_url(template), args.games, FakeClock(), wanted)
-            throughput(args, server, template, raws[: args.mails])
-            if args.rate:
+            if args.only is None:
+                throughput(args, server, template, raws[: args.mails])
+            if args.rate and args.only is None:
                 live = Path(tmp) / "live.db"
                 build_games(sqlite_url(live), args.games, SystemClock(), 0)
                 latency(args, server, sqlite_url(live), raws)

@@ -6,12 +6,16 @@ duty on the shared mailbox until a fetch finds nothing left: gm.daemon.process_r
 fetch, as the daemon's rounds (stored, handled by whichever instance holds its row,
 flagged), in the order the daemon keeps (gm.pipeline.order: a mail held by the other
 instance holds back the later mails of its game; with the other's heartbeat, or after such
-a mail, rounds go game by game). Prints one JSON line.
+a mail, rounds go game by game). Prints one JSON line: mails seen (settled or held), held,
+CPU seconds, rounds, wall seconds fetching and pausing between rounds. With
+GM_BENCH_PROFILE=DIR each instance's run is profiled (cProfile, CPU time) into DIR/INSTANCE.prof.
 """
 
 from __future__ import annotations
 
+import cProfile
 import json
+import os
 import sys
 import time
 from datetime import timedelta
@@ -61,28 +65,44 @@ def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
     print(json.dumps({"ready": instance}), flush=True)
     while not Path(go_file).exists():
         time.sleep(0.005)
-    seen = held = 0
+    seen = held = rounds = 0
+    fetch_wall = sleep_wall = 0.0
+    profile = os.environ.get("GM_BENCH_PROFILE")  # a directory: cProfile each instance there
+    profiler = cProfile.Profile(time.process_time) if profile else None  # CPU, not waits
+    if profiler is not None:
+        profiler.enable()
     cpu_at_start = time.process_time()
     due = DueCheck(ctx)  # as the daemon: the due-phase check once per batch, not per mail
     # as Daemon._round: game by game from the start when another instance's heartbeat is there
-    by_game = others_alive(ctx, timedelta(seconds=3 * Daemon.sweep_seconds))
+    peers = others_alive(ctx, timedelta(seconds=3 * Daemon.sweep_seconds))
+    by_game = bool(peers)
     while True:
+        at = time.perf_counter()
         fetched_now = source.fetch_new()
+        fetch_wall += time.perf_counter() - at
         if not fetched_now:
             break
+        rounds += 1
         # as Daemon.step: a mail held by the other instance leaves its game's later mails for
         # the next round; after one, rounds are taken game by game (gm.pipeline.order)
         mails = Round(fetched_now, ctx.service_address, instance, by_game=by_game,
-                      fresh_seconds=FRESH_SECONDS)
+                      fresh_seconds=FRESH_SECONDS, peers=peers)
         done = process_round(ctx, source, mails, due)  # as Daemon.step
         seen += len(done.settled) + len(done.held)
         held += len(done.held)
         by_game = by_game or mails.met_other
         if mails.left:
             time.sleep(BUSY_POLL)  # as the daemon between two rounds while mail comes
+            sleep_wall += BUSY_POLL
+    cpu = time.process_time() - cpu_at_start
+    done_at = time.time()
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(str(Path(profile or ".") / f"{instance}.prof"))
     source.close()
-    print(json.dumps({"instance": instance, "seen": seen, "held": held, "done_at": time.time(),
-                      "cpu": time.process_time() - cpu_at_start}), flush=True)
+    print(json.dumps({"instance": instance, "seen": seen, "held": held, "done_at": done_at,
+                      "cpu": cpu, "rounds": rounds, "fetch_wall": fetch_wall,
+                      "sleep_wall": sleep_wall}), flush=True)
     ctx.engine.dispose()
 
 
