@@ -48,6 +48,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from itertools import islice
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
@@ -158,8 +159,12 @@ def process_round(ctx: ServiceContext, source: MailSource, mails: list[FetchedMa
                 if n not in stored and n not in alone:
                     _flag(source, done, flagged)  # the chunk before: each mail committed
                     flagged = len(done.settled)
-                    chunk = sorted([n, *[i for i in range(len(order.mails)) if i != n
-                                         and i not in stored and i not in alone][:ROUND_CHUNK - 1]])
+                    # the mails this round hands out next (gm.pipeline.order: game by game,
+                    # this instance's games; none the other instance is to handle), stored
+                    # in the mailbox's order
+                    chunk = sorted([n, *islice((i for i in order.upcoming() if i != n
+                                                and i not in stored and i not in alone),
+                                               ROUND_CHUNK - 1)])
                     rows = _store_chunk(ctx, [order.mails[i] for i in chunk])
                     if rows is None:
                         alone.update(chunk)
@@ -315,7 +320,7 @@ class Daemon:
     _settled: bool = field(default=False)  # the last round handled (or found handled) a mail
     _due: DueCheck | None = field(default=None)
     _met_other: float | None = field(default=None)  # time.monotonic(): another instance held a mail
-    _others: bool = field(default=False)  # another instance's heartbeat is recent
+    _others: tuple[str, ...] = field(default=())  # the other instances whose heartbeat is recent
     _others_asked: float | None = field(default=None)  # time.monotonic() of that question
 
     def __post_init__(self) -> None:
@@ -443,18 +448,19 @@ class Daemon:
 
     def _round(self, fetched: list[FetchedMail]) -> Round:
         """The round's mails in the order they are handled (gm.pipeline.order): the
-        mailbox's; game by game in this instance's own order while another instance's
-        heartbeat is recent (asked at most once per ``sweep_seconds``) and for
-        ``BY_GAME_SECONDS`` after a mail was held by another instance."""
+        mailbox's; game by game while another instance's heartbeat is recent (asked at
+        most once per ``sweep_seconds``), this instance's own games first (each game's
+        owner among the instances alive), and for ``BY_GAME_SECONDS`` after a mail was
+        held by another instance."""
         now = time.monotonic()
         if fetched and (self._others_asked is None
                         or now - self._others_asked >= self.sweep_seconds):
             self._others = others_alive(self.ctx, timedelta(seconds=3 * self.sweep_seconds))
             self._others_asked = now
-        by_game = self._others or (self._met_other is not None
-                                   and now - self._met_other < BY_GAME_SECONDS)
+        by_game = bool(self._others) or (self._met_other is not None
+                                         and now - self._met_other < BY_GAME_SECONDS)
         return Round(fetched, self.ctx.service_address, self.ctx.instance, by_game=by_game,
-                     fresh_seconds=FRESH_SECONDS)
+                     fresh_seconds=FRESH_SECONDS, peers=self._others)
 
     def deadlines(self) -> None:
         """Sweep when a deadline or reminder fell due, or the periodic sweep is due."""

@@ -23,18 +23,29 @@ on every other mail, and each signs on (scrypt, once per seat and process) only 
 seats of its own games. A single instance never meets another and reads nothing ahead. Game by game, a round
 that has run for ``fresh_seconds`` ends between two games: the next fetch leaves out the
 mails the other instance has handled meanwhile, rather than this one visiting each.
+
+When it knows the other instances by name (their heartbeats), the games are shared out
+between them from the start: each game belongs to the instance that ranks it first
+(:func:`owner`, rendezvous hashing: the same answer in every instance, and when one comes
+or goes only its games move). An instance takes its own games first, in its own order,
+and only then the others' games, each owner's from the end of that owner's order: the
+game its owner would reach last, so that two instances meet, if at all, on the last game
+of a backlog rather than on the first (issue 21: with both orders drawn at random, two
+instances often began on the same game and then took turns on it, and each signed on
+the seats of games the other was handling). Nothing waits on an owner: a game whose
+owner is slow, or died a moment ago, is taken once this instance has no mail of its own.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import cast
 
-from sqlmodel import col, func, select
+from sqlmodel import col, select
 
 from gm.db.engine import session_scope
 from gm.db.schedule_tables import Heartbeat
@@ -90,13 +101,14 @@ def games_of(fetched: FetchedMail, service_address: str) -> Games:
     return games
 
 
-def others_alive(ctx: ServiceContext, within: timedelta) -> bool:
-    """Whether another instance wrote its heartbeat (each sweep does: gm.schedule.outage)
-    in the last ``within``: then this one takes its rounds game by game from the start."""
+def others_alive(ctx: ServiceContext, within: timedelta) -> tuple[str, ...]:
+    """The other instances that wrote their heartbeat (each sweep does: gm.schedule.outage)
+    in the last ``within``, by name: with any, this one takes its rounds game by game from
+    the start, its own games (:func:`owner`) first."""
     since = ctx.clock.now() - within
     with session_scope(ctx.engine) as session:
-        return session.exec(select(func.count()).select_from(Heartbeat).where(
-            Heartbeat.instance != ctx.instance, col(Heartbeat.alive_at) >= since)).one() > 0
+        return tuple(sorted(session.exec(select(Heartbeat.instance).where(
+            Heartbeat.instance != ctx.instance, col(Heartbeat.alive_at) >= since)).all()))
 
 
 def game_rank(instance: str, game: str) -> int:
@@ -104,6 +116,13 @@ def game_rank(instance: str, game: str) -> int:
     another instance's order is unrelated, whatever the number of instances)."""
     digest = hashlib.blake2b(f"{instance}\0{game}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
+
+
+def owner(game: str, instances: Iterable[str]) -> str:
+    """The instance among ``instances`` that ``game`` belongs to: the one whose own order
+    puts it first (rendezvous hashing: every instance computes the same owner from the
+    same names; when an instance comes or goes, only the games it gains or had move)."""
+    return min(instances, key=lambda i: (game_rank(i, game), i))
 
 
 @dataclass
@@ -119,11 +138,12 @@ class Round:
     instance: str
     by_game: bool = False  # take the games in this instance's own order (it met another)
     fresh_seconds: float | None = None  # by game: end the round between two games after this
+    peers: tuple[str, ...] = ()  # by game: the other instances alive; each game has an owner
     met_other: bool = False  # a mail of this round was held by another instance
     _pending: list[int] = field(default_factory=list)  # indexes not yet handed out, in order
     _games: dict[int, Games] = field(default_factory=dict)
     _blocked: set[str] = field(default_factory=set)  # games whose later mails wait
-    _ranks: dict[str, int] = field(default_factory=dict)
+    _ranks: dict[str, tuple[int, int]] = field(default_factory=dict)
     _stopped: bool = False
     _current: int | None = None
     _started: float = field(default_factory=time.monotonic)
@@ -160,34 +180,54 @@ class Round:
             self._games[i] = games_of(self.mails[i], self.service_address)
         return self._games[i]
 
-    def _rank(self, game: str) -> int:
+    def _rank(self, game: str) -> tuple[int, int]:
+        """Where ``game`` comes in this round: this instance's own games first, in its own
+        order; then the other instances' games, each from the end of its owner's order."""
         if game not in self._ranks:
-            self._ranks[game] = game_rank(self.instance, game)
+            mine = game_rank(self.instance, game)
+            first = owner(game, (self.instance, *self.peers))
+            self._ranks[game] = (0, mine) if first == self.instance \
+                else (1, -game_rank(first, game))
         return self._ranks[game]
+
+    def upcoming(self) -> Iterator[int]:
+        """The mails not yet handed out (their indexes), in the order they would be if
+        none were held and the round did not end early: the mails that are stored next."""
+        pending = list(self._pending)
+        while pending:
+            pos = self._pick(pending)
+            if pos is None:
+                return
+            yield pending.pop(pos)
 
     def _next(self) -> int | None:
         """The next mail to hand out (its index), or None when every one left must wait."""
+        pos = self._pick(self._pending)
+        if pos is None or self._stale(self._pending[pos]):
+            return None
+        return self._pending.pop(pos)
+
+    def _pick(self, pending: list[int]) -> int | None:
+        """The position in ``pending`` of the mail to hand out next, None if all must wait."""
         if not self._blocked and not self.by_game:
-            return self._pending.pop(0)
+            return 0
         taken = set(self._blocked)  # games with a mail that must come first
-        best: tuple[int, int] | None = None  # (rank, position in _pending)
-        for pos, i in enumerate(self._pending):
+        best: tuple[tuple[int, int], int] | None = None  # (rank, position in pending)
+        for pos, i in enumerate(pending):
             games = self._games_of(i)
             if games is None:  # may depend on every mail before it, every later one on it
                 if not taken:  # (the mails before it touch no game)
-                    best = (-1, pos) if best is None else best
+                    best = ((-1, 0), pos) if best is None else best
                 break
             if not games & taken:
-                rank = min((self._rank(g) for g in games), default=-1)
+                rank = min((self._rank(g) for g in games), default=(-1, 0))
                 if not self.by_game:
                     best = (rank, pos)
                     break
                 if best is None or rank < best[0]:
                     best = (rank, pos)
             taken |= games
-        if best is None or self._stale(self._pending[best[1]]):
-            return None
-        return self._pending.pop(best[1])
+        return None if best is None else best[1]
 
     def _stale(self, i: int) -> bool:
         """Whether to end the round before mail ``i`` rather than go on: game by game, it

@@ -8,7 +8,7 @@ tests/schedule/test_mail_order.py.
 from __future__ import annotations
 
 from gm.mail.types import FetchedMail
-from gm.pipeline.order import Round, game_rank, mail_games
+from gm.pipeline.order import Round, game_rank, mail_games, owner
 from tests.pipeline.conftest import mail
 
 GM = "gm@example.org"
@@ -143,3 +143,50 @@ def test_game_by_game_a_round_fetched_long_enough_ago_ends_between_two_games() -
     assert r.left == 2
     assert len(list(Round(mails, GM, "alpha", by_game=True, fresh_seconds=3600.0))) == 4
     assert len(list(Round(mails, GM, "alpha", fresh_seconds=0.0))) == 4  # in mailbox order: never
+
+
+# -- games shared out between the instances alive ----------------------------------------
+
+
+GAMES = [f"race{n}" for n in range(1, 9)]
+
+
+def games_in_order(out: list[FetchedMail]) -> list[str]:
+    """The games of ``out`` in the order their first mail comes."""
+    return list(dict.fromkeys(next(iter(mail_games(m.raw, GM) or {"?"})) for m in out))
+
+
+def test_each_game_belongs_to_one_instance_and_each_takes_its_own_games_first() -> None:
+    """Two instances that know each other: every game is one's own, the two lists part the
+    games; each hands out its own games first (its own order), then the other's from the
+    end of the other's order; each game's mails in the mailbox's order."""
+    mails = [orders(g, 10 * i + j) for i in range(1, 4) for j, g in enumerate(GAMES)]
+    mine = {name: [g for g in GAMES if owner(g, ("alpha", "beta")) == name] for name in ("alpha", "beta")}
+    assert mine["alpha"] and mine["beta"] and sorted(mine["alpha"] + mine["beta"]) == sorted(GAMES)
+    for name, other in (("alpha", "beta"), ("beta", "alpha")):
+        out = list(Round(mails, GM, name, by_game=True, peers=(other,)))
+        expected = (sorted(mine[name], key=lambda g: game_rank(name, g))
+                    + sorted(mine[other], key=lambda g: -game_rank(other, g)))
+        assert games_in_order(out) == expected
+        assert keys(out) == keys([m for g in expected for m in mails if mail_games(m.raw, GM) == {g}])
+
+
+def test_a_game_keeps_its_owner_when_a_third_instance_comes_unless_it_goes_to_the_new_one() -> None:
+    for g in GAMES:
+        assert owner(g, ("alpha", "beta", "gamma")) in (owner(g, ("alpha", "beta")), "gamma")
+    assert owner("race1", ("beta", "alpha")) == owner("race1", ("alpha", "beta"))
+
+
+def test_the_mails_stored_next_are_those_the_round_hands_out_next() -> None:
+    """Nothing held: :meth:`Round.upcoming` lists the mails in the order they are handed out,
+    game by game the instance's own games' mails first; it hands nothing out itself."""
+    mails = [orders(g, 10 * i + j) for i in range(1, 4) for j, g in enumerate(GAMES)]
+    for kw in ({}, {"by_game": True}, {"by_game": True, "peers": ("beta",)}):
+        r = Round(mails, GM, "alpha", **kw)  # type: ignore[arg-type]
+        planned = [mails[i].key for i in r.upcoming()]
+        assert r.left == len(mails)
+        assert planned == keys(list(r))
+    r = Round(mails, GM, "alpha", by_game=True, peers=("beta",))
+    first = [mails[i] for i in r.upcoming()][:16]
+    own = {g for g in GAMES if owner(g, ("alpha", "beta")) == "alpha"}
+    assert all(mail_games(m.raw, GM) <= own for m in first[:3 * len(own)])  # type: ignore[operator]

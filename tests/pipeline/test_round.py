@@ -206,3 +206,31 @@ def test_a_chunk_is_stored_in_the_mailbox_order_whatever_the_order_of_handling(
     done = process_round(race, box, Backwards(fetched(), race.service_address, race.instance))
     assert calls == [[1, 2, 3]]
     assert [f.uid for f in done.settled] == [3, 2, 1] and box.calls == [[3, 2, 1]]
+
+
+def test_game_by_game_an_instance_stores_first_the_mails_of_its_own_games(
+        race, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """With another instance alive, this one stores the mails it will hand out next (its own
+    game's), not the next in the mailbox (the other's game, which that one stores itself);
+    then the other's, since nobody took them: every mail answered once."""
+    from gm.pipeline.order import Round, owner
+
+    assert owner("race9", (race.instance, "other")) == race.instance != owner("race1", (race.instance, "other"))
+    calls: list[list[int | None]] = []
+    real = gm.daemon.store_all
+
+    def recording(ctx, mails):  # type: ignore[no-untyped-def]
+        calls.append([m.uid for m in mails])
+        return real(ctx, mails)
+
+    monkeypatch.setattr(gm.daemon, "store_all", recording)
+    monkeypatch.setattr(gm.daemon, "ROUND_CHUNK", 2)
+    mails = fetched([f"GAME {g}\nPOWER north n-secret\nadvance {n}\n"
+                     for n in (1, 2, 3) for g in ("race1", "race9")])
+    box = Mailbox(race)
+    done = process_round(race, box, Round(mails, race.service_address, race.instance, by_game=True,
+                                          peers=("other",)))
+    assert calls[0] == [2, 4]  # race9's, this instance's own game
+    assert [f.uid for f in done.settled] == [2, 4, 6, 1, 3, 5]
+    assert sorted(u for call in calls for u in call) == [1, 2, 3, 4, 5, 6]  # each stored once
+    assert len(outbox(race, kind="reply")) == 6

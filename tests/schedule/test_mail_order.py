@@ -27,7 +27,7 @@ from gm.db.schedule_tables import Heartbeat
 from gm.mail.file_sink import FileSink
 from gm.mail.types import FetchedMail
 from gm.pipeline.ingest import store_inbound
-from gm.pipeline.order import game_rank
+from gm.pipeline.order import owner
 from gm.service.context import ServiceContext
 from gm.service.games import create_game
 from tests.pipeline.conftest import SEATS, mail
@@ -190,22 +190,23 @@ def test_two_daemons_on_one_mailbox_answer_each_mail_once_each_power_s_orders_in
     assert len(replies) == len(set(replies)) == len(mails)
 
 
-def test_with_another_instance_s_heartbeat_a_daemon_takes_its_rounds_game_by_game(two_games, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_with_another_instance_s_heartbeat_a_daemon_takes_its_own_games_first_game_by_game(two_games, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Alone, the mailbox's order; with another instance alive (its heartbeat recent), each
-    game's mails in a row, the games in this instance's own order, each in mailbox order."""
+    game's mails in a row, each in mailbox order, the game that is this instance's own
+    (gm.pipeline.order.owner) before the one that is the other's."""
     ctx = two_games
     mails = [orders(game, "north", n, uid) for uid, (n, game) in enumerate(
         [(1, "race1"), (1, "race2"), (2, "race1"), (2, "race2")], start=1)]
-    first = min(("race1", "race2"), key=lambda g: game_rank(ctx.instance, g))
     alone = Mailbox(mails[:2])
     asyncio.run(Daemon(ctx, alone, FileSink(tmp_path / "a"), sweep_seconds=3600).step())
     assert alone.flagged == ["1", "2"]
+    other = "second"  # with this name, race2 is this instance's game, race1 the other's
+    assert owner("race2", (ctx.instance, other)) == ctx.instance != owner("race1", (ctx.instance, other))
     with session_scope(ctx.engine) as s:
-        s.add(Heartbeat(instance="other", started_at=ctx.clock.now(), alive_at=ctx.clock.now()))
+        s.add(Heartbeat(instance=other, started_at=ctx.clock.now(), alive_at=ctx.clock.now()))
     box = Mailbox(mails[2:] + [orders(g, "north", 3, uid) for uid, g in ((5, "race1"), (6, "race2"))])
     daemon = Daemon(ctx, box, FileSink(tmp_path / "b"), sweep_seconds=3600)
     asyncio.run(daemon.step())
-    expected = ["3", "5", "4", "6"] if first == "race1" else ["4", "6", "3", "5"]
-    assert box.flagged == expected
+    assert box.flagged == ["4", "6", "3", "5"]
     with session_scope(ctx.engine) as s:
         assert steps(s, "race1") == steps(s, "race2") == ["advance 1", "advance 2", "advance 3"]
