@@ -8,7 +8,9 @@ flagged), in the order the daemon keeps (gm.pipeline.order: a mail held by the o
 instance holds back the later mails of its game; with the other's heartbeat, or after such
 a mail, rounds go game by game). Prints one JSON line: mails seen (settled or held), held,
 CPU seconds, rounds, wall seconds fetching and pausing between rounds. With
-GM_BENCH_PROFILE=DIR each instance's run is profiled (cProfile, CPU time) into DIR/INSTANCE.prof.
+GM_BENCH_PROFILE=DIR each instance's run is profiled (cProfile, CPU time) into DIR/INSTANCE.prof;
+with GM_BENCH_TRACE=DIR the time each mail was taken (and found held) goes to
+DIR/INSTANCE.trace.json.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -29,9 +32,10 @@ from gm.db.engine import make_engine, session_scope
 from gm.db.models import Game
 from gm.mail.config import ImapSettings, TlsMode
 from gm.mail.imap_source import ImapSource
+from gm.mail.types import FetchedMail
 from gm.orders.envelope import envelope_parser
 from gm.orders.model import SourceLine
-from gm.pipeline.order import Round, others_alive
+from gm.pipeline.order import Round, games_of, others_alive
 from gm.schedule.outage import beat_and_handle
 from gm.service.context import ServiceContext
 from gm.service.games import current_phase, module_of, phase_info
@@ -55,6 +59,26 @@ def warm_up(ctx: ServiceContext) -> None:
                                              [SourceLine(1, "move from a to b")])
 
 
+class TracedRound(Round):
+    """A :class:`Round` that notes when it hands each mail out and which it found held
+    (GM_BENCH_TRACE): the time between two mails is the first one's handling."""
+
+    trace: list[tuple[float, str, str, str]] = []  # (time.time(), event, mail's key, its games)
+
+    def __iter__(self) -> Iterator[FetchedMail]:
+        for fetched in super().__iter__():
+            self.trace.append((time.time(), "take", fetched.key, self._games_now(fetched)))
+            yield fetched
+        self.trace.append((time.time(), "end", "", ""))
+
+    def held(self, fetched: FetchedMail) -> None:
+        self.trace.append((time.time(), "held", fetched.key, self._games_now(fetched)))
+        super().held(fetched)
+
+    def _games_now(self, fetched: FetchedMail) -> str:
+        return ",".join(sorted(games_of(fetched, self.service_address) or ["?"]))
+
+
 def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
     ctx = ServiceContext(engine=make_engine(url), clock=FakeClock(), instance=instance,
                          settings={"address": "gm@example.org"})
@@ -69,6 +93,7 @@ def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
     fetch_wall = sleep_wall = 0.0
     profile = os.environ.get("GM_BENCH_PROFILE")  # a directory: cProfile each instance there
     profiler = cProfile.Profile(time.process_time) if profile else None  # CPU, not waits
+    trace = os.environ.get("GM_BENCH_TRACE")  # a directory: each mail taken, each held, by time
     if profiler is not None:
         profiler.enable()
     cpu_at_start = time.process_time()
@@ -85,20 +110,23 @@ def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
         rounds += 1
         # as Daemon.step: a mail held by the other instance leaves its game's later mails for
         # the next round; after one, rounds are taken game by game (gm.pipeline.order)
-        mails = Round(fetched_now, ctx.service_address, instance, by_game=by_game,
-                      fresh_seconds=FRESH_SECONDS, peers=peers)
+        mails = (TracedRound if trace else Round)(
+            fetched_now, ctx.service_address, instance, by_game=by_game,
+            fresh_seconds=FRESH_SECONDS, peers=peers)
         done = process_round(ctx, source, mails, due)  # as Daemon.step
         seen += len(done.settled) + len(done.held)
         held += len(done.held)
         by_game = by_game or mails.met_other
-        if mails.left:
-            time.sleep(BUSY_POLL)  # as the daemon between two rounds while mail comes
+        if mails.left and not done.settled:  # as the daemon: at once after a round that
+            time.sleep(BUSY_POLL)  # settled mail, else a pause while mail comes
             sleep_wall += BUSY_POLL
     cpu = time.process_time() - cpu_at_start
     done_at = time.time()
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(str(Path(profile or ".") / f"{instance}.prof"))
+    if trace:
+        Path(trace, f"{instance}.trace.json").write_text(json.dumps(TracedRound.trace))
     source.close()
     print(json.dumps({"instance": instance, "seen": seen, "held": held, "done_at": done_at,
                       "cpu": cpu, "rounds": rounds, "fetch_wall": fetch_wall,
