@@ -1,7 +1,7 @@
 """Inbound mail from an IMAP mailbox (imapclient).
 
 Mail is fetched with ``BODY.PEEK[]`` so nothing is marked before the caller
-has stored it; ``mark_handled`` then sets the handled flag (a keyword,
+has stored it (each body once while it stays unhandled: :data:`KEPT_BYTES`); ``mark_handled`` then sets the handled flag (a keyword,
 ``$GmHandled`` by default) or moves the mail to the processed folder, and must
 be called only after the transaction that stored the mail committed. Each
 :class:`FetchedMail` carries UIDVALIDITY and UID for deduplication. ``wait``
@@ -39,6 +39,14 @@ _CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 
+KEPT_BYTES = 16 * 1024 * 1024
+"""The bodies of fetched, still unhandled mails kept, at most (issue 21): every round asks
+for the unhandled mails again, and with several instances a round ends between two games
+to see what the others handled meanwhile; a UID names one message for good within its
+UIDVALIDITY, so only the UIDs are asked again and a body fetched once is not fetched
+again (one SEARCH, not the whole backlog each round)."""
+
+
 class ImapLoginError(RuntimeError):
     """The server refused the configured user and password (not retried)."""
 
@@ -63,6 +71,8 @@ class ImapSource:
         self._client: IMAPClient | None = None
         self.uidvalidity: int | None = None
         self.reconnects = 0
+        self._kept: dict[int, bytes] = {}  # UID -> body of a mail fetched and not yet handled
+        self._kept_validity: int | None = None  # the UIDVALIDITY those UIDs belong to
 
     @property
     def source(self) -> str:
@@ -172,16 +182,30 @@ class ImapSource:
     def _fetch_new(self, client: IMAPClient) -> list[FetchedMail]:
         client.noop()  # let the server report new mail and UIDVALIDITY changes
         uids = sorted(int(u) for u in client.search(self._unhandled_criteria()))
-        out: list[FetchedMail] = []
+        if self._kept_validity != self.uidvalidity:
+            self._kept, self._kept_validity = {}, self.uidvalidity
+        bodies: dict[int, bytes] = {}
+        missing = [uid for uid in uids if uid not in self._kept]
         batch = max(1, self.settings.fetch_batch)
-        for start in range(0, len(uids), batch):
-            chunk = uids[start : start + batch]
+        for start in range(0, len(missing), batch):
+            chunk = missing[start : start + batch]
             data = client.fetch(chunk, ["BODY.PEEK[]"])
             for uid in chunk:
                 raw = data.get(uid, {}).get(b"BODY[]")
-                if raw is None:  # expunged between SEARCH and FETCH
-                    continue
-                out.append(FetchedMail(bytes(raw), self.source, self.uidvalidity, uid, str(uid)))
+                if raw is not None:  # else expunged between SEARCH and FETCH
+                    bodies[uid] = bytes(raw)
+        out: list[FetchedMail] = []
+        kept: dict[int, bytes] = {}
+        size = 0
+        for uid in uids:
+            raw = self._kept.get(uid) or bodies.get(uid)
+            if raw is None:
+                continue
+            out.append(FetchedMail(raw, self.source, self.uidvalidity, uid, str(uid)))
+            if size + len(raw) <= KEPT_BYTES:
+                kept[uid] = raw
+                size += len(raw)
+        self._kept = kept  # the mails still unhandled: a handled one is not searched again
         return out
 
     def mark_handled(self, items: list[FetchedMail]) -> None:

@@ -145,3 +145,24 @@ def test_server_down_gives_up_after_max_attempts(imap_settings):
     with pytest.raises(OSError):
         source.fetch_new()
     assert sleeps == [0.1, 0.2, 0.4]  # exponential backoff between attempts
+
+
+def test_a_mail_still_unhandled_is_fetched_again_without_its_body_being_downloaded_again(
+        dovecot, imap_user, imap_settings):
+    """Each round asks for every unhandled mail; only the new ones' bodies cross the wire,
+    and every mail comes back whole, handled ones left out."""
+    dovecot.append(*imap_user, [_mail(1), _mail(2)])
+    source = ImapSource(imap_settings)
+    first = source.fetch_new()
+    assert source._client is not None
+    asked: list[list[int]] = []
+    real = source._client.fetch
+    source._client.fetch = lambda uids, parts: asked.append(list(uids)) or real(uids, parts)  # type: ignore[method-assign]
+    dovecot.append(*imap_user, [_mail(3)])
+    source.mark_handled(first[:1])
+    again = source.fetch_new()
+    assert [(f.uid, f.raw) for f in again] == [(2, _mail(2)), (3, _mail(3))]
+    assert asked == [[3]]
+    source.close()
+    assert [f.raw for f in source.fetch_new()] == [_mail(2), _mail(3)]  # a new connection: same mails
+    source.close()
