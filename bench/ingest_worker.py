@@ -117,8 +117,8 @@ def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
         seen += len(done.settled) + len(done.held)
         held += len(done.held)
         by_game = by_game or mails.met_other
-        if mails.left and not done.settled:  # as the daemon: at once after a round that
-            time.sleep(BUSY_POLL)  # settled mail, else a pause while mail comes
+        if mails.left and not done.here:  # as the daemon: at once after a round that
+            time.sleep(BUSY_POLL)  # handled mail, else a pause while mail comes
             sleep_wall += BUSY_POLL
     cpu = time.process_time() - cpu_at_start
     done_at = time.time()

@@ -123,6 +123,7 @@ class Handled:
     settled: list[FetchedMail] = field(default_factory=list)  # handled (now or before): flagged
     held: list[FetchedMail] = field(default_factory=list)  # held by another instance
     broken: list[tuple[FetchedMail, Exception]] = field(default_factory=list)  # not stored or flagged
+    here: int = 0  # of the settled, those this round's own transactions handled (not found handled)
 
 
 ROUND_CHUNK = 16
@@ -171,7 +172,8 @@ def process_round(ctx: ServiceContext, source: MailSource, mails: list[FetchedMa
                     else:
                         stored.update(zip(chunk, rows, strict=True))
                 one = stored[n] if n in stored else store_inbound(ctx, fetched)
-                if _held(ctx, one, _handle(ctx, one, due)):
+                after = _handle(ctx, one, due)
+                if _held(ctx, one, after):
                     # Held by another instance, or by a transaction of a killed one that the
                     # database is ending: that instance flags it when it commits; if it dies
                     # first, the mail is fetched and handled again. Its game's later mails
@@ -187,6 +189,7 @@ def process_round(ctx: ServiceContext, source: MailSource, mails: list[FetchedMa
                 done.broken.append((fetched, exc))
                 continue
             done.settled.append(fetched)
+            done.here += after.settled
             log.info("mail %s from %s handled", one.inbound_id, fetched.source)
     except BaseException:
         _flag(source, done, flagged, quietly=True)  # what committed before the database went away
@@ -317,7 +320,7 @@ class Daemon:
     _stopped: threading.Event = field(default_factory=threading.Event)
     _claims_released: bool = field(default=False)
     _last_mail: float | None = field(default=None)  # time.monotonic() of the last round with mail
-    _settled: bool = field(default=False)  # the last round handled (or found handled) a mail
+    _settled: bool = field(default=False)  # the last round handled a mail itself
     _due: DueCheck | None = field(default=None)
     _met_other: float | None = field(default=None)  # time.monotonic(): another instance held a mail
     _others: tuple[str, ...] = field(default=())  # the other instances whose heartbeat is recent
@@ -437,7 +440,9 @@ class Daemon:
                 log.error("mail from %s could not be stored or flagged; left in the mailbox",
                           fetched.source, exc_info=exc)
                 self._broken[_identity(fetched)] += 1
-            self._settled = bool(done.settled)
+            # Mails found handled by another instance are not work done: after a round of
+            # only those and held ones (the other is on the game left), the loop pauses.
+            self._settled = done.here > 0
         if not self.stopping:
             await drain(self.ctx, self.sink)
         if mails.met_other:

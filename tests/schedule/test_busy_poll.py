@@ -10,6 +10,8 @@ from pathlib import Path
 from gm.daemon import Daemon
 from gm.mail.file_sink import FileSink
 from gm.mail.types import FetchedMail
+from gm.pipeline.handle import handle_inbound
+from gm.pipeline.ingest import store_inbound
 from gm.service.context import ServiceContext
 from tests.pipeline.conftest import mail
 from tests.schedule.support import new_game
@@ -83,6 +85,22 @@ def test_right_after_a_round_that_handled_mail_the_loop_looks_again_without_a_pa
     source.daemon = daemon
     asyncio.run(daemon.run())
     assert source.calls == ["fetch", "flag", "fetch", "flag", "fetch", "pause", "fetch"], source.calls
+
+
+def test_after_a_round_whose_mail_another_instance_had_handled_the_loop_pauses(
+        ctx: ServiceContext, tmp_path: Path) -> None:
+    """Two instances, the last game of a backlog being the other's: finding its mails
+    handled (flagged now) or held is no work done, so the loop takes the busy poll's pause
+    instead of fetching again at once, again and again."""
+    new_game(ctx)
+    raw = mail("GAME race1\nPOWER north n-secret\nadvance 3\n", sender="n@example.org")
+    handle_inbound(ctx, store_inbound(ctx, FetchedMail(raw, "imap:INBOX", 1, 1, "1")).inbound_id)
+    source = Source([raw], daemon_rounds=3)
+    daemon = Pausing(ctx, source, FileSink(tmp_path / "out"), sweep_seconds=3600, wait_seconds=0.01,
+                     busy_seconds=3600, busy_poll_seconds=0.05)
+    source.daemon = daemon
+    asyncio.run(daemon.run())
+    assert source.calls == ["fetch", "flag", "pause", "fetch", "pause", "fetch"], source.calls
 
 
 def test_without_mail_the_loop_waits_on_idle(ctx: ServiceContext, tmp_path: Path) -> None:
