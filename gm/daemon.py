@@ -172,6 +172,9 @@ def process_round(ctx: ServiceContext, source: MailSource, mails: list[FetchedMa
                     else:
                         stored.update(zip(chunk, rows, strict=True))
                 one = stored[n] if n in stored else store_inbound(ctx, fetched)
+                if one.settled:  # found handled when stored (by another instance): flagged
+                    done.settled.append(fetched)
+                    continue
                 after = _handle(ctx, one, due)
                 if _held(ctx, one, after):
                     # Held by another instance, or by a transaction of a killed one that the

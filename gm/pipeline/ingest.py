@@ -30,6 +30,8 @@ from gm.service.context import ServiceContext
 class Stored:
     inbound_id: int
     new: bool  # False: seen before (its handling may still be pending)
+    settled: bool = False  # seen before and no longer new when stored: handled (or ignored,
+    # failed) and committed, by this instance or another; only to be flagged (issue 21)
 
 
 def mailbox_key(fetched: FetchedMail) -> str | None:
@@ -42,9 +44,11 @@ def mailbox_key(fetched: FetchedMail) -> str | None:
     return None
 
 
-def _seen(session: Session, fetched: FetchedMail, key: str | None, message_id: str) -> int | None:
-    """The id of the stored row of this message, if any: the one with its mailbox key, else
-    one stored before mailbox keys existed with its UID, else one with its Message-ID.
+def _seen(session: Session, fetched: FetchedMail, key: str | None,
+          message_id: str) -> tuple[int, str] | None:
+    """The id and status of the stored row of this message, if any: the one with its
+    mailbox key, else one stored before mailbox keys existed with its UID, else one with
+    its Message-ID.
 
     One statement (issue 21: these were three, each reading the whole row): each branch
     of the OR is found through its own index (mailbox_key, message_id); the rows stored
@@ -55,7 +59,7 @@ def _seen(session: Session, fetched: FetchedMail, key: str | None, message_id: s
                            {"message_id": message_id, "key": key, "source": fetched.source,
                             "uidvalidity": fetched.uidvalidity, "uid": fetched.uid}).all()
     ranked = []
-    for row_id, row_key, source, uidvalidity, uid in rows:
+    for row_id, row_key, source, uidvalidity, uid, status in rows:
         if key is not None and row_key == key:
             kind = 0
         elif row_key is None and fetched.uid is not None and (source, uidvalidity, uid) == (
@@ -63,12 +67,15 @@ def _seen(session: Session, fetched: FetchedMail, key: str | None, message_id: s
             kind = 1
         else:
             kind = 2  # by its Message-ID
-        ranked.append((kind, int(row_id or 0)))
-    return min(ranked)[1] if ranked else None  # the best kind, the first stored of it
+        ranked.append((kind, int(row_id or 0), str(status)))
+    if not ranked:
+        return None
+    _, best, status = min(ranked)  # the best kind, the first stored of it
+    return best, status
 
 
 @functools.cache
-def _seen_query(with_key: bool, with_uid: bool) -> Select[int | None, str | None, str, int | None, int | None]:
+def _seen_query(with_key: bool, with_uid: bool) -> Select[int | None, str | None, str, int | None, int | None, str]:
     """:func:`_seen`'s statement, built once (issue 21: building it took 1 ms a mail, its
     execution 0.3), its values bound."""
     match: list[ColumnElement[bool]] = [col(InboundMail.message_id) == bindparam("message_id")]
@@ -80,7 +87,7 @@ def _seen_query(with_key: bool, with_uid: bool) -> Select[int | None, str | None
                           col(InboundMail.uidvalidity) == bindparam("uidvalidity"),
                           col(InboundMail.uid) == bindparam("uid")))
     return (select(col(InboundMail.id), col(InboundMail.mailbox_key), col(InboundMail.source),
-                   col(InboundMail.uidvalidity), col(InboundMail.uid))
+                   col(InboundMail.uidvalidity), col(InboundMail.uid), col(InboundMail.status))
             .where(or_(*match)).order_by(col(InboundMail.id)))
 
 
@@ -110,14 +117,16 @@ def store_all(ctx: ServiceContext, mails: Sequence[FetchedMail]) -> list[Stored]
         with session_scope(ctx.engine) as session:
             again = _seen(session, mails[0], mailbox_key(mails[0]), decoded[0].message_id)
             assert again is not None
-            return [Stored(again, new=False)]
+            return [Stored(again[0], new=False)]
 
 
 def _store(ctx: ServiceContext, session: Session, fetched: FetchedMail, decoded: DecodedMail) -> Stored:
     key = mailbox_key(fetched)
     existing = _seen(session, fetched, key, decoded.message_id)
     if existing is not None:
-        return Stored(existing, new=False)
+        # Already settled (another instance handled it since this one fetched it, or a
+        # crash cut off its flag): the caller only flags it, nothing handled twice.
+        return Stored(existing[0], new=False, settled=existing[1] != "new")
     row = InboundMail(message_id=decoded.message_id, mailbox_key=key, source=fetched.source,
                       uidvalidity=fetched.uidvalidity, uid=fetched.uid,
                       received_at=ctx.clock.now(), sender=decoded.from_addr[:320],
@@ -129,7 +138,7 @@ def _store(ctx: ServiceContext, session: Session, fetched: FetchedMail, decoded:
         # Another instance stored this very message a moment ago.
         again = _seen(session, fetched, key, decoded.message_id)
         assert again is not None
-        return Stored(again, new=False)
+        return Stored(again[0], new=False)
     session.add(row)
     session.flush()
     return Stored(int(row.id or 0), new=True)

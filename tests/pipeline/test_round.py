@@ -234,3 +234,28 @@ def test_game_by_game_an_instance_stores_first_the_mails_of_its_own_games(
     assert [f.uid for f in done.settled] == [2, 4, 6, 1, 3, 5]
     assert sorted(u for call in calls for u in call) == [1, 2, 3, 4, 5, 6]  # each stored once
     assert len(outbox(race, kind="reply")) == 6
+
+
+def test_a_mail_another_instance_handled_since_the_fetch_is_only_flagged(
+        race, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Its row is found settled when the round stores it: flagged, not taken up again (no
+    second transaction to lock it, nothing answered twice); the others are handled."""
+    from gm.pipeline.handle import handle_inbound
+    from gm.pipeline.ingest import store_inbound
+
+    mails = fetched()
+    handle_inbound(race, store_inbound(race, mails[1]).inbound_id)  # "another instance"
+    handled: list[int] = []
+    real = gm.daemon.handle_inbound
+
+    def recording(ctx, inbound_id, **kw):  # type: ignore[no-untyped-def]
+        handled.append(inbound_id)
+        return real(ctx, inbound_id, **kw)
+
+    monkeypatch.setattr(gm.daemon, "handle_inbound", recording)
+    box = Mailbox(race)
+    done = process_round(race, box, mails)
+    assert [f.uid for f in done.settled] == [1, 2, 3] and done.here == 2
+    assert box.calls == [[1, 2, 3]] and box.status_when_flagged == ["handled"] * 3
+    assert len(handled) == 2
+    assert replies_and_orders(race)[0] == 3  # one reply a mail
