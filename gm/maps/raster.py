@@ -35,8 +35,10 @@ position (but with the position's fraction of a pixel), and put at any whole-pix
 the same chip "2 × blocks" under any area, the same letter on any mark. A glyph drawn at
 another whole-pixel place may round its outline otherwise in resvg's 32-bit floats: a few
 pixels may differ by more than the tiles' 2 of 255 (tests/maps/test_raster.py). The title
-bar's first text names the game and the power: different on every map, a sprite would
-cost more than it saves, so it stays a text. Its second names the phase and the deadline,
+bar's first text names the game and the power: different on every map, a sprite of it
+would cost more than it saves; its first words, the game's name ("Pax Baltica, "), are a
+sprite, and the rest a text placed where resvg places it in the whole title
+(:func:`_split_title`). Its second names the phase and the deadline,
 the same on every power's map of a phase and on every game with that deadline (the
 storm's thousand): a sprite, drawn where it stands. Each glyph resvg draws opens and
 maps the font file anew (fontdb reads a system font from its file for each glyph: ~4 page
@@ -58,6 +60,7 @@ is installed: 1.4 ms against zlib's 7.8 ms at level 3 for a Baltica map, a file 
 from __future__ import annotations
 
 import base64
+import copy
 import ctypes
 import logging
 import math
@@ -236,10 +239,12 @@ def lettering_tiles(root: ET.Element) -> None:
     namespace) or as gm.maps.svg builds it (plain tags, an ``xmlns`` attribute). In the
     title bar only the deadline (``data-role="deadline"``) is a sprite."""
     q = root.tag[:-3] if root.tag.endswith("svg") else _Q
-    for parent, elements, (x, y, w, h, href) in _lettering(root):
+    for parent, elements, (x, y, w, h, href), after in _lettering(root):
         at = list(parent).index(elements[0])
         for e in elements:
             parent.remove(e)
+        if after is not None:
+            parent.insert(at, after)
         if href:
             parent.insert(at, _image(x, y, w, h, href, q))
 
@@ -251,20 +256,25 @@ def lettered_text(root: ET.Element, parts: list[str], spans: Mapping[ET.Element,
     for, the others' markup left out (issue 21: the tree changed was written again in full,
     1.4 ms a Baltica map). The text differs from the changed tree's only in the blanks
     between elements, which draw nothing."""
+    from gm.maps.svg import to_text
+
     out = list(parts)
-    for _, elements, (x, y, w, h, href) in _lettering(root):
+    for _, elements, (x, y, w, h, href), after in _lettering(root):
         for i, e in enumerate(elements):
             start, end = spans[e]
             out[start:end] = [""] * (end - start)
             if i == 0 and href:
                 out[start] = (f'<image x="{x}" y="{y}" width="{w}" height="{h}" href="{href}" '
                               'image-rendering="optimizeSpeed" />')
+            if i == 0 and after is not None:
+                out[start] += to_text(after)
     return "".join(out)
 
 
-Lettering = tuple[ET.Element, list[ET.Element], Picture]
-"""A parent, the elements of it that a picture stands for (in order) and the picture, put
-in place of the first (nothing when its URL is empty: they draw nothing)."""
+Lettering = tuple[ET.Element, list[ET.Element], Picture, ET.Element | None]
+"""A parent, the elements of it that a picture stands for (in order), the picture, put in
+place of the first (nothing when its URL is empty: they draw nothing), and an element to
+put after it (the rest of a title drawn partly from a sprite: :func:`_split_title`)."""
 
 
 def _lettering(root: ET.Element) -> list[Lettering]:
@@ -281,15 +291,18 @@ def _lettering(root: ET.Element) -> list[Lettering]:
                 _replace(out, group, texts, group.find(f"{q}rect"), family)
         elif layer.get("data-layer") == "legend":  # the same for every map of its nations
             _replace(out, layer, list(layer), layer.find(f"{q}rect"), family)
-    tiled = {e for _, elements, _ in out for e in elements}
+    tiled = {e for _, elements, _, _ in out for e in elements}
     for layer in layers:
         if not _plain(layer, q):
             continue
         if layer.get("data-layer") != "title":
             _sprite_texts(out, layer, family, _sprites, q, tiled)
             continue
-        for text in [e for e in layer if e.tag == f"{q}text" and e.get("data-role") == "deadline"]:
-            _sprite(out, layer, text, family, _sprites)  # the game's name and power: left as text
+        for text in [e for e in layer if e.tag == f"{q}text"]:
+            if text.get("data-role") == "deadline":
+                _sprite(out, layer, text, family, _sprites)
+            else:  # the game's name from a sprite, its number and the power a text
+                _split_title(out, layer, text, family)
     return out
 
 
@@ -316,7 +329,7 @@ def _replace(out: list[Lettering], parent: ET.Element, elements: list[ET.Element
         tile = _picture(markup, family, left, top, width, height, clip=True)
         assert tile is not None  # clip: cut at the window's edge, never left out
         _tiles.put(key, tile)
-    out.append((parent, elements, tile))
+    out.append((parent, elements, tile, None))
 
 
 def _image(left: int, top: int, width: int, height: int, href: str, q: str) -> ET.Element:
@@ -382,7 +395,101 @@ def _sprite(out: list[Lettering], parent: ET.Element, text: ET.Element, family: 
     if sprite is False:
         return
     dx, dy, width, height, href = sprite
-    out.append((parent, [text], (left + dx, top + dy, width, height, href)))
+    out.append((parent, [text], (left + dx, top + dy, width, height, href), None))
+
+
+TITLE_SHIFT_STEPS = 16  # 1/32 px steps either side of the estimate
+# the title's first words and the next character -> (their sprite, where the rest starts), or False
+_title_splits: Kept[tuple[Any, ...], tuple[Picture, str] | Literal[False]] = Kept(SPRITES_KEPT)
+
+
+def _split_title(out: list[Lettering], parent: ET.Element, text: ET.Element, family: str) -> None:
+    """The title's first words, up to its first ", " (the game's name: "Pax Baltica, ",
+    the same on every map of the board in a language), from a sprite, and the rest as a
+    text that starts where resvg starts it in the whole title: each glyph resvg outlines
+    opens and maps the font file anew (issue 21: the 32 glyphs of "Pax Baltica, game
+    b00024: Sweden" were ~3 ms of a map, most of it the kernel's). Where the rest starts is
+    found once for those words and the next character, by drawing the rest after the words
+    made invisible (resvg places it, kerning and all) and finding the ``x`` that draws it
+    alone on the same pixels; when none does (within 2 of 255), the title stays a text. The
+    same title is always drawn the same way, whatever was drawn before."""
+    title = text.text or ""
+    cut = title.find(", ") + 2
+    if cut < 2 or cut >= len(title) or title[cut] == " " or len(text) or \
+            text.get("text-anchor", "start") != "start" or \
+            any(k not in SPRITE_ATTRIBUTES and not k.startswith("data-") for k in text.attrib):
+        return
+    try:
+        x, y, size = float(text.get("x", "0")), float(text.get("y", "0")), float(text.get("font-size", "12"))
+    except ValueError:
+        return
+    if not (math.isfinite(x) and math.isfinite(y) and 0 < size < 200):
+        return
+    words, rest = title[:cut], title[cut:]
+    key = (family, tuple(text.attrib.items()), words, rest[0])
+    split = _title_splits.get(key)
+    if split is None:
+        split = _measure_split(text, words, rest, x, y, size, family) or False
+        _title_splits.put(key, split)
+    if split is False:
+        return
+    picture, start = split
+    after = ET.Element(text.tag, {k: start if k == "x" else v for k, v in text.attrib.items()})
+    if "x" not in after.attrib:
+        after.set("x", start)
+    after.text, after.tail = rest, text.tail
+    out.append((parent, [text], picture, after))
+
+
+def _measure_split(text: ET.Element, words: str, rest: str, x: float, y: float, size: float,
+                   family: str) -> tuple[Picture, str] | None:
+    """The sprite of ``words`` where ``text`` stands, and the ``x`` (as written) at which
+    ``rest`` drawn alone falls on the pixels it falls on after them; None if there is none."""
+    left, top = math.floor(x), math.floor(y)
+    alone = copy.copy(text)
+    alone.text, alone.tail = words, None
+    sprite = _draw_sprite(alone, left, top, size, family)
+    if sprite is None or sprite == NO_PIXELS:
+        return None
+    width, height = int(size * (len(words) + len(rest) + 4)) + 16, int(size * 4) + 16
+    wleft, wtop = left - int(2 * size) - 8, top - int(2 * size) - 8
+    attrs = "".join(f' {k}="{_attr(v)}"' for k, v in text.attrib.items() if k != "x")
+
+    def drawn(inner: str) -> bytes:
+        import svg2png_py
+
+        window = (f'<svg xmlns="{SVG_NS}" width="{width}" height="{height}" '
+                  f'viewBox="{wleft} {wtop} {width} {height}" font-family="{_attr(family)}">{inner}</svg>')
+        return bytes(svg2png_py.svg_to_rgba(window, _fonts())[0][3::4])
+
+    def centre(alpha: bytes) -> float:
+        total = sum(alpha)
+        return sum(v * (i % width) for i, v in enumerate(alpha) if v) / total if total else 0.0
+
+    plain = rest.replace("&", "&amp;").replace("<", "&lt;")
+    target = drawn(f'<text x="{x}"{attrs}><tspan visibility="hidden">'
+                   f'{words.replace("&", "&amp;").replace("<", "&lt;")}</tspan>{plain}</text>')
+    if not any(target):
+        return None
+    estimate = x + centre(target) - centre(drawn(f'<text x="{x}"{attrs}>{plain}</text>'))
+
+    def off(start: float) -> tuple[int, int, str]:
+        """How far ``rest`` drawn alone at ``start`` is from the target: (the largest
+        difference, the sum of them, ``start`` as written)."""
+        written = f"{start:.4f}"
+        alpha = drawn(f'<text x="{written}"{attrs}>{plain}</text>')
+        differ = [abs(a - b) for a, b in zip(alpha, target, strict=True) if a != b]
+        return max(differ, default=0), sum(differ), written
+
+    # the centre of the pixels is off by up to ~0.25 px: 1/32 px steps, then 1/256
+    coarse = min((off(estimate + k / 32) for k in range(-TITLE_SHIFT_STEPS, TITLE_SHIFT_STEPS + 1)),
+                 key=lambda o: o[1])
+    fine = [off(float(coarse[2]) + k / 256) for k in range(-8, 9)]
+    worst, _, start = min([coarse, *fine], key=lambda o: (o[0], o[1]))
+    if worst > 2:
+        return None
+    dx, dy, w, h, href = sprite
+    return (left + dx, top + dy, w, h, href), start
 
 
 def _draw_sprite(text: ET.Element, left: int, top: int, size: float,

@@ -46,3 +46,4 @@ def baltica_sources(baltica_reports: list[bytes]) -> list[MapSource]:
     languages = {"fr" if "Suède" in s.words.values() else "en" for s in out}
     assert languages == {"en", "fr"} and len(out) >= 6, (languages, len(out))
     return out
+

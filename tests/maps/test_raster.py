@@ -68,9 +68,9 @@ def test_tiles_and_sprites_take_the_place_of_the_texts_and_nothing_else(
     svg = svg_of(baltica_sources[0])
     before, after = ET.fromstring(svg.encode()), ET.fromstring(with_lettering_tiles(svg).encode())
     title = after.find(f"{SVG}g[@data-layer='title']")
-    assert title is not None and [e.tag.removeprefix(SVG) for e in title] == ["rect", "text", "image"]
+    assert title is not None and [e.tag.removeprefix(SVG) for e in title] == ["rect", "image", "text", "image"]
     assert list(after.iter(f"{SVG}text")) == list(title.iter(f"{SVG}text")), \
-        "every text but the game's name and power is a picture, the deadline too"
+        "every text but the game's number and the power is a picture, the deadline too"
 
     def shape(e: ET.Element) -> list[object]:
         """The element with its texts as images and the images' attributes left out."""
@@ -84,8 +84,9 @@ def test_tiles_and_sprites_take_the_place_of_the_texts_and_nothing_else(
             assert [e.tag.removeprefix(SVG) for e in new] == ["image"] and old.attrib == new.attrib
             continue
         if old.get("data-layer") == "title":
-            assert [ET.tostring(e) for e in old][:2] == [ET.tostring(e) for e in new][:2]
-            assert old[2].get("data-role") == "deadline" and new[2].tag == f"{SVG}image"
+            assert ET.tostring(old[0]) == ET.tostring(new[0]) and new[1].tag == f"{SVG}image"
+            assert old[1].text is not None and new[2].text == old[1].text.split(", ", 1)[1]
+            assert old[2].get("data-role") == "deadline" and new[3].tag == f"{SVG}image"
             continue
         if old.get("data-layer") != "areas":
             assert shape(old) == shape(new), old.get("data-layer")  # a text becomes one image
@@ -257,3 +258,60 @@ def test_glibc_keeps_the_freed_buffers_for_the_next_map() -> None:
         assert raster._keep_freed_memory() is False
         return
     assert raster._keep_freed_memory() is True
+
+
+
+def title_bar(title: str, anchor: str = "start") -> str:
+    font = "DejaVu Sans, Verdana, Arial, sans-serif"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="700" height="44" viewBox="0 0 700 44" '
+            f'font-family="{font}"><rect x="0" y="0" width="700" height="44" fill="#20324a" />'
+            f'<g data-layer="title"><text x="12.0" y="19.0" font-size="16" font-family="{font}" '
+            f'text-anchor="{anchor}" fill="#ffffff" font-weight="bold">{title}</text></g></svg>')
+
+
+def title_layer(svg: str) -> ET.Element:
+    layer = ET.fromstring(with_lettering_tiles(svg).encode()).find(f"{SVG}g")
+    assert layer is not None
+    return layer
+
+
+def test_a_title_s_game_name_is_a_sprite_and_the_rest_starts_where_resvg_starts_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The title's first words, up to its first ", " (the game's name), are drawn from a
+    sprite and the rest ("game b00024: Sweden") as a text at the x resvg gives it in the
+    whole title, found once for those words and the next letter: within 1 of 255 of the
+    whole title drawn (a sprite composited once more), for any game and power, English or
+    French (issue 21)."""
+    raster._title_splits.clear()
+    measured: list[str] = []
+    measure = raster._measure_split
+    monkeypatch.setattr(raster, "_measure_split",
+                        lambda text, words, rest, *a: measured.append(words + rest[0]) or measure(text, words, rest, *a))
+    titles = [f"Pax Baltica, game b{n:05d}: {power}" for n in (1, 24, 999) for power in ("Sweden", "Coalition")]
+    titles += [f"Pax Baltica, partie m{n} : Suède" for n in range(3)] + ["Pax Viking, game v7: red"]
+    for title in titles:
+        layer = title_layer(title_bar(title))
+        assert [e.tag.removeprefix(SVG) for e in layer] == ["image", "text"], title
+        assert layer[1].text == title.split(", ", 1)[1] and float(layer[1].get("x", "0")) > 100
+        direct = read_rgb(svg_to_png(title_bar(title), tiles=False))[2]
+        differ = [abs(a - b) for a, b in zip(direct, read_rgb(svg_to_png(title_bar(title)))[2], strict=True)]
+        assert max(differ) <= 1 and sum(d > 0 for d in differ) < len(direct) / 100, title
+        assert title_layer(title_bar(title))[1].attrib == layer[1].attrib, "always the same"
+    assert measured == ["Pax Baltica, g", "Pax Baltica, p", "Pax Viking, g"]
+
+
+@pytest.mark.parametrize(("title", "anchor"), [("Pax Viking game v1 red", "start"), ("Pax Viking, ", "start"),
+                                               ("Pax Viking, game v1: red", "middle")])
+def test_a_title_without_a_name_first_or_not_placed_from_its_start_stays_a_text(title: str, anchor: str) -> None:
+    assert [e.tag.removeprefix(SVG) for e in title_layer(title_bar(title, anchor))] == ["text"]
+
+
+def test_the_png_cut_from_the_written_text_puts_the_title_s_rest_in(baltica_sources: list[MapSource]) -> None:
+    from gm.maps import draw
+
+    for source in baltica_sources[:2]:
+        drawn = draw._draw_svg_tree(registry.get(source.game), source.view, source.events, source.words)
+        assert drawn is not None
+        assert raster.tree_to_png(drawn.root, drawn.parts, drawn.spans) == raster.tree_to_png(drawn.root)
+        title = drawn.root.find("g[@data-layer='title']")
+        assert title is not None and [e.tag for e in title] == ["rect", "image", "text", "image"]
