@@ -35,7 +35,7 @@ from gm.mail.imap_source import ImapSource
 from gm.mail.types import FetchedMail
 from gm.orders.envelope import envelope_parser
 from gm.orders.model import SourceLine
-from gm.pipeline.order import Round, games_of, others_alive
+from gm.pipeline.order import OthersGames, Round, games_of, others_alive
 from gm.schedule.outage import beat_and_handle
 from gm.service.context import ServiceContext
 from gm.service.games import current_phase, module_of, phase_info
@@ -101,6 +101,7 @@ def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
     # as Daemon._round: game by game from the start when another instance's heartbeat is there
     peers = others_alive(ctx, timedelta(seconds=3 * Daemon.sweep_seconds))
     by_game = bool(peers)
+    others_games = OthersGames()  # as Daemon._round: games found held are left a while
     while True:
         at = time.perf_counter()
         fetched_now = source.fetch_new()
@@ -112,11 +113,12 @@ def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
         # the next round; after one, rounds are taken game by game (gm.pipeline.order)
         mails = (TracedRound if trace else Round)(
             fetched_now, ctx.service_address, instance, by_game=by_game,
-            fresh_seconds=FRESH_SECONDS, peers=peers)
+            fresh_seconds=FRESH_SECONDS, peers=peers, avoid=others_games.now())
         done = process_round(ctx, source, mails, due)  # as Daemon.step
         seen += len(done.settled) + len(done.held)
         held += len(done.held)
         by_game = by_game or mails.met_other
+        others_games.note(mails)
         if mails.left and not done.here:  # as the daemon: at once after a round that
             time.sleep(BUSY_POLL)  # handled mail, else a pause while mail comes
             sleep_wall += BUSY_POLL

@@ -59,7 +59,7 @@ from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline.dispatch import drain, release_dead_claims
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import Stored, still_new, store_all, store_inbound
-from gm.pipeline.order import Round, others_alive
+from gm.pipeline.order import HELD_GAME_SECONDS, OthersGames, Round, others_alive
 from gm.pipeline.section import AfterCommit
 from gm.schedule.phases import open_phases
 from gm.schedule.wakeup import WakeClock
@@ -316,6 +316,7 @@ class Daemon:
     wait_seconds: float = 5.0  # the longest wait for mail between rounds
     busy_seconds: float = 2.0  # after a round with mail, how long the loop polls instead of IDLE
     busy_poll_seconds: float = 0.05  # the pause between two such polls
+    held_game_seconds: float = HELD_GAME_SECONDS  # a game found held by another: left it this long
     stopping: bool = False
     wake: WakeClock = field(default_factory=WakeClock)
     _last_sweep: float | None = field(default=None)
@@ -328,9 +329,11 @@ class Daemon:
     _met_other: float | None = field(default=None)  # time.monotonic(): another instance held a mail
     _others: tuple[str, ...] = field(default=())  # the other instances whose heartbeat is recent
     _others_asked: float | None = field(default=None)  # time.monotonic() of that question
+    _others_games: OthersGames = field(default_factory=OthersGames)  # games found held: left a while
 
     def __post_init__(self) -> None:
         self._due = DueCheck(self.ctx)
+        self._others_games = OthersGames(self.held_game_seconds)
 
     def stop(self) -> None:
         """Finish the mail in hand, then stop (tests call this; signals call :meth:`signalled`)."""
@@ -450,6 +453,7 @@ class Daemon:
             await drain(self.ctx, self.sink)
         if mails.met_other:
             self._met_other = time.monotonic()
+            self._others_games.note(mails)
         if handled:  # mail may have opened, moved or closed phases (a sweep refreshes itself)
             self._last_mail = time.monotonic()
             await asyncio.to_thread(self._refresh)
@@ -459,7 +463,8 @@ class Daemon:
         mailbox's; game by game while another instance's heartbeat is recent (asked at
         most once per ``sweep_seconds``), this instance's own games first (each game's
         owner among the instances alive), and for ``BY_GAME_SECONDS`` after a mail was
-        held by another instance."""
+        held by another instance; none of the games in which another instance was found
+        holding a mail in the last ``HELD_GAME_SECONDS`` (gm.pipeline.order.OthersGames)."""
         now = time.monotonic()
         if fetched and (self._others_asked is None
                         or now - self._others_asked >= self.sweep_seconds):
@@ -468,7 +473,8 @@ class Daemon:
         by_game = bool(self._others) or (self._met_other is not None
                                          and now - self._met_other < BY_GAME_SECONDS)
         return Round(fetched, self.ctx.service_address, self.ctx.instance, by_game=by_game,
-                     fresh_seconds=FRESH_SECONDS, peers=self._others)
+                     fresh_seconds=FRESH_SECONDS, peers=self._others,
+                     avoid=self._others_games.now() if fetched else frozenset())
 
     def deadlines(self) -> None:
         """Sweep when a deadline or reminder fell due, or the periodic sweep is due."""

@@ -34,13 +34,16 @@ of a backlog rather than on the first (issue 21: with both orders drawn at rando
 instances often began on the same game and then took turns on it, and each signed on
 the seats of games the other was handling). Nothing waits on an owner: a game whose
 owner is slow, or died a moment ago, is taken once this instance has no mail of its own.
+A game in which this instance found a mail held by another (:class:`OthersGames`) is left
+to that one for a second: the two would otherwise take its mails in turns, a round and a
+sign-on each, one waiting while the other works.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import cast
@@ -139,6 +142,8 @@ class Round:
     by_game: bool = False  # take the games in this instance's own order (it met another)
     fresh_seconds: float | None = None  # by game: end the round between two games after this
     peers: tuple[str, ...] = ()  # by game: the other instances alive; each game has an owner
+    avoid: frozenset[str] = frozenset()  # games another instance is working on: none of theirs
+    held_games: set[str] = field(default_factory=set)  # games of the mails found held
     met_other: bool = False  # a mail of this round was held by another instance
     _pending: list[int] = field(default_factory=list)  # indexes not yet handed out, in order
     _games: dict[int, Games] = field(default_factory=dict)
@@ -174,6 +179,7 @@ class Round:
             self._stopped = True
         else:
             self._blocked |= games
+            self.held_games |= games
 
     def _games_of(self, i: int) -> Games:
         if i not in self._games:
@@ -209,7 +215,7 @@ class Round:
 
     def _pick(self, pending: list[int]) -> int | None:
         """The position in ``pending`` of the mail to hand out next, None if all must wait."""
-        if not self._blocked and not self.by_game:
+        if not self._blocked and not self.by_game and not self.avoid:
             return 0
         taken = set(self._blocked)  # games with a mail that must come first
         best: tuple[tuple[int, int], int] | None = None  # (rank, position in pending)
@@ -219,7 +225,7 @@ class Round:
                 if not taken:  # (the mails before it touch no game)
                     best = ((-1, 0), pos) if best is None else best
                 break
-            if not games & taken:
+            if not games & taken and not games & self.avoid:
                 rank = min((self._rank(g) for g in games), default=(-1, 0))
                 if not self.by_game:
                     best = (rank, pos)
@@ -240,3 +246,33 @@ class Round:
             return False
         last, games = self._games_of(self._current), self._games_of(i)
         return last is None or games is None or not games & last
+
+
+HELD_GAME_SECONDS = 1.0
+"""How long a game in which another instance was found holding a mail is left to it."""
+
+
+@dataclass
+class OthersGames:
+    """The games in which this instance found a mail held by another instance, each left to
+    that one for ``seconds`` (issue 21): the next rounds take none of their mails, rather
+    than taking them in turns with it, one mail and one round each, each instance signing
+    on the game's seats (scrypt) and the other waiting. A game is left only by those that
+    found it held, never by its holder; if the holder died, it is taken again after
+    ``seconds``."""
+
+    seconds: float = HELD_GAME_SECONDS
+    clock: Callable[[], float] = time.monotonic
+    _found: dict[str, float] = field(default_factory=dict)
+
+    def note(self, mails: Round) -> None:
+        """The games of the mails ``mails`` found held."""
+        now = self.clock()
+        for game in mails.held_games:
+            self._found[game] = now
+
+    def now(self) -> frozenset[str]:
+        """The games left to another instance now."""
+        now = self.clock()
+        self._found = {g: at for g, at in self._found.items() if now - at < self.seconds}
+        return frozenset(self._found)

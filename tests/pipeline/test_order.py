@@ -8,7 +8,7 @@ tests/schedule/test_mail_order.py.
 from __future__ import annotations
 
 from gm.mail.types import FetchedMail
-from gm.pipeline.order import Round, game_rank, mail_games, owner
+from gm.pipeline.order import OthersGames, Round, game_rank, mail_games, owner
 from tests.pipeline.conftest import mail
 
 GM = "gm@example.org"
@@ -190,3 +190,22 @@ def test_the_mails_stored_next_are_those_the_round_hands_out_next() -> None:
     first = [mails[i] for i in r.upcoming()][:16]
     own = {g for g in GAMES if owner(g, ("alpha", "beta")) == "alpha"}
     assert all(mail_games(m.raw, GM) <= own for m in first[:3 * len(own)])  # type: ignore[operator]
+
+
+def test_the_games_another_instance_was_found_working_on_are_left_to_it_a_while() -> None:
+    """A round hands out no mail of a game left to another instance (the mails of other
+    games go on; one whose game cannot be told waits behind it); the games found held are
+    left for ``seconds``, then taken again."""
+    unknown = fetched("POWER north n-secret\nREADY\n", 4)
+    mails = [orders("race1", 1), orders("race2", 2), orders("race1", 3), unknown, orders("race2", 5)]
+    assert keys(list(Round(mails, GM, "alpha", avoid=frozenset({"race1"})))) == ["2"]
+    assert keys(list(Round(mails, GM, "alpha", by_game=True, avoid=frozenset({"race2"})))) == ["1", "3"]
+    now = [0.0]
+    left = OthersGames(seconds=1.0, clock=lambda: now[0])
+    r = Round(mails, GM, "alpha")
+    assert handed_out(r, held={"2"}) == ["1", "2", "3"] and r.held_games == {"race2"}
+    left.note(r)
+    now[0] = 0.9
+    assert left.now() == {"race2"}
+    now[0] = 1.0
+    assert left.now() == frozenset()

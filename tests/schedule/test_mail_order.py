@@ -99,7 +99,8 @@ def test_a_mail_of_another_game_behind_a_held_one_is_handled_in_the_same_round(p
     a1, b1, a2, b2 = (orders("race1", "north", 1, 1), orders("race2", "north", 1, 2),
                       orders("race1", "north", 2, 3), orders("race2", "north", 2, 4))
     box = Mailbox([a1, b1, a2, b2])
-    daemon = Daemon(pg, box, FileSink(tmp_path / "out"), sweep_seconds=3600)
+    daemon = Daemon(pg, box, FileSink(tmp_path / "out"), sweep_seconds=3600,
+                    held_game_seconds=0)  # the held game taken again at once once free
     with held_by_another(pg, a1):
         asyncio.run(daemon.step())
         assert box.flagged == ["2", "4"]  # race2's mails went on; race1's second waits
@@ -116,7 +117,8 @@ def test_a_held_mail_whose_game_cannot_be_told_ends_the_round(pg, tmp_path) -> N
     """North holds seats in two games: its mail without a GAME line may be for either."""
     unknown = FetchedMail(mail("POWER north n-secret\nadvance 3\n"), "imap:INBOX", 7, 1, "1")
     box = Mailbox([unknown, orders("race2", "south", 1, 2)])
-    daemon = Daemon(pg, box, FileSink(tmp_path / "out"), sweep_seconds=3600)
+    daemon = Daemon(pg, box, FileSink(tmp_path / "out"), sweep_seconds=3600,
+                    held_game_seconds=0)  # the held game taken again at once once free
     with held_by_another(pg, unknown):
         asyncio.run(daemon.step())
         assert box.flagged == []
@@ -129,7 +131,8 @@ def test_a_mail_whose_game_cannot_be_told_behind_a_held_one_ends_the_round_there
                   orders("race2", "south", 2, 4))
     unknown = FetchedMail(mail("POWER north n-secret\nadvance 3\n"), "imap:INBOX", 7, 3, "3")
     box = Mailbox([a1, b1, unknown, b2])
-    daemon = Daemon(pg, box, FileSink(tmp_path / "out"), sweep_seconds=3600)
+    daemon = Daemon(pg, box, FileSink(tmp_path / "out"), sweep_seconds=3600,
+                    held_game_seconds=0)  # the held game taken again at once once free
     with held_by_another(pg, a1):
         asyncio.run(daemon.step())
         assert box.flagged == ["2"]
@@ -210,3 +213,25 @@ def test_with_another_instance_s_heartbeat_a_daemon_takes_its_own_games_first_ga
     assert box.flagged == ["4", "6", "3", "5"]
     with session_scope(ctx.engine) as s:
         assert steps(s, "race1") == steps(s, "race2") == ["advance 1", "advance 2", "advance 3"]
+
+
+def test_a_game_found_held_is_left_to_its_holder_a_while_then_taken_again(pg, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Another instance is working on race1 (its mail held): the next rounds leave race1's
+    mails to it, even once its mail is free again, for ``held_game_seconds``; then they are
+    taken, in order."""
+    a1, b1, a2 = (orders("race1", "north", 1, 1), orders("race2", "north", 1, 2),
+                  orders("race1", "north", 2, 3))
+    box = Mailbox([a1, b1, a2])
+    daemon = Daemon(pg, box, FileSink(tmp_path / "out"), sweep_seconds=3600, held_game_seconds=3600)
+    now = [0.0]
+    daemon._others_games.clock = lambda: now[0]
+    with held_by_another(pg, a1):
+        asyncio.run(daemon.step())
+    assert box.flagged == ["2"]
+    asyncio.run(daemon.step())  # a1 is free, but race1 is left to the other a while yet
+    assert box.flagged == ["2"]
+    now[0] = 3600.0
+    asyncio.run(daemon.step())
+    assert box.flagged == ["2", "1", "3"]
+    with session_scope(pg.engine) as s:
+        assert steps(s, "race1") == ["advance 1", "advance 2"]

@@ -281,7 +281,8 @@ def test_mail_after_one_held_by_another_transaction_waits_so_the_order_is_kept(r
     first, second = (FetchedMail(mail(f"GAME race1\nPOWER north n-secret\nadvance {n}\n"),
                                  "imap:INBOX", 7, 60 + n, str(60 + n)) for n in (1, 2))
     source = ListSource([first, second])
-    daemon = Daemon(race, source, FileSink(tmp_path / "out"), sweep_seconds=3600)
+    daemon = Daemon(race, source, FileSink(tmp_path / "out"), sweep_seconds=3600,
+                    held_game_seconds=0)  # race1 taken again as soon as the dead one's lock ends
     held = store_inbound(race, first)
     with session_scope(race.engine) as dying:  # the dead instance's transaction, not yet ended
         dying.exec(select(InboundMail).where(InboundMail.id == held.inbound_id).with_for_update()).one()
