@@ -79,7 +79,9 @@ class Config:
                 "busy_seconds": float(self.section("scheduler").get("busy_seconds", 2)),
                 "busy_poll_seconds": float(self.section("scheduler").get("busy_poll_seconds",
                                                                          0.05)),
-                "send_lease_seconds": float(s.get("send_lease_seconds", 120))}
+                "send_lease_seconds": float(s.get("send_lease_seconds", 120)),
+                # None: the cores this process may use (gm.pipeline.drawpool.workers_for)
+                "draw_workers": int(s["draw_workers"]) if "draw_workers" in s else None}
 
     def mail_settings(self) -> Any:
         """The [mail]/[imap]/[smtp]/[maildir] tables, Maildir paths made absolute."""
@@ -130,6 +132,9 @@ moderator_address = ""
 # instance = "gm1"
 # A claim on an outgoing mail runs out after this many seconds (only if its sender died).
 # send_lease_seconds = 120
+# Worker processes drawing report maps before they are sent (by default one per core
+# this process may use; 0 draws them in the daemon's own process, one at a time).
+# draw_workers = 2
 # Replies per address and hour to mails in which no sign-on held (a mail loop
 # with a robot ends there: one notice, then silence, and the moderator is told).
 reply_budget = 10

@@ -56,6 +56,7 @@ from gm.checkpoint import checkpoint
 from gm.clock import utc
 from gm.db.engine import session_scope
 from gm.mail.types import FetchedMail, MailSink, MailSource
+from gm.pipeline import drawpool
 from gm.pipeline.dispatch import drain, release_dead_claims
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import Stored, still_new, store_all, store_inbound
@@ -397,6 +398,7 @@ class Daemon:
             try:
                 await self.sink.close()
                 self.source.close()
+                drawpool.shutdown()  # the drawing workers (gm.pipeline.drawpool), if started
             finally:
                 self._stopped.set()
                 log.info("stopped")

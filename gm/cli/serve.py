@@ -47,7 +47,12 @@ def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
                     busy_seconds=float(ctx.settings.get("busy_seconds", 2)),
                     busy_poll_seconds=float(ctx.settings.get("busy_poll_seconds", 0.05)))
     if once:
-        asyncio.run(daemon.step())
+        from gm.pipeline import drawpool
+
+        try:
+            asyncio.run(daemon.step())
+        finally:
+            drawpool.shutdown()
         return
     click.echo(f"gm serving {mail.address}: database {app.url}", err=True)
     if mail.inbound.value == "maildir":

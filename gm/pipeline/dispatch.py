@@ -19,8 +19,12 @@ processes left (same instance name, a process id no longer running on this host)
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
-from datetime import timedelta
+from collections import deque
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import ColumnElement, CursorResult, update
@@ -31,9 +35,12 @@ from gm.db.engine import session_scope
 from gm.db.models import Game, OutboundMail
 from gm.mail.compose import RENDER_HEADER
 from gm.mail.types import MailSink, SendResult
+from gm.pipeline import drawpool
 from gm.service.context import ServiceContext
 from gm.service.notify import notify_moderator
 from gm.service.outbox import PASSWORD_KINDS, finish_pending_parts, mask_delivered
+
+log = logging.getLogger("gm.dispatch")
 
 MAX_ATTEMPTS = 12
 TELL_AFTER_ATTEMPTS = 5
@@ -129,10 +136,55 @@ def _running(pid: int) -> bool:
 
 
 async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
-    """Send every due mail once; return how many were sent.
+    """Send every due mail once, in order; return how many were sent.
 
-    The database work and the drawing of pending parts (a map's PNG takes a few tenths
-    of a second) run in a worker thread, so the daemon's event loop is never held up."""
+    A mail's pending parts (a report's map: SVG and PNG, some 35 ms of CPU) are drawn
+    before its first send and stored with it. With ``[service] draw_workers`` (by default
+    the cores this process may use) they are drawn in worker processes
+    (gm.pipeline.drawpool), several mails at once: the drain claims up to the pool's
+    ``window`` of mails ahead and hands each to the pool as it is claimed, and while mail
+    k is sent and recorded the next ones are being drawn; the sends stay in order, on
+    the sink's one connection. With 0 the drawing is done in-process, one mail at a time.
+    The database work runs in worker threads and the drawing in worker processes, so the
+    daemon's event loop is never held up."""
+    pool = drawpool.pool_for(ctx)
+    if pool is None:
+        return await _drain_in_process(ctx, sink, limit)
+    sent = 0
+    ahead = deque(await asyncio.to_thread(due, ctx, limit))
+    window: deque[_Claimed] = deque()
+    try:
+        while ahead or window:
+            # Claim and hand to the pool up to a window ahead; not while a mail of a pool
+            # that broke waits to be drawn again alone (so that only the mail that breaks
+            # it again loses its pictures).
+            while (ahead and len(window) < pool.window
+                   and all(c.drawing is None or c.drawing.generation == pool.generation
+                           for c in window)):
+                claimed = await asyncio.to_thread(_claim_and_draw, ctx, ahead.popleft(), pool)
+                if claimed is not None:
+                    window.append(claimed)
+            if not window:
+                continue
+            head = window.popleft()
+            ready = await _finished(ctx, head, pool)
+            if ready is None:
+                continue  # no longer ours: sent meanwhile, or another sender took it over
+            checkpoint("send")
+            result = (await sink.send(ready, ctx.service_address, head.recipients)
+                      if head.recipients else SendResult.sent())
+            checkpoint("sent")
+            await asyncio.to_thread(record, ctx, head.mail_id, result, head.kind)
+            sent += result.ok
+    finally:
+        if window:  # claimed ahead and not sent (the drain raised): free for the next drain
+            await asyncio.to_thread(_release, ctx, [c.mail_id for c in window])
+    return sent
+
+
+async def _drain_in_process(ctx: ServiceContext, sink: MailSink, limit: int) -> int:
+    """:func:`drain` with ``draw_workers = 0``: each mail's parts drawn in a worker thread
+    of this process, one mail at a time."""
     sent = 0
     for mail_id in await asyncio.to_thread(due, ctx, limit):
         claimed = await asyncio.to_thread(claim_ready, ctx, mail_id)
@@ -150,6 +202,129 @@ async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
         await asyncio.to_thread(record, ctx, mail_id, result, kind)
         sent += result.ok
     return sent
+
+
+@dataclass
+class _Claimed:
+    """A mail this drain holds: what it sends, and its drawing if it has parts to draw."""
+
+    mail_id: int
+    kind: str
+    raw: bytes
+    recipients: list[str]
+    pending: bool  # parts left to draw before the first send
+    drawing: drawpool.Drawing | None  # in the pool; None: drawn in-process
+    claimed_at: datetime  # by the context's clock
+
+
+def _claim_and_draw(ctx: ServiceContext, mail_id: int, pool: drawpool.DrawPool) -> _Claimed | None:
+    """Claim mail ``mail_id`` and read it (one transaction); if it has parts to draw, hand
+    its bytes to the pool. None when it is not claimed."""
+    with session_scope(ctx.engine) as session:
+        if not _claim(ctx, session, mail_id):
+            return None
+        kind, raw, recipients = session.execute(
+            select(col(OutboundMail.kind), col(OutboundMail.raw), col(OutboundMail.recipients))
+            .where(col(OutboundMail.id) == mail_id)).one()
+    claimed = _Claimed(mail_id, str(kind), bytes(raw), list(recipients or []),
+                       RENDER_HEADER.encode() in raw, None, ctx.clock.now())
+    if claimed.pending:
+        claimed.drawing = pool.submit(claimed.raw)
+    return claimed
+
+
+async def _finished(ctx: ServiceContext, mail: _Claimed, pool: drawpool.DrawPool) -> bytes | None:
+    """The bytes to send for ``mail``: its parts drawn and stored first (once, before the
+    first send, so that a retry sends the same bytes); None if the mail is no longer ours."""
+    if not mail.pending:
+        if ctx.clock.now() - mail.claimed_at < _lease(ctx) / 2:
+            return mail.raw
+        return mail.raw if await asyncio.to_thread(_renew, ctx, mail.mail_id) else None
+    drawn = await _drawn(mail, pool)
+    return drawn if await asyncio.to_thread(_store_drawn, ctx, mail.mail_id, drawn) else None
+
+
+async def _drawn(mail: _Claimed, pool: drawpool.DrawPool) -> bytes:
+    """``mail``'s bytes with its parts drawn by the pool.
+
+    A drawing lost with its worker (the pool broke) is drawn again, alone, in a new pool;
+    if that one breaks too, this mail is what breaks it, and it goes without its pictures
+    (nothing more is drawn of it, in-process least of all). A drawing that raised in the
+    worker, or one no worker could be started for, is drawn in-process."""
+    drawing = mail.drawing
+    for attempt in (1, 2):
+        if drawing is None:
+            break
+        try:
+            return await asyncio.wrap_future(drawing.future)
+        except BrokenProcessPool:
+            pool.broken(drawing.generation)
+        except Exception:
+            log.warning("drawing mail %s raised in a worker; drawing it here", mail.mail_id,
+                        exc_info=True)
+            break
+        if attempt == 2:
+            log.warning("mail %s broke the drawing pool twice: it goes without its pictures",
+                        mail.mail_id)
+            return await asyncio.to_thread(drawpool.without_pending_parts, mail.raw)
+        drawing = await asyncio.to_thread(pool.submit, mail.raw)
+    return await asyncio.to_thread(_draw_here, mail.raw)
+
+
+def _draw_here(raw: bytes) -> bytes:
+    """Draw in this process; a mail whose drawing raises goes without its pictures."""
+    try:
+        return drawpool.finish_raw(raw)
+    except Exception:
+        log.warning("a mail's pictures could not be drawn; it goes without them", exc_info=True)
+        return drawpool.without_pending_parts(raw)
+
+
+def _lease(ctx: ServiceContext) -> timedelta:
+    return timedelta(seconds=float(ctx.settings.get("send_lease_seconds", SEND_LEASE_SECONDS)))
+
+
+def _store_drawn(ctx: ServiceContext, mail_id: int, raw: bytes) -> bool:
+    """Store a claimed mail's finished bytes, before its first send, and renew its claim;
+    False if the mail is no longer queued or no longer this sender's (its lease ran out
+    and another took it)."""
+    with session_scope(ctx.engine) as session:
+        result = session.execute(
+            update(OutboundMail)
+            .where(col(OutboundMail.id) == mail_id, col(OutboundMail.status) == "queued",
+                   col(OutboundMail.claimed_by) == holder(ctx))
+            .values(raw=raw, claimed_until=ctx.clock.now() + _lease(ctx))
+            .execution_options(synchronize_session=False))
+        return bool(cast(CursorResult[Any], result).rowcount)
+
+
+def _release(ctx: ServiceContext, mail_ids: list[int]) -> None:
+    """Give up this sender's claims on mails it has not tried to send; best effort (the
+    database may be what failed: the claims then run out with their lease)."""
+    try:
+        with session_scope(ctx.engine) as session:
+            session.execute(
+                update(OutboundMail)
+                .where(col(OutboundMail.id).in_(mail_ids), col(OutboundMail.status) == "queued",
+                       col(OutboundMail.claimed_by) == holder(ctx))
+                .values(claimed_by="", claimed_until=None)
+                .execution_options(synchronize_session=False))
+    except Exception:
+        log.warning("claims on %d mails not released; their lease runs out", len(mail_ids),
+                    exc_info=True)
+
+
+def _renew(ctx: ServiceContext, mail_id: int) -> bool:
+    """Renew the claim on a mail claimed ahead that waited half its lease for its turn
+    (slow sends before it); False if it is no longer queued or no longer this sender's."""
+    with session_scope(ctx.engine) as session:
+        result = session.execute(
+            update(OutboundMail)
+            .where(col(OutboundMail.id) == mail_id, col(OutboundMail.status) == "queued",
+                   col(OutboundMail.claimed_by) == holder(ctx))
+            .values(claimed_until=ctx.clock.now() + _lease(ctx))
+            .execution_options(synchronize_session=False))
+        return bool(cast(CursorResult[Any], result).rowcount)
 
 
 def claim_ready(ctx: ServiceContext, mail_id: int) -> tuple[str, tuple[bytes, list[str]] | None] | None:

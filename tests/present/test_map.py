@@ -177,11 +177,14 @@ def test_the_map_is_drawn_from_the_view_when_sent_and_its_source_never_leaves(ct
 def test_drawing_a_map_never_holds_up_the_daemons_event_loop(ctx, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A report's PNG is drawn when it is first sent; while it is drawn (a few tenths of a
     second each) the daemon must go on fetching and answering mail: the drawing runs in a
-    worker thread, and a task on the loop keeps running meanwhile."""
+    worker thread, and a task on the loop keeps running meanwhile. Drawn in-process
+    (``draw_workers = 0``), where the drawing shares the daemon's process; the pool's own
+    test is tests/pipeline/test_draw_pool.py."""
     import time
 
     from gm.service import outbox
 
+    ctx.settings["draw_workers"] = 0
     new_baltica(ctx)
     drawn: list[float] = []
 

@@ -1,0 +1,225 @@
+"""Drawing queued mails' pending parts in worker processes (issue 21).
+
+A report's map parts (map.json -> SVG -> PNG, gm.service.outbox.finish_pending_parts)
+cost some 35 ms of CPU a Pax Baltica report, nearly all of it in Python holding the GIL:
+one process draws them one at a time however many cores it may use. The outbox drain
+(gm.pipeline.dispatch) therefore hands each claimed mail's raw bytes to a pool of worker
+processes, several at once, and sends the finished mails in order as they come back.
+
+What runs in a worker is :func:`finish_raw`, a pure function of the mail's bytes (the
+same bytes as drawing in-process): no database, no clock, no state but the drawing's
+own caches. The pool:
+
+* is sized by ``[service] draw_workers`` (:func:`workers_for`): by default the cores
+  this process may use (``os.sched_getaffinity``); 0 draws in-process, as before;
+* starts lazily, when a mail first needs drawing, with the ``forkserver`` start method
+  (``spawn`` where there is none), never ``fork``: the daemon has threads, and a forked
+  copy of a lock one of them held would never be released;
+* is started again after a worker died (``BrokenProcessPool``): :meth:`DrawPool.broken`;
+* is shut down when the daemon stops (:func:`shutdown`), and a worker whose parent is
+  gone, however it went (SIGKILL included), exits at once: it waits on its parent's
+  sentinel (a pipe only the parent holds open) in a thread of its own. Workers ignore
+  SIGINT (a Ctrl-C reaches the whole process group; the daemon handles it, and the
+  workers follow it out). SIGTERM stops a worker: it is how the pool ends the workers
+  of a pool that broke, one of them perhaps blocked writing a result nobody reads.
+
+A mail whose drawing the pool could not finish loses at most its own pictures
+(:func:`without_pending_parts`, what finish_pending_parts does with a part it cannot
+draw); the drain decides when (gm.pipeline.dispatch).
+"""
+
+from __future__ import annotations
+
+import email
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.policy import SMTP
+from typing import Any
+
+from gm.db.models import OutboundMail
+from gm.mail.compose import RENDER_HEADER
+from gm.service.context import ServiceContext
+from gm.service.outbox import SOURCES_ONLY, finish_pending_parts
+
+log = logging.getLogger("gm.drawpool")
+
+
+def finish_raw(raw: bytes) -> bytes:
+    """``raw`` with its pending parts drawn (or dropped, if one cannot be drawn): what
+    :func:`~gm.service.outbox.finish_pending_parts` stores, as a pure function of the
+    bytes, so that a worker process can run it."""
+    row = OutboundMail(message_id="", kind="", created_at=_NEVER, raw=raw)  # never stored
+    finish_pending_parts(row)
+    return row.raw
+
+
+_NEVER = datetime(1970, 1, 1, tzinfo=UTC)
+
+WORK: Callable[[bytes], bytes] = finish_raw
+"""What a worker runs on a mail's bytes (looked up at each submission; a test puts a
+function of its own here, importable by the worker, to make a worker fail)."""
+
+
+def without_pending_parts(raw: bytes) -> bytes:
+    """``raw`` with every part still to be drawn, and every part only there to draw from,
+    taken out: what finish_pending_parts sends when no part can be drawn (the HTML shows
+    the picture's alt text). Nothing is drawn, so nothing here can take the process down."""
+    if RENDER_HEADER.encode() not in raw:
+        return raw
+    msg = email.message_from_bytes(raw, policy=SMTP)
+    assert isinstance(msg, EmailMessage)
+    for parent in [p for p in msg.walk() if p.is_multipart()]:
+        parts = parent.get_payload()
+        assert isinstance(parts, list), "a multipart's payload is its list of parts"
+        parts[:] = [p for p in parts if isinstance(p, EmailMessage)
+                    and p.get(RENDER_HEADER) is None and p.get_content_type() not in SOURCES_ONLY]
+    return msg.as_bytes(policy=SMTP)
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # no sched_getaffinity (macOS)
+        return os.cpu_count() or 1
+
+
+def workers_for(ctx: ServiceContext) -> int:
+    """``[service] draw_workers``: how many worker processes draw; 0 draws in-process."""
+    value = ctx.settings.get("draw_workers")
+    return default_workers() if value is None else max(0, int(value))
+
+
+def _context() -> Any:
+    """forkserver, which loads the drawing code once and forks each worker from it; else spawn."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["gm.pipeline.drawpool", "gm.maps.draw"])
+    return context
+
+
+def _worker_started() -> None:
+    """In each worker, before its first mail: leave Ctrl-C to the parent, exit when the
+    parent is gone, and import the drawing code."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None and parent.sentinel is not None:
+        sentinel = parent.sentinel
+
+        def watch() -> None:
+            multiprocessing.connection.wait([sentinel])  # readable once the parent's end closed
+            os._exit(0)
+
+        threading.Thread(target=watch, name="gm-draw-parent", daemon=True).start()
+    import gm.maps.draw  # noqa: F401  (the drawing code, loaded before the first mail)
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """One mail handed to the pool: its future, and which of the pool's executors runs it."""
+
+    future: Future[bytes]
+    generation: int
+
+
+class DrawPool:
+    """A pool of ``workers`` processes drawing mails' pending parts (:func:`finish_raw`)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.generation = 0  # counts the executors: one more after each that broke
+        self._executor: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def window(self) -> int:
+        """How many mails the drain keeps claimed and drawing ahead of the one it sends."""
+        return 2 * self.workers
+
+    def started(self) -> bool:
+        return self._executor is not None
+
+    def submit(self, raw: bytes) -> Drawing | None:
+        """Hand ``raw`` to a worker; None if no worker can be started (draw in-process).
+
+        Starting the pool (the first mail, or after one broke) waits for a worker process:
+        call this from a worker thread, not the event loop."""
+        for _ in range(2):  # a pool found broken is started again once
+            with self._lock:
+                generation = self.generation
+                try:
+                    if self._executor is None:
+                        self._executor = ProcessPoolExecutor(
+                            self.workers, mp_context=_context(), initializer=_worker_started)
+                        log.info("drawing in %d worker processes", self.workers)
+                    return Drawing(self._executor.submit(WORK, raw), generation)
+                except BrokenProcessPool:
+                    pass
+                except (OSError, RuntimeError, ValueError):  # no processes here (limits, /dev/shm)
+                    log.warning("no worker process for drawing: drawing in-process", exc_info=True)
+                    return None
+            self.broken(generation)
+        return None
+
+    def broken(self, generation: int) -> None:
+        """The executor of ``generation`` lost a worker: the next mail starts a new one."""
+        with self._lock:
+            if generation != self.generation:
+                return  # already replaced
+            executor, self._executor = self._executor, None
+            self.generation += 1
+        log.warning("a drawing worker died; starting the pool again")
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    def shutdown(self) -> None:
+        """Stop the workers (those drawing are left to finish, without waiting for them)."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    def pids(self) -> list[int]:
+        """The worker processes running now (for the tests)."""
+        executor = self._executor
+        processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
+        return [p.pid for p in list(processes.values()) if p.pid is not None and p.is_alive()]
+
+
+_pool: DrawPool | None = None
+_pool_lock = threading.Lock()
+
+
+def pool_for(ctx: ServiceContext) -> DrawPool | None:
+    """This process's pool for ``ctx``'s ``draw_workers`` (None: draw in-process). Nothing
+    is started until a mail is submitted."""
+    global _pool
+    workers = workers_for(ctx)
+    if workers == 0:
+        return None
+    with _pool_lock:
+        if _pool is None or _pool.workers != workers:
+            if _pool is not None:
+                _pool.shutdown()
+            _pool = DrawPool(workers)
+        return _pool
+
+
+def shutdown() -> None:
+    """Stop this process's pool, if it was started (the daemon, when it stops)."""
+    global _pool
+    with _pool_lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown()
