@@ -260,7 +260,7 @@ def instances(args: argparse.Namespace, server: DovecotServer, raws: list[bytes]
     alternately run after run (a machine whose load changes weighs on both alike)."""
     rates: dict[int, list[float]] = {k: [] for k in args.instances}
     cpus: dict[int, list[float]] = {k: [] for k in args.instances}  # ms a mail, all instances
-    tails: dict[int, list[float]] = {k: [] for k in args.instances}  # s: the last one alone
+    tails: dict[int, list[float]] = {k: [] for k in args.instances}  # s: the last one working alone
     with rg.pg_databases(args.pg) as new:
         template = new(None)
         build_games(template, args.games, FakeClock(), 0)
@@ -291,18 +291,21 @@ def instances(args: argparse.Namespace, server: DovecotServer, raws: list[bytes]
                 ends = sorted(o["done_at"] for o in outs)
                 rates[k].append(len(raws) / (ends[-1] - start))
                 cpus[k].append(1000 * sum(o["cpu"] for o in outs) / len(raws))
-                tails[k].append(ends[-1] - ends[0])
+                worked = sorted(o["worked_until"] for o in outs)
+                tails[k].append(worked[-1] - worked[0])
                 if args.details:
                     print(f"ingest x{k} run {run}: {len(raws) / (ends[-1] - start):.1f} mails/s; "
                           + "; ".join(json.dumps({key: round(v, 3) if isinstance(v, float) else v
-                                                  for key, v in o.items() if key != "done_at"})
+                                                  for key, v in o.items()
+                                                  if key not in ("done_at", "worked_until")})
                                       for o in outs), flush=True)
     print(f"ingest on PostgreSQL: {len(raws)} mails, one mailbox, 1 to {max(args.instances)} instances "
           "(one process each); every mail answered once")
     for k in args.instances:
         print(f"ingest x{k}: {rg.spread(rates[k])} mails/s; CPU a mail, the instances' together "
               f"{rg.spread(cpus[k])} ms"
-              + (f"; the last instance alone at the end {rg.spread(tails[k], '{:.2f}')} s" if k > 1 else ""))
+              + (f"; the last instance working alone at the end {rg.spread(tails[k], '{:.2f}')} s"
+                 if k > 1 else ""))
         if k > 1 and 1 in rates:
             print(f"ingest x{k}: ratio to x1: "
                   f"{rg.spread([b / a for a, b in zip(rates[1], rates[k], strict=True)], '{:.2f}')} "

@@ -7,7 +7,8 @@ fetch, as the daemon's rounds (stored, handled by whichever instance holds its r
 flagged), in the order the daemon keeps (gm.pipeline.order: a mail held by the other
 instance holds back the later mails of its game; with the other's heartbeat, or after such
 a mail, rounds go game by game). Prints one JSON line: mails seen (settled or held), held,
-CPU seconds, rounds, wall seconds fetching and pausing between rounds. With
+when it stopped (the mailbox empty) and when its last round that handled mail ended, CPU
+seconds, rounds, wall seconds fetching and pausing between rounds. With
 GM_BENCH_PROFILE=DIR each instance's run is profiled (cProfile, CPU time) into DIR/INSTANCE.prof;
 with GM_BENCH_TRACE=DIR the time each mail was taken (and found held) goes to
 DIR/INSTANCE.trace.json.
@@ -90,6 +91,7 @@ def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
     while not Path(go_file).exists():
         time.sleep(0.005)
     seen = held = rounds = 0
+    worked_until = time.time()  # the end of the last round that handled a mail itself
     fetch_wall = sleep_wall = 0.0
     profile = os.environ.get("GM_BENCH_PROFILE")  # a directory: cProfile each instance there
     profiler = cProfile.Profile(time.process_time) if profile else None  # CPU, not waits
@@ -115,6 +117,8 @@ def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
             fetched_now, ctx.service_address, instance, by_game=by_game,
             fresh_seconds=FRESH_SECONDS, peers=peers, avoid=others_games.now())
         done = process_round(ctx, source, mails, due)  # as Daemon.step
+        if done.here:
+            worked_until = time.time()
         seen += len(done.settled) + len(done.held)
         held += len(done.held)
         by_game = by_game or mails.met_other
@@ -131,6 +135,7 @@ def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
         Path(trace, f"{instance}.trace.json").write_text(json.dumps(TracedRound.trace))
     source.close()
     print(json.dumps({"instance": instance, "seen": seen, "held": held, "done_at": done_at,
+                      "worked_until": worked_until,
                       "cpu": cpu, "rounds": rounds, "fetch_wall": fetch_wall,
                       "sleep_wall": sleep_wall}), flush=True)
     ctx.engine.dispose()
