@@ -105,13 +105,15 @@ def engine_alone(url: str) -> tuple[int, float]:
     return len(work), time.perf_counter() - start
 
 
-def release(url: str, now: str, instances: int) -> tuple[float, float, list[dict[str, Any]]]:
+def release(url: str, now: str, instances: int,
+            draw_workers: int | None = None) -> tuple[float, float, list[dict[str, Any]]]:
     """Start the instances together; (seconds to all queued, to all handed, their reports)."""
     with tempfile.TemporaryDirectory() as tmp:
         go = Path(tmp) / "go"
         env = {**os.environ, "PYTHONPATH": str(rg.ROOT)}
         procs = [subprocess.Popen([sys.executable, "-m", "bench.storm_worker", url, f"i{n}", now,
-                                   str(go)], cwd=rg.ROOT, env=env, stdout=subprocess.PIPE, text=True)
+                                   str(go), "" if draw_workers is None else str(draw_workers)],
+                                  cwd=rg.ROOT, env=env, stdout=subprocess.PIPE, text=True)
                  for n in range(instances)]
         for p in procs:
             assert p.stdout is not None and "ready" in p.stdout.readline()
@@ -174,7 +176,7 @@ def storm(label: str, args: argparse.Namespace) -> None:
                 n, seconds = engine_alone(url)
                 alone.append(seconds)
                 before = last_event(url)
-                q, h, outs = release(url, now, instances)
+                q, h, outs = release(url, now, instances, args.draw_workers)
                 queued.append(q)
                 handed.append(h)
                 verdict = check(url, args.games, before)
@@ -204,6 +206,8 @@ def main() -> None:
                         or os.environ.get("GM_TEST_DATABASE_URL") or rg.DEFAULT_PG)
     parser.add_argument("--no-pg", action="store_true")
     parser.add_argument("--no-sqlite", action="store_true")
+    parser.add_argument("--draw-workers", type=int, default=None,
+                        help="each instance's [service] draw_workers (default: gm's, the cores)")
     args = parser.parse_args()
     if not args.no_sqlite:
         storm("sqlite", args)

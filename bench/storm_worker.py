@@ -1,6 +1,6 @@
 """One gm instance of the deadline-storm benchmark (bench/bench_storm.py).
 
-``python -m bench.storm_worker URL INSTANCE NOW GO_FILE`` warms up as the daemon does when it
+``python -m bench.storm_worker URL INSTANCE NOW GO_FILE [DRAW_WORKERS]`` warms up as the daemon does when it
 starts (gm.service.reports.warm_up: the game modules, boards, templates and catalogues loaded
 by rendering one report, nothing stored), waits for GO_FILE (so that every instance starts
 together), then with its clock at NOW does what the daemon does at a
@@ -48,9 +48,12 @@ class CountingSink:
         return None
 
 
-def main(url: str, instance: str, now: str, go_file: str) -> None:
+def main(url: str, instance: str, now: str, go_file: str, draw_workers: str = "") -> None:
+    settings: dict[str, object] = {"address": "gm@example.org"}
+    if draw_workers:  # else gm's default, as the daemon's (gm.pipeline.drawpool.workers_for)
+        settings["draw_workers"] = int(draw_workers)
     ctx = ServiceContext(engine=make_engine(url), clock=FakeClock(datetime.fromisoformat(now)),
-                         settings={"address": "gm@example.org"}, instance=instance)
+                         settings=settings, instance=instance)
     warm_up(ctx)  # what gm.daemon.Daemon.run does before its first round
     print(json.dumps({"ready": instance}), flush=True)
     while not Path(go_file).exists():
@@ -86,4 +89,4 @@ def main(url: str, instance: str, now: str, go_file: str) -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:5])
+    main(*sys.argv[1:6])
