@@ -46,6 +46,9 @@ MAX_ATTEMPTS = 12
 TELL_AFTER_ATTEMPTS = 5
 FIRST_RETRY = timedelta(seconds=30)
 LONGEST_RETRY = timedelta(hours=2)
+DRAW_TIMEOUT = 60.0
+"""Seconds a mail's drawing may take in a worker (~30 ms is usual) before the worker is
+taken for stuck: far less than a claim's lease, so the mail still goes under its claim."""
 SEND_LEASE_SECONDS = 120.0
 """How long a claim on an outgoing mail holds (``[service] send_lease_seconds``): far longer
 than a send (the SMTP timeout), so only a claim whose sender died runs out."""
@@ -155,12 +158,8 @@ async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
     window: deque[_Claimed] = deque()
     try:
         while ahead or window:
-            # Claim and hand to the pool up to a window ahead; not while a mail of a pool
-            # that broke waits to be drawn again alone (so that only the mail that breaks
-            # it again loses its pictures).
-            while (ahead and len(window) < pool.window
-                   and all(c.drawing is None or c.drawing.generation == pool.generation
-                           for c in window)):
+            # claim and hand to the pool up to a window ahead
+            while ahead and len(window) < pool.window:
                 claimed = await asyncio.to_thread(_claim_and_draw, ctx, ahead.popleft(), pool)
                 if claimed is not None:
                     window.append(claimed)
@@ -247,27 +246,37 @@ async def _finished(ctx: ServiceContext, mail: _Claimed, pool: drawpool.DrawPool
 async def _drawn(mail: _Claimed, pool: drawpool.DrawPool) -> bytes:
     """``mail``'s bytes with its parts drawn by the pool.
 
-    A drawing lost with its worker (the pool broke) is drawn again, alone, in a new pool;
-    if that one breaks too, this mail is what breaks it, and it goes without its pictures
-    (nothing more is drawn of it, in-process least of all). A drawing that raised in the
-    worker, or one no worker could be started for, is drawn in-process."""
+    A drawing lost with its worker (the pool broke), or still not done after
+    ``DRAW_TIMEOUT`` seconds (the pool's workers are then killed), is drawn again, alone,
+    by a worker process of its own (the pool starts again for the next mails); if that
+    one dies too, this mail is what breaks it, and it goes
+    without its pictures (nothing more is drawn of it, in-process least of all). A drawing
+    that raised in the worker, or one no worker could be started for, is drawn
+    in-process."""
     drawing = mail.drawing
     for attempt in (1, 2):
         if drawing is None:
             break
+        waiting = asyncio.wrap_future(drawing.future)
         try:
-            return await asyncio.wrap_future(drawing.future)
+            return await asyncio.wait_for(asyncio.shield(waiting), DRAW_TIMEOUT)
+        except TimeoutError:
+            log.warning("drawing mail %s takes over %.0f s: its workers are stopped",
+                        mail.mail_id, DRAW_TIMEOUT)
+            waiting.add_done_callback(lambda f: f.cancelled() or f.exception())  # seen: it broke
+            pool.kill(drawing)
         except BrokenProcessPool:
-            pool.broken(drawing.generation)
+            if drawing.alone is None:
+                pool.broken(drawing.generation)
         except Exception:
             log.warning("drawing mail %s raised in a worker; drawing it here", mail.mail_id,
                         exc_info=True)
             break
         if attempt == 2:
-            log.warning("mail %s broke the drawing pool twice: it goes without its pictures",
+            log.warning("mail %s lost its drawing worker twice: it goes without its pictures",
                         mail.mail_id)
             return await asyncio.to_thread(drawpool.without_pending_parts, mail.raw)
-        drawing = await asyncio.to_thread(pool.submit, mail.raw)
+        drawing = await asyncio.to_thread(pool.alone, mail.raw)
     return await asyncio.to_thread(_draw_here, mail.raw)
 
 

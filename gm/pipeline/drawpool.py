@@ -131,6 +131,7 @@ class Drawing:
 
     future: Future[bytes]
     generation: int
+    alone: ProcessPoolExecutor | None = None  # a worker of its own (DrawPool.alone)
 
 
 class DrawPool:
@@ -172,6 +173,19 @@ class DrawPool:
             self.broken(generation)
         return None
 
+    def alone(self, raw: bytes) -> Drawing | None:
+        """Hand ``raw`` to a worker process of its own, started for it and stopped after it:
+        a mail whose drawing was lost with a pool is tried once more where nothing else can
+        break with it, nor it with anything else. None if no worker can be started."""
+        try:
+            executor = ProcessPoolExecutor(1, mp_context=_context(), initializer=_worker_started)
+            future = executor.submit(WORK, raw)
+        except (OSError, RuntimeError, ValueError, BrokenProcessPool):
+            log.warning("no worker process for drawing: drawing in-process", exc_info=True)
+            return None
+        future.add_done_callback(lambda _: executor.shutdown(wait=False))
+        return Drawing(future, -1, executor)
+
     def broken(self, generation: int) -> None:
         """The executor of ``generation`` lost a worker: the next mail starts a new one."""
         with self._lock:
@@ -180,8 +194,20 @@ class DrawPool:
             executor, self._executor = self._executor, None
             self.generation += 1
         log.warning("a drawing worker died; starting the pool again")
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+        if executor is not None:  # its futures are failed by its own thread, not cancelled
+            executor.shutdown(wait=False)
+
+    def kill(self, drawing: Drawing) -> None:
+        """The worker of ``drawing`` is stuck on it: kill its executor's workers (SIGKILL)
+        and, if that was the pool's, start a new one for the next mail."""
+        with self._lock:
+            executor = drawing.alone or (self._executor if drawing.generation == self.generation
+                                         else None)
+        processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
+        for process in list(processes.values()):
+            process.kill()
+        if drawing.alone is None:
+            self.broken(drawing.generation)
 
     def shutdown(self) -> None:
         """Stop the workers (those drawing are left to finish, without waiting for them)."""

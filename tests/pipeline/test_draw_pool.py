@@ -145,8 +145,8 @@ def test_with_no_draw_workers_the_maps_are_drawn_in_the_daemons_process(
 def test_a_worker_that_dies_costs_only_the_pictures_of_the_mail_that_killed_it(
         baltica: ServiceContext, monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker process that dies on a mail (here: each of Sweden's reports, as a crash in
-    the rasteriser would) breaks the pool; every mail it held is drawn again, alone, in a
-    new pool, and only a mail that breaks that one too goes without its pictures."""
+    the rasteriser would) breaks the pool; every mail it held is drawn again by a worker of
+    its own, and only a mail whose second worker dies too goes without its pictures."""
     monkeypatch.setattr(drawpool, "WORK", draw_faults.die_on_doomed)
     before = queued(baltica)
     order = [before[i].message_id for i in due(baltica)]
@@ -166,7 +166,33 @@ def test_a_worker_that_dies_costs_only_the_pictures_of_the_mail_that_killed_it(
         else:
             assert raw == expected[message_id(raw)], "every other mail keeps its map"
     pool = drawpool.pool_for(baltica)
-    assert pool is not None and pool.generation >= 6, "a new pool for each lone retry"
+    assert pool is not None and pool.generation >= 1, "the pool was started again"
+
+
+def test_a_drawing_that_never_ends_costs_only_that_mails_pictures(
+        baltica: ServiceContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker stuck on a mail (here: each of Sweden's reports in the first game) is
+    stopped after DRAW_TIMEOUT; the mail is tried once more, by a worker of its own, and then goes without
+    its pictures; the outbox goes on."""
+    from gm.pipeline import dispatch
+
+    monkeypatch.setattr(drawpool, "WORK", draw_faults.hang_on_doomed)
+    monkeypatch.setattr(dispatch, "DRAW_TIMEOUT", 5.0)  # a cold worker's first map: ~1 s
+    with session_scope(baltica.engine) as s:  # the second game's mails are sent already
+        for row in s.exec(select(OutboundMail).where(OutboundMail.game_id == "b2")).all():
+            row.status = "sent"
+            s.add(row)
+    before = queued(baltica)
+    expected = drawn_in_process({i: r for i, r in before.items() if r.status == "queued"})
+    sink = Recorder()
+    assert asyncio.run(drain(baltica, sink)) == len(expected) == 10
+    for raw, to in sink.sent:
+        assert RENDER_HEADER.encode() not in raw
+        if to == ["karl@example.org"] and b"map" in expected[message_id(raw)]:
+            assert raw == drawpool.without_pending_parts(
+                next(r.raw for r in before.values() if r.message_id == message_id(raw)))
+        else:
+            assert raw == expected[message_id(raw)]
 
 
 def test_a_worker_killed_while_drawing_costs_no_picture(

@@ -32,3 +32,10 @@ def slow(raw: bytes) -> bytes:
     """Draw after a pause, so that a test can kill the worker while it is drawing."""
     time.sleep(0.3)
     return finish_raw(raw)
+
+
+def hang_on_doomed(raw: bytes) -> bytes:
+    """The worker never finishes a mail to ``DOOMED`` (a drawing stuck in a loop)."""
+    if DOOMED in raw:
+        time.sleep(3600)
+    return finish_raw(raw)
