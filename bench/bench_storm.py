@@ -107,7 +107,13 @@ def engine_alone(url: str) -> tuple[int, float]:
 
 def release(url: str, now: str, instances: int,
             draw_workers: int | None = None) -> tuple[float, float, list[dict[str, Any]]]:
-    """Start the instances together; (seconds to all queued, to all handed, their reports)."""
+    """Start the instances together; (seconds to all queued, to all handed, their reports).
+
+    Without ``draw_workers`` each instance draws with its share of this host's cores, as an
+    operator running several instances on one host would set ``[service] draw_workers``
+    (gm's default, every core each, would put two drawing pools on the same cores)."""
+    if draw_workers is None:
+        draw_workers = max(1, len(os.sched_getaffinity(0)) // instances)
     with tempfile.TemporaryDirectory() as tmp:
         go = Path(tmp) / "go"
         env = {**os.environ, "PYTHONPATH": str(rg.ROOT)}
