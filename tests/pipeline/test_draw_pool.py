@@ -33,7 +33,7 @@ from gm.pipeline import drawpool
 from gm.pipeline.dispatch import claim, drain, due
 from gm.service.context import ServiceContext
 from gm.service.outbox import queue_mail
-from tests.present.support import SWEDISH_ORDERS, new_baltica, play
+from tests.present.support import SWEDISH_ORDERS, drain_while_ticking, new_baltica, play
 from tests.support import draw_faults
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -231,23 +231,7 @@ def test_the_daemons_loop_keeps_running_while_the_workers_draw(
         baltica: ServiceContext, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(drawpool, "WORK", draw_faults.slow)  # 0.3 s a mail
 
-    async def drain_while_ticking() -> tuple[int, int]:
-        ticks = 0
-        done = asyncio.Event()
-
-        async def tick() -> None:
-            nonlocal ticks
-            while not done.is_set():
-                ticks += 1
-                await asyncio.sleep(0.01)
-
-        ticker = asyncio.create_task(tick())
-        sent = await drain(baltica, Recorder())
-        done.set()
-        await ticker
-        return sent, ticks
-
-    sent, ticks = asyncio.run(drain_while_ticking())
+    sent, ticks = drain_while_ticking(baltica, Recorder())
     # 16 drawings of 0.3 s on two workers: 2.4 s at least; blocked, one tick a mail.
     assert sent == 20 and ticks > 3 * sent
 

@@ -60,6 +60,20 @@ class Mailbox:
         return None
 
 
+def stores_recorded(monkeypatch: pytest.MonkeyPatch) -> list[list[int | None]]:
+    """The UIDs of each call the daemon makes to store a chunk of mails (gm.pipeline.ingest
+    store_all), recorded from now on."""
+    calls: list[list[int | None]] = []
+    real = gm.daemon.store_all
+
+    def recording(ctx, mails):  # type: ignore[no-untyped-def]
+        calls.append([m.uid for m in mails])
+        return real(ctx, mails)
+
+    monkeypatch.setattr(gm.daemon, "store_all", recording)
+    return calls
+
+
 def replies_and_orders(ctx: ServiceContext) -> tuple[int, list[tuple[str, int, str]]]:
     with session_scope(ctx.engine) as s:
         orders = [(o.power, o.version, o.text) for o in
@@ -194,14 +208,7 @@ def test_a_chunk_is_stored_in_the_mailbox_order_whatever_the_order_of_handling(
         def __iter__(self):  # type: ignore[no-untyped-def]
             yield from reversed(self.mails)
 
-    calls: list[list[int | None]] = []
-    real = gm.daemon.store_all
-
-    def recording(ctx, mails):  # type: ignore[no-untyped-def]
-        calls.append([m.uid for m in mails])
-        return real(ctx, mails)
-
-    monkeypatch.setattr(gm.daemon, "store_all", recording)
+    calls = stores_recorded(monkeypatch)
     box = Mailbox(race)
     done = process_round(race, box, Backwards(fetched(), race.service_address, race.instance))
     assert calls == [[1, 2, 3]]
@@ -216,14 +223,7 @@ def test_game_by_game_an_instance_stores_first_the_mails_of_its_own_games(
     from gm.pipeline.order import Round, owner
 
     assert owner("race9", (race.instance, "other")) == race.instance != owner("race1", (race.instance, "other"))
-    calls: list[list[int | None]] = []
-    real = gm.daemon.store_all
-
-    def recording(ctx, mails):  # type: ignore[no-untyped-def]
-        calls.append([m.uid for m in mails])
-        return real(ctx, mails)
-
-    monkeypatch.setattr(gm.daemon, "store_all", recording)
+    calls = stores_recorded(monkeypatch)
     monkeypatch.setattr(gm.daemon, "ROUND_CHUNK", 2)
     mails = fetched([f"GAME {g}\nPOWER north n-secret\nadvance {n}\n"
                      for n in (1, 2, 3) for g in ("race1", "race9")])

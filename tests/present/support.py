@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import email
 import re
 from email.message import EmailMessage
@@ -13,6 +14,7 @@ from sqlmodel import col, select
 from gm.db.engine import session_scope
 from gm.db.models import OutboundMail
 from gm.mail.html_text import html_to_text
+from gm.mail.types import MailSink
 from gm.orders.model import SourceLine
 from gm.service.adjudicate import close_phase, settle
 from gm.service.context import ServiceContext
@@ -125,3 +127,28 @@ def finished_game(ctx: ServiceContext, game_id: str = "fin") -> None:
         mod.set_path(ctx, s, get_game(s, game_id), actor="mod", path="ended", value="true",
                      reason="the players agreed a draw")
     play(ctx, game_id, 1)
+
+
+def drain_while_ticking(ctx: ServiceContext, sink: MailSink) -> tuple[int, int]:
+    """Drain the outbox (gm.pipeline.dispatch.drain) while a task on the same event loop
+    ticks every 10 ms; (mails sent, ticks). A drain that holds the loop up lets the ticker
+    run at most once per mail."""
+    from gm.pipeline.dispatch import drain
+
+    async def run() -> tuple[int, int]:
+        ticks = 0
+        done = asyncio.Event()
+
+        async def tick() -> None:
+            nonlocal ticks
+            while not done.is_set():
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        ticker = asyncio.create_task(tick())
+        sent = await drain(ctx, sink)
+        done.set()
+        await ticker
+        return sent, ticks
+
+    return asyncio.run(run())

@@ -32,7 +32,15 @@ from tests.games.baltica.test_fog_reports import (
     random_orders,
     side_of,
 )
-from tests.present.support import mails, new_baltica, parts, play, sent, sent_svg
+from tests.present.support import (
+    drain_while_ticking,
+    mails,
+    new_baltica,
+    parts,
+    play,
+    sent,
+    sent_svg,
+)
 
 MODULE = BalticaModule()
 SVG = "{http://www.w3.org/2000/svg}"
@@ -195,23 +203,7 @@ def test_drawing_a_map_never_holds_up_the_daemons_event_loop(ctx, tmp_path, monk
 
     monkeypatch.setitem(outbox.RENDERERS, ("image/svg+xml", "image/png"), slow_png)
 
-    async def drain_while_ticking() -> tuple[int, int]:
-        ticks = 0
-        done = asyncio.Event()
-
-        async def tick() -> None:
-            nonlocal ticks
-            while not done.is_set():
-                ticks += 1
-                await asyncio.sleep(0.01)
-
-        ticker = asyncio.create_task(tick())
-        sent = await drain(ctx, FileSink(tmp_path / "out"))
-        done.set()
-        await ticker
-        return sent, ticks
-
-    sent, ticks = asyncio.run(drain_while_ticking())
+    sent, ticks = drain_while_ticking(ctx, FileSink(tmp_path / "out"))
     assert sent > 0 and len(drawn) >= 2, "the reports' maps were drawn while sending"
     # Blocked, the ticker runs at most once per mail; free, about every 10 ms of drawing.
     assert ticks > 3 * len(drawn)
