@@ -297,14 +297,7 @@ def _store_drawn(ctx: ServiceContext, mail_id: int, raw: bytes) -> bool:
     """Store a claimed mail's finished bytes, before its first send, and renew its claim;
     False if the mail is no longer queued or no longer this sender's (its lease ran out
     and another took it)."""
-    with session_scope(ctx.engine) as session:
-        result = session.execute(
-            update(OutboundMail)
-            .where(col(OutboundMail.id) == mail_id, col(OutboundMail.status) == "queued",
-                   col(OutboundMail.claimed_by) == holder(ctx))
-            .values(raw=raw, claimed_until=ctx.clock.now() + _lease(ctx))
-            .execution_options(synchronize_session=False))
-        return bool(cast(CursorResult[Any], result).rowcount)
+    return _renew(ctx, mail_id, raw)
 
 
 def _release(ctx: ServiceContext, mail_ids: list[int]) -> None:
@@ -323,15 +316,19 @@ def _release(ctx: ServiceContext, mail_ids: list[int]) -> None:
                     exc_info=True)
 
 
-def _renew(ctx: ServiceContext, mail_id: int) -> bool:
+def _renew(ctx: ServiceContext, mail_id: int, raw: bytes | None = None) -> bool:
     """Renew the claim on a mail claimed ahead that waited half its lease for its turn
-    (slow sends before it); False if it is no longer queued or no longer this sender's."""
+    (slow sends before it), storing its finished bytes ``raw`` with it if given; False if it
+    is no longer queued or no longer this sender's."""
+    values: dict[str, Any] = {"claimed_until": ctx.clock.now() + _lease(ctx)}
+    if raw is not None:
+        values["raw"] = raw
     with session_scope(ctx.engine) as session:
         result = session.execute(
             update(OutboundMail)
             .where(col(OutboundMail.id) == mail_id, col(OutboundMail.status) == "queued",
                    col(OutboundMail.claimed_by) == holder(ctx))
-            .values(claimed_until=ctx.clock.now() + _lease(ctx))
+            .values(**values)
             .execution_options(synchronize_session=False))
         return bool(cast(CursorResult[Any], result).rowcount)
 
