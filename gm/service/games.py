@@ -168,9 +168,11 @@ def _seats_query() -> SelectOfScalar[Seat]:
 
 @functools.cache
 def _current_phase_query() -> SelectOfScalar[Phase]:
-    """Built once (issue 21), the game bound."""
+    """Built once (issue 21), the game bound; ``LIMIT 1`` because an ORM read fetches and
+    builds every row it selects, ``.first()`` or not (issue 21: each mail decoded the game
+    state of every phase of its game, the whole history, to use the latest)."""
     return (select(Phase).where(col(Phase.game_id) == bindparam("of_game"), col(Phase.state) != "undone")
-            .order_by(col(Phase.seq).desc()))
+            .order_by(col(Phase.seq).desc()).limit(1))
 
 
 def get_seat(session: Session, game_id: str, power: str) -> Seat:
