@@ -67,3 +67,19 @@ def session_scope(engine: Engine) -> Iterator[Session]:
         except BaseException:
             session.rollback()
             raise
+
+
+_WRITE_LOCKED = "gm.write_locked"
+
+
+def note_write_lock(session: Session) -> None:
+    """Record that ``session``'s transaction holds SQLite's write lock since its first
+    statement (a write): every row it reads is then the latest, and stays so until it
+    ends, as if locked. The note lasts as long as the transaction (:func:`holds_write_lock`)."""
+    session.info[_WRITE_LOCKED] = session.get_transaction()
+
+
+def holds_write_lock(session: Session) -> bool:
+    """Whether :func:`note_write_lock` was said of the transaction ``session`` is in now."""
+    held = session.info.get(_WRITE_LOCKED)
+    return held is not None and held is session.get_transaction()

@@ -37,7 +37,7 @@ from sqlmodel import Session, col, func, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from gm.checkpoint import checkpoint
-from gm.db.engine import session_scope
+from gm.db.engine import note_write_lock, session_scope
 from gm.db.models import Game, InboundMail, Seat
 from gm.i18n import msg, translate
 from gm.mail.classify import MailClass, classify_with_reason
@@ -187,7 +187,10 @@ def _lock(session: Session, inbound_id: int) -> InboundMail | None:
     the write lock first, so the row is read inside the transaction that will mark it."""
     if session.get_bind().dialect.name == "postgresql":
         return session.exec(_lock_read(True), params={"inbound_id": inbound_id}).first()
-    session.execute(_LOCK_WRITE, {"inbound_id": inbound_id})
+    if session.execute(_LOCK_WRITE, {"inbound_id": inbound_id}).rowcount == 1:  # type: ignore[attr-defined]
+        # the transaction's first statement: the write lock is held from here to the
+        # commit, so the phase need not be locked again (gm.service.orders.lock_current_phase)
+        note_write_lock(session)
     return session.exec(_lock_read(False), params={"inbound_id": inbound_id}).first()
 
 
