@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Update, bindparam, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
-from sqlmodel.sql.expression import SelectOfScalar
+from sqlmodel.sql.expression import Select, SelectOfScalar
 
 from gm.db.engine import holds_write_lock
 from gm.db.models import Game, OrderSet, Phase
@@ -182,8 +183,9 @@ def submit_orders(
     module = module_of(game)
     parse = _parse(module, phase.game_state or {}, power, lines)
     orders = [p.order for p in parse.orders]
-    versions = _versions(session, game.id, phase.seq, power)
-    previous = next((row for row in versions if row.current), None)
+    standing = _standing(session, game.id, phase.seq, power)
+    previous = session.get(OrderSet, standing.current) if (
+        add and standing.current is not None) else None  # only ADD reads its orders
     # ADD: the new orders are judged after the ones already stored (actions counted and
     # money spent from the top of the whole list), only their own verdicts shown
     earlier = [module.order_from_json(o) for o in previous.orders or []] if (
@@ -202,8 +204,7 @@ def submit_orders(
         orders=base_orders + [module.order_to_json(p.order) for p in keep],
         text="\n".join(base_text + [p.echo for p in keep]),
         source=source, inbound_id=inbound_id,
-        ready=previous.ready if previous else False, wait=previous.wait if previous else False,
-        versions=versions,
+        ready=standing.ready, wait=standing.wait, standing=standing,
     )
     return sub
 
@@ -233,32 +234,64 @@ def _parse(module: GameModule, state: State, power: str,
     return parse
 
 
-def _versions(session: Session, game_id: str, seq: int, power: str) -> list[OrderSet]:
-    """Every version of ``power``'s orders for phase ``seq``."""
-    return list(session.exec(_versions_query(), params={"game_id": game_id, "seq": seq, "power": power}))
+@dataclass(frozen=True)
+class Standing:
+    """A power's stored orders for a phase as storing a new version needs them: how many
+    versions there are, the current one's id and flags. Read as plain columns (issue 21:
+    every version was read and built, its orders decoded, for each mail; a power that had
+    sent its orders five times had five read to store the sixth)."""
+
+    versions: int = 0
+    current: int | None = None  # the current version's id
+    ready: bool = False
+    wait: bool = False
+
+
+def _standing(session: Session, game_id: str, seq: int, power: str) -> Standing:
+    """What :class:`Standing` says of ``power``'s orders for phase ``seq``, in one statement."""
+    rows = session.execute(_standing_query(), {"game_id": game_id, "seq": seq, "power": power}).all()
+    current = next((row for row in rows if row.current), None)
+    if current is None:
+        return Standing(len(rows))
+    return Standing(len(rows), current.id, bool(current.ready), bool(current.wait))
 
 
 @functools.cache
-def _versions_query() -> SelectOfScalar[OrderSet]:
-    return select(OrderSet).where(col(OrderSet.game_id) == bindparam("game_id"),
-                                  col(OrderSet.phase_seq) == bindparam("seq"),
-                                  col(OrderSet.power) == bindparam("power"))
+def _standing_query() -> Select[int | None, bool, bool, bool]:
+    """:func:`_standing`'s statement, built once (issue 21), its values bound."""
+    return select(col(OrderSet.id), col(OrderSet.current), col(OrderSet.ready),
+                  col(OrderSet.wait)).where(col(OrderSet.game_id) == bindparam("game_id"),
+                                            col(OrderSet.phase_seq) == bindparam("seq"),
+                                            col(OrderSet.power) == bindparam("power"))
+
+
+_RETIRE = (update(OrderSet).where(col(OrderSet.id) == bindparam("retired")).values(current=False)
+           .execution_options(synchronize_session=False))
+
+
+def _retire(session: Session, row_id: int) -> None:
+    """Version ``row_id`` is no longer current: one UPDATE, without reading the row; the
+    session's copy of it, if it holds one (READY in the same mail, a close storing a
+    default over a "flags" row), is told so."""
+    session.execute(_RETIRE, {"retired": row_id})
+    held = session.identity_map.get(Session.identity_key(OrderSet, row_id))
+    if held is not None:
+        set_committed_value(held, "current", False)
 
 
 def store_orders(ctx: ServiceContext, session: Session, game: Game, phase: Phase, power: str, *,
                  orders: list, text: str, source: str, inbound_id: int | None = None,
                  ready: bool = False, wait: bool = False,
-                 versions: list[OrderSet] | None = None) -> OrderSet:
-    """Store a new current version of ``power``'s orders for ``phase``; ``versions``: the
+                 standing: Standing | None = None) -> OrderSet:
+    """Store a new current version of ``power``'s orders for ``phase``; ``standing``: the
     earlier ones, when the caller read them in this transaction after locking the phase."""
-    rows = _versions(session, game.id, phase.seq, power) if versions is None else versions
-    for row in rows:
-        if row.current:
-            row.current = False
-            session.add(row)
-    new = OrderSet(game_id=game.id, phase_seq=phase.seq, power=power, version=len(rows) + 1,
-                   current=True, created_at=ctx.clock.now(), source=source,
-                   inbound_id=inbound_id, text=text, orders=orders, ready=ready, wait=wait)
+    standing = _standing(session, game.id, phase.seq, power) if standing is None else standing
+    if standing.current is not None:
+        _retire(session, standing.current)
+    new = OrderSet(game_id=game.id, phase_seq=phase.seq, power=power,
+                   version=standing.versions + 1, current=True, created_at=ctx.clock.now(),
+                   source=source, inbound_id=inbound_id, text=text, orders=orders, ready=ready,
+                   wait=wait)
     session.add(new)
     session.flush()
     return new

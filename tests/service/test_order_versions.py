@@ -1,0 +1,31 @@
+"""Storing a new version of a power's orders reads the earlier ones as plain columns and
+retires the current one with one UPDATE (gm.service.orders.Standing; issue 21)."""
+
+from __future__ import annotations
+
+from sqlmodel import select
+
+from gm.db.engine import session_scope
+from gm.db.models import OrderSet
+from gm.service.games import current_orders, current_phase, get_game
+from gm.service.orders import set_flags, submit_orders
+from tests.service.test_game_flow import lines, new_race
+from tests.support import toygame  # noqa: F401  (registers "race")
+
+
+def test_a_version_the_session_holds_is_seen_retired(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_race(ctx)
+    with session_scope(ctx.engine) as s:
+        game = get_game(s, "race1")
+        submit_orders(ctx, s, game, "north", lines("advance 2"))
+        set_flags(ctx, s, game, "north", ready=True)  # READY: the current row, in the session
+        held = current_orders(s, game.id, current_phase(s, game.id).seq)["north"]
+        sub = submit_orders(ctx, s, game, "north", lines("advance 3"))
+        assert sub.stored is not None and sub.stored is not held
+        assert not held.current  # as the database has it, not as it was read
+        assert (sub.stored.current, sub.stored.ready, sub.stored.version) == (True, True, 2)
+    with session_scope(ctx.engine) as s:
+        rows = s.exec(select(OrderSet).where(OrderSet.power == "north")
+                      .order_by(OrderSet.version)).all()
+        assert [(r.version, r.current, r.ready, r.text) for r in rows] == [
+            (1, False, True, "advance 2"), (2, True, True, "advance 3")]
