@@ -62,8 +62,9 @@ class Seat(SQLModel, table=True):
 class Phase(SQLModel, table=True):
     """One phase of a game: the state it opened with and its deadline.
 
-    ``state`` moves open -> adjudicating -> done (or -> undone by a rollback,
-    kept for the history). Exactly one phase per game is open at a time.
+    ``state`` moves open -> done (or -> undone by a rollback, kept for the history): the
+    claim closes the row in the transaction that adjudicates it (gm.service.adjudicate._claim;
+    issue 21: the ``adjudicating`` written before, nobody else ever saw). Exactly one phase per game is open at a time.
     """
 
     __table_args__ = (UniqueConstraint("game_id", "seq"),)

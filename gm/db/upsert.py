@@ -8,6 +8,7 @@ which insert wins, and the loser reads the winner's row. Unlike catching an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -30,8 +31,19 @@ def insert_or_ignore(session: Session, row: SQLModel, key: list[str]) -> int | N
     return None if inserted is None else int(inserted[0])
 
 
+def insert_many_or_ignore(session: Session, rows: Sequence[SQLModel], key: list[str]) -> None:
+    """:func:`insert_or_ignore` of many rows of one model in one statement (nothing returned:
+    a row whose key was there already is left out)."""
+    if not rows:
+        return
+    dialect = session.get_bind().dialect.name
+    stmt, names = _statement(dialect, type(rows[0]), tuple(key), returning=False)
+    session.execute(stmt, [{name: getattr(row, name) for name in names} for row in rows])
+
+
 @lru_cache(maxsize=64)
-def _statement(dialect: str, model: type[SQLModel], key: tuple[str, ...]) -> tuple[Any, tuple[str, ...]]:
+def _statement(dialect: str, model: type[SQLModel], key: tuple[str, ...],
+               returning: bool = True) -> tuple[Any, tuple[str, ...]]:
     """The INSERT ... ON CONFLICT DO NOTHING RETURNING id of ``model``'s every column but its
     id, made once (issue 21: building it per row, values inlined, was a tenth of storing a
     mail); its values are bound at execution. Also the names of those columns."""
@@ -39,4 +51,5 @@ def _statement(dialect: str, model: type[SQLModel], key: tuple[str, ...]) -> tup
     table = inspect(model).local_table  # the row's Table (SQLModel does not type __table__)
     names = tuple(c.name for c in table.columns if c.name != "id")
     stmt = insert(table).values({n: bindparam(n, type_=table.c[n].type) for n in names})
-    return stmt.on_conflict_do_nothing(index_elements=list(key)).returning(table.c.id), names
+    stmt = stmt.on_conflict_do_nothing(index_elements=list(key))
+    return (stmt.returning(table.c.id) if returning else stmt), names

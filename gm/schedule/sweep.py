@@ -10,8 +10,8 @@ from any number of instances at once, as often as one likes:
 3. every due phase (open, released, game running, deadline + grace passed) is
    handed to ``close_phase``, whose conditional UPDATE decides who adjudicates.
    Each instance walks the due phases in its own order (a hash of its name)
-   and first probes the row: on PostgreSQL with ``FOR UPDATE SKIP LOCKED`` as the
-   first statement of the close's transaction, so it passes over phases another
+   and probes the row: on PostgreSQL with ``FOR UPDATE SKIP LOCKED`` inside the
+   claim's UPDATE itself, so it passes over phases another
    instance is adjudicating right now instead of queueing behind them; on SQLite
    in a read of its own before the claim (whose UPDATE must be the first statement
    of its transaction there);
@@ -148,17 +148,15 @@ def order_for(instance: str, rows: list[OpenPhase]) -> list[OpenPhase]:
 def _close(ctx: ServiceContext, row: OpenPhase, report: SweepReport) -> None:
     if not recheck_early(ctx, row):
         return
-    probe = None
-    if ctx.engine.dialect.name == "postgresql":
-        probe = row.pk  # in the close's own transaction, as its first statement
-    else:  # SQLite: a transaction that reads first cannot take the write lock safely later
+    postgresql = ctx.engine.dialect.name == "postgresql"
+    if not postgresql:  # SQLite: a transaction that reads first cannot take the write lock safely later
         with session_scope(ctx.engine) as session:
             if not probe_free(session, row.pk):
                 report.lost += 1
                 return
     try:
         result = close_phase(ctx, row.game_id, row.seq, by=ctx.instance, reason="deadline",
-                             probe=probe)
+                             skip_locked=postgresql)
     except (OperationalError, InterfaceError):
         raise  # the database is gone: the daemon waits and sweeps again
     except Exception as exc:  # one broken game must not stop the others

@@ -21,15 +21,15 @@ import functools
 import logging
 import traceback
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import bindparam, exists, update
 from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, func, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from gm.checkpoint import checkpoint
-from gm.db.claims import probe_free, rowcount
 from gm.db.engine import session_scope
 from gm.db.models import EventLog, Game, Phase, Seat
 from gm.dice import Dice, DiceExhausted
@@ -37,7 +37,7 @@ from gm.games.base import GameModule, Outcome
 from gm.service.context import ServiceContext
 from gm.service.games import current_orders, get_game, module_of, phase_info, seats
 from gm.service.orders import store_orders
-from gm.service.phases import log_event, open_phase
+from gm.service.phases import known_last_event, log_event, open_phase
 
 log = logging.getLogger(__name__)
 HOLD_REASON_MAX = 2000
@@ -56,19 +56,18 @@ class CloseResult:
 
 
 def close_phase(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason: str = "",
-                probe: int | None = None) -> CloseResult:
+                skip_locked: bool = False) -> CloseResult:
     """Adjudicate phase ``seq`` of ``game_id`` if it is still open; else do nothing.
 
     A phase that follows and owes nobody's orders (a die-rolling step such as
     Pax Baltica's action roll) is closed straight after, each in its own
     transaction; the returned result is the last one.
 
-    ``probe``: the phase row's id, to pass it over (not closed, no problem) when another
-    instance holds it right now (gm.db.claims.probe_free, PostgreSQL's SKIP LOCKED) by the
-    first statement of the close's own transaction (the sweep's, issue 21: the probe was a
-    transaction of its own, three round trips a phase in a storm).
+    ``skip_locked`` (PostgreSQL): pass the phase over (not closed, no problem) when another
+    instance holds its row right now, by the claim itself (:func:`_claim`; the sweep's,
+    issue 21: a probe of its own was three round trips a phase in a storm, then one).
     """
-    first = _close_once(ctx, game_id, seq, by=by, reason=reason, probe=probe)
+    first = _close_once(ctx, game_id, seq, by=by, reason=reason, skip_locked=skip_locked)
     last = first
     while last.closed and last.next_owes_nothing and last.next_seq is not None:
         step = _close_once(ctx, game_id, last.next_seq, by=by, reason="owes no orders")
@@ -111,12 +110,11 @@ def play_out_opening(ctx: ServiceContext, session: Session, game_id: str) -> Non
 
 
 def _close_once(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason: str,
-                probe: int | None = None) -> CloseResult:
+                skip_locked: bool = False) -> CloseResult:
     try:
         with session_scope(ctx.engine) as session:
-            if probe is not None and not probe_free(session, probe):
-                return CloseResult(False, game_id)
-            return _close(ctx, session, game_id, seq, by=by, reason=reason)
+            return _close(ctx, session, game_id, seq, by=by, reason=reason,
+                          skip_locked=skip_locked)
     except DiceExhausted as exc:
         return _dice_ran_out(ctx, game_id, seq, exc)
     except (OperationalError, InterfaceError):
@@ -126,30 +124,64 @@ def _close_once(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason:
         return hold(ctx, game_id, seq, exc)
 
 
-def _claim(ctx: ServiceContext, session: Session, game_id: str, seq: int) -> bool:
-    """Claim the phase if it is open and its game is not held (one conditional UPDATE)."""
-    result = session.execute(_claim_statement(),
-                             {"of_game": game_id, "of_seq": seq, "by": ctx.instance})
-    return rowcount(result) == 1
+def _claim(ctx: ServiceContext, session: Session, game_id: str, seq: int, *,
+           skip_locked: bool = False) -> Phase | None:
+    """Claim the phase if it is open and its game is not held: one conditional UPDATE that
+    closes the row (``done``) and returns it, with the game's last phase and event numbers.
+
+    The row goes from ``open`` to ``done`` in the claim itself: the transaction that claims
+    it also writes the outcome, the next phase and the reports, or none of them, so nobody
+    ever saw the ``adjudicating`` the row went through between. ``skip_locked``
+    (PostgreSQL): pass over the row when another instance holds it right now (its ``SELECT
+    ... FOR UPDATE SKIP LOCKED`` inside the UPDATE: gm.db.claims.probe_free's, merged). Issue
+    21: the probe, the claim, the phase read again, the next phase number, the last event
+    number and the phase closed were six round trips of a close's 21, one here.
+    """
+    row = session.execute(_claim_statement(skip_locked), {
+        "of_game": game_id, "of_seq": seq, "by": ctx.instance, "now": ctx.clock.now()}).first()
+    if row is None:
+        return None
+    phase, last_seq, last_event = row
+    session.info[_NEXT_SEQ] = int(last_seq or 0) + 1
+    known_last_event(session, game_id, int(last_event or 0))
+    return cast(Phase, phase)
+
+
+_NEXT_SEQ = "gm_next_phase_seq"
 
 
 @functools.cache
-def _claim_statement() -> Any:
+def _claim_statement(skip_locked: bool) -> Any:
     """The claim, built once (issue 21: building a statement cost more than running it)."""
     not_held = exists().where(col(Game.id) == bindparam("of_game"), col(Game.hold_reason) == "")
-    return (update(Phase)
-            .where(col(Phase.game_id) == bindparam("of_game"), col(Phase.seq) == bindparam("of_seq"),
-                   col(Phase.state) == "open", not_held)
-            .values(state="adjudicating", claimed_by=bindparam("by")))
+    this = (col(Phase.game_id) == bindparam("of_game"), col(Phase.seq) == bindparam("of_seq"),
+            col(Phase.state) == "open")
+    where = [*this, not_held]
+    if skip_locked:
+        other = aliased(Phase)
+        free = (select(other.id).where(other.game_id == bindparam("of_game"),
+                                       other.seq == bindparam("of_seq"), other.state == "open")
+                .with_for_update(skip_locked=True))
+        where.append(col(Phase.id).in_(free))
+    # the game bound, not correlated: SQLite's RETURNING names the columns unqualified
+    others = aliased(Phase)
+    last_seq = (select(func.max(others.seq)).where(others.game_id == bindparam("of_game"))
+                .scalar_subquery())
+    last_event = (select(func.max(EventLog.seq))
+                  .where(col(EventLog.game_id) == bindparam("of_game")).scalar_subquery())
+    return (update(Phase).where(*where)
+            .values(state="done", adjudicated_at=bindparam("now"), claimed_by=bindparam("by"))
+            .returning(Phase, last_seq, last_event)
+            .execution_options(synchronize_session=False, populate_existing=True))
 
 
 def _close(ctx: ServiceContext, session: Session, game_id: str, seq: int, *, by: str,
-           reason: str) -> CloseResult:
-    if not _claim(ctx, session, game_id, seq):
+           reason: str, skip_locked: bool = False) -> CloseResult:
+    phase = _claim(ctx, session, game_id, seq, skip_locked=skip_locked)
+    if phase is None:
         held = get_game(session, game_id).hold_reason
         return CloseResult(False, game_id, problem=f"the game is held: {held}" if held else "")
     game = get_game(session, game_id)
-    phase = phase_row(session, game_id, seq)
     module = module_of(game)
     seat_rows = seats(session, game_id)
     orders, defaulted = gather_orders(ctx, session, game, phase, module, seat_rows)
@@ -157,7 +189,7 @@ def _close(ctx: ServiceContext, session: Session, game_id: str, seq: int, *, by:
     outcome = module.adjudicate(phase.game_state or {}, orders, dice)
     checkpoint("adjudicate")
     record_outcome(ctx, session, game, phase, outcome, dice, by=by, reason=reason, defaulted=defaulted)
-    nxt = open_phase(ctx, session, game, module, outcome.state, seq=_next_seq(session, game_id),
+    nxt = open_phase(ctx, session, game, module, outcome.state, seq=session.info.pop(_NEXT_SEQ),
                      dice_branch=0)
     from gm.service.reports import queue_phase_reports
 
@@ -178,15 +210,6 @@ def _phase_row_query() -> SelectOfScalar[Phase]:
     return (select(Phase).where(col(Phase.game_id) == bindparam("of_game"),
                                 col(Phase.seq) == bindparam("of_seq"))
             .execution_options(populate_existing=True))
-
-
-def _next_seq(session: Session, game_id: str) -> int:
-    return int(session.exec(_last_seq_query(), params={"of_game": game_id}).one() or 0) + 1
-
-
-@functools.cache
-def _last_seq_query() -> SelectOfScalar[int]:
-    return select(func.max(Phase.seq)).where(col(Phase.game_id) == bindparam("of_game"))
 
 
 def dice_for(game: Game, phase: Phase) -> Dice:
@@ -242,7 +265,8 @@ def _missed(session: Session, seat: Seat | None, *, reset: bool) -> None:
 
 def record_outcome(ctx: ServiceContext, session: Session, game: Game, phase: Phase, outcome: Outcome,
                    dice: Dice, *, by: str, reason: str, defaulted: list[str]) -> None:
-    """Write every roll and event of the adjudication to the log; close the phase row."""
+    """Write every roll and event of the adjudication to the log (the claim closed the phase
+    row: :func:`_claim`)."""
     branch = phase.dice_branch
     log_event(ctx, session, game.id, phase.seq, branch, "phase.adjudicated",
               {"phase_id": phase.phase_id, "by": by, "reason": reason, "defaulted": defaulted})
@@ -253,9 +277,6 @@ def record_outcome(ctx: ServiceContext, session: Session, game: Game, phase: Pha
     for event in outcome.events:
         ev = event.to_json()
         log_event(ctx, session, game.id, phase.seq, branch, ev["type"], ev["data"], ev["visible_to"])
-    phase.state = "done"
-    phase.adjudicated_at = ctx.clock.now()
-    session.add(phase)
 
 
 def _dice_ran_out(ctx: ServiceContext, game_id: str, seq: int, exc: DiceExhausted) -> CloseResult:

@@ -97,6 +97,12 @@ def log_event(ctx: ServiceContext, session: Session, game_id: str, phase_seq: in
                     "visible_to": visible_to})
 
 
+def known_last_event(session: Session, game_id: str, last: int) -> None:
+    """Tell :func:`log_event` the game's last event number, read by a statement the caller
+    ran anyway (the close's claim, issue 21: a query of its own each close)."""
+    session.info.setdefault("gm_event_seq", {}).setdefault(game_id, last)
+
+
 _PENDING = "gm_events"
 _EVENT_TABLE = cast(Table, sa_inspect(EventLog).local_table)
 

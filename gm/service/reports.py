@@ -18,7 +18,8 @@ from typing import Any, cast
 
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
-from sqlalchemy import Table, bindparam, insert
+from sqlalchemy import String, Table, bindparam, insert, literal, union_all
+from sqlalchemy import cast as sa_cast
 from sqlalchemy import inspect as sa_inspect
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
@@ -35,7 +36,7 @@ from gm.service.context import ServiceContext
 from gm.service.games import module_of, seats
 from gm.service.mapwords import map_words
 from gm.service.notify import moderator_address
-from gm.service.outbox import queue_mail
+from gm.service.outbox import insert_rows, queue_mail
 from gm.service.phases import events_of
 from gm.service.render import render, render_html
 
@@ -257,29 +258,30 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
     """Render, store and queue every seat's report and the moderator's.
 
     ``seat_rows``: the game's seats when the caller has read them in this transaction.
-    Which reports are stored and which mails queued already is read once for all of them
-    (issue 21: a look-up of each, twice for each mail, was a third of a close's statements).
+    Which reports are stored and which mails queued already, and whether rulings or held
+    press wait, is read in one statement for all of them (:func:`already_there`; issue 21: a
+    look-up of each report and, twice, of each mail was a third of a close's statements).
     """
     module = module_of(game)
     rows = events_of(session, game.id, closed.seq, closed.dice_branch) if closed else []
-    rulings_rows = pending_rulings(session, game.id)
-    rulings = [str((r.args or {}).get("text", r.reason)) for r in rulings_rows]
     held = bool((game.settings or {}).get("preview")) and closed is not None
     seq = closed.seq if closed else current.seq
     branch = closed.dice_branch if closed else 0
     mod = moderator_address(ctx, game)
-    targets = [(seat.power, build_context(game, module, closed, current, seat.power, seat, rows,
-                                          rulings, defaulted), [seat.address], held)
-               for seat in (seats(session, game.id) if seat_rows is None else seat_rows)
-               if seat.active]
-    targets.append(("", build_context(game, module, closed, current, None, None, rows, rulings,
-                                      defaulted), [mod] if mod else [], False))
+    who: list[tuple[str, Seat | None, list[str], bool]] = [(seat.power, seat, [seat.address], held)
+           for seat in (seats(session, game.id) if seat_rows is None else seat_rows)
+           if seat.active]
+    who.append(("", None, [mod] if mod else [], False))
     observers = [a for a in (game.settings or {}).get("observers", []) if a]
-    stored = set(session.exec(_stored_query(),
-                              params={"of_game": game.id, "of_seq": seq, "of_branch": branch}))
-    keys = [_report_key(game.id, seq, branch, power) for power, _, to, _ in targets if to]
+    keys = [_report_key(game.id, seq, branch, power) for power, _, to, _ in who if to]
     keys += [_observer_key(game.id, seq, branch, a) for a in observers]
-    queued = queued_keys(ctx, session, keys)
+    there = already_there(ctx, session, game.id, seq, branch, keys)
+    stored, queued = there.stored, there.queued
+    rulings_rows = pending_rulings(session, game.id) if there.rulings else []
+    rulings = [str((r.args or {}).get("text", r.reason)) for r in rulings_rows]
+    targets = [(power, build_context(game, module, closed, current, power or None, seat, rows,
+                                     rulings, defaulted), to, hold)
+               for power, seat, to, hold in who]
     final = current.state == "ended"
     if final:  # store every final report first: the history attached to each holds them all
         for power, rc, _, hold in targets:
@@ -287,13 +289,15 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
                              hold, stored=stored, queued=queued)
     pages: dict[str, Attachment] = {}
     later: list[dict[str, Any]] = []  # the reports' rows, written together after the mails
+    mails: list[OutboundMail] = []  # and their mails, queued together
     for power, rc, to, hold in targets:
         extra: tuple[Attachment, ...] = ()
         if final and to:
             rc.history = HISTORY_FILE
             extra = (_history(session, game, rc.language, pages),)
         _store_and_queue(ctx, session, game, seq, branch, power, current.phase_id, rc, to, hold,
-                         extra, stored=stored, queued=queued, later=later)
+                         extra, stored=stored, queued=queued, later=later, mails=mails)
+    insert_rows(session, mails)  # one INSERT of many rows (issue 21: an INSERT each)
     if later:  # one INSERT of many rows (issue 21: an ORM object and an INSERT each)
         session.execute(insert(_REPORT_TABLE), later)  # Core: no ORM bulk insert
     if observers:  # the public report (a spectator's view), never stored as a seat's
@@ -309,7 +313,7 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
     if held:
         current.released = False
         session.add(current)
-    elif closed is not None:
+    elif closed is not None and there.press:
         release_held_press(ctx, session, game)
 
 
@@ -322,6 +326,48 @@ def _report_key(game_id: str, seq: int, branch: int, power: str) -> str:
 
 def _observer_key(game_id: str, seq: int, branch: int, address: str) -> str:
     return f"report:{game_id}:{seq}:{branch}:observer:{address.lower()}"
+
+
+@dataclass(frozen=True)
+class AlreadyThere:
+    """What a close's reports find in the database before they are written."""
+
+    stored: set[str]  # the powers whose report of the phase is stored ("": the moderator)
+    queued: set[str]  # the keys a mail is queued under
+    rulings: bool  # the game has rulings waiting to be published
+    press: bool  # the game has press held until results
+
+
+def already_there(ctx: ServiceContext, session: Session, game_id: str, seq: int, branch: int,
+                  keys: list[str]) -> AlreadyThere:
+    """The stored reports of phase ``seq`` (``branch``), which of ``keys`` have a mail queued,
+    whether rulings wait and whether press is held, in one statement (issue 21: four
+    look-ups, a fourth of a close's statements, that in a deadline storm find nothing; the
+    rulings and the press, when there are some, are then read by themselves)."""
+    from gm.service.outbox import message_id_for
+
+    ids = {message_id_for(ctx, session, key): key for key in keys}
+    found: dict[str, set[str]] = {"stored": set(), "queued": set(), "ruling": set(), "press": set()}
+    for what, value in session.execute(_there_query(), {"of_game": game_id, "of_seq": seq,
+                                                         "of_branch": branch, "ids": list(ids)}):
+        found[what].add(value)
+    return AlreadyThere(stored=found["stored"], queued={ids[mid] for mid in found["queued"]},
+                        rulings=bool(found["ruling"]), press=bool(found["press"]))
+
+
+@functools.cache
+def _there_query() -> Any:
+    """:func:`already_there`'s statement: (what, value) rows, built once."""
+    def tagged(what: str, column: Any) -> Any:
+        return select(literal(what, String).label("what"), sa_cast(column, String).label("value"))
+
+    rulings = _rulings_query().whereclause
+    press = _held_press_query().whereclause
+    return union_all(
+        tagged("stored", Report.power).where(_stored_query().whereclause),
+        tagged("queued", OutboundMail.message_id).where(_queued_query().whereclause),
+        tagged("ruling", ModeratorAct.id).where(rulings),
+        tagged("press", OutboundMail.id).where(press))
 
 
 def queued_keys(ctx: ServiceContext, session: Session, keys: list[str]) -> set[str]:
@@ -365,11 +411,13 @@ def _history(session: Session, game: Game, language: str,
 def _store_and_queue(ctx: ServiceContext, session: Session, game: Game, seq: int, branch: int,
                      power: str, phase_id: str, rc: ReportContext, to: list[str], held: bool,
                      extra: tuple[Attachment, ...] = (), *, stored: set[str],
-                     queued: set[str], later: list[dict[str, Any]] | None = None) -> None:
+                     queued: set[str], later: list[dict[str, Any]] | None = None,
+                     mails: list[OutboundMail] | None = None) -> None:
     """Store ``power``'s report unless ``stored`` (the powers whose report is stored) has
     it, and queue its mail to ``to`` unless ``queued`` (keys) has it; both are kept up to
     date. With ``later`` the report row's values are put there for the caller to insert
-    (the rows of a close then go to the database together), else added to the session now."""
+    (the rows of a close then go to the database together), else added to the session now;
+    with ``mails`` the mail's row likewise (:func:`queue_report`)."""
     who = power or "moderator"
     if power not in stored:
         values: dict[str, Any] = dict(game_id=game.id, phase_seq=seq, branch=branch, power=power,
@@ -384,24 +432,30 @@ def _store_and_queue(ctx: ServiceContext, session: Session, game: Game, seq: int
         return
     queue_report(ctx, session, game, rc, to=to, subject=f"[{game.id}] {phase_id}: report for {who}",
                  key=_report_key(game.id, seq, branch, power), held=held, extra=extra,
-                 queued=queued)
+                 queued=queued, mails=mails)
 
 
 def queue_report(ctx: ServiceContext, session: Session, game: Game, rc: ReportContext, *,
                  to: list[str], subject: str, key: str, held: bool = False,
-                 extra: tuple[Attachment, ...] = (), queued: set[str] | None = None) -> None:
+                 extra: tuple[Attachment, ...] = (), queued: set[str] | None = None,
+                 mails: list[OutboundMail] | None = None) -> None:
     """Queue one report mail under ``key``; nothing is rendered when ``key`` is already queued.
     ``extra``: more attachments (the final reports' history). ``queued``: the keys a mail
     is queued under, read in this transaction by :func:`queued_keys` (else ``key`` is looked
-    up here); ``key`` is added to it."""
+    up here); ``key`` is added to it. With ``mails`` the mail's row is put there for the
+    caller to queue with the others (gm.service.outbox.insert_rows), else queued now."""
     if key in queued if queued is not None else already_queued(ctx, session, key):
         return
-    from gm.service.outbox import content_id
+    from gm.service.outbox import content_id, outbound_row
 
     mail = render_report_mail(ctx, game, rc, map_cid=content_id(ctx, session, key))
-    queue_mail(ctx, session, game_id=game.id, kind="report", to=to, subject=subject,
-               text=mail.text, html=mail.html, attachments=mail.attachments + extra, key=key,
-               held=held, looked_up=True)
+    what: dict[str, Any] = dict(game_id=game.id, kind="report", to=to, subject=subject,
+                                text=mail.text, html=mail.html,
+                                attachments=mail.attachments + extra, key=key, held=held)
+    if mails is None:
+        queue_mail(ctx, session, **what, looked_up=True)
+    else:
+        mails.append(outbound_row(ctx, session, **what))
     if queued is not None:
         queued.add(key)
 
