@@ -15,7 +15,9 @@ together with their clocks one second after the minute, and do what the daemon d
 Reference: the engine alone, ``BalticaModule.adjudicate`` on the same states, orders and
 dice, in one process. Printed per store and instance count: the engine's seconds, the
 seconds to every report queued (target 15 s for 1,000 games) and to every report handed
-(target 60 s), the ratio queued/engine, each median [min-max] of ``--runs``; then whether
+(target 60 s), the ratio queued/engine, the instances' CPU a game to queued (``process_time``,
+all instances together: steadier than wall on a shared machine), each median [min-max] of
+``--runs``; then whether
 every game was adjudicated exactly once. Two instances against one: the ratio of games/s.
 
 Run: ``.venv/bin/python -m bench.bench_storm [--games 1000] [--runs 3] [--instances 1 2]
@@ -172,10 +174,11 @@ def databases(label: str, games: int, pg_server: str) -> Iterator[tuple[str, Any
 
 def storm(label: str, args: argparse.Namespace) -> None:
     rates: dict[int, list[float]] = {}
+    cpus: dict[int, list[float]] = {}
     with databases(label, args.games, args.pg) as (now, fresh):
         runs = 0
         for instances in args.instances:
-            alone, queued, handed = [], [], []
+            alone, queued, handed, cpu = [], [], [], []
             for _ in range(args.runs):
                 url = fresh(runs)
                 runs += 1
@@ -185,9 +188,11 @@ def storm(label: str, args: argparse.Namespace) -> None:
                 q, h, outs = release(url, now, instances, args.draw_workers)
                 queued.append(q)
                 handed.append(h)
+                cpu.append(1000 * sum(o["queued_cpu"] for o in outs) / args.games)
                 verdict = check(url, args.games, before)
                 closed = [o["closed"] for o in outs]
             rates[instances] = [args.games / q for q in queued]
+            cpus[instances] = cpu
             name = f"storm {label} x{instances}"
             print(f"{name}: {args.games} Pax Baltica games due in one minute; last run: closed per "
                   f"instance {closed}, {verdict}")
@@ -196,11 +201,14 @@ def storm(label: str, args: argparse.Namespace) -> None:
                       ratio=lambda o, b: o / b, bare_name="engine alone", fmt="{:.2f}")
             print(f"{name}: every report handed to the sink (maps drawn): {rg.spread(handed, '{:.2f}')} s "
                   f"(target <= 60 s for 1,000 games)")
+            print(f"{name}: the instances' CPU to every report queued (process_time, all together): "
+                  f"{rg.spread(cpu, '{:.1f}')} ms a game (steadier than wall on a shared machine)")
     for k in sorted(rates):
         if k > 1 and 1 in rates:
             ratios = [b / a for a, b in zip(rates[1], rates[k], strict=True)]
             print(f"storm {label}: {k} instances / 1 instance, games/s to queued: "
-                  f"{rg.spread(ratios, '{:.2f}')} (target >= 1.6 for 2 on PostgreSQL)")
+                  f"{rg.spread(ratios, '{:.2f}')} (target >= 1.6 for 2 on PostgreSQL); CPU a game "
+                  f"{rg.spread(cpus[k], '{:.1f}')} against {rg.spread(cpus[1], '{:.1f}')} ms")
 
 
 def main() -> None:

@@ -58,6 +58,7 @@ def main(url: str, instance: str, now: str, go_file: str, draw_workers: str = ""
     print(json.dumps({"ready": instance}), flush=True)
     while not Path(go_file).exists():
         time.sleep(0.005)
+    cpu = time.process_time()
     closed = lost = 0
     problems: list[str] = []
     while True:
@@ -69,7 +70,7 @@ def main(url: str, instance: str, now: str, go_file: str, draw_workers: str = ""
             due = [r for r in open_phases(session) if r.due(ctx.clock.now())]
         if not due or not (report.closed or report.lost):
             break
-    queued_at = time.time()
+    queued_at, queued_cpu = time.time(), time.process_time() - cpu
     sink = CountingSink()
 
     async def drain_all() -> None:
@@ -83,7 +84,7 @@ def main(url: str, instance: str, now: str, go_file: str, draw_workers: str = ""
 
     asyncio.run(drain_all())
     print(json.dumps({"instance": instance, "closed": closed, "lost": lost, "problems": problems,
-                      "queued_at": queued_at, "handed_at": time.time(), "sent": sink.sent,
+                      "queued_at": queued_at, "queued_cpu": queued_cpu, "handed_at": time.time(), "sent": sink.sent,
                       "bytes": sink.bytes}), flush=True)
     ctx.engine.dispose()
 
