@@ -118,12 +118,18 @@ def lock_phase(session: Session, phase: Phase) -> Phase:
 
 
 def lock_current_phase(session: Session, game_id: str) -> Phase:
-    """``lock_phase(session, current_phase(session, game_id))`` in two statements, not three,
-    on SQLite (issue 21): the write to the current phase's row takes the write lock first,
-    then the phase is read once. On PostgreSQL, as :func:`lock_phase` (the row lock is
-    taken on the row read, which is then read again)."""
+    """``lock_phase(session, current_phase(session, game_id))`` in fewer statements (issue 21).
+
+    On SQLite, two, not three: the write to the current phase's row takes the write lock
+    first, then the phase is read once; none at all when the transaction already holds the
+    write lock (:func:`_current_under_write_lock`). On PostgreSQL, one, not two: the
+    current phase read with its row locked (``ORDER BY seq DESC LIMIT 1 FOR UPDATE``). A
+    row that a close holds is waited for and then read as that close left it (closed:
+    the orders are refused, as when it was read first and locked after); if it no longer
+    matches (undone meanwhile) and no other row is returned, as :func:`lock_phase`."""
     if session.get_bind().dialect.name == "postgresql":
-        return lock_phase(session, current_phase(session, game_id))
+        phase = session.exec(_lock_current_row(), params={"of_game": game_id}).first()
+        return phase if phase is not None else lock_phase(session, current_phase(session, game_id))
     if holds_write_lock(session):
         return _current_under_write_lock(session, game_id)
     write, read = _lock_current_statements()
@@ -150,6 +156,12 @@ def _current_id_query() -> SelectOfScalar[int | None]:
     return (select(col(Phase.id)).where(col(Phase.game_id) == bindparam("of_game"),
                                         col(Phase.state) != "undone")
             .order_by(col(Phase.seq).desc()).limit(1))
+
+
+@functools.cache
+def _lock_current_row() -> SelectOfScalar[Phase]:
+    """:func:`lock_current_phase`'s one statement on PostgreSQL, built once (issue 21)."""
+    return _lock_current_statements()[1].with_for_update()
 
 
 @functools.cache

@@ -10,7 +10,7 @@ from sqlmodel import Session
 from gm.db.engine import holds_write_lock, note_write_lock, session_scope
 from gm.service.adjudicate import close_phase
 from gm.service.games import current_phase, get_game
-from gm.service.orders import submit_orders
+from gm.service.orders import lock_current_phase, submit_orders
 from tests.service.test_game_flow import lines, new_race
 from tests.support import toygame  # noqa: F401  (registers "race")
 
@@ -56,3 +56,25 @@ def test_orders_under_the_write_lock_go_to_the_latest_phase_unlocked(ctx) -> Non
     assert sub.stored is not None and sub.phase.phase_id == "turn-2"
     assert sub.stored.phase_seq == sub.phase.seq != first.seq
     assert phase_writes == []
+
+
+def test_postgresql_locks_the_current_phase_in_one_statement(ctx) -> None:  # type: ignore[no-untyped-def]
+    if ctx.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has no row locks")
+    new_race(ctx)
+    with session_scope(ctx.engine) as s:
+        first = current_phase(s, "race1")
+    assert close_phase(ctx, "race1", first.seq, by="test").closed  # turn-2 opens
+    statements: list[str] = []
+
+    def count(conn, cursor, statement, *args) -> None:  # type: ignore[no-untyped-def]
+        statements.append(statement)
+
+    with session_scope(ctx.engine) as s:
+        event.listen(ctx.engine, "before_cursor_execute", count)
+        try:
+            phase = lock_current_phase(s, "race1")
+        finally:
+            event.remove(ctx.engine, "before_cursor_execute", count)
+        assert phase.phase_id == "turn-2"
+    assert len(statements) == 1 and "FOR UPDATE" in statements[0]
