@@ -155,3 +155,35 @@ def test_the_claim_reads_the_last_phase_and_event_numbers_of_its_own_game(ctx) -
         numbers = list(s.exec(select(EventLog.seq).where(EventLog.game_id == "race2")
                               .order_by(col(EventLog.id))))
     assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_a_claim_in_turn_takes_the_first_phase_open_and_free(ctx) -> None:  # type: ignore[no-untyped-def]
+    """PostgreSQL, the sweep's claim (gm.service.adjudicate.close_first_free): of the phases
+    given, in their order, it passes over one another transaction holds and one already
+    closed, in one statement, and closes the first open and free one; then finds none."""
+    import pytest
+    from sqlalchemy import text
+
+    from gm.service.adjudicate import close_first_free
+
+    if ctx.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has no row locks: its sweep probes each phase (test_two_daemons.py)")
+    for game in ("race1", "race2", "race3", "race4"):
+        new_game(ctx, game, default="72h")
+    pks = [phase(ctx, g).id for g in ("race1", "race2", "race3", "race4")]
+    assert close_phase(ctx, "race2", 0, by="other").closed  # closed by another instance
+    with ctx.engine.connect() as other:
+        other.execute(text("SELECT id FROM phase WHERE id = :pk FOR UPDATE"), {"pk": pks[0]})
+        taken: list[int] = []
+        with counted(ctx) as statements:
+            first = close_first_free(ctx, pks, by="test", reason="deadline", taken=taken)
+        assert first is not None and first.closed and first.game_id == "race3"
+        assert taken == [pks[2]]
+        claims = [s for s in statements if s.lstrip().upper().startswith("UPDATE PHASE")]
+        assert len(claims) == 1 and "SKIP LOCKED" in claims[0].upper()
+        again: list[int] = []
+        assert close_first_free(ctx, pks[:3], by="test", reason="deadline", taken=again) is None
+        assert again == []
+        other.rollback()
+    assert [p.state for p in phases(ctx, "race1")] == ["open"]
+    assert [p.state for p in phases(ctx, "race4")] == ["open"]
