@@ -513,8 +513,12 @@ class _Builder:
     def feed(self, line: SourceLine) -> None:
         if self.press is not None:
             self._feed_press(line)
-        elif self.section is None and not _opens_envelope(line.text):
-            self.env.ignored.append(line)
+        elif self.section is None:  # before the envelope: its first command opens it
+            opening = _envelope_opening(line.text)
+            if opening is None:
+                self.env.ignored.append(line)
+            else:
+                self._command(line, opening)
         elif is_command_line(line.text):
             self._command(line)
         elif _list_heading(line.text):
@@ -542,9 +546,10 @@ class _Builder:
         else:
             self.press.text.append(line.text)
 
-    def _command(self, line: SourceLine) -> None:
+    def _command(self, line: SourceLine, parsed: Any = None) -> None:
+        """A command line; ``parsed``: its command, when :func:`_envelope_opening` read it."""
         try:
-            cmd = parse_command(line.text)
+            cmd = parse_command(line.text) if parsed is None else parsed
         except ValueError as e:
             words = line.text.split()
             if isinstance(e, ProseAfterCommand) or (
@@ -643,7 +648,11 @@ def parse_command_safe(text: str) -> Any:
         return None
 
 
-def _opens_envelope(text: str) -> bool:
+def _envelope_opening(text: str) -> Any:
+    """The command of a line that opens the envelope (GAME, POWER...), None for any other:
+    parsed here once and handed on (issue 21: the opening line of each mail was parsed
+    twice, a Lark parse of 3 a mail)."""
     words = strip_accents(text).lower().split(maxsplit=1)
-    return (bool(words) and words[0].rstrip(":") in ENVELOPE_WORDS and is_command_line(text)
-            and parse_command_safe(text) is not None)
+    if not (words and words[0].rstrip(":") in ENVELOPE_WORDS and is_command_line(text)):
+        return None
+    return parse_command_safe(text)
