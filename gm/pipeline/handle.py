@@ -254,8 +254,9 @@ def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: In
     decision = limits.decide(ctx, session, reply.to, int(row.id or 0),
                              signed_on=any(s.power for s in reply.sections))
     if decision.answer is limits.Answer.REPLY:
+        text, html = reply.render_both()
         queue_mail(ctx, session, game_id=game_id, kind="reply", to=[reply.to], subject=reply.subject,
-                   text=reply.render(), html=reply.render_html(), key=f"reply:{row.id}",
+                   text=text, html=html, key=f"reply:{row.id}",
                    in_reply_to=mail.message_id, references=refs, looked_up=True)
     elif decision.answer is limits.Answer.NOTICE:
         limits.queue_notice(ctx, session, to=reply.to, inbound_id=int(row.id or 0),
@@ -264,10 +265,10 @@ def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: In
                             game=session.get(Game, game_id) if game_id else None)
     for s in reply.sections:
         if s.copy_to:
+            text, html = reply.render_both([s], sender=mail.from_addr)
             queue_mail(ctx, session, game_id=s.game_id, kind="reply-copy", to=[s.copy_to],
                        subject=f"[{s.game_id}] orders for {s.power} from {mail.from_addr}",
-                       text=reply.render([s], sender=mail.from_addr),
-                       html=reply.render_html([s], sender=mail.from_addr),
+                       text=text, html=html,
                        key=f"reply-copy:{row.id}:{s.power}", looked_up=True)
     return decision.note
 

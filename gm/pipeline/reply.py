@@ -92,15 +92,28 @@ class MailReply:
     def render(self, sections: list[SectionReply] | None = None, sender: str = "") -> str:
         """The text of the reply (or of the copy holding only ``sections``); a report asked
         for with STATUS follows the reply's lines, in the same mail (never in a copy)."""
-        text = render("reply", self.language, None, **self._context(sections, sender))
-        extra = self._appendix(sections)
-        return text + "".join(f"\n{report.rstrip()}\n" for report in extra)
+        return self._text(sections, self._context(sections, sender))
 
     def render_html(self, sections: list[SectionReply] | None = None, sender: str = "") -> str:
         """The HTML part of the reply: the same lines as :meth:`render`, as a table."""
+        return self._html(sections, self._context(sections, sender))
+
+    def render_both(self, sections: list[SectionReply] | None = None,
+                    sender: str = "") -> tuple[str, str]:
+        """(:meth:`render`, :meth:`render_html`), every line translated once for both (issue
+        21: the translated copy of each section was made twice a mail, once a part)."""
+        context = self._context(sections, sender)
+        return self._text(sections, context), self._html(sections, context)
+
+    def _text(self, sections: list[SectionReply] | None, context: dict[str, Any]) -> str:
+        text = render("reply", self.language, None, **context)
+        extra = self._appendix(sections)
+        return text + "".join(f"\n{report.rstrip()}\n" for report in extra)
+
+    def _html(self, sections: list[SectionReply] | None, context: dict[str, Any]) -> str:
         from html import escape
 
-        page = render_html("reply", self.language, None, **self._context(sections, sender))
+        page = render_html("reply", self.language, None, **context)
         extra = "".join(f"<pre>{escape(report)}</pre>" for report in self._appendix(sections))
         if extra and "</body>" in page:
             return page.replace("</body>", extra + "</body>", 1)
