@@ -254,9 +254,8 @@ def _close(ctx: ServiceContext, session: Session, game_id: str, seq: int, *, by:
 def _adjudicate(ctx: ServiceContext, session: Session, phase: Phase, *, by: str,
                 reason: str) -> CloseResult:
     """Adjudicate the claimed ``phase``; open the next phase and queue the reports."""
-    game = get_game(session, phase.game_id)
+    game, seat_rows = game_and_seats(session, phase.game_id)
     module = module_of(game)
-    seat_rows = seats(session, game.id)
     orders, defaulted = gather_orders(ctx, session, game, phase, module, seat_rows)
     dice = dice_for(game, phase)
     outcome = module.adjudicate(phase.game_state or {}, orders, dice)
@@ -271,6 +270,21 @@ def _adjudicate(ctx: ServiceContext, session: Session, phase: Phase, *, by: str,
     info = phase_info(nxt)
     return CloseResult(True, game.id, phase.phase_id, nxt.phase_id, tuple(defaulted),
                        next_seq=nxt.seq, next_owes_nothing=not info.owing and not info.ended)
+
+
+def game_and_seats(session: Session, game_id: str) -> tuple[Game, list[Seat]]:
+    """The game and its seats (gm.service.games.get_game, seats) in one statement (issue 21:
+    a round trip less for each close of a storm)."""
+    rows = session.execute(_game_and_seats_query(), {"of_game": game_id}).all()
+    if not rows:
+        return get_game(session, game_id), []  # which raises NotFound
+    return rows[0][0], [seat for _, seat in rows if seat is not None]
+
+
+@functools.cache
+def _game_and_seats_query() -> Any:
+    return (select(Game, Seat).outerjoin(Seat, col(Seat.game_id) == col(Game.id))
+            .where(col(Game.id) == bindparam("of_game")).order_by(col(Seat.id)))
 
 
 def phase_row(session: Session, game_id: str, seq: int) -> Phase:

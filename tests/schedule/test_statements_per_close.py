@@ -11,17 +11,17 @@ from gm.service.adjudicate import close_phase
 from tests.pipeline.test_statements_per_mail import counted
 from tests.schedule.support import body, new_game, order, outbox, phase, phases
 
-MAX_STATEMENTS = 12
-"""A close's statements, its events' INSERTs aside: the claim (which closes the row and reads
-the game's last phase and event numbers), game, seats, orders (south sent none: its versions
-read, its default orders stored, its missed count written), the next phase, the closed
-phase's events, what is there already (the stored reports, the queued mails, waiting rulings
-and held press: one statement), the mails of the two seats and the moderator in one INSERT,
-the three report rows in one. There were 31 (a look-up of each report and, twice, of each mail; the seats
-twice), then 23 (a report row's INSERT each on SQLite), then 21 (the phase read again after
-its claim, the last phase and event numbers read, the phase closed, each a statement),
-then 17 (an INSERT for each mail), then 15 (the rulings, the stored reports, the queued mails
-and the held press, a look-up each)."""
+MAX_STATEMENTS = 11
+"""A close's statements, its events' INSERTs aside: the claim (which closes the row and reads the
+game's last phase and event numbers), the game and its seats (one statement), orders (south
+sent none: its versions read, its default orders stored, its missed count written), the next
+phase, the closed phase's events, what is there already (the stored reports, the queued mails,
+waiting rulings and held press: one statement), the mails of the two seats and the moderator in
+one INSERT, the three report rows in one. There were 31 (a look-up of each report and, twice,
+of each mail; the seats twice), then 23 (a report row's INSERT each on SQLite), then 21 (the
+phase read again after its claim, the last phase and event numbers read, the phase closed, each
+a statement), then 17 (an INSERT for each mail), then 15 (the rulings, the stored reports, the
+queued mails and the held press, a look-up each), then 12 (the game and its seats read apart)."""
 
 EVENT_INSERTS = 1
 """The close's events in one INSERT of many rows (gm.service.phases.write_events), on both
