@@ -15,9 +15,8 @@ together with their clocks one second after the minute, and do what the daemon d
 Reference: the engine alone, ``BalticaModule.adjudicate`` on the same states, orders and
 dice, in one process. Printed per store and instance count: the engine's seconds, the
 seconds to every report queued (target 15 s for 1,000 games) and to every report handed
-(target 60 s), the ratio queued/engine, the instances' CPU a game to queued (each sweep's
-``thread_time``: what the daemon's drawing ahead does beside it is not counted; all
-instances together: steadier than wall on a shared machine), each median [min-max] of
+(target 60 s), the ratio queued/engine, the instances' CPU a game to queued (``process_time``,
+all instances together: steadier than wall on a shared machine), each median [min-max] of
 ``--runs``; then whether
 every game was adjudicated exactly once. Two instances against one: the ratio of games/s.
 
@@ -202,7 +201,7 @@ def storm(label: str, args: argparse.Namespace) -> None:
                       ratio=lambda o, b: o / b, bare_name="engine alone", fmt="{:.2f}")
             print(f"{name}: every report handed to the sink (maps drawn): {rg.spread(handed, '{:.2f}')} s "
                   f"(target <= 60 s for 1,000 games)")
-            print(f"{name}: the instances' CPU to every report queued (the sweeps' thread_time, all together): "
+            print(f"{name}: the instances' CPU to every report queued (process_time, all together): "
                   f"{rg.spread(cpu, '{:.1f}')} ms a game (steadier than wall on a shared machine)")
     for k in sorted(rates):
         if k > 1 and 1 in rates:

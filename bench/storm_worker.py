@@ -4,8 +4,7 @@
 starts (gm.service.reports.warm_up: the game modules, boards, templates and catalogues loaded
 by rendering one report, nothing stored), waits for GO_FILE (so that every instance starts
 together), then with its clock at NOW does what the daemon does at a
-deadline: sweeps until nothing is due (every phase claimed, adjudicated, its reports queued;
-meanwhile the maps of the reports queued so far are drawn ahead: gm.pipeline.dispatch.drawing_ahead),
+deadline: sweeps until nothing is due (every phase claimed, adjudicated, its reports queued),
 then drains the outbox (maps drawn, every mail handed to a sink that accepts it) until
 nothing is left to send. Prints one JSON line: wall times (``time.time()``) when its sweeps
 and its drains ended, and what it did.
@@ -19,7 +18,6 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from sqlmodel import func, select
 
@@ -27,7 +25,7 @@ from gm.clock import FakeClock
 from gm.db.engine import make_engine, session_scope
 from gm.db.models import OutboundMail
 from gm.mail.types import SendResult
-from gm.pipeline.dispatch import drain, drawing_ahead
+from gm.pipeline.dispatch import drain
 from gm.schedule.phases import open_phases
 from gm.schedule.sweep import sweep
 from gm.service.context import ServiceContext
@@ -60,26 +58,22 @@ def main(url: str, instance: str, now: str, go_file: str, draw_workers: str = ""
     print(json.dumps({"ready": instance}), flush=True)
     while not Path(go_file).exists():
         time.sleep(0.005)
-    swept: dict[str, Any] = {"closed": 0, "lost": 0, "problems": []}
-
-    def sweep_all() -> None:
-        cpu = time.thread_time()  # the sweep's own CPU (the drawing ahead runs beside it)
-        while True:
-            report = sweep(ctx)
-            swept["closed"] += len(report.closed)
-            swept["lost"] += report.lost
-            swept["problems"] += [f"{p.game_id}:{p.reason}" for p in report.problems]
-            with session_scope(ctx.engine) as session:
-                due = [r for r in open_phases(session) if r.due(ctx.clock.now())]
-            if not due or not (report.closed or report.lost):
-                break
-        swept["queued_at"], swept["queued_cpu"] = time.time(), time.thread_time() - cpu
-
+    cpu = time.process_time()
+    closed = lost = 0
+    problems: list[str] = []
+    while True:
+        report = sweep(ctx)
+        closed += len(report.closed)
+        lost += report.lost
+        problems += [f"{p.game_id}:{p.reason}" for p in report.problems]
+        with session_scope(ctx.engine) as session:
+            due = [r for r in open_phases(session) if r.due(ctx.clock.now())]
+        if not due or not (report.closed or report.lost):
+            break
+    queued_at, queued_cpu = time.time(), time.process_time() - cpu
     sink = CountingSink()
 
-    async def sweep_and_drain() -> None:
-        # as the daemon does (gm.daemon.Daemon.step): the maps drawn while the sweep goes on
-        await drawing_ahead(ctx, asyncio.to_thread(sweep_all))
+    async def drain_all() -> None:
         while True:
             await drain(ctx, sink)
             with session_scope(ctx.engine) as session:
@@ -88,8 +82,9 @@ def main(url: str, instance: str, now: str, go_file: str, draw_workers: str = ""
             if not left:
                 return
 
-    asyncio.run(sweep_and_drain())
-    print(json.dumps({"instance": instance, **swept, "handed_at": time.time(), "sent": sink.sent,
+    asyncio.run(drain_all())
+    print(json.dumps({"instance": instance, "closed": closed, "lost": lost, "problems": problems,
+                      "queued_at": queued_at, "queued_cpu": queued_cpu, "handed_at": time.time(), "sent": sink.sent,
                       "bytes": sink.bytes}), flush=True)
     ctx.engine.dispose()
 

@@ -8,8 +8,7 @@ interrupt anywhere:
    periodic sweep is due, :func:`gm.schedule.sweep.sweep` claims the due
    phases row by row (exactly once, however many instances run) and closes
    them, so mail is never judged against a phase that should already be
-   closed; meanwhile the drawing workers draw the maps of the reports it has
-   queued so far (:func:`gm.pipeline.dispatch.drawing_ahead`);
+   closed;
 2. inbound: fetch (nothing marked yet) -> store the round's mails raw (up to
    16 in one transaction) -> handle each in its own transaction (orders, reply
    queued, mail marked handled in the database) -> only then flag them in the
@@ -58,7 +57,7 @@ from gm.clock import utc
 from gm.db.engine import session_scope
 from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline import drawpool
-from gm.pipeline.dispatch import drain, drawing_ahead, release_dead_claims
+from gm.pipeline.dispatch import drain, release_dead_claims
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import Stored, still_new, store_all, store_inbound
 from gm.pipeline.order import HELD_GAME_SECONDS, OthersGames, Round, others_alive
@@ -434,8 +433,7 @@ class Daemon:
         if not self._claims_released:  # what a killed process of this instance was sending
             await asyncio.to_thread(release_dead_claims, self.ctx)
             self._claims_released = True
-        # the reports a sweep queues are drawn while it goes on (issue 21)
-        await drawing_ahead(self.ctx, asyncio.to_thread(self.deadlines))
+        await asyncio.to_thread(self.deadlines)
         mails = await asyncio.to_thread(lambda: self._round(
             [f for f in self.source.fetch_new() if self._broken[_identity(f)] < BROKEN_TRIES]))
         handled = len(mails.mails)

@@ -22,11 +22,10 @@ import asyncio
 import logging
 import os
 from collections import deque
-from collections.abc import Awaitable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from sqlalchemy import ColumnElement, Connection, CursorResult, bindparam, update
 from sqlmodel import Session, col, select
@@ -160,9 +159,8 @@ async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
     outbox = _Outbox(ctx)
     try:
         while ahead or window:
-            # claim and hand to the pool up to a window of drawings ahead (mails drawn
-            # ahead, during the sweep, need none: up to CLAIMED_AHEAD windows of them)
-            while ahead and _drawings(window) < pool.window and len(window) < CLAIMED_AHEAD * pool.window:
+            # claim and hand to the pool up to a window ahead
+            while ahead and len(window) < pool.window:
                 claimed = await asyncio.to_thread(_claim_and_draw, outbox, ahead.popleft(), pool)
                 if claimed is not None:
                     window.append(claimed)
@@ -181,97 +179,8 @@ async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
     finally:
         if window:  # claimed ahead and not sent (the drain raised): free for the next drain
             await asyncio.to_thread(_release, ctx, [c.mail_id for c in window])
-        if outbox.connected():
-            await asyncio.to_thread(outbox.close)
+        await asyncio.to_thread(outbox.close)
     return sent
-
-
-CLAIMED_AHEAD = 4
-"""How many windows of mails the drain may hold claimed ahead of the one it sends, those
-drawn already included (their bytes in memory, ~400 KB a report)."""
-AHEAD_POLL = 0.1
-"""Seconds between two looks at the outbox while drawing ahead of a sweep."""
-
-T = TypeVar("T")
-
-
-def _drawings(window: deque[_Claimed]) -> int:
-    return sum(c.pending for c in window)
-
-
-async def drawing_ahead(ctx: ServiceContext, work: Awaitable[T]) -> T:
-    """Await ``work`` (the daemon's sweep, in a worker thread) and meanwhile draw ahead: the
-    due mails queued so far with parts to draw are claimed, drawn by the pool and stored
-    finished, their claim given up, so that the drain that follows sends them as they are.
-
-    Issue 21: a storm's sweep keeps one core busy for ~14 s (1,000 Pax Baltica games on
-    PostgreSQL) while the other was idle, and the drain after it was ~26 ms of a worker's
-    CPU a report. The workers run at a lower priority (gm.pipeline.drawpool), so the sweep
-    keeps its core. What is stored is what the drain would have stored before the first
-    send (claimed, stored only while still this sender's): every guarantee of the drain
-    holds, and a mail drawn ahead is sent with those very bytes by whichever instance
-    sends it. Drawing ahead is only a head start: if it fails (the database), the drain
-    draws what is left. With no pool (``draw_workers = 0``) this only awaits ``work``."""
-    task = asyncio.ensure_future(work)
-    pool = drawpool.pool_for(ctx)
-    if pool is not None:
-        try:
-            await _draw_ahead(ctx, pool, task)
-        except Exception:
-            log.warning("drawing ahead of the sweep failed; the drain draws what is left",
-                        exc_info=True)
-    return await task
-
-
-async def _draw_ahead(ctx: ServiceContext, pool: drawpool.DrawPool, sweep: asyncio.Future[Any]) -> None:
-    """:func:`drawing_ahead`'s loop: a window of the pool's size kept drawing until
-    ``sweep`` is done, the mails in hand finished after it."""
-    outbox = _Outbox(ctx)
-    window: deque[_Claimed] = deque()
-    after = 0  # the last mail id looked at: each is looked at once
-    try:
-        while not sweep.done():
-            if window and window[0].drawing is not None and window[0].drawing.future.done():
-                await _finish_ahead(outbox, window[0], pool)
-                window.popleft()
-                continue
-            head = [asyncio.wrap_future(c.drawing.future) for c in list(window)[:1] if c.drawing]
-            await asyncio.wait({sweep, *head}, timeout=AHEAD_POLL,
-                               return_when=asyncio.FIRST_COMPLETED)  # finished in order
-            if sweep.done() or len(window) >= pool.window:
-                continue
-            for mail_id in await asyncio.to_thread(_due_after, ctx, after, pool.window - len(window)):
-                after = mail_id
-                claimed = await asyncio.to_thread(_claim_and_draw, outbox, mail_id, pool)
-                if claimed is not None and claimed.drawing is not None:
-                    window.append(claimed)
-                elif claimed is not None:  # nothing to draw, or no worker: left to the drain
-                    await asyncio.to_thread(outbox.give_up, mail_id)
-        while window:  # the sweep is over: what is being drawn is finished all the same
-            await _finish_ahead(outbox, window[0], pool)
-            window.popleft()
-    finally:
-        if window:
-            await asyncio.to_thread(_release, ctx, [c.mail_id for c in window])
-        if outbox.connected():
-            await asyncio.to_thread(outbox.close)
-
-
-async def _finish_ahead(outbox: _Outbox, mail: _Claimed, pool: drawpool.DrawPool) -> None:
-    """Store ``mail`` drawn and give up its claim (if it is still this sender's)."""
-    drawn = await _drawn(mail, pool)
-    await asyncio.to_thread(outbox.give_up, mail.mail_id, drawn)
-
-
-def _due_after(ctx: ServiceContext, after: int, limit: int) -> list[int]:
-    """Up to ``limit`` due mails, nobody's, after mail ``after``, in the outbox's order."""
-    with session_scope(ctx.engine) as session:
-        rows = session.exec(select(OutboundMail.id).where(
-            OutboundMail.status == "queued", col(OutboundMail.id) > after,
-            (col(OutboundMail.next_attempt_at) == None)  # noqa: E711
-            | (col(OutboundMail.next_attempt_at) <= ctx.clock.now()),
-            _unclaimed(ctx)).order_by(col(OutboundMail.id)).limit(limit))
-        return [int(r) for r in rows if r is not None]
 
 
 async def _drain_in_process(ctx: ServiceContext, sink: MailSink, limit: int) -> int:
@@ -395,8 +304,6 @@ _OURS = (_ID, col(OutboundMail.status) == "queued", col(OutboundMail.claimed_by)
 _RENEW = update(OutboundMail).where(*_OURS).values(claimed_until=bindparam("until"))
 _STORE = update(OutboundMail).where(*_OURS).values(claimed_until=bindparam("until"),
                                                    raw=bindparam("drawn"))
-_GIVE_UP = update(OutboundMail).where(*_OURS).values(claimed_by="", claimed_until=None)
-_STORE_AND_GIVE_UP = _GIVE_UP.values(raw=bindparam("drawn"))
 _SENT = (update(OutboundMail).where(_ID)
          .values(attempts=col(OutboundMail.attempts) + 1, claimed_by="", claimed_until=None,
                  status="sent", sent_at=bindparam("now"), last_error=bindparam("error")))
@@ -450,23 +357,12 @@ class _Outbox:
         return bool(self._write(_STORE, mail_id=mail_id, holder=self.holder, until=until,
                                 drawn=drawn))
 
-    def give_up(self, mail_id: int, drawn: bytes | None = None) -> bool:
-        """Give up the claim on a mail not sent, storing its finished bytes ``drawn`` with it
-        if given (:func:`drawing_ahead`); False if it was no longer this sender's."""
-        if drawn is None:
-            return bool(self._write(_GIVE_UP, mail_id=mail_id, holder=self.holder))
-        return bool(self._write(_STORE_AND_GIVE_UP, mail_id=mail_id, holder=self.holder,
-                                drawn=drawn))
-
     def record(self, mail_id: int, result: SendResult, kind: str) -> None:
         """:func:`record`: a mail sent whose kind carries no password in one statement here."""
         if result.ok and kind not in PASSWORD_KINDS:
             self._write(_SENT, mail_id=mail_id, now=self.ctx.clock.now(), error=_refused(result))
         else:
             record(self.ctx, mail_id, result, kind)
-
-    def connected(self) -> bool:
-        return self._conn is not None
 
     def close(self) -> None:
         conn, self._conn = self._conn, None

@@ -15,8 +15,6 @@ own caches. The pool:
 * starts lazily, when a mail first needs drawing, with the ``forkserver`` start method
   (``spawn`` where there is none), never ``fork``: the daemon has threads, and a forked
   copy of a lock one of them held would never be released;
-* runs its workers at a lower priority than the daemon (:data:`WORKER_NICE`): they
-  draw on the cores the daemon and the database leave idle;
 * is started again after a worker died (``BrokenProcessPool``): :meth:`DrawPool.broken`;
 * is shut down when the daemon stops (:func:`shutdown`), and a worker whose parent is
   gone, however it went (SIGKILL included), exits at once: it waits on its parent's
@@ -111,26 +109,10 @@ def _context() -> Any:
     return context
 
 
-WORKER_NICE = 10
-"""How much lower a drawing worker's scheduling priority is than the daemon's (``nice``).
-
-Issue 21: the daemon draws ahead while its sweep closes a storm's phases
-(gm.pipeline.dispatch.drawing_ahead), on the core the sweep leaves idle; at the same
-priority two workers would take cores from the sweep and from the database (a storm's
-reports queued later). At nice 10 a worker gets about a tenth of what a process of the
-daemon's priority gets when both want a core, and every idle cycle: a 25 ms map takes
-~0.26 s while a busy process of the daemon's priority shares its core, far within the
-drain's ``DRAW_TIMEOUT`` (60 s)."""
-
-
 def _worker_started() -> None:
     """In each worker, before its first mail: leave Ctrl-C to the parent, exit when the
-    parent is gone, lower its priority (:data:`WORKER_NICE`), and import the drawing code."""
+    parent is gone, and import the drawing code."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        os.nice(WORKER_NICE)
-    except OSError:  # not allowed here: the workers draw at the daemon's priority
-        log.debug("drawing workers keep the daemon's priority", exc_info=True)
     parent = multiprocessing.parent_process()
     if parent is not None and parent.sentinel is not None:
         sentinel = parent.sentinel

@@ -30,7 +30,7 @@ from gm.db.models import OutboundMail
 from gm.mail.compose import RENDER_HEADER
 from gm.mail.types import SendResult
 from gm.pipeline import drawpool
-from gm.pipeline.dispatch import claim, drain, drawing_ahead, due
+from gm.pipeline.dispatch import claim, drain, due
 from gm.service.context import ServiceContext
 from gm.service.outbox import queue_mail
 from tests.present.support import SWEDISH_ORDERS, drain_while_ticking, new_baltica, play
@@ -385,76 +385,3 @@ def test_gm_serve_leaves_no_drawing_worker_behind(tmp_path: Path, how: str) -> N
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-
-
-def unfinished(ctx: ServiceContext) -> int:
-    """Queued mails with parts still to draw."""
-    with session_scope(ctx.engine) as s:
-        return sum(RENDER_HEADER.encode() in r.raw for r in s.exec(
-            select(OutboundMail).where(OutboundMail.status == "queued")).all())
-
-
-def sweep_that_waits(ctx: ServiceContext, seconds: float = 60.0) -> str:
-    """Stands for a sweep still running while the mails it queued are drawn ahead: it ends
-    when no queued mail has parts left to draw, or after ``seconds``."""
-    end = time.monotonic() + seconds
-    while unfinished(ctx) and time.monotonic() < end:
-        time.sleep(0.1)
-    return "swept"
-
-
-def test_the_maps_of_mails_queued_by_a_running_sweep_are_drawn_ahead_and_sent_as_drawn(
-        baltica: ServiceContext) -> None:
-    """While the sweep runs, the workers draw the reports it queued and each is stored
-    finished, its claim given up; the drain then sends each once, in the outbox's order,
-    with those very bytes."""
-    before = queued(baltica)
-    assert unfinished(baltica) == 16
-    order = [before[i].message_id for i in due(baltica)]
-    expected = drawn_in_process(before)
-    assert asyncio.run(drawing_ahead(baltica, asyncio.to_thread(sweep_that_waits, baltica))) == "swept"
-    ahead = queued(baltica)
-    assert unfinished(baltica) == 0, "every map drawn while the sweep ran"
-    for row in ahead.values():
-        assert row.status == "queued" and row.claimed_by == "" and row.claimed_until is None
-        assert row.raw == expected[row.message_id], "stored as the drain would have drawn it"
-    sink = Recorder()
-    assert asyncio.run(drain(baltica, sink)) == 20
-    assert [message_id(raw) for raw, _ in sink.sent] == order
-    assert all(raw == expected[message_id(raw)] for raw, _ in sink.sent)
-
-
-def test_an_instance_drawing_ahead_and_another_draining_send_each_mail_once(
-        baltica: ServiceContext) -> None:
-    other = replace(baltica, instance="other", settings=dict(baltica.settings))
-    expected = drawn_in_process(queued(baltica))
-    sink = Recorder()
-    sent: list[int] = []
-
-    def other_drains() -> None:
-        while not sent or unfinished(baltica):
-            sent.append(asyncio.run(drain(other, sink)))
-
-    drawer = threading.Thread(target=lambda: asyncio.run(drawing_ahead(
-        baltica, asyncio.to_thread(sweep_that_waits, baltica, 30.0))))
-    drainer = threading.Thread(target=other_drains)
-    drawer.start()
-    drainer.start()
-    drawer.join(120)
-    drainer.join(120)
-    sent.append(asyncio.run(drain(other, sink)))  # what was drawn ahead and not sent yet
-    mids = [message_id(raw) for raw, _ in sink.sent]
-    assert sum(sent) == len(mids) == len(set(mids)) == 20, "each mail sent once"
-    assert all(raw == expected[message_id(raw)] for raw, _ in sink.sent)
-    assert {r.status for r in queued(baltica).values()} == {"sent"}
-
-
-def test_the_drawing_workers_run_at_a_lower_priority_than_the_daemon(baltica: ServiceContext) -> None:
-    """So that drawing ahead takes only the cores the sweep and the database leave idle."""
-    pool = drawpool.pool_for(baltica)
-    assert pool is not None
-    drawing = pool.submit(b"no part to draw")
-    assert drawing is not None and drawing.future.result(60) == b"no part to draw"
-    mine = os.getpriority(os.PRIO_PROCESS, 0)
-    assert pool.pids() and all(os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + drawpool.WORKER_NICE)
-                               for pid in pool.pids())
