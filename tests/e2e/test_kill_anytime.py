@@ -18,7 +18,7 @@ of the same game:
 * nothing left unhandled, unsent, or unflagged in the mailbox.
 
 CI kills 30 times during four games of scenario 12.3 with SQLite (about two minutes); GM_LONG_TESTS=1
-kills 150 times, with SQLite and with PostgreSQL (GM_KILLS=n sets the number of kills).
+kills 100 times, with SQLite and with PostgreSQL (GM_KILLS=n sets the number of kills).
 """
 
 from __future__ import annotations
@@ -45,7 +45,9 @@ from tests.e2e.test_crash import CONFIG, ROOT
 from tests.support.servers import DovecotServer, SmtpTestServer
 
 LONG = os.environ.get("GM_LONG_TESTS") == "1"
-KILLS = int(os.environ.get("GM_KILLS", "150" if LONG else "30"))
+KILLS = int(os.environ.get("GM_KILLS", "100" if LONG else "30"))
+"""The long run's 100: four games of 12.3 held 114 to 149 kills (2026-11-29, SQLite and
+PostgreSQL; more games run side by side and hold no more), so 150 failed as often as not."""
 GAMES = {f"pb123{c}": "12.3" for c in "abcd"}  # four games: long enough for 50 kills and more
 SEED = 22
 SERVE = "from gm.cli.main import cli; cli(prog_name='gm')"
