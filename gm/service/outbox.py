@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from email.message import EmailMessage, Message
 from email.policy import SMTP
 from itertools import pairwise
-from typing import NamedTuple
+from typing import NamedTuple, NotRequired, TypedDict, Unpack
 
 from sqlalchemy.orm import make_transient_to_detached
 from sqlmodel import Session, select
@@ -62,23 +62,26 @@ def content_id(ctx: ServiceContext, session: Session, key: str, name: str = "map
     return f"{name}.{digest}@{ctx.mail_domain}"
 
 
-def queue_mail(
-    ctx: ServiceContext,
-    session: Session,
-    *,
-    game_id: str | None,
-    kind: str,
-    to: Sequence[str],
-    subject: str,
-    text: str,
-    key: str,
-    in_reply_to: str | None = None,
-    references: Sequence[str] = (),
-    html: str | None = None,
-    attachments: Sequence[Attachment] = (),
-    held: bool = False,
-    looked_up: bool = False,
-) -> OutboundMail:
+class MailFields(TypedDict):
+    """What a queued mail is made of (:func:`queue_mail`, :func:`outbound_row`): its game,
+    kind, recipients, subject, text and the key its Message-ID is made from; optionally
+    what it answers, its HTML, attachments, and whether it is held."""
+
+    game_id: str | None
+    kind: str
+    to: Sequence[str]
+    subject: str
+    text: str
+    key: str
+    in_reply_to: NotRequired[str | None]
+    references: NotRequired[Sequence[str]]
+    html: NotRequired[str | None]
+    attachments: NotRequired[Sequence[Attachment]]
+    held: NotRequired[bool]
+
+
+def queue_mail(ctx: ServiceContext, session: Session, *, looked_up: bool = False,
+               **fields: Unpack[MailFields]) -> OutboundMail:
     """Queue one mail (status ``held`` keeps it back until released).
 
     With ``html`` the mail is multipart/alternative; ``attachments`` with a
@@ -87,14 +90,12 @@ def queue_mail(
     not looked up again before the insert (which still keeps one if another instance
     queued it meanwhile).
     """
-    message_id = message_id_for(ctx, session, key)
+    message_id = message_id_for(ctx, session, fields["key"])
     if not looked_up:
         existing = session.exec(select(OutboundMail).where(OutboundMail.message_id == message_id)).first()
         if existing is not None:
             return existing
-    row = outbound_row(ctx, session, game_id=game_id, kind=kind, to=to, subject=subject, text=text,
-                       key=key, in_reply_to=in_reply_to, references=references, html=html,
-                       attachments=attachments, held=held)
+    row = outbound_row(ctx, session, **fields)
     # Two instances may queue the same key at once (a notice to the moderator, keyed by
     # game and hour): the database keeps one; the other reads it.
     new_id = insert_or_ignore(session, row, ["message_id"])
@@ -109,34 +110,21 @@ def queue_mail(
     return row
 
 
-def outbound_row(
-    ctx: ServiceContext,
-    session: Session,
-    *,
-    game_id: str | None,
-    kind: str,
-    to: Sequence[str],
-    subject: str,
-    text: str,
-    key: str,
-    in_reply_to: str | None = None,
-    references: Sequence[str] = (),
-    html: str | None = None,
-    attachments: Sequence[Attachment] = (),
-    held: bool = False,
-) -> OutboundMail:
+def outbound_row(ctx: ServiceContext, session: Session, **fields: Unpack[MailFields]) -> OutboundMail:
     """The row :func:`queue_mail` stores for a mail, built but not stored (see
     :func:`insert_rows`)."""
-    message_id = message_id_for(ctx, session, key)
-    recipients = [a for a in dict.fromkeys(to) if a]
+    message_id = message_id_for(ctx, session, fields["key"])
+    recipients = [a for a in dict.fromkeys(fields["to"]) if a]
+    game_id, subject, in_reply_to = fields["game_id"], fields["subject"], fields.get("in_reply_to")
     raw = build_message(
-        from_addr=ctx.service_address, to=recipients, subject=subject, text=text, html=html,
-        message_id=message_id, in_reply_to=in_reply_to, references=tuple(references),
-        game_id=game_id, date=ctx.clock.now(), attachments=attachments,
+        from_addr=ctx.service_address, to=recipients, subject=subject, text=fields["text"],
+        html=fields.get("html"), message_id=message_id, in_reply_to=in_reply_to,
+        references=tuple(fields.get("references", ())), game_id=game_id, date=ctx.clock.now(),
+        attachments=fields.get("attachments", ()),
     )
     return OutboundMail(
-        message_id=message_id, game_id=game_id, kind=kind, recipients=recipients,
-        subject=subject, raw=raw, status="held" if held else "queued",
+        message_id=message_id, game_id=game_id, kind=fields["kind"], recipients=recipients,
+        subject=subject, raw=raw, status="held" if fields.get("held", False) else "queued",
         in_reply_to=in_reply_to or "", created_at=ctx.clock.now(),
         next_attempt_at=ctx.clock.now(),
     )

@@ -446,12 +446,11 @@ def queue_report(ctx: ServiceContext, session: Session, game: Game, rc: ReportCo
     caller to queue with the others (gm.service.outbox.insert_rows), else queued now."""
     if key in queued if queued is not None else already_queued(ctx, session, key):
         return
-    from gm.service.outbox import content_id, outbound_row
+    from gm.service.outbox import MailFields, content_id, outbound_row
 
     mail = render_report_mail(ctx, game, rc, map_cid=content_id(ctx, session, key))
-    what: dict[str, Any] = dict(game_id=game.id, kind="report", to=to, subject=subject,
-                                text=mail.text, html=mail.html,
-                                attachments=mail.attachments + extra, key=key, held=held)
+    what = MailFields(game_id=game.id, kind="report", to=to, subject=subject, text=mail.text,
+                      html=mail.html, attachments=mail.attachments + extra, key=key, held=held)
     if mails is None:
         queue_mail(ctx, session, **what, looked_up=True)
     else:
