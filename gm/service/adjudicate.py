@@ -1,9 +1,9 @@
 """Closing a phase exactly once (design.md §1, §6).
 
-``close_phase`` claims the open phase row with a conditional UPDATE in its
-own transaction; whoever changes the row from ``open`` to ``adjudicating``
-does the work, everyone else (a second instance, a repeated deadline job, a
-second ``ADJUDICATE NOW``) finds nothing to do. The claim, the defaults for
+``close_phase`` claims the open phase row with a conditional UPDATE in the
+transaction that writes the outcome (:func:`_claim`); whoever changes the row
+from ``open`` to ``done`` does the work, everyone else (a second instance, a
+repeated deadline job, a second ``ADJUDICATE NOW``) finds nothing to do. The claim, the defaults for
 missing orders, the engine's outcome, the event log with every roll, the next
 phase and the queued reports commit together, or not at all.
 
