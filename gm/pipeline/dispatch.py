@@ -94,15 +94,15 @@ def claim(ctx: ServiceContext, mail_id: int) -> bool:
 
 
 def _claim(ctx: ServiceContext, session: Session, mail_id: int) -> bool:
-    lease = timedelta(seconds=float(ctx.settings.get("send_lease_seconds", SEND_LEASE_SECONDS)))
-    now = ctx.clock.now()
-    result = session.execute(
-        update(OutboundMail)
-        .where(col(OutboundMail.id) == mail_id, col(OutboundMail.status) == "queued",
-               _unclaimed(ctx))
-        .values(claimed_by=holder(ctx), claimed_until=now + lease)
-        .execution_options(synchronize_session=False))
+    """:data:`_CLAIM_ROW` in ``session``'s transaction: whether this sender now holds the mail."""
+    result = session.execute(_CLAIM_ROW, _claim_params(ctx, mail_id),
+                             execution_options={"synchronize_session": False})
     return bool(cast(CursorResult[Any], result).rowcount)
+
+
+def _claim_params(ctx: ServiceContext, mail_id: int) -> dict[str, Any]:
+    now = ctx.clock.now()
+    return {"mail_id": mail_id, "now": now, "holder": holder(ctx), "until": now + _lease(ctx)}
 
 
 def release_dead_claims(ctx: ServiceContext) -> int:
@@ -294,12 +294,15 @@ def _lease(ctx: ServiceContext) -> timedelta:
 
 
 _ID = col(OutboundMail.id) == bindparam("mail_id")
-_CLAIM = (update(OutboundMail)
-          .where(_ID, col(OutboundMail.status) == "queued",
-                 (col(OutboundMail.claimed_until) == None)  # noqa: E711
-                 | (col(OutboundMail.claimed_until) <= bindparam("now")))
-          .values(claimed_by=bindparam("holder"), claimed_until=bindparam("until"))
-          .returning(col(OutboundMail.kind), col(OutboundMail.raw), col(OutboundMail.recipients)))
+_CLAIM_ROW = (update(OutboundMail)
+              .where(_ID, col(OutboundMail.status) == "queued",
+                     (col(OutboundMail.claimed_until) == None)  # noqa: E711
+                     | (col(OutboundMail.claimed_until) <= bindparam("now")))
+              .values(claimed_by=bindparam("holder"), claimed_until=bindparam("until")))
+"""The claim (:func:`claim`): the mail still queued and nobody's, or its lease ran out."""
+_CLAIM = _CLAIM_ROW.returning(col(OutboundMail.kind), col(OutboundMail.raw),
+                              col(OutboundMail.recipients))
+"""The claim, reading the mail's kind, bytes and recipients with it."""
 _OURS = (_ID, col(OutboundMail.status) == "queued", col(OutboundMail.claimed_by) == bindparam("holder"))
 _RENEW = update(OutboundMail).where(*_OURS).values(claimed_until=bindparam("until"))
 _STORE = update(OutboundMail).where(*_OURS).values(claimed_until=bindparam("until"),
@@ -339,9 +342,7 @@ class _Outbox:
 
     def claim(self, mail_id: int) -> tuple[str, bytes, list[str]] | None:
         """:func:`claim`, reading the mail's kind, bytes and recipients; None if not claimed."""
-        now = self.ctx.clock.now()
-        row = self._write(_CLAIM, mail_id=mail_id, now=now, holder=self.holder,
-                          until=now + _lease(self.ctx))
+        row = self._write(_CLAIM, **_claim_params(self.ctx, mail_id))
         if row is None:
             return None
         kind, raw, recipients = row
@@ -395,11 +396,10 @@ def claim_ready(ctx: ServiceContext, mail_id: int) -> tuple[str, tuple[bytes, li
     unless a part is left to draw, its bytes and recipients (issue 21: one transaction a
     mail, was two). None when it is not claimed."""
     with session_scope(ctx.engine) as session:
-        if not _claim(ctx, session, mail_id):
+        row = session.execute(_CLAIM, _claim_params(ctx, mail_id),
+                              execution_options={"synchronize_session": False}).first()
+        if row is None:
             return None
-        row = session.execute(select(col(OutboundMail.kind), col(OutboundMail.raw),
-                                     col(OutboundMail.recipients))
-                              .where(col(OutboundMail.id) == mail_id)).one()
         kind, raw, recipients = row
         if RENDER_HEADER.encode() in raw:
             return str(kind), None
