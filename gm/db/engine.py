@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import event
+from sqlalchemy import event, exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 from sqlmodel import Session, create_engine
 
 
@@ -54,7 +55,50 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, hide_parameters=True)
+    engine = create_engine(url, hide_parameters=True)
+    ping_when_idle(engine)
+    return engine
+
+
+IDLE_PING_SECONDS = 1.0
+"""A pooled connection that sat unused longer than this is pinged before it is handed out."""
+
+_IDLE_SINCE = "gm.idle_since"
+idle_clock = time.monotonic
+"""The clock of the pool's idle times (a test sets its own)."""
+
+
+def ping_when_idle(engine: Engine) -> None:
+    """Ping a pooled connection before handing it out only if it sat idle in the pool longer
+    than :data:`IDLE_PING_SECONDS`: one that fails is dropped with every other pooled
+    connection (a restarted server ended them all) and a new one is opened, as
+    ``pool_pre_ping`` does.
+
+    Issue 21: ``pool_pre_ping`` pinged at every checkout, a round trip before each
+    transaction: a deadline storm's sweep checks a connection out for each close, a few ms
+    after it came back. A connection the server dropped since then (a restart within those
+    ms) fails its first statement instead: SQLAlchemy then drops the pool's connections
+    and the caller's retry (the daemon sweeps again) opens new ones."""
+    dialect = engine.dialect
+
+    @event.listens_for(engine.pool, "connect")
+    def _new(_dbapi_conn: DBAPIConnection, record: ConnectionPoolEntry) -> None:
+        record.info.pop(_IDLE_SINCE, None)  # the entry's connection before was dropped
+
+    @event.listens_for(engine.pool, "checkin")
+    def _idle(_dbapi_conn: DBAPIConnection, record: ConnectionPoolEntry) -> None:
+        record.info[_IDLE_SINCE] = idle_clock()
+
+    @event.listens_for(engine.pool, "checkout")
+    def _ping(dbapi_conn: DBAPIConnection, record: ConnectionPoolEntry,
+              _proxy: PoolProxiedConnection) -> None:
+        since = record.info.get(_IDLE_SINCE)  # None: a new connection, not used before
+        if since is None or idle_clock() - since <= IDLE_PING_SECONDS:
+            return
+        try:
+            dialect.do_ping(dbapi_conn)
+        except dialect.loaded_dbapi.Error as err:
+            raise exc.InvalidatePoolError(f"ping after {idle_clock() - since:.0f} s idle: {err}") from err
 
 
 @contextmanager
