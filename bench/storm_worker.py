@@ -2,7 +2,8 @@
 
 ``python -m bench.storm_worker URL INSTANCE NOW GO_FILE [DRAW_WORKERS]`` warms up as the daemon does when it
 starts (gm.service.reports.warm_up: the game modules, boards, templates and catalogues loaded
-by rendering one report, nothing stored), waits for GO_FILE (so that every instance starts
+by rendering one report, nothing stored; gm.pipeline.drawpool.prepare: the drawing pool
+started, its forkserver having drawn each game's opening maps), waits for GO_FILE (so that every instance starts
 together), then with its clock at NOW does what the daemon does at a
 deadline: sweeps until nothing is due (every phase claimed, adjudicated, its reports queued),
 then drains the outbox (maps drawn, every mail handed to a sink that accepts it) until
@@ -25,6 +26,7 @@ from gm.clock import FakeClock
 from gm.db.engine import make_engine, session_scope
 from gm.db.models import OutboundMail
 from gm.mail.types import SendResult
+from gm.pipeline import drawpool
 from gm.pipeline.dispatch import drain
 from gm.schedule.phases import open_phases
 from gm.schedule.sweep import sweep
@@ -55,6 +57,7 @@ def main(url: str, instance: str, now: str, go_file: str, draw_workers: str = ""
     ctx = ServiceContext(engine=make_engine(url), clock=FakeClock(datetime.fromisoformat(now)),
                          settings=settings, instance=instance)
     warm_up(ctx)  # what gm.daemon.Daemon.run does before its first round
+    drawpool.prepare(ctx)  # and, games running, in the background (waited for here)
     print(json.dumps({"ready": instance}), flush=True)
     while not Path(go_file).exists():
         time.sleep(0.005)

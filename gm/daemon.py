@@ -331,6 +331,7 @@ class Daemon:
     _others: tuple[str, ...] = field(default=())  # the other instances whose heartbeat is recent
     _others_asked: float | None = field(default=None)  # time.monotonic() of that question
     _others_games: OthersGames = field(default_factory=OthersGames)  # games found held: left a while
+    _drawing_ready: asyncio.Future[bool] | None = field(default=None)  # drawpool.prepare, at start
 
     def __post_init__(self) -> None:
         self._due = DueCheck(self.ctx)
@@ -363,10 +364,15 @@ class Daemon:
         log.info("gm serving as %s", self.ctx.instance)
         from gm.service.reports import warm_up
 
+        rendered = 0
         try:
-            await asyncio.to_thread(warm_up, self.ctx)
+            rendered = await asyncio.to_thread(warm_up, self.ctx)
         except Exception:  # only a head start for the first deadline: serve without it
             log.warning("warm-up skipped", exc_info=True)
+        if rendered:  # games are running, their reports' maps to draw: the pool starts now,
+            # in the background (gm.pipeline.drawpool.prepare), not inside the first deadline
+            self._drawing_ready = asyncio.ensure_future(
+                asyncio.to_thread(drawpool.prepare, self.ctx))
         try:
             delay = DB_RETRY_FIRST
             recovered = False

@@ -1,0 +1,18 @@
+"""What a drawing worker holds before its first mail (tests/pipeline/test_draw_warm.py): run
+in a worker process as gm.pipeline.drawpool.WORK, it answers with its state, not a mail."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+
+def worker_state(raw: bytes) -> bytes:
+    """The worker's pid, how many maps the forkserver drew ahead (gm.maps.warm; -1: not
+    loaded) and how many layouts are in the layout cache, as JSON."""
+    warm = sys.modules.get("gm.maps.warm")
+    from gm.maps.layout import load_layout
+
+    return json.dumps({"pid": os.getpid(), "drawn_ahead": getattr(warm, "DRAWN", -1),
+                       "layouts": load_layout.cache_info().currsize}).encode()
