@@ -37,6 +37,8 @@ from sqlmodel import Session, col, func, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from gm.checkpoint import checkpoint
+from gm.db.claims import rowcount
+from gm.db.core import run, table
 from gm.db.engine import note_write_lock, session_scope
 from gm.db.models import Game, InboundMail, Seat
 from gm.i18n import msg, translate
@@ -187,16 +189,16 @@ def _lock(session: Session, inbound_id: int) -> InboundMail | None:
     the write lock first, so the row is read inside the transaction that will mark it."""
     if session.get_bind().dialect.name == "postgresql":
         return session.exec(_lock_read(True), params={"inbound_id": inbound_id}).first()
-    if session.execute(_LOCK_WRITE, {"inbound_id": inbound_id}).rowcount == 1:  # type: ignore[attr-defined]
+    if rowcount(run(session, _LOCK_WRITE, {"inbound_id": inbound_id})) == 1:
         # the transaction's first statement: the write lock is held from here to the
         # commit, so the phase need not be locked again (gm.service.orders.lock_current_phase)
         note_write_lock(session)
     return session.exec(_lock_read(False), params={"inbound_id": inbound_id}).first()
 
 
-_LOCK_WRITE = (update(InboundMail).where(col(InboundMail.id) == bindparam("inbound_id"),
-                                         col(InboundMail.status) == "new")
-               .values(status="new").execution_options(synchronize_session=False))
+_INBOUND = table(InboundMail).c
+_LOCK_WRITE = (update(table(InboundMail)).where(_INBOUND.id == bindparam("inbound_id"),
+                                                _INBOUND.status == "new").values(status="new"))
 
 
 @functools.cache

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from sqlalchemy import ColumnElement, Select, and_, bindparam, or_, select
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col
+from sqlmodel import Session
 
+from gm.db.core import run, table
 from gm.db.engine import session_scope
 from gm.db.models import InboundMail
 from gm.db.upsert import insert_or_ignore
@@ -55,9 +56,9 @@ def _seen(session: Session, fetched: FetchedMail, key: str | None,
     without a key are found through the mailbox_key index too (the UID columns have none:
     this was a scan of every mail ever stored, for each new mail)."""
     with_uid = fetched.uidvalidity is not None and fetched.uid is not None
-    rows = session.execute(_seen_query(key is not None, with_uid),
-                           {"message_id": message_id, "key": key, "source": fetched.source,
-                            "uidvalidity": fetched.uidvalidity, "uid": fetched.uid}).all()
+    rows = run(session, _seen_query(key is not None, with_uid),
+               {"message_id": message_id, "key": key, "source": fetched.source,
+                "uidvalidity": fetched.uidvalidity, "uid": fetched.uid}).all()
     ranked = []
     for row_id, row_key, source, uidvalidity, uid, status in rows:
         if key is not None and row_key == key:
@@ -77,18 +78,16 @@ def _seen(session: Session, fetched: FetchedMail, key: str | None,
 @functools.cache
 def _seen_query(with_key: bool, with_uid: bool) -> Select[int | None, str | None, str, int | None, int | None, str]:
     """:func:`_seen`'s statement, built once (issue 21: building it took 1 ms a mail, its
-    execution 0.3), its values bound."""
-    match: list[ColumnElement[bool]] = [col(InboundMail.message_id) == bindparam("message_id")]
+    execution 0.3), its values bound; Core (gm.db.core)."""
+    t = table(InboundMail).c
+    match: list[ColumnElement[bool]] = [t.message_id == bindparam("message_id")]
     if with_key:
-        match.append(col(InboundMail.mailbox_key) == bindparam("key"))
+        match.append(t.mailbox_key == bindparam("key"))
     if with_uid:  # stored before the key existed
-        match.append(and_(col(InboundMail.mailbox_key).is_(None),
-                          col(InboundMail.source) == bindparam("source"),
-                          col(InboundMail.uidvalidity) == bindparam("uidvalidity"),
-                          col(InboundMail.uid) == bindparam("uid")))
-    return (select(col(InboundMail.id), col(InboundMail.mailbox_key), col(InboundMail.source),
-                   col(InboundMail.uidvalidity), col(InboundMail.uid), col(InboundMail.status))
-            .where(or_(*match)).order_by(col(InboundMail.id)))
+        match.append(and_(t.mailbox_key.is_(None), t.source == bindparam("source"),
+                          t.uidvalidity == bindparam("uidvalidity"), t.uid == bindparam("uid")))
+    return (select(t.id, t.mailbox_key, t.source, t.uidvalidity, t.uid, t.status)
+            .where(or_(*match)).order_by(t.id))
 
 
 def store_inbound(ctx: ServiceContext, fetched: FetchedMail) -> Stored:

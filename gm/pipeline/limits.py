@@ -30,9 +30,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import bindparam
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, func, select
 from sqlmodel.sql.expression import SelectOfScalar
 
+from gm.db.core import run, table
 from gm.db.models import Game, OutboundMail, ReplyCharge
 from gm.i18n import N_, msg, translate
 from gm.l10n import moment
@@ -68,22 +69,24 @@ def _ours(session: Session, message_ids: tuple[str, ...]) -> str:
     wanted = [m for m in dict.fromkeys(message_ids) if m][:50]
     if not wanted:
         return ""
-    found = session.exec(_ours_query(), params={"ids": wanted}).first()
-    return found or ""
+    found = run(session, _ours_query(), {"ids": wanted}).scalar()
+    return str(found or "")
 
 
 @functools.cache
 def _ours_query() -> SelectOfScalar[str]:
-    """:func:`_ours`'s statement, built once (issue 21), the ids bound."""
-    return select(OutboundMail.message_id).where(
-        col(OutboundMail.message_id).in_(bindparam("ids", expanding=True)))
+    """:func:`_ours`'s statement, built once (issue 21), the ids bound; Core (gm.db.core)."""
+    t = table(OutboundMail).c
+    return select(t.message_id).where(t.message_id.in_(bindparam("ids", expanding=True))).limit(1)
 
 
 @functools.cache
 def _spent_query() -> SelectOfScalar[int]:
-    """The replies charged to an address since a moment: built once (issue 21)."""
-    return select(func.count()).select_from(ReplyCharge).where(
-        col(ReplyCharge.address) == bindparam("address"), col(ReplyCharge.at) > bindparam("since"))
+    """The replies charged to an address since a moment: built once (issue 21); Core
+    (gm.db.core)."""
+    t = table(ReplyCharge).c
+    return select(func.count()).select_from(table(ReplyCharge)).where(
+        t.address == bindparam("address"), t.at > bindparam("since"))
 
 
 def is_our_address(ctx: ServiceContext, address: str) -> bool:
@@ -117,7 +120,7 @@ def decide(ctx: ServiceContext, session: Session, address: str, inbound_id: int,
         return Decision(Answer.REPLY)
     addr = address.strip().lower()[:320]
     now = ctx.clock.now()
-    spent = session.exec(_spent_query(), params={"address": addr, "since": now - BUDGET_WINDOW}).one()
+    spent = int(run(session, _spent_query(), {"address": addr, "since": now - BUDGET_WINDOW}).scalar_one())
     limit = budget(ctx)
     if spent > limit:
         return Decision(Answer.SILENT, f"not answered: {addr} had {limit} replies within the hour "

@@ -21,6 +21,7 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, col, func, select
 from sqlmodel.sql.expression import SelectOfScalar
 
+from gm.db.core import run, table
 from gm.db.models import Game, Seat, SignonFailure
 from gm.i18n import msg
 from gm.orders import commands as c
@@ -109,8 +110,8 @@ def too_many_failures(ctx: ServiceContext, session: Session, game: Game, power: 
     per-address limit does), so a stranger's guessing cannot lock the owner out.
     """
     since = ctx.clock.now() - FAILURE_WINDOW
-    by_address = session.exec(_failures_by_address(), params={"address": sender.lower(),
-                                                               "since": since}).one()
+    by_address = run(session, _failures_by_address(), {"address": sender.lower(),
+                                                        "since": since}).scalar_one()
     if by_address >= MAX_FAILURES:
         return True
     own = (own_address or "").lower()
@@ -124,10 +125,11 @@ def too_many_failures(ctx: ServiceContext, session: Session, game: Game, power: 
 
 @functools.cache
 def _failures_by_address() -> SelectOfScalar[int]:
-    """:func:`too_many_failures`'s first count, built once (issue 21), its values bound."""
-    return select(func.count()).select_from(SignonFailure).where(
-        func.lower(SignonFailure.address) == bindparam("address"),
-        col(SignonFailure.at) >= bindparam("since"))
+    """:func:`too_many_failures`'s first count, built once (issue 21), its values bound;
+    Core (gm.db.core)."""
+    t = table(SignonFailure).c
+    return select(func.count()).select_from(table(SignonFailure)).where(
+        func.lower(t.address) == bindparam("address"), t.at >= bindparam("since"))
 
 
 def record_failure(ctx: ServiceContext, session: Session, game: Game, seat: Seat | None,

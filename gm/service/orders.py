@@ -17,6 +17,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select, SelectOfScalar
 
+from gm.db.core import run, table
 from gm.db.engine import holds_write_lock
 from gm.db.models import Game, OrderSet, Phase
 from gm.games.base import GameModule, State, Validation, Verdict
@@ -133,7 +134,7 @@ def lock_current_phase(session: Session, game_id: str) -> Phase:
     if holds_write_lock(session):
         return _current_under_write_lock(session, game_id)
     write, read = _lock_current_statements()
-    session.execute(write, {"of_game": game_id})
+    run(session, write, {"of_game": game_id})
     phase = session.exec(read, params={"of_game": game_id}).first()
     return phase if phase is not None else current_phase(session, game_id)  # which raises
 
@@ -145,17 +146,17 @@ def _current_under_write_lock(session: Session, game_id: str) -> Phase:
     from the session rather than read and decoded again (issue 21: on the ingest harness,
     the lock's write and read were 2 of 15.7 statements a mail, and the read decoded the
     game state a second time). Only its id is read, to know which phase is current."""
-    phase_id = session.exec(_current_id_query(), params={"of_game": game_id}).first()
+    phase_id = run(session, _current_id_query(), {"of_game": game_id}).scalar()
     phase = session.get(Phase, phase_id) if phase_id is not None else None
     return phase if phase is not None else current_phase(session, game_id)  # which raises
 
 
 @functools.cache
 def _current_id_query() -> SelectOfScalar[int | None]:
-    """The current phase's id, the game bound, built once (issue 21)."""
-    return (select(col(Phase.id)).where(col(Phase.game_id) == bindparam("of_game"),
-                                        col(Phase.state) != "undone")
-            .order_by(col(Phase.seq).desc()).limit(1))
+    """The current phase's id, the game bound, built once (issue 21); Core (gm.db.core)."""
+    t = table(Phase).c
+    return (select(t.id).where(t.game_id == bindparam("of_game"), t.state != "undone")
+            .order_by(t.seq.desc()).limit(1))
 
 
 @functools.cache
@@ -167,11 +168,12 @@ def _lock_current_row() -> SelectOfScalar[Phase]:
 @functools.cache
 def _lock_current_statements() -> tuple[Update, SelectOfScalar[Phase]]:
     """:func:`lock_current_phase`'s two statements on SQLite, built once (issue 21), the
-    game bound."""
+    game bound; the write is Core (gm.db.core)."""
+    t = table(Phase).c
+    current = (select(t.id).where(t.game_id == bindparam("of_game"), t.state != "undone")
+               .order_by(t.seq.desc()).limit(1).scalar_subquery())
+    write = update(table(Phase)).where(t.id == current).values(state=t.state)
     live = (col(Phase.game_id) == bindparam("of_game"), col(Phase.state) != "undone")
-    current = select(Phase.id).where(*live).order_by(col(Phase.seq).desc()).limit(1).scalar_subquery()
-    write = (update(Phase).where(col(Phase.id) == current).values(state=Phase.state)
-             .execution_options(synchronize_session=False))
     read = (select(Phase).where(*live).order_by(col(Phase.seq).desc()).limit(1)
             .execution_options(populate_existing=True))
     return write, read
@@ -261,7 +263,7 @@ class Standing:
 
 def _standing(session: Session, game_id: str, seq: int, power: str) -> Standing:
     """What :class:`Standing` says of ``power``'s orders for phase ``seq``, in one statement."""
-    rows = session.execute(_standing_query(), {"game_id": game_id, "seq": seq, "power": power}).all()
+    rows = run(session, _standing_query(), {"game_id": game_id, "seq": seq, "power": power}).all()
     current = next((row for row in rows if row.current), None)
     if current is None:
         return Standing(len(rows))
@@ -270,22 +272,23 @@ def _standing(session: Session, game_id: str, seq: int, power: str) -> Standing:
 
 @functools.cache
 def _standing_query() -> Select[int | None, bool, bool, bool]:
-    """:func:`_standing`'s statement, built once (issue 21), its values bound."""
-    return select(col(OrderSet.id), col(OrderSet.current), col(OrderSet.ready),
-                  col(OrderSet.wait)).where(col(OrderSet.game_id) == bindparam("game_id"),
-                                            col(OrderSet.phase_seq) == bindparam("seq"),
-                                            col(OrderSet.power) == bindparam("power"))
+    """:func:`_standing`'s statement, built once (issue 21), its values bound; Core
+    (gm.db.core)."""
+    t = table(OrderSet).c
+    return select(t.id, t.current, t.ready, t.wait).where(
+        t.game_id == bindparam("game_id"), t.phase_seq == bindparam("seq"),
+        t.power == bindparam("power"))
 
 
-_RETIRE = (update(OrderSet).where(col(OrderSet.id) == bindparam("retired")).values(current=False)
-           .execution_options(synchronize_session=False))
+_RETIRE = update(table(OrderSet)).where(table(OrderSet).c.id == bindparam("retired")).values(
+    current=False)
 
 
 def _retire(session: Session, row_id: int) -> None:
     """Version ``row_id`` is no longer current: one UPDATE, without reading the row; the
     session's copy of it, if it holds one (READY in the same mail, a close storing a
     default over a "flags" row), is told so."""
-    session.execute(_RETIRE, {"retired": row_id})
+    run(session, _RETIRE, {"retired": row_id})
     held = session.identity_map.get(Session.identity_key(OrderSet, row_id))
     if held is not None:
         set_committed_value(held, "current", False)

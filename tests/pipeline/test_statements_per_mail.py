@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import event
+from sqlalchemy.orm import ORMExecuteState, Session
 from sqlmodel import col, select
 
 from gm.daemon import process_one
@@ -100,3 +101,37 @@ def test_a_mail_stored_again_is_neither_handled_nor_answered_twice(race) -> None
     with session_scope(race.engine) as s:
         assert len(s.exec(select(InboundMail)).all()) == 1
     assert len(outbox(race, kind="reply")) == 1
+
+
+MAX_ORM_STATEMENTS = 5
+"""Of those, the ORM statements: the rows the mail's code uses as objects (the mail's row,
+the game, its seats, its phase). The others (the look-ups, counts, claims and writes
+every mail makes) are Core statements (gm.db.core): an ORM statement costs twice a Core
+one for the same columns (issue 21). There were 12."""
+
+
+def test_an_order_mails_look_ups_and_writes_are_core_statements(race) -> None:  # type: ignore[no-untyped-def]
+    box = Mailbox()
+    bodies = ["GAME race1\nPOWER north n-secret\nadvance 1\n",
+              "GAME race1\nPOWER north n-secret\nadvance 3\n"]
+    fetched = [FetchedMail(mail(b), "imap:INBOX", 7, uid, str(uid)) for uid, b in enumerate(bodies, 1)]
+    process_one(race, box, fetched[0])
+    orm: list[str] = []
+
+    def seen(state: ORMExecuteState) -> None:
+        if state.is_orm_statement:
+            orm.append(str(state.statement).split("\n")[0])
+
+    event.listen(Session, "do_orm_execute", seen)
+    try:
+        with counted(race) as statements:
+            assert process_one(race, box, fetched[1])
+    finally:
+        event.remove(Session, "do_orm_execute", seen)
+    assert len(orm) <= MAX_ORM_STATEMENTS, "\n".join(orm)
+    assert len(statements) > len(orm)
+    with session_scope(race.engine) as s:
+        versions = s.exec(select(OrderSet).where(OrderSet.power == "north")
+                          .order_by(col(OrderSet.version))).all()
+        assert [(v.version, v.current, v.text) for v in versions] == \
+            [(1, False, "advance 1"), (2, True, "advance 3")]
