@@ -27,20 +27,15 @@ When that transaction fails, nothing of it is kept:
 
 from __future__ import annotations
 
-import functools
 import logging
 import traceback
 
-from sqlalchemy import bindparam, update
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import Session, col, func, select
-from sqlmodel.sql.expression import SelectOfScalar
 
 from gm.checkpoint import checkpoint
-from gm.db.claims import rowcount
-from gm.db.core import run, table
-from gm.db.engine import note_write_lock, session_scope
-from gm.db.models import Game, InboundMail, Seat
+from gm.db.engine import session_scope
+from gm.db.models import Game, Seat
 from gm.i18n import msg, translate
 from gm.mail.classify import MailClass, classify_with_reason
 from gm.mail.mask import mask_mail
@@ -48,6 +43,7 @@ from gm.mail.mime import DecodedMail, decode
 from gm.orders.envelope import parse_envelope
 from gm.orders.text import clean_body
 from gm.pipeline import limits
+from gm.pipeline.claim import Claimed, claim, record
 from gm.pipeline.limits import classify_inbound
 from gm.pipeline.reply import MailReply, SectionReply
 from gm.pipeline.section import AfterCommit, SectionContext, handle_section
@@ -82,7 +78,7 @@ def handle_inbound(ctx: ServiceContext, inbound_id: int, *, retry: bool = False)
 def _handle(ctx: ServiceContext, inbound_id: int, *, retry: bool) -> AfterCommit:
     after = AfterCommit()
     with session_scope(ctx.engine) as session:
-        row = _lock(session, inbound_id)
+        row = claim(session, inbound_id)
         if row is None or row.status not in (("new", "failed") if retry else ("new",)):
             return after
         mail = decode(row.raw)
@@ -105,12 +101,12 @@ def _handle(ctx: ServiceContext, inbound_id: int, *, retry: bool) -> AfterCommit
                 MailClass.LOOP, MailClass.BOUNCE):  # a bounce carries someone else's mail
             # the owner still hears of the right password from elsewhere (issue 22)
             warn_of_unread_signons(ctx, session, mail.text, mail.plus_tag(ctx.service_address),
-                                   mail.from_addr, int(row.id or 0))
+                                   mail.from_addr, row.id)
         row.handled_at = ctx.clock.now()
         known = reply.secrets if reply is not None and reply.secrets is not None \
             else signon_secrets(mail.text)
-        row.raw = mask_mail(row.raw, known)  # no password at rest (issue 22)
-        session.add(row)
+        row.masked = mask_mail(row.raw, known)  # no password at rest (issue 22)
+        record(session, row)
     after.settled = True  # committed: the block above raised otherwise
     return after
 
@@ -120,12 +116,12 @@ def shunt(ctx: ServiceContext, inbound_id: int, exc: BaseException) -> None:
     moderator, each once (a second failure after ``gm mod retry`` is only recorded)."""
     error = f"{type(exc).__name__}: {exc}"
     with session_scope(ctx.engine) as session:
-        row = _lock(session, inbound_id)
+        row = claim(session, inbound_id)
         if row is None or row.status not in ("new", "failed"):
             return
         row.status, row.note = "failed", f"failed: {error}"[:1000]
         row.handled_at = ctx.clock.now()
-        session.add(row)
+        record(session, row)
         try:
             mail: DecodedMail | None = decode(row.raw)
         except Exception:  # nothing can be read from it: the moderator is still told
@@ -179,38 +175,7 @@ def _moderators(ctx: ServiceContext, session: Session, address: str) -> list[str
     return [a for a in dict.fromkeys(found) if a]
 
 
-def _lock(session: Session, inbound_id: int) -> InboundMail | None:
-    """The mail's row, claimed for this transaction; None if another instance holds it.
-
-    On PostgreSQL the row lock is the claim (``FOR UPDATE SKIP LOCKED``): an instance
-    handling the mail keeps every other off it until it commits, and they go on with
-    the next mail instead of waiting; whoever comes later finds it no longer ``new``.
-    SQLite has one writer at a time: a conditional ``UPDATE`` of the row's status takes
-    the write lock first, so the row is read inside the transaction that will mark it."""
-    if session.get_bind().dialect.name == "postgresql":
-        return session.exec(_lock_read(True), params={"inbound_id": inbound_id}).first()
-    if rowcount(run(session, _LOCK_WRITE, {"inbound_id": inbound_id})) == 1:
-        # the transaction's first statement: the write lock is held from here to the
-        # commit, so the phase need not be locked again (gm.service.orders.lock_current_phase)
-        note_write_lock(session)
-    return session.exec(_lock_read(False), params={"inbound_id": inbound_id}).first()
-
-
-_INBOUND = table(InboundMail).c
-_LOCK_WRITE = (update(table(InboundMail)).where(_INBOUND.id == bindparam("inbound_id"),
-                                                _INBOUND.status == "new").values(status="new"))
-
-
-@functools.cache
-def _lock_read(row_lock: bool) -> SelectOfScalar[InboundMail]:
-    """:func:`_lock`'s read, built once (issue 21), its id bound."""
-    q = select(InboundMail).where(col(InboundMail.id) == bindparam("inbound_id"))
-    if row_lock:
-        q = q.with_for_update(skip_locked=True)
-    return q.execution_options(populate_existing=True)
-
-
-def build_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: InboundMail,
+def build_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: Claimed,
                 after: AfterCommit) -> MailReply:
     subject = mail.subject or "your orders"
     reply = MailReply(to=mail.reply_address,
@@ -225,7 +190,7 @@ def build_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: I
         reply.notes.append(msg("Attachments are not read ({names}); put orders in the text.", names=names))
     envelope = parse_envelope(clean_body(mail.text))
     reply.secrets = envelope_secrets(envelope)  # before any section is handled
-    sc = SectionContext(ctx, session, mail, int(row.id or 0), after)
+    sc = SectionContext(ctx, session, mail, row.id, after)
     for section in envelope.sections:
         reply.sections.append(handle_section(sc, section))
     reply.language = _language(session, reply.sections, sc.signed_on)
@@ -244,7 +209,7 @@ def _language(session: Session, sections: list[SectionReply], signed_on: dict[in
     return next((s.language for s in sections if s.language), "en")
 
 
-def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: InboundMail,
+def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: Claimed,
                reply: MailReply) -> str:
     """Queue the one reply (within the address's budget, gm.pipeline.limits), and each copy
     for a seat signed on from another address, even when that section was then refused.
@@ -253,7 +218,7 @@ def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: In
     game_id = next((s.game_id for s in reply.sections if s.game_id), None)
     # Keyed by this mail, whose row this transaction holds while it is new: nothing can be
     # queued under these keys yet, so each is inserted without a look-up first (issue 21).
-    decision = limits.decide(ctx, session, reply.to, int(row.id or 0),
+    decision = limits.decide(ctx, session, reply.to, row.id,
                              signed_on=any(s.power for s in reply.sections))
     if decision.answer is limits.Answer.REPLY:
         text, html = reply.render_both()
@@ -261,7 +226,7 @@ def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: In
                    text=text, html=html, key=f"reply:{row.id}",
                    in_reply_to=mail.message_id, references=refs, looked_up=True)
     elif decision.answer is limits.Answer.NOTICE:
-        limits.queue_notice(ctx, session, to=reply.to, inbound_id=int(row.id or 0),
+        limits.queue_notice(ctx, session, to=reply.to, inbound_id=row.id,
                             language=reply.language, subject=reply.subject,
                             in_reply_to=mail.message_id, references=refs,
                             game=session.get(Game, game_id) if game_id else None)
