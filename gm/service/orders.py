@@ -17,7 +17,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select, SelectOfScalar
 
-from gm.db.core import run, table
+from gm.db.core import add_inserted, run, table
 from gm.db.engine import holds_write_lock
 from gm.db.models import Game, OrderSet, Phase
 from gm.games.base import GameModule, State, Validation, Verdict
@@ -307,8 +307,7 @@ def store_orders(ctx: ServiceContext, session: Session, game: Game, phase: Phase
                    version=standing.versions + 1, current=True, created_at=ctx.clock.now(),
                    source=source, inbound_id=inbound_id, text=text, orders=orders, ready=ready,
                    wait=wait)
-    session.add(new)
-    session.flush()
+    add_inserted(session, new)
     return new
 
 
