@@ -3,6 +3,7 @@ retires the current one with one UPDATE (gm.service.orders.Standing; issue 21)."
 
 from __future__ import annotations
 
+from sqlalchemy import event
 from sqlmodel import select
 
 from gm.db.engine import session_scope
@@ -29,3 +30,21 @@ def test_a_version_the_session_holds_is_seen_retired(ctx) -> None:  # type: igno
                       .order_by(OrderSet.version)).all()
         assert [(r.version, r.current, r.ready, r.text) for r in rows] == [
             (1, False, True, "advance 2"), (2, True, True, "advance 3")]
+
+
+def test_a_new_version_is_inserted_without_a_flush_and_joins_the_session(ctx) -> None:  # type: ignore[no-untyped-def]
+    """gm.db.core.add_inserted: one INSERT ... RETURNING, no unit-of-work flush (issue 21);
+    the row is in the session with its id, so READY in the same mail updates it."""
+    new_race(ctx)
+    flushed: list[object] = []
+    with session_scope(ctx.engine) as s:
+        game = get_game(s, "race1")
+        event.listen(s, "after_flush", lambda session, _ctx: flushed.extend(session.new))
+        sub = submit_orders(ctx, s, game, "north", lines("advance 2"))
+        assert sub.stored is not None and sub.stored.id is not None
+        assert flushed == []  # not inserted by a flush
+        assert s.get(OrderSet, sub.stored.id) is sub.stored
+        set_flags(ctx, s, game, "north", ready=True)
+    with session_scope(ctx.engine) as s:
+        rows = s.exec(select(OrderSet).where(OrderSet.power == "north")).all()
+        assert [(r.version, r.current, r.ready, r.text) for r in rows] == [(1, True, True, "advance 2")]
