@@ -50,7 +50,7 @@ from gm.pipeline.section import AfterCommit, SectionContext, handle_section
 from gm.pipeline.signon import envelope_secrets, signon_secrets, warn_of_unread_signons
 from gm.service.context import ServiceContext
 from gm.service.games import get_seat
-from gm.service.outbox import queue_mail
+from gm.service.outbox import queue_answer, queue_mail
 
 log = logging.getLogger("gm.pipeline")
 
@@ -222,9 +222,9 @@ def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: Cl
                              signed_on=any(s.power for s in reply.sections))
     if decision.answer is limits.Answer.REPLY:
         text, html = reply.render_both()
-        queue_mail(ctx, session, game_id=game_id, kind="reply", to=[reply.to], subject=reply.subject,
-                   text=text, html=html, key=f"reply:{row.id}",
-                   in_reply_to=mail.message_id, references=refs, looked_up=True)
+        queue_answer(ctx, session, game_id=game_id, kind="reply", to=[reply.to],
+                     subject=reply.subject, text=text, html=html, key=f"reply:{row.id}",
+                     in_reply_to=mail.message_id, references=refs)
     elif decision.answer is limits.Answer.NOTICE:
         limits.queue_notice(ctx, session, to=reply.to, inbound_id=row.id,
                             language=reply.language, subject=reply.subject,
@@ -233,10 +233,9 @@ def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: Cl
     for s in reply.sections:
         if s.copy_to:
             text, html = reply.render_both([s], sender=mail.from_addr)
-            queue_mail(ctx, session, game_id=s.game_id, kind="reply-copy", to=[s.copy_to],
-                       subject=f"[{s.game_id}] orders for {s.power} from {mail.from_addr}",
-                       text=text, html=html,
-                       key=f"reply-copy:{row.id}:{s.power}", looked_up=True)
+            queue_answer(ctx, session, game_id=s.game_id, kind="reply-copy", to=[s.copy_to],
+                         subject=f"[{s.game_id}] orders for {s.power} from {mail.from_addr}",
+                         text=text, html=html, key=f"reply-copy:{row.id}:{s.power}")
     return decision.note
 
 

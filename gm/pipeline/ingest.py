@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import ColumnElement, Select, and_, bindparam, or_, select
 from sqlalchemy.exc import IntegrityError
@@ -21,7 +22,7 @@ from sqlmodel import Session
 from gm.db.core import run, table
 from gm.db.engine import session_scope
 from gm.db.models import InboundMail
-from gm.db.upsert import insert_or_ignore
+from gm.db.upsert import insert_values_or_ignore
 from gm.mail.mime import DecodedMail, decode
 from gm.mail.types import FetchedMail
 from gm.service.context import ServiceContext
@@ -126,18 +127,19 @@ def _store(ctx: ServiceContext, session: Session, fetched: FetchedMail, decoded:
         # Already settled (another instance handled it since this one fetched it, or a
         # crash cut off its flag): the caller only flags it, nothing handled twice.
         return Stored(existing[0], new=False, settled=existing[1] != "new")
-    row = InboundMail(message_id=decoded.message_id, mailbox_key=key, source=fetched.source,
-                      uidvalidity=fetched.uidvalidity, uid=fetched.uid,
-                      received_at=ctx.clock.now(), sender=decoded.from_addr[:320],
-                      raw=fetched.raw)
+    values: dict[str, Any] = {  # the row's columns: no InboundMail built (issue 21)
+        "message_id": decoded.message_id, "mailbox_key": key, "source": fetched.source,
+        "uidvalidity": fetched.uidvalidity, "uid": fetched.uid, "received_at": ctx.clock.now(),
+        "sender": decoded.from_addr[:320], "raw": fetched.raw}
     if key is not None:
-        new_id = insert_or_ignore(session, row, ["mailbox_key"])
+        new_id = insert_values_or_ignore(session, InboundMail, values, ["mailbox_key"])
         if new_id is not None:
             return Stored(new_id, new=True)
         # Another instance stored this very message a moment ago.
         again = _seen(session, fetched, key, decoded.message_id)
         assert again is not None
         return Stored(again[0], new=False)
+    row = InboundMail(**values)
     session.add(row)
     session.flush()
     return Stored(int(row.id or 0), new=True)
