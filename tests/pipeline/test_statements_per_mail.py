@@ -106,8 +106,8 @@ def test_a_mail_stored_again_is_neither_handled_nor_answered_twice(race) -> None
 
 MAX_ORM_STATEMENTS = 4
 """Of those, the ORM statements: the rows the mail's code uses as objects (the game, its
-seats, its phase, and the due-phase check's phases); the mail's row is claimed and marked
-as plain columns (gm.pipeline.claim). The others (the look-ups, counts, claims and writes
+seats, its phase, and the due-phase check's phases; on PostgreSQL also the phase read again
+with its row locked); the mail's row is claimed and marked as plain columns (gm.pipeline.claim). The others (the look-ups, counts, claims and writes
 every mail makes) are Core statements (gm.db.core): an ORM statement costs twice a Core
 one for the same columns (issue 21). There were 12, then 5."""
 
@@ -130,7 +130,8 @@ def test_an_order_mails_look_ups_and_writes_are_core_statements(race) -> None:  
             assert process_one(race, box, fetched[1])
     finally:
         event.remove(Session, "do_orm_execute", seen)
-    assert len(orm) <= MAX_ORM_STATEMENTS, "\n".join(orm)
+    locked_read = race.engine.dialect.name == "postgresql"
+    assert len(orm) <= MAX_ORM_STATEMENTS + locked_read, "\n".join(orm)
     assert len(statements) > len(orm)
     with session_scope(race.engine) as s:
         versions = s.exec(select(OrderSet).where(OrderSet.power == "north")
