@@ -11,8 +11,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy import Update, bindparam, update
+from sqlalchemy import Insert, Update, bindparam, func, insert, true, update
+from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select, SelectOfScalar
@@ -197,9 +199,11 @@ def submit_orders(
     module = module_of(game)
     parse = _parse(module, phase.game_state or {}, power, lines)
     orders = [p.order for p in parse.orders]
-    standing = _standing(session, game.id, phase.seq, power)
+    # only ADD reads the earlier versions now (their orders); a mail replacing them has
+    # the current one retired when its own are stored (issue 21)
+    standing = _standing(session, game.id, phase.seq, power) if add else None
     previous = session.get(OrderSet, standing.current) if (
-        add and standing.current is not None) else None  # only ADD reads its orders
+        standing is not None and standing.current is not None) else None
     # ADD: the new orders are judged after the ones already stored (actions counted and
     # money spent from the top of the whole list), only their own verdicts shown
     earlier = [module.order_from_json(o) for o in previous.orders or []] if (
@@ -213,13 +217,15 @@ def submit_orders(
         return sub  # a mail whose every order failed leaves the earlier orders standing
     base_orders = list(previous.orders or []) if (add and previous) else []
     base_text = previous.text.splitlines() if (add and previous and previous.text) else []
-    sub.stored = store_orders(
-        ctx, session, game, phase, power,
-        orders=base_orders + [module.order_to_json(p.order) for p in keep],
-        text="\n".join(base_text + [p.echo for p in keep]),
-        source=source, inbound_id=inbound_id,
-        ready=standing.ready, wait=standing.wait, standing=standing,
-    )
+    orders_json = base_orders + [module.order_to_json(p.order) for p in keep]
+    text = "\n".join(base_text + [p.echo for p in keep])
+    if standing is None:
+        sub.stored = _store_replacing(ctx, session, game, phase, power, orders=orders_json,
+                                      text=text, source=source, inbound_id=inbound_id)
+    else:
+        sub.stored = store_orders(ctx, session, game, phase, power, orders=orders_json, text=text,
+                                  source=source, inbound_id=inbound_id, ready=standing.ready,
+                                  wait=standing.wait, standing=standing)
     return sub
 
 
@@ -289,9 +295,62 @@ def _retire(session: Session, row_id: int) -> None:
     session's copy of it, if it holds one (READY in the same mail, a close storing a
     default over a "flags" row), is told so."""
     run(session, _RETIRE, {"retired": row_id})
+    _retired_in_session(session, row_id)
+
+
+def _retired_in_session(session: Session, row_id: int) -> None:
+    """The session's copy of version ``row_id``, if it holds one, told it is no longer current."""
     held = session.identity_map.get(Session.identity_key(OrderSet, row_id))
     if held is not None:
         set_committed_value(held, "current", False)
+
+
+def _store_replacing(ctx: ServiceContext, session: Session, game: Game, phase: Phase, power: str,
+                     *, orders: list, text: str, source: str, inbound_id: int | None) -> OrderSet:
+    """:func:`store_orders` for a caller that read none of the earlier versions (a mail's
+    orders without ADD), in two statements, not three (issue 21): the current version, if
+    any, retired by an UPDATE that returns its flags (READY and WAIT carry over), and the
+    new one inserted with its number counted by the INSERT itself (the versions + 1).
+    The phase is locked (:func:`lock_current_phase`): nobody else stores orders for it
+    between the two."""
+    retired = run(session, _retire_current(), {"of_game": game.id, "of_seq": phase.seq,
+                                                "of_power": power}).first()
+    if retired is not None:
+        _retired_in_session(session, int(retired.id))
+    new = OrderSet(game_id=game.id, phase_seq=phase.seq, power=power, version=0, current=True,
+                   created_at=ctx.clock.now(), source=source, inbound_id=inbound_id, text=text,
+                   orders=orders, ready=bool(retired.ready) if retired is not None else False,
+                   wait=bool(retired.wait) if retired is not None else False)
+    stmt, names = _numbered_insert()
+    row = run(session, stmt, {name: getattr(new, name) for name in names}).one()
+    new.id, new.version = int(row.id), int(row.version)
+    make_transient_to_detached(new)  # joins the session as if read back (gm.db.core)
+    session.add(new)
+    return new
+
+
+@functools.cache
+def _retire_current() -> Update:
+    """:func:`_store_replacing`'s retirement of the current version, returning its id and
+    flags (built once; Core, gm.db.core)."""
+    t = table(OrderSet).c
+    return (update(table(OrderSet))
+            .where(t.game_id == bindparam("of_game"), t.phase_seq == bindparam("of_seq"),
+                   t.power == bindparam("of_power"), t.current == true())
+            .values(current=False).returning(t.id, t.ready, t.wait))
+
+
+@functools.cache
+def _numbered_insert() -> tuple[Insert, tuple[str, ...]]:
+    """:func:`_store_replacing`'s INSERT of a version numbered by the versions stored before
+    it, returning its id and number (built once); and the columns it binds."""
+    t = table(OrderSet)
+    names = tuple(c.name for c in t.columns if c.name not in ("id", "version"))
+    count = (select(func.count() + 1).select_from(t)
+             .where(t.c.game_id == bindparam("game_id"), t.c.phase_seq == bindparam("phase_seq"),
+                    t.c.power == bindparam("power")).scalar_subquery())
+    values: dict[str, Any] = {n: bindparam(n, type_=t.c[n].type) for n in names}
+    return insert(t).values({**values, "version": count}).returning(t.c.id, t.c.version), names
 
 
 def store_orders(ctx: ServiceContext, session: Session, game: Game, phase: Phase, power: str, *,

@@ -17,15 +17,16 @@ from gm.mail.types import FetchedMail
 from gm.service.context import ServiceContext
 from tests.pipeline.conftest import mail, outbox
 
-MAX_STATEMENTS = 16
+MAX_STATEMENTS = 15
 """An order mail's statements: stored (look-up, insert), the due-phase check, the row's claim
 (on SQLite one UPDATE ... RETURNING, gm.pipeline.claim), the loop check, game, phase, seats,
-failures, the phase's lock (update, read), the power's order versions, the orders (update,
-insert), the reply queued (an insert: its key is the mail's, so nothing can be queued under
-it yet), the row marked handled. There were 25 (two reads of the phase, the seats, the
-order versions; the stored mail three times, the queued reply again, the mail's status
-after the commit), then 19 (a look-up before the reply's insert), then 18 (the claim's
-update and read)."""
+failures, the phase's lock (update, read), the orders (the current version retired by an
+UPDATE returning its flags, the new one inserted numbered by its INSERT), the reply queued
+(an insert: its key is the mail's, so nothing can be queued under it yet), the row marked
+handled. There were 25 (two reads of the phase, the seats, the order versions; the stored
+mail three times, the queued reply again, the mail's status after the commit), then 19 (a
+look-up before the reply's insert), then 18 (the claim's update and read), then 16 (the
+power's order versions read before its orders were stored)."""
 
 
 class Mailbox:

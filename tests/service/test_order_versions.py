@@ -3,13 +3,13 @@ retires the current one with one UPDATE (gm.service.orders.Standing; issue 21)."
 
 from __future__ import annotations
 
-from sqlalchemy import event
+from sqlalchemy import event, update
 from sqlmodel import select
 
 from gm.db.engine import session_scope
 from gm.db.models import OrderSet
 from gm.service.games import current_orders, current_phase, get_game
-from gm.service.orders import set_flags, submit_orders
+from gm.service.orders import lock_current_phase, set_flags, submit_orders
 from tests.service.test_game_flow import lines, new_race
 from tests.support import toygame  # noqa: F401  (registers "race")
 
@@ -48,3 +48,36 @@ def test_a_new_version_is_inserted_without_a_flush_and_joins_the_session(ctx) ->
     with session_scope(ctx.engine) as s:
         rows = s.exec(select(OrderSet).where(OrderSet.power == "north")).all()
         assert [(r.version, r.current, r.ready, r.text) for r in rows] == [(1, True, True, "advance 2")]
+
+
+def test_replacing_orders_costs_two_statements_and_numbers_and_flags_as_before(ctx) -> None:  # type: ignore[no-untyped-def]
+    """A mail's orders without ADD: the current version retired by one UPDATE returning its
+    flags, the new one numbered by its INSERT (issue 21: the versions were read first, a
+    third statement). READY carries over; a version retired without a successor still
+    counts in the numbering."""
+    new_race(ctx)
+    with session_scope(ctx.engine) as s:
+        game = get_game(s, "race1")
+        submit_orders(ctx, s, game, "north", lines("advance 1"))
+        set_flags(ctx, s, game, "north", ready=True)
+    with session_scope(ctx.engine) as s:
+        game = get_game(s, "race1")
+        lock_current_phase(s, game.id)
+        statements: list[str] = []
+        listener = lambda *args: statements.append(args[2])  # noqa: E731
+        event.listen(ctx.engine, "before_cursor_execute", listener)
+        try:
+            sub = submit_orders(ctx, s, game, "north", lines("advance 2"))
+        finally:
+            event.remove(ctx.engine, "before_cursor_execute", listener)
+        assert sub.stored is not None and (sub.stored.version, sub.stored.ready) == (2, True)
+        assert [x.split()[0] for x in statements if "orderset" in x.lower()] == ["UPDATE", "INSERT"]
+        s.execute(update(OrderSet).where(OrderSet.power == "north").values(current=False))
+    with session_scope(ctx.engine) as s:
+        game = get_game(s, "race1")
+        sub = submit_orders(ctx, s, game, "north", lines("advance 3"))
+        assert sub.stored is not None and (sub.stored.version, sub.stored.ready) == (3, False)
+    with session_scope(ctx.engine) as s:
+        rows = s.exec(select(OrderSet).where(OrderSet.power == "north").order_by(OrderSet.version)).all()
+        assert [(r.version, r.current, r.ready, r.text) for r in rows] == [
+            (1, False, True, "advance 1"), (2, False, True, "advance 2"), (3, True, False, "advance 3")]
