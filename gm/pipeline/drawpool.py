@@ -102,17 +102,17 @@ def workers_for(ctx: ServiceContext) -> int:
 
 def _context() -> Any:
     """forkserver, which loads the drawing code once, draws each game's opening maps
-    (gm.maps.warm: its caches filled) and forks each worker from it; else spawn."""
+    (gm.pipeline.drawwarm: its caches filled) and forks each worker from it; else spawn."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["gm.pipeline.drawpool", "gm.maps.draw", "gm.maps.warm"])
+    context.set_forkserver_preload(["gm.pipeline.drawpool", "gm.maps.draw", "gm.pipeline.drawwarm"])
     return context
 
 
 def prepare(ctx: ServiceContext) -> bool:
     """Start ``ctx``'s drawing pool now, its forkserver drawing each game's opening maps
-    (gm.maps.warm), and wait until a worker forked from it answers; False when the pool
+    (gm.pipeline.drawwarm), and wait until a worker forked from it answers; False when the pool
     draws in-process or could not start. The daemon does this when it starts (issue 21:
     started by the first mail to draw, the forkserver's imports and each worker's first
     maps, some 0.6 s and 0.2 s of CPU, fell inside the first deadline storm)."""

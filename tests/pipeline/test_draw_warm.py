@@ -1,5 +1,5 @@
 """The drawing pool's workers start warm (issue 21): the forkserver draws each game's opening
-maps once (gm.maps.warm), every worker forked from it starts with those caches filled, and
+maps once (gm.pipeline.drawwarm), every worker forked from it starts with those caches filled, and
 the daemon starts the pool when games are running (gm.pipeline.drawpool.prepare), not the
 first mail to draw inside a deadline storm (a cold worker's first two Pax Baltica maps cost
 0.6 s and 0.2 s of CPU, the next ones ~30 ms). Not timed: what a worker holds is asked."""
@@ -46,7 +46,7 @@ def test_with_no_draw_workers_nothing_is_started_ahead(ctx: ServiceContext) -> N
 
 def test_the_forkserver_warm_up_raises_nothing_when_a_game_cannot_be_drawn(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from gm.maps import warm
+    from gm.pipeline import drawwarm as warm
 
     def broken(_module: object) -> int:
         raise RuntimeError("no board")

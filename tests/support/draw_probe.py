@@ -9,9 +9,9 @@ import sys
 
 
 def worker_state(raw: bytes) -> bytes:
-    """The worker's pid, how many maps the forkserver drew ahead (gm.maps.warm; -1: not
+    """The worker's pid, how many maps the forkserver drew ahead (gm.pipeline.drawwarm; -1: not
     loaded) and how many layouts are in the layout cache, as JSON."""
-    warm = sys.modules.get("gm.maps.warm")
+    warm = sys.modules.get("gm.pipeline.drawwarm")
     from gm.maps.layout import load_layout
 
     return json.dumps({"pid": os.getpid(), "drawn_ahead": getattr(warm, "DRAWN", -1),
