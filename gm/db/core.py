@@ -12,13 +12,11 @@ statement sees every change made through the session before it, as before.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any, cast
 
-from sqlalchemy import Executable, Insert, Result, Table, bindparam, insert
+from sqlalchemy import Executable, Result, Table
 from sqlalchemy import inspect as sa_inspect
-from sqlalchemy.orm import make_transient_to_detached
 from sqlmodel import Session, SQLModel
 
 
@@ -34,25 +32,3 @@ def run(session: Session, statement: Executable, params: Mapping[str, Any] | Non
     if session.autoflush:
         session.flush()
     return session.execute(statement, params)
-
-
-def add_inserted(session: Session, row: SQLModel) -> int:
-    """Insert ``row`` (its id left to the database) with one Core ``INSERT ... RETURNING``
-    and let it join ``session`` as if read back, with its id: what ``session.add(row)`` and
-    a flush do, without the unit of work (issue 21: a flush of one new row cost three
-    times the INSERT). A unique key it breaks raises, as the flush did."""
-    stmt, names = _insert_statement(type(row))
-    new_id = int(run(session, stmt, {name: getattr(row, name) for name in names}).scalar_one())
-    row.id = new_id
-    make_transient_to_detached(row)
-    session.add(row)
-    return new_id
-
-
-@functools.cache
-def _insert_statement(model: type[SQLModel]) -> tuple[Insert, tuple[str, ...]]:
-    """``model``'s INSERT of every column but its id, returning the id, built once; and the
-    names of those columns."""
-    t = table(model)
-    names = tuple(c.name for c in t.columns if c.name != "id")
-    return insert(t).values({n: bindparam(n, type_=t.c[n].type) for n in names}).returning(t.c.id), names

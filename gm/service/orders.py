@@ -19,7 +19,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select, SelectOfScalar
 
-from gm.db.core import add_inserted, run, table
+from gm.db.core import run, table
 from gm.db.engine import holds_write_lock
 from gm.db.models import Game, OrderSet, Phase
 from gm.games.base import GameModule, State, Validation, Verdict
@@ -199,15 +199,12 @@ def submit_orders(
     module = module_of(game)
     parse = _parse(module, phase.game_state or {}, power, lines)
     orders = [p.order for p in parse.orders]
-    # only ADD reads the earlier versions now (their orders); a mail replacing them has
-    # the current one retired when its own are stored (issue 21)
-    standing = _standing(session, game.id, phase.seq, power) if add else None
-    previous = session.get(OrderSet, standing.current) if (
-        standing is not None and standing.current is not None) else None
+    # only ADD reads the current version (its orders); a mail replacing them has it retired
+    # when its own are stored (issue 21)
+    previous = _current_version(session, game.id, phase.seq, power) if add else None
     # ADD: the new orders are judged after the ones already stored (actions counted and
     # money spent from the top of the whole list), only their own verdicts shown
-    earlier = [module.order_from_json(o) for o in previous.orders or []] if (
-        add and previous) else []
+    earlier = [module.order_from_json(o) for o in previous.orders] if previous else []
     validations = module.validate(phase.game_state or {}, power, earlier + orders)[
         len(earlier):] if orders else []
     judged = [Judged(p, v) for p, v in zip(parse.orders, validations, strict=True)]
@@ -215,17 +212,12 @@ def submit_orders(
     keep = [j.parsed for j in judged if j.validation.stored]
     if check or not keep:
         return sub  # a mail whose every order failed leaves the earlier orders standing
-    base_orders = list(previous.orders or []) if (add and previous) else []
-    base_text = previous.text.splitlines() if (add and previous and previous.text) else []
+    base_orders = list(previous.orders) if previous else []
+    base_text = previous.text.splitlines() if previous else []
     orders_json = base_orders + [module.order_to_json(p.order) for p in keep]
     text = "\n".join(base_text + [p.echo for p in keep])
-    if standing is None:
-        sub.stored = _store_replacing(ctx, session, game, phase, power, orders=orders_json,
-                                      text=text, source=source, inbound_id=inbound_id)
-    else:
-        sub.stored = store_orders(ctx, session, game, phase, power, orders=orders_json, text=text,
-                                  source=source, inbound_id=inbound_id, ready=standing.ready,
-                                  wait=standing.wait, standing=standing)
+    sub.stored = store_orders(ctx, session, game, phase, power, orders=orders_json, text=text,
+                              source=source, inbound_id=inbound_id)
     return sub
 
 
@@ -255,64 +247,39 @@ def _parse(module: GameModule, state: State, power: str,
 
 
 @dataclass(frozen=True)
-class Standing:
-    """A power's stored orders for a phase as storing a new version needs them: how many
-    versions there are, the current one's id and flags. Read as plain columns (issue 21:
-    every version was read and built, its orders decoded, for each mail; a power that had
-    sent its orders five times had five read to store the sixth)."""
+class Version:
+    """What ADD reads of a power's current orders for a phase: their orders and text, as
+    plain columns (issue 21: every version was read and built for each mail)."""
 
-    versions: int = 0
-    current: int | None = None  # the current version's id
-    ready: bool = False
-    wait: bool = False
+    orders: list[Any]
+    text: str
 
 
-def _standing(session: Session, game_id: str, seq: int, power: str) -> Standing:
-    """What :class:`Standing` says of ``power``'s orders for phase ``seq``, in one statement."""
-    rows = run(session, _standing_query(), {"game_id": game_id, "seq": seq, "power": power}).all()
-    current = next((row for row in rows if row.current), None)
-    if current is None:
-        return Standing(len(rows))
-    return Standing(len(rows), current.id, bool(current.ready), bool(current.wait))
+def _current_version(session: Session, game_id: str, seq: int, power: str) -> Version | None:
+    """``power``'s current orders for phase ``seq``, if any, in one statement."""
+    row = run(session, _current_version_query(),
+              {"game_id": game_id, "seq": seq, "power": power}).first()
+    return None if row is None else Version(list(row.orders or []), row.text or "")
 
 
 @functools.cache
-def _standing_query() -> Select[int | None, bool, bool, bool]:
-    """:func:`_standing`'s statement, built once (issue 21), its values bound; Core
-    (gm.db.core)."""
+def _current_version_query() -> Select[list[Any] | None, str]:
+    """:func:`_current_version`'s statement, built once, its values bound; Core (gm.db.core)."""
     t = table(OrderSet).c
-    return select(t.id, t.current, t.ready, t.wait).where(
+    return select(t.orders, t.text).where(
         t.game_id == bindparam("game_id"), t.phase_seq == bindparam("seq"),
-        t.power == bindparam("power"))
+        t.power == bindparam("power"), t.current == true())
 
 
-_RETIRE = update(table(OrderSet)).where(table(OrderSet).c.id == bindparam("retired")).values(
-    current=False)
-
-
-def _retire(session: Session, row_id: int) -> None:
-    """Version ``row_id`` is no longer current: one UPDATE, without reading the row; the
-    session's copy of it, if it holds one (READY in the same mail, a close storing a
-    default over a "flags" row), is told so."""
-    run(session, _RETIRE, {"retired": row_id})
-    _retired_in_session(session, row_id)
-
-
-def _retired_in_session(session: Session, row_id: int) -> None:
-    """The session's copy of version ``row_id``, if it holds one, told it is no longer current."""
-    held = session.identity_map.get(Session.identity_key(OrderSet, row_id))
-    if held is not None:
-        set_committed_value(held, "current", False)
-
-
-def _store_replacing(ctx: ServiceContext, session: Session, game: Game, phase: Phase, power: str,
-                     *, orders: list, text: str, source: str, inbound_id: int | None) -> OrderSet:
-    """:func:`store_orders` for a caller that read none of the earlier versions (a mail's
-    orders without ADD), in two statements, not three (issue 21): the current version, if
-    any, retired by an UPDATE that returns its flags (READY and WAIT carry over), and the
-    new one inserted with its number counted by the INSERT itself (the versions + 1).
-    The phase is locked (:func:`lock_current_phase`): nobody else stores orders for it
-    between the two."""
+def store_orders(ctx: ServiceContext, session: Session, game: Game, phase: Phase, power: str, *,
+                 orders: list, text: str, source: str, inbound_id: int | None = None) -> OrderSet:
+    """Store a new current version of ``power``'s orders for ``phase``, in two statements
+    (issue 21): the current version, if any, retired by an UPDATE that returns its flags
+    (READY and WAIT carry over to the new one), and the new one inserted with its number
+    counted by the INSERT itself (the versions stored before it + 1; a version retired
+    without a successor still counts). The caller holds the phase's lock
+    (:func:`lock_current_phase`, :func:`lock_phase`): nobody else stores orders for it
+    between the two. The new version joins the session as if read back."""
     retired = run(session, _retire_current(), {"of_game": game.id, "of_seq": phase.seq,
                                                 "of_power": power}).first()
     if retired is not None:
@@ -329,10 +296,18 @@ def _store_replacing(ctx: ServiceContext, session: Session, game: Game, phase: P
     return new
 
 
+def _retired_in_session(session: Session, row_id: int) -> None:
+    """The session's copy of version ``row_id``, if it holds one (READY in the same mail, a
+    close storing a default over a "flags" row), told it is no longer current."""
+    held = session.identity_map.get(Session.identity_key(OrderSet, row_id))
+    if held is not None:
+        set_committed_value(held, "current", False)
+
+
 @functools.cache
 def _retire_current() -> Update:
-    """:func:`_store_replacing`'s retirement of the current version, returning its id and
-    flags (built once; Core, gm.db.core)."""
+    """:func:`store_orders`' retirement of the current version, returning its id and flags
+    (built once; Core, gm.db.core)."""
     t = table(OrderSet).c
     return (update(table(OrderSet))
             .where(t.game_id == bindparam("of_game"), t.phase_seq == bindparam("of_seq"),
@@ -342,8 +317,8 @@ def _retire_current() -> Update:
 
 @functools.cache
 def _numbered_insert() -> tuple[Insert, tuple[str, ...]]:
-    """:func:`_store_replacing`'s INSERT of a version numbered by the versions stored before
-    it, returning its id and number (built once); and the columns it binds."""
+    """:func:`store_orders`' INSERT of a version numbered by the versions stored before it,
+    returning its id and number (built once); and the columns it binds."""
     t = table(OrderSet)
     names = tuple(c.name for c in t.columns if c.name not in ("id", "version"))
     count = (select(func.count() + 1).select_from(t)
@@ -351,23 +326,6 @@ def _numbered_insert() -> tuple[Insert, tuple[str, ...]]:
                     t.c.power == bindparam("power")).scalar_subquery())
     values: dict[str, Any] = {n: bindparam(n, type_=t.c[n].type) for n in names}
     return insert(t).values({**values, "version": count}).returning(t.c.id, t.c.version), names
-
-
-def store_orders(ctx: ServiceContext, session: Session, game: Game, phase: Phase, power: str, *,
-                 orders: list, text: str, source: str, inbound_id: int | None = None,
-                 ready: bool = False, wait: bool = False,
-                 standing: Standing | None = None) -> OrderSet:
-    """Store a new current version of ``power``'s orders for ``phase``; ``standing``: the
-    earlier ones, when the caller read them in this transaction after locking the phase."""
-    standing = _standing(session, game.id, phase.seq, power) if standing is None else standing
-    if standing.current is not None:
-        _retire(session, standing.current)
-    new = OrderSet(game_id=game.id, phase_seq=phase.seq, power=power,
-                   version=standing.versions + 1, current=True, created_at=ctx.clock.now(),
-                   source=source, inbound_id=inbound_id, text=text, orders=orders, ready=ready,
-                   wait=wait)
-    add_inserted(session, new)
-    return new
 
 
 def set_flags(ctx: ServiceContext, session: Session, game: Game, power: str, *,

@@ -1,5 +1,6 @@
-"""Storing a new version of a power's orders reads the earlier ones as plain columns and
-retires the current one with one UPDATE (gm.service.orders.Standing; issue 21)."""
+"""Storing a new version of a power's orders costs two statements: the current one retired
+by an UPDATE returning its flags, the new one inserted numbered by its INSERT
+(gm.service.orders.store_orders; issue 21)."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ def test_a_version_the_session_holds_is_seen_retired(ctx) -> None:  # type: igno
 
 
 def test_a_new_version_is_inserted_without_a_flush_and_joins_the_session(ctx) -> None:  # type: ignore[no-untyped-def]
-    """gm.db.core.add_inserted: one INSERT ... RETURNING, no unit-of-work flush (issue 21);
-    the row is in the session with its id, so READY in the same mail updates it."""
+    """One INSERT ... RETURNING, no unit-of-work flush (issue 21); the row is in the
+    session with its id, so READY in the same mail updates it."""
     new_race(ctx)
     flushed: list[object] = []
     with session_scope(ctx.engine) as s:
