@@ -325,6 +325,9 @@ class Board:
     )
     _open: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False, default_factory=dict)
     _folded: dict[str, dict[str, str]] = field(init=False, repr=False, compare=False, default_factory=dict)
+    _blocks_named: dict[str, tuple[str, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         """Index borders and folded names once; the board never changes afterwards."""
@@ -340,6 +343,8 @@ class Board:
                 for name in (key, *spellings):
                     index.setdefault(fold(name), key)
             self._folded[kind] = index
+        for key, block in self.blocks.items():
+            self._blocks_named[block.name] = (*self._blocks_named.get(block.name, ()), key)
 
     # -- graph -------------------------------------------------------------
     def border(self, a: str, b: str) -> Border | None:
@@ -438,6 +443,11 @@ class Board:
             "nation": self.nations,
         }[kind]
         return {key: _spellings(entry) for key, entry in entries.items()}
+
+    def blocks_named(self, name: str) -> tuple[str, ...]:
+        """The blocks whose display name is exactly ``name``, in the board's order (two
+        for a Russian star pair, 11.2); indexed once, not searched per order (issue 21)."""
+        return self._blocks_named.get(name, ())
 
     def resolve(self, kind: str, text: str) -> str | None:
         """The canonical id a name (any spelling, any case, accents optional) stands for.

@@ -68,7 +68,7 @@ def traversable(d: BritanniaData, state: State, power: str, merchants: Iterable[
 
 def _neighbours(d: BritanniaData, sea_links: Mapping[str, set[str]], node: str) -> set[str]:
     if node in d.seas:
-        return set(sea_links[node]) | {a.id for a in d.areas.values() if node in a.seas}
+        return set(sea_links[node]) | d.areas_on(node)
     return d.neighbours(node) | set(d.areas[node].seas)
 
 

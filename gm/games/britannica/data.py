@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,25 @@ class BritanniaData:
     charts: Mapping[str, Any]
     setups: Mapping[str, Mapping[str, Any]]
     balkan_wars: int = 0  # how many Balkan wars (event 1-1) the routes reflect, at most 2
+    _neighbours: dict[str, frozenset[str]] = field(
+        init=False, repr=False, compare=False, default_factory=dict)
+    _areas_on: dict[str, frozenset[str]] = field(
+        init=False, repr=False, compare=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        """Index the overland routes and the areas on each sea zone once; the data never
+        change afterwards (issue 21: a communication link's search asked them of every
+        route and area at each step)."""
+        joined: dict[str, set[str]] = {}
+        for r in self.routes:
+            for a in r:
+                joined.setdefault(a, set()).update(b for b in r if b != a)
+        self._neighbours.update((a, frozenset(bs)) for a, bs in joined.items())
+        on: dict[str, set[str]] = {}
+        for a in self.areas.values():
+            for sea in a.seas:
+                on.setdefault(sea, set()).add(a.id)
+        self._areas_on.update((sea, frozenset(xs)) for sea, xs in on.items())
 
     # -- convenience lookups -------------------------------------------------
     @property
@@ -91,7 +110,11 @@ class BritanniaData:
 
     def neighbours(self, area: str) -> set[str]:
         """Areas joined to ``area`` by one overland route (seed, Overland Routes)."""
-        return {b for r in self.routes if area in r for b in r if b != area}
+        return set(self._neighbours.get(area, ()))
+
+    def areas_on(self, sea: str) -> set[str]:
+        """Areas whose coast touches the sea zone ``sea`` (map.toml ``seas`` of each area)."""
+        return set(self._areas_on.get(sea, ()))
 
     def turn_years(self) -> list[int]:
         return [int(t["year"]) for t in self.rules["turns"]]

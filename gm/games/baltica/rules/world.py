@@ -67,7 +67,7 @@ class World:
         Russian star pair (same name, 11.2) the one still in the game."""
         if name in self.board.blocks:
             return name
-        found = [k for k, b in self.board.blocks.items() if b.name == name]
+        found = self.board.blocks_named(name)
         live = [k for k in found if k in self.state.blocks
                 and self.state.blocks[k].location != REMOVED]
         return (live or found or [self.board.resolve("block", name)
