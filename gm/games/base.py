@@ -17,13 +17,14 @@ Adjudication returns results; it raises only on programmer errors (and
 
 from __future__ import annotations
 
+import marshal
 import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from gm.dice import Dice
 from gm.i18n import vocabulary
@@ -37,9 +38,17 @@ _T = TypeVar("_T")
 def copy_state(state: _T) -> _T:
     """A deep copy of a game's state (plain data: dicts, lists, strings, numbers).
 
-    Through pickle, which copies such data three to four times faster than
-    ``copy.deepcopy`` (issue 21: the copies a Pax Britannica mail's validation makes
-    were a tenth of its handling)."""
+    A JSON tree (a dict) goes through :mod:`marshal`, a third faster again than pickle
+    for such data (issue 21: the copies a Pax Britannica mail's validation makes were a
+    third of it); marshal keeps the exact types of dicts, lists, strings, numbers, True,
+    False and None, and refuses a subclass, an enum or an object, which then goes through
+    pickle, three to four times faster than ``copy.deepcopy`` (a bytearray would come
+    back as bytes: a state is JSON, which has none)."""
+    if type(state) is dict:
+        try:
+            return cast(_T, marshal.loads(marshal.dumps(state)))
+        except ValueError:  # not plain data: pickle copies it with its types
+            pass
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))  # noqa: S301 - our own bytes
 """The power name :meth:`GameModule.public_view` asks ``view`` about: a seat of nobody."""
 
