@@ -70,7 +70,6 @@ from gm.games.base import (
     UnknownScenario,
     Validation,
     Verdict,
-    copy_state,
 )
 from gm.i18n import msg, translate
 from gm.orders.conditions import Conditional
@@ -578,9 +577,16 @@ class _ActionTally:
         self.spent = 0
         self.origins: set[str] = set()
         self.arriving: dict[str, set[str]] = {}  # territory -> blocks moved there above
-        # a copy through pickle: 0.7 ms against deepcopy's 2.3 (issue 21)
-        self.rehearsal = World(world.board, copy_state(world.state), Dice.scripted([]))
+        self._rehearsal: World | None = None
         self.unsure: set[str] = set()  # blocks a conditional order above may have moved
+
+    @property
+    def rehearsal(self) -> World:
+        """The copy of the board the movement orders are rehearsed on, made when first
+        needed (issue 21: a list that moves nothing, or one not counted, needs none)."""
+        if self._rehearsal is None:
+            self._rehearsal = World(self.world.board, self.world.state.copy(), Dice.scripted([]))
+        return self._rehearsal
 
     def _siege_problem(self, territory: str, blocks: set[str]) -> Why | None:
         """6.1/6.2 as far as the board and the mail tell: blocks already in the territory

@@ -188,6 +188,12 @@ class GameState:
                 data[key] = _copy(data[key])
         return cls(**data)
 
+    def copy(self) -> GameState:
+        """A deep copy, made faster than through pickle (issue 21: 140 us against 230 for
+        a scenario's state): dataclasses, dicts, lists and tuples copied, immutable leaves
+        shared, any other value deep-copied (:func:`_clone`)."""
+        return cast(GameState, _clone(self))
+
     def on_map(self, block: str) -> bool:
         """True when ``block`` is on the board (not in a pool, exile or removed)."""
         return self.blocks[block].location not in OFF_MAP
@@ -198,6 +204,7 @@ class GameState:
 
 
 _LEAVES = (str, int, float, bool, type(None))
+_LEAF_TYPES = frozenset(_LEAVES)
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -224,6 +231,46 @@ def _plain(value: Any) -> Any:
     if is_dataclass(value):
         return {name: _plain(getattr(value, name)) for name in _field_names(kind)}
     return deepcopy(value)
+
+
+def _clone(value: Any) -> Any:
+    """A deep copy of a state's value: dicts, lists and tuples copied, dataclass instances
+    (no slots) copied field by field (their ``__dict__``; one whose fields are all
+    immutable leaves in one step), leaves shared, anything else through ``deepcopy``."""
+    kind = type(value)
+    if kind in _LEAF_TYPES:
+        return value
+    if kind is dict:
+        return {k: _clone(v) for k, v in value.items()}
+    if kind is list:
+        return [_clone(v) for v in value]
+    if kind is tuple:
+        return tuple([_clone(v) for v in value])
+    if kind in _CLONED or _plain_dataclass(kind):
+        new = object.__new__(kind)
+        own = value.__dict__
+        for v in own.values():
+            if type(v) not in _LEAF_TYPES:
+                new.__dict__.update({k: _clone(v) for k, v in own.items()})
+                break
+        else:
+            new.__dict__.update(own)
+        return new
+    return deepcopy(value)
+
+
+_CLONED: set[type] = set()  # the dataclasses :func:`_clone` copies by their __dict__
+
+
+def _plain_dataclass(kind: type) -> bool:
+    """A dataclass whose instances are their ``__dict__`` (no slots, no copy or pickle
+    hooks of its own): what pickle and ``deepcopy`` copy of it is that dict."""
+    hooks = ("__slots__", "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__",
+             "__copy__", "__deepcopy__")
+    if not is_dataclass(kind) or any(h in vars(k) for k in kind.__mro__[:-1] for h in hooks):
+        return False
+    _CLONED.add(kind)
+    return True
 
 
 def _copy(value: Any) -> Any:
