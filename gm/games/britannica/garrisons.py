@@ -77,10 +77,23 @@ def _provision(d: BritanniaData, power: str, own: Sequence[o.AnyOrder]) -> bool:
     return False
 
 
+def rebuilt(d: BritanniaData, state: State, submitted: dict[str, list[o.AnyOrder]],
+            abandoned: Sequence[str] = ()) -> State:
+    """``state`` after :func:`rebuild`, ``state`` itself unchanged: only what
+    :func:`rebuild` writes is copied (the treasury, the list of units, which it appends
+    to, and ``next_unit``), the rest is shared (issue 21: a Movement mail's validation
+    copied the whole state for this). Read the result; change only a copy of it."""
+    board = {**state, "treasury": dict(state["treasury"]), "units": list(state["units"])}
+    rebuild(d, board, submitted, abandoned)
+    return board
+
+
 def rebuild(d: BritanniaData, state: State, submitted: dict[str, list[o.AnyOrder]],
             abandoned: Sequence[str] = ()) -> list[Event]:
     """The GM's rebuild of the Indian Army and the Western Garrison (first action). An
-    abandoned Britain places it by drop-out rule 6 (dropout.indian_army_site)."""
+    abandoned Britain places it by drop-out rule 6 (dropout.indian_army_site). It writes
+    the treasury, ``next_unit`` and appends to the units, nothing else (:func:`rebuilt`
+    copies just these)."""
     events = []
     for key in ("indian_army", "western_garrison"):
         rule = d.charts["special_garrisons"][key]

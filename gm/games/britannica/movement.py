@@ -365,12 +365,12 @@ def position_refusals(d: BritanniaData, start: State, seat: str, orders: Sequenc
     warnings of :func:`spending` say it)."""
     from gm.games.britannica.dropout import abandoned
 
-    board = copy_state(start)
     by_actor: dict[str, list[tuple[int, o.AnyOrder]]] = {}
     for i, order in enumerate(orders):
         by_actor.setdefault(o.actor_of(order), []).append((i, order))
-    garrisons.rebuild(d, board, {a: [x for _, x in xs] for a, xs in by_actor.items()},
-                      abandoned(board))
+    # read only below: run_power carries the orders out on its own copy
+    board = garrisons.rebuilt(d, start, {a: [x for _, x in xs] for a, xs in by_actor.items()},
+                              abandoned(start))
     out: dict[int, Refusal | str] = {}
     for actor, items in by_actor.items():
         if actor not in board.get("treasury", {}):
