@@ -281,13 +281,16 @@ _DO: dict[type, Callable[[Ctx, Any], dict[str, Any]]] = {o.Place: do_place, o.Up
 
 
 def run_power(d: BritanniaData, start: State, actor: str, seat: str,
-              own: Sequence[o.AnyOrder], submitted: Mapping[str, Sequence[o.AnyOrder]]
-              ) -> tuple[Ctx, list[Event]]:
-    """Carry out one acting power's orders top to bottom on its own copy of the board."""
+              own: Sequence[o.AnyOrder], submitted: Mapping[str, Sequence[o.AnyOrder]],
+              funds_after: list[int] | None = None) -> tuple[Ctx, list[Event]]:
+    """Carry out one acting power's orders top to bottom on its own copy of the board;
+    ``funds_after``, when given, gets the power's money after each order."""
     c = Ctx(d, start, copy_state(start), actor, submitted, canal_built=[], transfers=[])
     events: list[Event] = []
     exhausted_at: int | None = None
     for i, order in enumerate(own, 1):
+        if funds_after is not None and i > 1:
+            funds_after.append(c.funds)  # after order i - 1 (the branches below `continue`)
         base = o.base(order)
         if isinstance(base, o.SwitchPower):
             continue
@@ -312,6 +315,8 @@ def run_power(d: BritanniaData, start: State, actor: str, seat: str,
         else:
             events.append(Event(f"{type(base).__name__.lower()}_done",
                                 {"power": actor, **data}))
+    if funds_after is not None and own:
+        funds_after.append(c.funds)
     return c, events
 
 
@@ -323,7 +328,9 @@ def spending(d: BritanniaData, start: State, seat: str, orders: Sequence[o.AnyOr
     per acting power, by carrying out the orders above it on a copy of the board exactly
     as :func:`run_power` will (conditions on other powers' orders read as if they sent
     none). ``short``: the money runs out there, so this order and those below it are
-    skipped."""
+    skipped. One run per power, its money read after each order: an order is carried out
+    from what the ones above it left, so that is what a run cut after it would end with
+    (issue 21: one run per order copied the state and carried the list out n² / 2 times)."""
     out: dict[int, tuple[int, int, int, bool]] = {}
     by_actor: dict[str, list[tuple[int, o.AnyOrder]]] = {}
     for i, order in enumerate(orders):
@@ -333,12 +340,13 @@ def spending(d: BritanniaData, start: State, seat: str, orders: Sequence[o.AnyOr
             continue
         funds = int(start["treasury"][actor])
         own = [x for _, x in items]
+        after: list[int] = []
+        _, events = run_power(d, start, actor, seat, own, {actor: own}, funds_after=after)
         before = 0
         for k, (i, _) in enumerate(items):
-            c, events = run_power(d, start, actor, seat, own[:k + 1], {actor: own})
             short = any(e.data.get("number") == k + 1 and e.data.get("reason") in (
                 Refusal.FUNDS.name, Refusal.FUNDS_EXHAUSTED.name) for e in events)
-            spent = funds - c.funds
+            spent = funds - after[k]
             if short or spent != before:
                 out[i] = (spent - before, spent, funds, short)
             before = spent
