@@ -46,7 +46,7 @@ def copy_state(state: _T) -> _T:
     back as bytes: a state is JSON, which has none)."""
     if type(state) is dict:
         try:
-            return cast(_T, marshal.loads(marshal.dumps(state)))
+            return cast(_T, marshal.loads(marshal.dumps(cast(Any, state))))
         except ValueError:  # not plain data: pickle copies it with its types
             pass
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))  # noqa: S301 - our own bytes

@@ -78,9 +78,9 @@ class BritanniaData:
                 joined.setdefault(a, set()).update(b for b in r if b != a)
         self._neighbours.update((a, frozenset(bs)) for a, bs in joined.items())
         on: dict[str, set[str]] = {}
-        for a in self.areas.values():
-            for sea in a.seas:
-                on.setdefault(sea, set()).add(a.id)
+        for area in self.areas.values():
+            for sea in area.seas:
+                on.setdefault(sea, set()).add(area.id)
         self._areas_on.update((sea, frozenset(xs)) for sea, xs in on.items())
 
     # -- convenience lookups -------------------------------------------------
