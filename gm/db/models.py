@@ -96,14 +96,18 @@ class OrderSet(SQLModel, table=True):
     """
 
     __table_args__ = (Index("uq_orderset_current", "game_id", "phase_seq", "power", unique=True,
-                            sqlite_where=text("current"), postgresql_where=text("current")),)
+                            sqlite_where=text("current"), postgresql_where=text("current")),
+                      # every look-up names the game, the phase and mostly the power (migration
+                      # 0005: through an index on phase_seq alone, or on current, SQLite read
+                      # every game's orders for that phase, or every current one; issue 21)
+                      Index("ix_orderset_game_phase_power", "game_id", "phase_seq", "power"))
 
     id: int | None = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
-    phase_seq: int = Field(index=True)
+    game_id: str = Field(foreign_key="game.id", max_length=64)
+    phase_seq: int
     power: str = Field(max_length=64)
     version: int
-    current: bool = Field(default=True, index=True)
+    current: bool = True
     created_at: datetime
     source: str = Field(default="mail", max_length=16)  # mail, cli, default, moderator
     inbound_id: int | None = Field(default=None, foreign_key="inboundmail.id")
@@ -176,9 +180,13 @@ class ModeratorAct(SQLModel, table=True):
 class EventLog(SQLModel, table=True):
     """Append-only: every die roll and every state change, by phase."""
 
+    # a phase's events are read by game and phase, in order (migration 0005: through an
+    # index on phase_seq alone, SQLite read every game's events of that phase, issue 21)
+    __table_args__ = (Index("ix_eventlog_game_phase", "game_id", "phase_seq", "seq"),)
+
     id: int | None = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
-    phase_seq: int = Field(index=True)
+    game_id: str = Field(foreign_key="game.id", max_length=64)
+    phase_seq: int
     branch: int = 0  # adjudication attempt of that phase (rollbacks add one)
     seq: int
     at: datetime
