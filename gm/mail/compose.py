@@ -35,6 +35,7 @@ from email.headerregistry import Address, BaseHeader, HeaderRegistry
 from email.message import EmailMessage
 from email.policy import SMTP, Policy
 from email.utils import format_datetime, formataddr, parseaddr
+from functools import lru_cache
 from io import BytesIO
 
 
@@ -233,25 +234,27 @@ def _qp_body(text: str) -> bytes:
 
 
 _QP_MAP: list[str] = quoprimime._QUOPRI_BODY_ENCODE_MAP  # type: ignore[attr-defined]
-_QP_QUOTED = re.compile("[^" + re.escape("".join(chr(i) for i in range(256) if _QP_MAP[i] == chr(i)))
-                        + "]")
+_QP_QUOTED = re.compile("[^" + re.escape("".join(chr(i) for i in range(256) if _QP_MAP[i] == chr(i))
+                        + "=") + "]")
+"""The characters quoted but for ``=`` (quoted first, by str.replace)."""
+_QP_TO_BREAK = re.compile(r"^[^\n]{%d,}$|^[^\n]*[ \t]$" % (_MAX_LINE + 1), re.M)
+"""A line :func:`_qp_break` breaks: longer than the limit, or ending in a space or tab."""
 
 
 def _qp_encode(body: str) -> str:
     """``quoprimime.body_encode(body, 78)`` for a body of latin-1 characters whose lines end
-    in LF (as :func:`_qp_body` makes it): the characters quoted by one regular expression
-    rather than str.translate, and a line that needs no soft break taken as it is; a longer
-    line, or one ending in a space or tab, is broken by body_encode's own rules (issue 21:
-    the encoding was a third of writing a report mail)."""
+    in LF (as :func:`_qp_body` makes it): ``=`` quoted by str.replace, the other characters
+    to quote (none in most replies) by one regular expression, and only the lines that need
+    it broken, found by another, by body_encode's own rules (issue 21: the encoding was a
+    third of writing a report mail; quoting each ``=`` of the HTML's ``style="..."``
+    through a Python call, then looking at every line in Python, was half of writing a
+    reply)."""
     if not body:
         return body
-    out: list[str] = []
-    for line in _QP_QUOTED.sub(lambda m: _QP_MAP[ord(m.group())], body).split("\n"):
-        if len(line) <= _MAX_LINE and not line.endswith((" ", "\t")):
-            out.append(line)
-        else:
-            out.append(_qp_break(line))
-    return "\n".join(out)
+    quoted = body.replace("=", "=3D")
+    if not quoted.isascii() or _QP_QUOTED.search(quoted):
+        quoted = _QP_QUOTED.sub(lambda m: _QP_MAP[ord(m.group())], quoted)
+    return _QP_TO_BREAK.sub(lambda m: _qp_break(m.group()), quoted)
 
 
 def _qp_break(line: str) -> str:
@@ -443,8 +446,13 @@ def _crlf_free(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+@lru_cache(maxsize=1024)
 def _address_header(value: str) -> str:
-    """Format one address; refuse anything that could smuggle a header or a recipient."""
+    """Format one address; refuse anything that could smuggle a header or a recipient.
+
+    Remembered (the last 1,024; a refusal is not): the service's own address heads every
+    mail, and a player's comes back each turn; the email package's parse was a quarter of
+    building a reply (issue 21)."""
     if _CONTROL.search(value):
         raise UnsafeHeaderError(f"control character in address {value!r}")
     unquoted = _QUOTED.sub("", value)
