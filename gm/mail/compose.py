@@ -237,7 +237,7 @@ _QP_MAP: list[str] = quoprimime._QUOPRI_BODY_ENCODE_MAP  # type: ignore[attr-def
 _QP_QUOTED = re.compile("[^" + re.escape("".join(chr(i) for i in range(256) if _QP_MAP[i] == chr(i))
                         + "=") + "]")
 """The characters quoted but for ``=`` (quoted first, by str.replace)."""
-_QP_TO_BREAK = re.compile(r"^[^\n]{%d,}$|^[^\n]*[ \t]$" % (_MAX_LINE + 1), re.M)
+_QP_TO_BREAK = re.compile(rf"^[^\n]{{{_MAX_LINE + 1},}}$|^[^\n]*[ \t]$", re.M)
 """A line :func:`_qp_break` breaks: longer than the limit, or ending in a space or tab."""
 
 
