@@ -10,6 +10,7 @@ import codecs
 import re
 from email.header import decode_header
 from email.utils import getaddresses
+from functools import lru_cache
 
 _WS = re.compile(r"\s+")
 _MSGID = re.compile(r"<[^<>\s]+>")
@@ -43,7 +44,7 @@ def _looks_cp1252(data: bytes) -> bool:
 
 def _unsurrogate(value: str) -> str:
     """Undo the surrogateescape the email parser uses for raw 8-bit header bytes."""
-    if not any("\udc80" <= ch <= "\udcff" for ch in value):
+    if value.isascii() or not any("\udc80" <= ch <= "\udcff" for ch in value):
         return value
     return decode_bytes(value.encode("ascii", "surrogateescape"), "utf-8")
 
@@ -53,6 +54,8 @@ def decode_header_value(value: object) -> str:
     if value is None:
         return ""
     text = _unsurrogate(str(value))
+    if "=?" not in text:  # no encoded word: what decode_header gives back (issue 21: most)
+        return _WS.sub(" ", text).strip()
     try:
         chunks = decode_header(text)
     except Exception:  # malformed encoded words: keep the raw text
@@ -73,7 +76,19 @@ def parse_addresses(values: list[str]) -> list[tuple[str, str]]:
     encoded word may only ever be a display name (RFC 2047 §5), so one that
     decodes to ``CR LF Bcc: x@y`` or to a second address stays a name, never
     becomes a recipient.
+
+    Remembered (the last 1,024 headers): a player's address comes back each turn, and the
+    email package's parse was a fifth of decoding an order mail (issue 21).
     """
+    try:
+        texts = tuple(str(v) for v in values)
+    except Exception:
+        return []
+    return list(_parse_addresses(texts))
+
+
+@lru_cache(maxsize=1024)
+def _parse_addresses(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     words: list[str] = []
 
     def hide(m: re.Match[str]) -> str:  # an encoded word may hold ':' ',' '<' '@'
@@ -87,9 +102,9 @@ def parse_addresses(values: list[str]) -> list[tuple[str, str]]:
         pairs = getaddresses([_ENCODED_WORD.sub(hide, _WS.sub(" ", _unsurrogate(str(v))))
                               for v in values])
     except Exception:
-        return []
-    return [(decode_header_value(show(name)), addr.strip()) for name, addr in pairs
-            if "@" in addr and not _NOT_IN_ADDRESS.search(addr.strip()) and not _HIDDEN.search(addr)]
+        return ()
+    return tuple((decode_header_value(show(name)), addr.strip()) for name, addr in pairs
+                 if "@" in addr and not _NOT_IN_ADDRESS.search(addr.strip()) and not _HIDDEN.search(addr))
 
 
 def message_ids(value: str) -> tuple[str, ...]:
