@@ -133,10 +133,12 @@ class MailReply:
         """``section`` with every message built in code said in the reply's language; an
         order's echo too (issue 20), so a French seat reads its orders back in French
         ("déplacer ..."), whichever language it wrote them in: the orders' canonical text is a
-        :class:`gm.i18n.Text` whose French the grammar parses again (orders.md §8)."""
+        :class:`gm.i18n.Text` whose French the grammar parses again (orders.md §8). Each entry
+        is made anew with all of :class:`Entry`'s fields (issue 21: dataclasses.replace, which
+        reads them through fields(), was a twentieth of rendering a reply)."""
         lang = self.language
         return replace(section, rejected=translate(section.rejected, lang),
-                       entries=[replace(e, reason=translate(e.reason, lang),
-                                        text=translate(e.text, lang) if e.kind == "note" else e.text,
-                                        echo=translate(e.echo, lang))
+                       entries=[Entry(kind=e.kind, line=e.line, suggestions=e.suggestions,
+                                      text=translate(e.text, lang) if e.kind == "note" else e.text,
+                                      echo=translate(e.echo, lang), reason=translate(e.reason, lang))
                                 for e in section.entries])
