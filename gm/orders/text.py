@@ -59,6 +59,14 @@ _LIST_MARKER = re.compile(
 )
 """``1.``, ``2)``, ``(3)``, ``3 -``, ``4:``, ``a)``, ``-``, ``*``, ``•``, ``–`` ... before an
 order (orders.md §1: leading list markers are dropped; "3 -" and letters: issue 17)."""
+_QUOTE_OPENING = re.compile(
+    "|".join(f"(?:{p.pattern})" for p in (_SIGNATURE, _ORIGINAL, _MOBILE_SIGNATURE, *_ATTRIBUTION)),
+    re.I,
+)
+"""A line that opens the quoted part whatever comes before or after it: a signature, an
+original-message rule, a phone's signature or an attribution; one pattern for the eight
+(issue 21: each line of each mail was tried against them one by one, a third of
+:func:`clean_body`). :data:`_SIGNATURE` has no letters, so ``re.I`` leaves it as it is."""
 _END = re.compile(r"^\s*(end|fin)\s*[.!]*\s*$", re.I)
 _PRESS = re.compile(r"^\s*(press|presse)\b", re.I)
 _ENDPRESS = re.compile(r"^\s*(endpress|finpresse|fin\s+presse)\s*$", re.I)
@@ -138,15 +146,14 @@ def _quote_start(lines: list[str]) -> int:
     for i, line in enumerate(lines):
         if MARKER in line and line.lstrip("> \t").startswith(MARKER):
             return i
-        if _SIGNATURE.match(line) or _ORIGINAL.match(line) or _MOBILE_SIGNATURE.match(line):
-            return i
-        if any(p.match(line) for p in _ATTRIBUTION):
+        if _QUOTE_OPENING.match(line):
             return i
         if _ATTRIBUTION_END.search(line) and i > 0 and _ATTRIBUTION_START.match(lines[i - 1]):
             return i - 1  # an attribution wrapped over two lines
         if _HEADER_FROM.match(line) and _outlook_block(lines, i):
             return i
-        if set(line.strip()) == {"_"} and len(line.strip()) >= 10 and _outlook_block(lines, i + 1):
+        if "__" in line and set(line.strip()) == {"_"} and len(line.strip()) >= 10 \
+                and _outlook_block(lines, i + 1):
             return i
     return len(lines)
 
