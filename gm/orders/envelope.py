@@ -193,12 +193,26 @@ def without_tail(text: str) -> str:
     return _TAIL.sub("", _POLITE.sub("", _TAIL.sub("", text))) or text
 
 
+_OPENING_WORDS = COMMAND_WORDS | ENVELOPE_WORDS
+_OPENING_PREFIX = re.compile("|".join(map(re.escape, sorted(_OPENING_WORDS))))
+"""Matches a first word that begins with a command word."""
+
+
 def is_command_line(text: str) -> bool:
-    """Whether ``text`` opens with a command word (and is not an order that shares it)."""
+    """Whether ``text`` opens with a command word (and is not an order that shares it).
+
+    The words are read once the tail is dropped (:func:`without_tail`, a trailing question
+    mark), which only ever cuts the line short: the first word read is then the start of
+    the line's own first word, so a line whose first word begins with no command word is
+    no command, known without the tail's three patterns (issue 21: most lines of an order
+    mail are orders)."""
+    first = strip_accents(text).lower().split(maxsplit=1)
+    if not first or not _OPENING_PREFIX.match(first[0]):
+        return False
     text = _QUESTION.sub("", without_tail(text)) or text
     # "RELEASE: reason", "PAUSE: holiday", "ADJUDICATE NOW: ..." (orders.md §9, issue 17)
     words = [w.rstrip(":,;") for w in strip_accents(text).lower().split(maxsplit=2)]
-    if not words or words[0] not in (COMMAND_WORDS | ENVELOPE_WORDS):
+    if not words or words[0] not in _OPENING_WORDS:
         return False
     if words[0] in _AT_MOST:
         return ":" not in text and len(text.split()) <= _AT_MOST[words[0]]
