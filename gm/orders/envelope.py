@@ -220,9 +220,32 @@ def is_command_line(text: str) -> bool:
     return need is None or (len(words) > 1 and words[1] in need)
 
 
+_REMEMBERED = (c.Game, c.Phase, c.For, c.Check, c.Add, c.Status, c.Ready)
+"""Commands :func:`parse_command` keeps by their line: immutable, of plain values, and
+nothing a player keeps secret (no password, no press)."""
+_remembered: dict[str, Any] = {}
+_REMEMBERED_SIZE = 1024
+
+
 def parse_command(text: str) -> Any:
     """One command line to a typed command; raises ValueError when not understood, and
-    :class:`ProseAfterCommand` when the line is a sentence opening with a command word."""
+    :class:`ProseAfterCommand` when the line is a sentence opening with a command word.
+
+    The command is a function of the line: the last lines read as :data:`_REMEMBERED`
+    commands are kept (issue 21: ``GAME b1`` heads each mail of a game, and its Lark parse
+    was a third of reading an envelope)."""
+    cmd = _remembered.get(text)
+    if cmd is not None:
+        return cmd
+    cmd = _parse_command(text)
+    if type(cmd) in _REMEMBERED:
+        if len(_remembered) >= _REMEMBERED_SIZE:
+            _remembered.clear()
+        _remembered[text] = cmd
+    return cmd
+
+
+def _parse_command(text: str) -> Any:
     if _QUESTION.search(text):
         raise ProseAfterCommand("a question, not a command")
     text = without_tail(text)
