@@ -52,6 +52,8 @@ def copy_state(state: _T) -> _T:
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))  # noqa: S301 - our own bytes
 """The power name :meth:`GameModule.public_view` asks ``view`` about: a seat of nobody."""
 
+_LAYOUTS: dict[type, Path | None] = {}  # GameModule.map_layout's default, per module class
+
 State = dict[str, Any]
 """A game's whole state, JSON-compatible; the module owns its shape.
 
@@ -287,12 +289,16 @@ class GameModule(ABC):
     def map_layout(self) -> Path | None:
         """The report map's layout (gm/maps/layout.py); None: the game has no map.
 
-        Default: ``data/map_layout.toml`` beside the module's code, if present.
+        Default: ``data/map_layout.toml`` beside the module's code, if present; looked for
+        once per module class (issue 21: a close asked the file system at every report).
         """
-        import inspect
+        kind = type(self)
+        if kind not in _LAYOUTS:
+            import inspect
 
-        path = Path(inspect.getfile(type(self))).resolve().parent / "data" / "map_layout.toml"
-        return path if path.exists() else None
+            path = Path(inspect.getfile(kind)).resolve().parent / "data" / "map_layout.toml"
+            _LAYOUTS[kind] = path if path.exists() else None
+        return _LAYOUTS[kind]
 
     def map_scene(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
                   words: Mapping[str, str]) -> Any:
