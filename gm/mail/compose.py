@@ -20,7 +20,7 @@ building the same mail twice gives the same bytes.
 
 from __future__ import annotations
 
-import base64
+import binascii
 import email.contentmanager
 import email.generator
 import hashlib
@@ -317,7 +317,10 @@ def _header_lines(headers: list[str]) -> bytes | None:
 
 def _lines(payload: str) -> bytes:
     """A part's payload as the generator writes it (:class:`_Generator`: every line end CRLF,
-    a payload of raw bytes kept as they were)."""
+    a payload of raw bytes kept as they were). Without a CR, each LF becomes CRLF, by one
+    str.replace (issue 21: a map's base64 is some 300 lines)."""
+    if "\r" not in payload:
+        return payload.replace("\n", "\r\n").encode("ascii", "surrogateescape")
     parts = _NLCRE.split(payload)
     return ("\r\n".join(parts)).encode("ascii", "surrogateescape")
 
@@ -347,7 +350,7 @@ def _attachment_bytes(a: Attachment, disposition: str) -> bytes | None:
         content_type = headers[0] = f'{content_type}; charset="utf-8"'
     else:
         data = a.data.encode("utf-8") if isinstance(a.data, str) else a.data
-        cte, payload = "base64", base64.encodebytes(data).decode("ascii")
+        cte, payload = "base64", _base64_lines(data)
     headers += [f"Content-Transfer-Encoding: {cte}", f'Content-Disposition: {disposition}; filename="{name}"']
     if a.cid:
         headers.append(f"Content-ID: <{a.cid}>")
@@ -356,6 +359,14 @@ def _attachment_bytes(a: Attachment, disposition: str) -> bytes | None:
         headers.append(content_type + "".join(f'; {k}="{v}"' for k, v in a.params.items()))
     head = _header_lines(headers)
     return None if head is None else head + b"\r\n" + _lines(payload)
+
+
+def _base64_lines(data: bytes) -> str:
+    """``base64.encodebytes(data).decode("ascii")``: lines of 76 characters (57 bytes), each
+    ending in LF. Encoded in one call, then cut (issue 21: encodebytes calls the encoder
+    for each line, some 300 calls for a map)."""
+    flat = binascii.b2a_base64(data, newline=False).decode("ascii")
+    return "".join([flat[i:i + 76] + "\n" for i in range(0, len(flat), 76)])
 
 
 def _multipart(subtype: str, boundary: str, parts: list[bytes]) -> bytes:
