@@ -193,15 +193,24 @@ def _decode(raw: bytes, max_bytes: int) -> DecodedMail:
     too_large = len(raw) > max_bytes
     msg = email.message_from_bytes(_header_block(raw) if too_large else raw, _class=_Message,
                                    policy=_RAW)
-    headers = tuple((str(k), decode_header_value(v)) for k, v in msg.items())
+    items = msg.items()
+    headers = tuple((str(k), decode_header_value(v)) for k, v in items)
+    # Each header read once (issue 21: msg.get looks through every header, lowering each
+    # name, for each question): its raw values, and its first value decoded as above.
+    values: dict[str, list[str]] = {}
+    for k, v in items:
+        values.setdefault(k.lower(), []).append(v)
+    first: dict[str, str] = {}
+    for k, v in headers:
+        first.setdefault(k.lower(), v)
     text, kind, attachments = ("", BodyKind.NONE, ()) if too_large else _body(msg)
     return DecodedMail(
-        **_identity(msg, raw),
-        **_addresses(msg),
-        subject=decode_header_value(msg.get("Subject")),
-        in_reply_to=_first(message_ids(decode_header_value(msg.get("In-Reply-To")))),
-        references=message_ids(decode_header_value(msg.get("References"))),
-        date=_date(msg.get("Date")),
+        **_identity(first.get("message-id", ""), raw),
+        **_addresses(values),
+        subject=first.get("subject", ""),
+        in_reply_to=_first(message_ids(first.get("in-reply-to", ""))),
+        references=message_ids(first.get("references", "")),
+        date=_date(values.get("date", [None])[0]),
         text=text,
         body_kind=kind,
         attachments=attachments,
@@ -238,8 +247,8 @@ class _Addresses(TypedDict):
     cc: tuple[str, ...]
 
 
-def _identity(msg: Message, raw: bytes) -> _Identity:
-    value = decode_header_value(msg.get("Message-ID"))
+def _identity(value: str, raw: bytes) -> _Identity:
+    """The mail's Message-ID from ``value``, its Message-ID header decoded ('' if none)."""
     ids = message_ids(value)
     if ids:
         return {"message_id": ids[0], "message_id_synthetic": False}
@@ -249,15 +258,16 @@ def _identity(msg: Message, raw: bytes) -> _Identity:
     return {"message_id": f"<{digest}@{SYNTHETIC_DOMAIN}>", "message_id_synthetic": True}
 
 
-def _addresses(msg: Message) -> _Addresses:
-    sender = parse_addresses(msg.get_all("From") or [])
-    reply_to = parse_addresses(msg.get_all("Reply-To") or [])
+def _addresses(values: dict[str, list[str]]) -> _Addresses:
+    """The addresses of the mail whose headers' raw values are ``values`` (by lower-case name)."""
+    sender = parse_addresses(values.get("from", []))
+    reply_to = parse_addresses(values.get("reply-to", []))
     return {
         "from_addr": sender[0][1] if sender else "",
         "from_name": sender[0][0] if sender else "",
         "reply_to": reply_to[0][1] if reply_to else None,
-        "to": tuple(a for _, a in parse_addresses(msg.get_all("To") or [])),
-        "cc": tuple(a for _, a in parse_addresses(msg.get_all("Cc") or [])),
+        "to": tuple(a for _, a in parse_addresses(values.get("to", []))),
+        "cc": tuple(a for _, a in parse_addresses(values.get("cc", []))),
     }
 
 
