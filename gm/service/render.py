@@ -251,10 +251,18 @@ def _moment(dt: datetime | None, tz: str, lang: str) -> str:
 def folded(text: Any) -> str:
     """``text`` but for case, accents and spaces, the filter ``folded``: a reply shows
     the line a player wrote under its echo only when they differ otherwise
-    ("reconnaitre Estland" is "reconnaître Estland", "Livland:" is "Livland :")."""
+    ("reconnaitre Estland" is "reconnaître Estland", "Livland:" is "Livland :").
+
+    Remembered (the last 4,096 texts): a reply's text and HTML both fold each order's line
+    and echo, and a player's lines come back each turn (issue 21)."""
+    return _folded(str(text))
+
+
+@lru_cache(maxsize=4096)
+def _folded(text: str) -> str:
     from gm.orders.names import strip_accents
 
-    return "".join(strip_accents(str(text)).lower().split())
+    return "".join(strip_accents(text).lower().split())
 
 
 @lru_cache(maxsize=64)
