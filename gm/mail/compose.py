@@ -237,24 +237,22 @@ _QP_MAP: list[str] = quoprimime._QUOPRI_BODY_ENCODE_MAP  # type: ignore[attr-def
 _QP_QUOTED = re.compile("[^" + re.escape("".join(chr(i) for i in range(256) if _QP_MAP[i] == chr(i))
                         + "=") + "]")
 """The characters quoted but for ``=`` (quoted first, by str.replace)."""
-_QP_TO_BREAK = re.compile(rf"^[^\n]{{{_MAX_LINE + 1},}}$|^[^\n]*[ \t]$", re.M)
-"""A line :func:`_qp_break` breaks: longer than the limit, or ending in a space or tab."""
 
 
 def _qp_encode(body: str) -> str:
     """``quoprimime.body_encode(body, 78)`` for a body of latin-1 characters whose lines end
     in LF (as :func:`_qp_body` makes it): ``=`` quoted by str.replace, the other characters
     to quote (none in most replies) by one regular expression, and only the lines that need
-    it broken, found by another, by body_encode's own rules (issue 21: the encoding was a
-    third of writing a report mail; quoting each ``=`` of the HTML's ``style="..."``
-    through a Python call, then looking at every line in Python, was half of writing a
-    reply)."""
+    it broken by body_encode's own rules (issue 21: the encoding was a third of writing a
+    report mail; quoting each ``=`` of the HTML's ``style="..."`` through a Python call was
+    a third of writing a reply)."""
     if not body:
         return body
     quoted = body.replace("=", "=3D")
     if not quoted.isascii() or _QP_QUOTED.search(quoted):
         quoted = _QP_QUOTED.sub(lambda m: _QP_MAP[ord(m.group())], quoted)
-    return _QP_TO_BREAK.sub(lambda m: _qp_break(m.group()), quoted)
+    return "\n".join([line if len(line) <= _MAX_LINE and not line.endswith((" ", "\t"))
+                      else _qp_break(line) for line in quoted.split("\n")])
 
 
 def _qp_break(line: str) -> str:
