@@ -148,10 +148,11 @@ def _quote_start(lines: list[str]) -> int:
             return i
         if _QUOTE_OPENING.match(line):
             return i
-        if _ATTRIBUTION_END.search(line) and i > 0 and _ATTRIBUTION_START.match(lines[i - 1]):
-            return i - 1  # an attribution wrapped over two lines
-        if _HEADER_FROM.match(line) and _outlook_block(lines, i):
-            return i
+        if ":" in line:  # both patterns end in a colon (issue 21: most lines have none)
+            if _ATTRIBUTION_END.search(line) and i > 0 and _ATTRIBUTION_START.match(lines[i - 1]):
+                return i - 1  # an attribution wrapped over two lines
+            if _HEADER_FROM.match(line) and _outlook_block(lines, i):
+                return i
         if "__" in line and set(line.strip()) == {"_"} and len(line.strip()) >= 10 \
                 and _outlook_block(lines, i + 1):
             return i
