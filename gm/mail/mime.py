@@ -24,6 +24,7 @@ from email.policy import Compat32
 from email.utils import parsedate_to_datetime
 from typing import Any, TypedDict, TypeVar
 
+from gm.kept import Kept
 from gm.mail.classify import Classification, MailClass, classify, classify_with_reason
 from gm.mail.flowed import unwrap_flowed
 from gm.mail.headers import decode_bytes, decode_header_value, message_ids, parse_addresses
@@ -61,8 +62,7 @@ class _Message(Message):
     decoding an order mail). The parse is a pure function of the value (its list is
     copied out; its items are tuples and strings); the last few hundred are kept."""
 
-    _PARAMS: dict[tuple[str, str], list[tuple[str, Any]]] = {}
-    _PARAMS_SIZE = 256
+    _PARAMS: Kept[tuple[str, str], list[tuple[str, Any]]] = Kept(256)
 
     def _get_params_preserve(self, failobj: Any, header: str) -> Any:
         value = self.get(header, None)
@@ -72,9 +72,7 @@ class _Message(Message):
         params = self._PARAMS.get(key)
         if params is None:
             params = super()._get_params_preserve(failobj, header)  # type: ignore[misc]
-            if len(self._PARAMS) >= self._PARAMS_SIZE:
-                self._PARAMS.clear()
-            self._PARAMS[key] = params
+            self._PARAMS.put(key, params)
         return list(params)
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024  # spec section 2: "Mails up to 10 MB are read"
 SYNTHETIC_DOMAIN = "synthetic.gm.invalid"

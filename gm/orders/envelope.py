@@ -27,6 +27,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 
 from gm.i18n import vocabulary
+from gm.kept import Kept
 from gm.orders import commands as c
 from gm.orders.model import ProseLine, SourceLine
 from gm.orders.names import strip_accents
@@ -223,8 +224,7 @@ def is_command_line(text: str) -> bool:
 _REMEMBERED = (c.Game, c.Phase, c.For, c.Check, c.Add, c.Status, c.Ready)
 """Commands :func:`parse_command` keeps by their line: immutable, of plain values, and
 nothing a player keeps secret (no password, no press)."""
-_remembered: dict[str, Any] = {}
-_REMEMBERED_SIZE = 1024
+_remembered: Kept[str, Any] = Kept(1024)
 
 
 def parse_command(text: str) -> Any:
@@ -239,9 +239,7 @@ def parse_command(text: str) -> Any:
         return cmd
     cmd = _parse_command(text)
     if type(cmd) in _REMEMBERED:
-        if len(_remembered) >= _REMEMBERED_SIZE:
-            _remembered.clear()
-        _remembered[text] = cmd
+        _remembered.put(text, cmd)
     return cmd
 
 
