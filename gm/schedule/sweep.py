@@ -29,7 +29,6 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import col, select
 
 from gm.db.claims import probe_free
-from gm.db.committer import Committer
 from gm.db.engine import session_scope
 from gm.db.models import Phase
 from gm.schedule.absences import AbsenceAct, apply_absence, games_with_absences
@@ -38,7 +37,7 @@ from gm.schedule.outage import Outage, OutageAct, beat_and_handle
 from gm.schedule.phases import OpenPhase, open_phases
 from gm.schedule.ready import recheck_early
 from gm.schedule.reminders import ReminderSent, pending, send_reminders
-from gm.service.adjudicate import CloseResult, close_first_free, close_phase, commit_failed
+from gm.service.adjudicate import CloseResult, close_first_free, close_phase
 from gm.service.context import ServiceContext
 
 log = logging.getLogger(__name__)
@@ -169,53 +168,24 @@ def _close_in_turn(ctx: ServiceContext, rows: list[OpenPhase], report: SweepRepo
     instance in a storm of 1,000 games, its CPU a game 15% above one instance's)."""
     by_pk = {r.pk: r for r in rows}
     todo = [r.pk for r in rows if recheck_early(ctx, r)]
-    if not todo:
-        return
-    committer = Committer[int]()
-    handed: dict[int, CloseResult] = {}  # closes the committer commits, by phase id
-    try:
-        while todo:
-            window, taken = todo[:WINDOW], list[int]()
-            try:
-                result = close_first_free(ctx, window, by=ctx.instance, reason="deadline",
-                                          taken=taken, committer=committer)
-            except (OperationalError, InterfaceError):
-                raise  # the database is gone: the daemon waits and sweeps again
-            except Exception as exc:  # one broken game must not stop the others
-                if not taken:
-                    raise
-                todo.remove(taken[0])
-                _failed(by_pk[taken[0]], exc, report)
-                continue
-            finally:
-                _settle(ctx, committer, by_pk, handed, report)
-            if result is None:
-                report.lost += len(window)
-                del todo[:len(window)]
-                continue
+    while todo:
+        window, taken = todo[:WINDOW], list[int]()
+        try:
+            result = close_first_free(ctx, window, by=ctx.instance, reason="deadline", taken=taken)
+        except (OperationalError, InterfaceError):
+            raise  # the database is gone: the daemon waits and sweeps again
+        except Exception as exc:  # one broken game must not stop the others
+            if not taken:
+                raise
             todo.remove(taken[0])
-            if committer.holds(taken[0]):
-                handed[taken[0]] = result  # recorded once committed
-            else:
-                _record(ctx, by_pk[taken[0]], result, report)
-        committer.wait()
-        _settle(ctx, committer, by_pk, handed, report)
-    finally:
-        committer.close()
-
-
-def _settle(ctx: ServiceContext, committer: Committer[int], by_pk: dict[int, OpenPhase],
-            handed: dict[int, CloseResult], report: SweepReport) -> None:
-    """Record the closes whose commit ended: closed, or what a failed commit comes to (a
-    database gone is raised: the daemon waits and sweeps again; else the game is held)."""
-    for pk, exc in committer.settled():
-        row, result = by_pk[pk], handed.pop(pk)
-        if exc is None:
-            _record(ctx, row, result, report)
+            _failed(by_pk[taken[0]], exc, report)
             continue
-        if not isinstance(exc, Exception):
-            raise exc
-        _record(ctx, row, commit_failed(ctx, row.game_id, row.seq, exc), report)
+        if result is None:
+            report.lost += len(window)
+            del todo[:len(window)]
+            continue
+        todo.remove(taken[0])
+        _record(ctx, by_pk[taken[0]], result, report)
 
 
 def _close(ctx: ServiceContext, row: OpenPhase, report: SweepReport) -> None:

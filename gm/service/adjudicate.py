@@ -32,7 +32,6 @@ from sqlmodel import Session, col, func, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from gm.checkpoint import checkpoint
-from gm.db.committer import Committer
 from gm.db.engine import session_scope
 from gm.db.models import EventLog, Game, Phase, Seat
 from gm.dice import Dice, DiceExhausted
@@ -40,7 +39,7 @@ from gm.games.base import GameModule, Outcome
 from gm.service.context import ServiceContext
 from gm.service.games import current_orders, get_game, module_of, phase_info, seats
 from gm.service.orders import store_orders
-from gm.service.phases import known_last_event, log_event, open_phase, write_events
+from gm.service.phases import known_last_event, log_event, open_phase
 
 log = logging.getLogger(__name__)
 HOLD_REASON_MAX = 2000
@@ -69,7 +68,7 @@ def close_phase(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason:
 
 
 def close_first_free(ctx: ServiceContext, phases: Sequence[int], *, by: str, reason: str,
-                     taken: list[int], committer: Committer[int] | None = None) -> CloseResult | None:
+                     taken: list[int]) -> CloseResult | None:
     """PostgreSQL: close, as :func:`close_phase` does, the first of ``phases`` (phase row ids,
     in that order) that is still open, its game not held, and whose row no other instance
     holds right now; None when there is none. The id of the phase claimed is appended to
@@ -80,10 +79,6 @@ def close_first_free(ctx: ServiceContext, phases: Sequence[int], *, by: str, rea
     out each time (1,000 games: ~500 an instance, its CPU a game 15% above one instance's);
     here the claim itself passes over them. Each close stays a transaction of its own and
     holds one phase only.
-
-    With ``committer``, a close that closed its phase and leaves nothing to close after it
-    is handed over to be committed (gm.db.committer) under the id in ``taken``: the result
-    returned is then the close's if its commit succeeds (see :func:`commit_failed`).
     """
     where: list[tuple[str, int]] = []
 
@@ -96,7 +91,7 @@ def close_first_free(ctx: ServiceContext, phases: Sequence[int], *, by: str, rea
         where.append((phase.game_id, phase.seq))
         return _adjudicate(ctx, session, phase, by=by, reason=reason)
 
-    first = _guarded(ctx, work, where, committer, taken)
+    first = _guarded(ctx, work, where)
     return None if first is None else _follow_on(ctx, first, by=by)
 
 
@@ -151,54 +146,22 @@ def _close_once(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason:
 
 
 def _guarded(ctx: ServiceContext, work: Callable[[Session], CloseResult | None],
-             where: list[tuple[str, int]], committer: Committer[int] | None = None,
-             taken: list[int] | None = None) -> CloseResult | None:
+             where: list[tuple[str, int]]) -> CloseResult | None:
     """``work`` in a transaction of its own; when it raises, the game and phase ``where``
-    names (filled in by the claim) are held, or told to the moderator when dice ran out.
-    With ``committer``, a close that closed its phase, nothing to close after it, is
-    committed by the committer under its phase id (the last of ``taken``)."""
+    names (filled in by the claim) are held, or told to the moderator when dice ran out."""
     try:
-        if committer is None:
-            with session_scope(ctx.engine) as session:
-                return work(session)
-        return _handed_over(ctx, work, committer, [] if taken is None else taken)
+        with session_scope(ctx.engine) as session:
+            return work(session)
     except DiceExhausted as exc:
         return _dice_ran_out(ctx, *where[0], exc)
-    except Exception as exc:
+    except (OperationalError, InterfaceError):
+        raise  # the database is gone: the caller waits and retries, nothing is held
+    except Exception as exc:  # a bug: hold this game, keep every other one going
         if not where:
             raise  # nothing was claimed: not a game's fault
-        return commit_failed(ctx, *where[0], exc)
-
-
-def commit_failed(ctx: ServiceContext, game_id: str, seq: int, exc: Exception) -> CloseResult:
-    """What closing phase ``seq`` of ``game_id`` comes to when its transaction raised ``exc``
-    (rolled back): a database gone is raised again (the caller waits and retries, nothing is
-    held); anything else is a bug: the game is held, every other one goes on."""
-    if isinstance(exc, OperationalError | InterfaceError):
-        raise exc
-    log.error("closing %s phase %s raised; the game is held", game_id, seq, exc_info=exc)
-    return hold(ctx, game_id, seq, exc)
-
-
-def _handed_over(ctx: ServiceContext, work: Callable[[Session], CloseResult | None],
-                 committer: Committer[int], taken: list[int]) -> CloseResult | None:
-    """``work`` in a transaction the committer commits, unless nothing was closed or a
-    phase that owes nothing follows (closed at once: it must see this one's rows)."""
-    session = Session(ctx.engine, expire_on_commit=False)
-    try:
-        result = work(session)
-        if result is None or not result.closed or result.next_owes_nothing:
-            session.commit()
-            session.close()
-            return result
-        write_events(session)  # every statement here: the commit thread only commits
-        session.flush()
-    except BaseException:
-        session.rollback()
-        session.close()
-        raise
-    committer.commit(taken[-1], session)
-    return result
+        game_id, seq = where[0]
+        log.exception("closing %s phase %s raised; the game is held", game_id, seq)
+        return hold(ctx, game_id, seq, exc)
 
 
 def _claim(ctx: ServiceContext, session: Session, game_id: str, seq: int) -> Phase | None:
