@@ -38,7 +38,7 @@ from gm.mail.types import MailSink, SendResult
 from gm.pipeline import drawpool
 from gm.service.context import ServiceContext
 from gm.service.notify import notify_moderator
-from gm.service.outbox import PASSWORD_KINDS, finish_pending_parts, mask_delivered
+from gm.service.outbox import PASSWORD_KINDS, mask_delivered
 
 log = logging.getLogger("gm.dispatch")
 
@@ -142,7 +142,9 @@ async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
     """Send every due mail once, in order; return how many were sent.
 
     A mail's pending parts (a report's map: SVG and PNG, some 25 ms of CPU) are drawn
-    before its first send and stored with it. With ``[service] draw_workers`` (by default
+    before each attempt to send it, from the bytes queued, and not stored
+    (gm.service.outbox: drawing is a pure function of those bytes, so every attempt sends
+    the same mail). With ``[service] draw_workers`` (by default
     the cores this process may use) they are drawn in worker processes
     (gm.pipeline.drawpool), several mails at once: the drain claims up to the pool's
     ``window`` of mails ahead and hands each to the pool as it is claimed, and while mail
@@ -187,21 +189,22 @@ async def _drain_in_process(ctx: ServiceContext, sink: MailSink, limit: int) -> 
     """:func:`drain` with ``draw_workers = 0``: each mail's parts drawn in a worker thread
     of this process, one mail at a time."""
     sent = 0
-    for mail_id in await asyncio.to_thread(due, ctx, limit):
-        claimed = await asyncio.to_thread(claim_ready, ctx, mail_id)
-        if claimed is None:
-            continue  # sent meanwhile, or another instance is sending it
-        kind, ready = claimed
-        if ready is None:  # a part to draw first: in a transaction of its own
-            ready = await asyncio.to_thread(_ready, ctx, mail_id)
-            if ready is None:
-                continue
-        raw, recipients = ready
-        checkpoint("send")
-        result = await sink.send(raw, ctx.service_address, recipients) if recipients else SendResult.sent()
-        checkpoint("sent")
-        await asyncio.to_thread(record, ctx, mail_id, result, kind)
-        sent += result.ok
+    outbox = _Outbox(ctx)
+    try:
+        for mail_id in await asyncio.to_thread(due, ctx, limit):
+            claimed = await asyncio.to_thread(outbox.claim, mail_id)
+            if claimed is None:
+                continue  # sent meanwhile, or another instance is sending it
+            kind, raw, recipients = claimed
+            if RENDER_HEADER.encode() in raw:  # parts to draw: drawn for this attempt
+                raw = await asyncio.to_thread(_draw_here, raw)
+            checkpoint("send")
+            result = await sink.send(raw, ctx.service_address, recipients) if recipients else SendResult.sent()
+            checkpoint("sent")
+            await asyncio.to_thread(outbox.record, mail_id, result, kind)
+            sent += result.ok
+    finally:
+        await asyncio.to_thread(outbox.close)
     return sent
 
 
@@ -233,14 +236,13 @@ def _claim_and_draw(outbox: _Outbox, mail_id: int, pool: drawpool.DrawPool) -> _
 
 
 async def _finished(outbox: _Outbox, mail: _Claimed, pool: drawpool.DrawPool) -> bytes | None:
-    """The bytes to send for ``mail``: its parts drawn and stored first (once, before the
-    first send, so that a retry sends the same bytes); None if the mail is no longer ours."""
-    if not mail.pending:
-        if outbox.ctx.clock.now() - mail.claimed_at < _lease(outbox.ctx) / 2:
-            return mail.raw
-        return mail.raw if await asyncio.to_thread(outbox.renew, mail.mail_id) else None
-    drawn = await _drawn(mail, pool)
-    return drawn if await asyncio.to_thread(outbox.renew, mail.mail_id, drawn) else None
+    """The bytes to send for ``mail``, its parts drawn for this attempt (not stored: every
+    attempt draws them again from the same stored bytes, the same mail); None if the mail
+    is no longer ours (a claim that waited over half its lease is renewed first)."""
+    ready = await _drawn(mail, pool) if mail.pending else mail.raw
+    if outbox.ctx.clock.now() - mail.claimed_at < _lease(outbox.ctx) / 2:
+        return ready
+    return ready if await asyncio.to_thread(outbox.renew, mail.mail_id) else None
 
 
 async def _drawn(mail: _Claimed, pool: drawpool.DrawPool) -> bytes:
@@ -305,8 +307,6 @@ _CLAIM = _CLAIM_ROW.returning(col(OutboundMail.kind), col(OutboundMail.raw),
 """The claim, reading the mail's kind, bytes and recipients with it."""
 _OURS = (_ID, col(OutboundMail.status) == "queued", col(OutboundMail.claimed_by) == bindparam("holder"))
 _RENEW = update(OutboundMail).where(*_OURS).values(claimed_until=bindparam("until"))
-_STORE = update(OutboundMail).where(*_OURS).values(claimed_until=bindparam("until"),
-                                                   raw=bindparam("drawn"))
 _SENT = (update(OutboundMail).where(_ID)
          .values(attempts=col(OutboundMail.attempts) + 1, claimed_by="", claimed_until=None,
                  status="sent", sent_at=bindparam("now"), last_error=bindparam("error")))
@@ -348,15 +348,11 @@ class _Outbox:
         kind, raw, recipients = row
         return str(kind), bytes(raw), list(recipients or [])
 
-    def renew(self, mail_id: int, drawn: bytes | None = None) -> bool:
-        """Renew the claim on a mail claimed ahead, storing its finished bytes ``drawn`` with
-        it if given (before its first send: a retry sends the same bytes); False if it is no
-        longer queued or no longer this sender's (its lease ran out and another took it)."""
+    def renew(self, mail_id: int) -> bool:
+        """Renew the claim on a mail claimed ahead; False if it is no longer queued or no
+        longer this sender's (its lease ran out and another took it)."""
         until = self.ctx.clock.now() + _lease(self.ctx)
-        if drawn is None:
-            return bool(self._write(_RENEW, mail_id=mail_id, holder=self.holder, until=until))
-        return bool(self._write(_STORE, mail_id=mail_id, holder=self.holder, until=until,
-                                drawn=drawn))
+        return bool(self._write(_RENEW, mail_id=mail_id, holder=self.holder, until=until))
 
     def record(self, mail_id: int, result: SendResult, kind: str) -> None:
         """:func:`record`: a mail sent whose kind carries no password in one statement here."""
@@ -389,33 +385,6 @@ def _release(ctx: ServiceContext, mail_ids: list[int]) -> None:
     except Exception:
         log.warning("claims on %d mails not released; their lease runs out", len(mail_ids),
                     exc_info=True)
-
-
-def claim_ready(ctx: ServiceContext, mail_id: int) -> tuple[str, tuple[bytes, list[str]] | None] | None:
-    """Claim mail ``mail_id`` (:func:`claim`) and, in the same transaction, read its kind and,
-    unless a part is left to draw, its bytes and recipients (issue 21: one transaction a
-    mail, was two). None when it is not claimed."""
-    with session_scope(ctx.engine) as session:
-        row = session.execute(_CLAIM, _claim_params(ctx, mail_id),
-                              execution_options={"synchronize_session": False}).first()
-        if row is None:
-            return None
-        kind, raw, recipients = row
-        if RENDER_HEADER.encode() in raw:
-            return str(kind), None
-        return str(kind), (bytes(raw), list(recipients or []))
-
-
-def _ready(ctx: ServiceContext, mail_id: int) -> tuple[bytes, list[str]] | None:
-    """The bytes and recipients of a queued mail, its pending parts drawn and stored first
-    (once, before the first attempt); None if it is no longer queued."""
-    with session_scope(ctx.engine) as session:
-        row = session.get(OutboundMail, mail_id)
-        if row is None or row.status != "queued":
-            return None
-        if finish_pending_parts(row):
-            session.add(row)
-        return row.raw, list(row.recipients or [])
 
 
 def record(ctx: ServiceContext, mail_id: int, result: SendResult, kind: str | None = None) -> None:

@@ -56,8 +56,8 @@ log = logging.getLogger("gm.drawpool")
 
 def finish_raw(raw: bytes) -> bytes:
     """``raw`` with its pending parts drawn (or dropped, if one cannot be drawn): what
-    :func:`~gm.service.outbox.finish_pending_parts` stores, as a pure function of the
-    bytes, so that a worker process can run it."""
+    is sent (:func:`~gm.service.outbox.finish_pending_parts`), as a pure function of the
+    bytes, so that a worker process can run it and every attempt sends the same mail."""
     row = OutboundMail(message_id="", kind="", created_at=_NEVER, raw=raw)  # never stored
     finish_pending_parts(row)
     return row.raw

@@ -25,10 +25,11 @@ from pathlib import Path
 import pytest
 from sqlmodel import col, select
 
+from gm.clock import FakeClock
 from gm.db.engine import session_scope
 from gm.db.models import OutboundMail
 from gm.mail.compose import RENDER_HEADER
-from gm.mail.types import SendResult
+from gm.mail.types import FailureKind, SendResult
 from gm.pipeline import drawpool
 from gm.pipeline.dispatch import claim, drain, due
 from gm.service.context import ServiceContext
@@ -112,13 +113,54 @@ def test_every_report_leaves_once_in_the_outbox_order_with_the_map_drawn_in_proc
         mid = message_id(raw)
         assert raw == expected[mid], "the same bytes as drawn in-process"
         row = next(r for r in after.values() if r.message_id == mid)
-        assert row.kind == "welcome" or raw == row.raw, "stored as sent (a welcome: masked)"
+        assert row.kind == "welcome" or row.raw == before[row.id or 0].raw, \
+            "the outbox keeps the mail as queued, its map not stored (a welcome: masked)"
         assert RENDER_HEADER.encode() not in raw
     assert sum(has_map(raw) for raw, _ in sink.sent) == 16
     assert {r.status for r in after.values()} == {"sent"}
     pool = drawpool.pool_for(baltica)
     assert pool is not None and pool.started() and os.getpid() not in pool.pids()
     assert asyncio.run(drain(baltica, sink)) == 0, "nothing is sent twice"
+
+
+class RefusesFirst(Recorder):
+    """A sink whose server refuses every mail's first attempt for now (4xx) and accepts the
+    next; it keeps every attempt."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.attempts: list[bytes] = []
+
+    async def send(self, raw: bytes, sender: str, recipients: list[str]) -> SendResult:
+        first = message_id(raw) not in {message_id(a) for a in self.attempts}
+        self.attempts.append(raw)
+        if first:
+            return SendResult.temporary(FailureKind.SERVER_TEMPORARY, 451, "try later")
+        return await super().send(raw, sender, recipients)
+
+
+@pytest.mark.parametrize("workers", [2, 0])
+def test_a_report_refused_for_now_is_sent_again_as_the_same_bytes(
+        baltica: ServiceContext, workers: int) -> None:
+    """The map is not stored with the mail (issue 21): a report refused for now is drawn
+    again for its retry, from the bytes queued, and the retry is the very mail refused,
+    whether workers or the daemon's own process drew it; the outbox keeps it as queued."""
+    baltica.settings["draw_workers"] = workers
+    before = queued(baltica)
+    sink = RefusesFirst()
+    assert asyncio.run(drain(baltica, sink)) == 0, "every first attempt refused"
+    first = {message_id(raw): raw for raw in sink.attempts}
+    assert len(first) == 20
+    assert isinstance(baltica.clock, FakeClock)
+    baltica.clock.advance(timedelta(hours=1))  # past the first backoff
+    assert asyncio.run(drain(baltica, sink)) == 20
+    for raw, _ in sink.sent:
+        assert raw == first[message_id(raw)], "the retry is the very mail refused"
+    assert sum(has_map(raw) for raw, _ in sink.sent) == 16
+    after = queued(baltica)
+    assert {r.status for r in after.values()} == {"sent"}
+    assert all(r.raw == before[i].raw for i, r in after.items() if r.kind == "report"), \
+        "the outbox keeps each report as queued"
 
 
 def test_no_worker_is_started_when_nothing_needs_drawing(ctx: ServiceContext) -> None:

@@ -9,9 +9,12 @@ strength, revealed ones, the rest as counts) and name no other enemy block anywh
 from __future__ import annotations
 
 import asyncio
+import email
+import email.policy
 import random
 import xml.etree.ElementTree as ET
 from collections import Counter
+from email.message import EmailMessage
 from itertools import combinations
 
 import pytest
@@ -126,7 +129,11 @@ def test_map_shows_the_view_and_no_hidden_enemy_block(tmp_path, seed: int) -> No
     assert checked == 16
 
 
-def test_png_is_drawn_once_before_sending_and_the_mail_keeps_its_id(ctx, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_png_is_drawn_before_sending_and_the_mail_keeps_its_id(ctx, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The map is drawn when the mail is sent, not stored: the outbox keeps the report as
+    queued, and what was sent is drawn again from it byte for byte (issue 21)."""
+    from gm.pipeline.drawpool import finish_raw
+
     new_baltica(ctx)
     play(ctx, "b1", 1, {"sweden": ["move from Skåne: Karl XII to Småland"]})
     before = {r.id: r.message_id for r, _ in mails(ctx)}
@@ -140,12 +147,18 @@ def test_png_is_drawn_once_before_sending_and_the_mail_keeps_its_id(ctx, tmp_pat
     assert sent == len(before)
     after = {r.id: (r.message_id, r.raw, r.status) for r, _ in mails(ctx)}
     assert {i: m for i, (m, _, _) in after.items()} == before, "no new Message-ID"
-    finished = [m for r, m in mails(ctx) if r.id == row.id][0]
+    files = sorted((tmp_path / "out").rglob("*"))
+    on_disk = [f.read_bytes() for f in files if f.is_file()]
+    sent_bytes = [d for d in on_disk if row.message_id.encode() in d]
+    assert len(sent_bytes) == 1, "the report was sent once"
+    finished = email.message_from_bytes(sent_bytes[0], policy=email.policy.default)
+    assert isinstance(finished, EmailMessage)
     png = next(iter(parts(finished)["inline"].values())).get_content()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
-    files = sorted((tmp_path / "out").rglob("*"))
-    on_disk = {f.read_bytes() for f in files if f.is_file()}
-    assert any(d.endswith(after[row.id][1]) for d in on_disk), "what was sent is what is stored"
+    stored = after[row.id][1]
+    assert stored == row.raw, "the outbox keeps the report as it was queued"
+    assert sent_bytes[0].endswith(finish_raw(stored)), "what was sent is drawn again from it, byte for byte"
+    assert len(stored) * 4 < len(finish_raw(stored)), "the drawn map is not stored"
     assert asyncio.run(drain(ctx, sink)) == 0, "nothing is sent twice"
 
 
