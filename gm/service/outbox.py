@@ -16,7 +16,7 @@ transaction. What is drawn is not stored: drawing is a pure function of the queu
 bytes, so every attempt sends the same mail, and the outbox keeps a report as it was
 queued, ~30 KB, not the ~400 KB of its drawn map (issue 21: storing the drawing, and on
 SQLite rewriting those 400 KB again to record the send, was ~45% of the drain's own CPU
-in a storm, 9.2 -> 5.1 ms a mail, and on PostgreSQL 40% of the server's).
+in a storm, 9.2 -> ~5.5 ms a mail, and on PostgreSQL 45% of the server's).
 
 A mail that carries a password (:data:`PASSWORD_KINDS`: a welcome) keeps it in
 the stored copy only while it may still be sent: once sent (or given up), the
