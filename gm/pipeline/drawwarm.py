@@ -11,10 +11,17 @@ filled, instead of filling them itself inside the first storm.
 
 Importing it draws; nothing raises out of it (a game whose map cannot be drawn is skipped:
 a forkserver that failed to start would leave the pool drawing in-process).
+
+Then it freezes what the forkserver holds (``gc.freeze``, as the Python documentation advises
+before forking): a worker's garbage collections never walk those objects, so the pages they
+sit on stay shared with the forkserver instead of being copied into every worker the first
+time a collection touches them (issue 21: a worker's own memory after drawing 240 reports,
+PSS 84-86 -> 65-67 MB, private dirty pages 67-71 -> 38-43 MB).
 """
 
 from __future__ import annotations
 
+import gc
 import logging
 
 log = logging.getLogger(__name__)
@@ -59,3 +66,4 @@ try:
 except Exception:  # never out of an import (the forkserver's)
     log.warning("no map drawn ahead", exc_info=True)
     DRAWN = 0
+gc.freeze()  # what the forkserver holds now, shared by every worker forked from it

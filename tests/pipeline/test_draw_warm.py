@@ -38,6 +38,22 @@ def test_a_worker_starts_with_the_opening_maps_drawn_and_their_layouts_loaded(
     assert state["layouts"] >= 1  # was 0 before the first mail: each worker read them itself
 
 
+def test_a_worker_is_forked_with_the_forkservers_objects_frozen(
+        pool_ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forkserver freezes what it holds after drawing ahead (``gc.freeze``): a worker's
+    collections never touch those objects, so their pages stay shared with the forkserver
+    rather than copied into each worker (~28 MB less of each worker's own memory, PSS
+    85 -> 66 MB, measured in session 14)."""
+    assert drawpool.prepare(pool_ctx)
+    pool = drawpool.pool_for(pool_ctx)
+    assert pool is not None
+    monkeypatch.setattr(drawpool, "WORK", draw_probe.worker_state)
+    drawing = pool.submit(b"")
+    assert drawing is not None
+    state = json.loads(drawing.future.result(timeout=300))
+    assert state["frozen"] > 10_000  # the imports, the boards, the caches (~100,000): not a handful
+
+
 def test_with_no_draw_workers_nothing_is_started_ahead(ctx: ServiceContext) -> None:
     ctx.settings["draw_workers"] = 0
     assert not drawpool.prepare(ctx)
