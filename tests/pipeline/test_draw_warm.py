@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -24,16 +25,23 @@ def pool_ctx(ctx: ServiceContext) -> Iterator[ServiceContext]:
     drawpool.shutdown()
 
 
-def test_a_worker_starts_with_the_opening_maps_drawn_and_their_layouts_loaded(
-        pool_ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch) -> None:
+def worker_state(pool_ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The pool started ahead (drawpool.prepare), what one of its workers holds
+    (tests/support/draw_probe.py), asked before its first mail."""
     assert drawpool.prepare(pool_ctx)
     pool = drawpool.pool_for(pool_ctx)
     assert pool is not None and pool.started() and pool.pids()
     monkeypatch.setattr(drawpool, "WORK", draw_probe.worker_state)
     drawing = pool.submit(b"")
     assert drawing is not None
-    state = json.loads(drawing.future.result(timeout=300))
+    state: dict[str, Any] = json.loads(drawing.future.result(timeout=300))
     assert state["pid"] in pool.pids()
+    return state
+
+
+def test_a_worker_starts_with_the_opening_maps_drawn_and_their_layouts_loaded(
+        pool_ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = worker_state(pool_ctx, monkeypatch)
     assert state["drawn_ahead"] >= 3  # Pax Baltica alone: two powers and the moderator
     assert state["layouts"] >= 1  # was 0 before the first mail: each worker read them itself
 
@@ -44,13 +52,7 @@ def test_a_worker_is_forked_with_the_forkservers_objects_frozen(
     collections never touch those objects, so their pages stay shared with the forkserver
     rather than copied into each worker (~28 MB less of each worker's own memory, PSS
     85 -> 66 MB, measured in session 14)."""
-    assert drawpool.prepare(pool_ctx)
-    pool = drawpool.pool_for(pool_ctx)
-    assert pool is not None
-    monkeypatch.setattr(drawpool, "WORK", draw_probe.worker_state)
-    drawing = pool.submit(b"")
-    assert drawing is not None
-    state = json.loads(drawing.future.result(timeout=300))
+    state = worker_state(pool_ctx, monkeypatch)
     assert state["frozen"] > 10_000  # the imports, the boards, the caches (~100,000): not a handful
 
 
