@@ -16,6 +16,8 @@ own caches. The pool:
   (``spawn`` where there is none), never ``fork``: the daemon has threads, and a forked
   copy of a lock one of them held would never be released;
 * is started again after a worker died (``BrokenProcessPool``): :meth:`DrawPool.broken`;
+* runs its workers at a lower priority (:data:`DRAW_NICENESS`): the daemon's own thread
+  (deadlines, mail) keeps its core while they draw;
 * is shut down when the daemon stops (:func:`shutdown`), and a worker whose parent is
   gone, however it went (SIGKILL included), exits at once: it waits on its parent's
   sentinel (a pipe only the parent holds open) in a thread of its own. Workers ignore
@@ -100,6 +102,12 @@ def workers_for(ctx: ServiceContext) -> int:
     return default_workers() if value is None else max(0, int(value))
 
 
+DRAW_NICENESS = 10
+"""How much lower the drawing workers' priority is than the daemon's (``os.nice``): under
+contention the daemon's thread (a deadline storm's sweep, the mail) keeps its core, and the
+workers draw on what is left (issue 21); with cores to spare it changes nothing."""
+
+
 def _context() -> Any:
     """forkserver, which loads the drawing code once, draws each game's opening maps
     (gm.pipeline.drawwarm: its caches filled) and forks each worker from it; else spawn."""
@@ -136,8 +144,13 @@ _PREPARE_TIMEOUT = 300.0
 
 def _worker_started() -> None:
     """In each worker, before its first mail: leave Ctrl-C to the parent, exit when the
-    parent is gone, and import the drawing code."""
+    parent is gone, take a lower priority (:data:`DRAW_NICENESS`), and import the drawing
+    code."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        os.nice(DRAW_NICENESS)
+    except (OSError, AttributeError):  # no nice here (Windows): the same priority
+        pass
     parent = multiprocessing.parent_process()
     if parent is not None and parent.sentinel is not None:
         sentinel = parent.sentinel

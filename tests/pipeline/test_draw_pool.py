@@ -427,3 +427,19 @@ def test_gm_serve_leaves_no_drawing_worker_behind(tmp_path: Path, how: str) -> N
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_the_drawing_workers_run_at_a_lower_priority_than_the_daemon(
+        ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under contention the daemon's own thread (a deadline storm's sweep, the mail) keeps
+    its core and the workers draw on what is left."""
+    from tests.support import draw_probe
+
+    ctx.settings["draw_workers"] = 1
+    pool = drawpool.pool_for(ctx)
+    assert pool is not None
+    monkeypatch.setattr(drawpool, "WORK", draw_probe.niceness)
+    drawing = pool.submit(b"")
+    assert drawing is not None
+    ours = os.nice(0)
+    assert int(drawing.future.result(timeout=60)) == min(19, ours + drawpool.DRAW_NICENESS) > ours

@@ -19,3 +19,8 @@ def worker_state(raw: bytes) -> bytes:
     return json.dumps({"pid": os.getpid(), "drawn_ahead": getattr(warm, "DRAWN", -1),
                        "layouts": load_layout.cache_info().currsize,
                        "frozen": gc.get_freeze_count()}).encode()
+
+
+def niceness(raw: bytes) -> bytes:
+    """The worker's niceness (``os.nice(0)``), as text."""
+    return str(os.nice(0)).encode()
