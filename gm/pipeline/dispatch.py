@@ -35,7 +35,7 @@ from gm.db.engine import session_scope
 from gm.db.models import Game, OutboundMail
 from gm.mail.compose import RENDER_HEADER
 from gm.mail.types import MailSink, SendResult
-from gm.pipeline import drawpool
+from gm.pipeline import drawahead, drawpool
 from gm.service.context import ServiceContext
 from gm.service.notify import notify_moderator
 from gm.service.outbox import PASSWORD_KINDS, mask_delivered
@@ -149,7 +149,9 @@ async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
     (gm.pipeline.drawpool), several mails at once: the drain claims up to the pool's
     ``window`` of mails ahead and hands each to the pool as it is claimed, and while mail
     k is sent and recorded the next ones are being drawn; the sends stay in order, on
-    the sink's one connection. With 0 the drawing is done in-process, one mail at a time.
+    the sink's one connection. A mail drawn ahead (gm.pipeline.drawahead: while a deadline
+    storm's sweep ran) is taken from the spool, or waited for, not drawn again.
+    With 0 the drawing is done in-process, one mail at a time.
     The database work runs in worker threads and the drawing in worker processes, so the
     daemon's event loop is never held up."""
     pool = drawpool.pool_for(ctx)
@@ -231,7 +233,7 @@ def _claim_and_draw(outbox: _Outbox, mail_id: int, pool: drawpool.DrawPool) -> _
     claimed = _Claimed(mail_id, kind, raw, recipients, RENDER_HEADER.encode() in raw, None,
                        outbox.ctx.clock.now())
     if claimed.pending:
-        claimed.drawing = pool.submit(claimed.raw)
+        claimed.drawing = pool.ahead_of(claimed.raw) or pool.submit(claimed.raw)
     return claimed
 
 
@@ -261,7 +263,10 @@ async def _drawn(mail: _Claimed, pool: drawpool.DrawPool) -> bytes:
             break
         waiting = asyncio.wrap_future(drawing.future)
         try:
-            return await asyncio.wait_for(asyncio.shield(waiting), DRAW_TIMEOUT)
+            drawn = await asyncio.wait_for(asyncio.shield(waiting), DRAW_TIMEOUT)
+            if drawing.spool is not None:  # drawn ahead: the mail is in the spool
+                return await asyncio.to_thread(drawahead.taken, drawing.spool)
+            return cast(bytes, drawn)
         except TimeoutError:
             log.warning("drawing mail %s takes over %.0f s: its workers are stopped",
                         mail.mail_id, DRAW_TIMEOUT)

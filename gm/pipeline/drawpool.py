@@ -16,6 +16,8 @@ own caches. The pool:
   (``spawn`` where there is none), never ``fork``: the daemon has threads, and a forked
   copy of a lock one of them held would never be released;
 * is started again after a worker died (``BrokenProcessPool``): :meth:`DrawPool.broken`;
+* draws ahead: a mail queued with parts to draw is offered to the pool as it is queued,
+  and drawn into a spool while the workers would wait (gm.pipeline.drawahead);
 * runs its workers at a lower priority (:data:`DRAW_NICENESS`): the daemon's own thread
   (deadlines, mail) keeps its core while they draw;
 * is shut down when the daemon stops (:func:`shutdown`), and a worker whose parent is
@@ -46,10 +48,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.policy import SMTP
+from pathlib import Path
 from typing import Any
 
 from gm.db.models import OutboundMail
 from gm.mail.compose import RENDER_HEADER
+from gm.pipeline.drawahead import DrawAhead, draw_to
 from gm.service.context import ServiceContext
 from gm.service.outbox import SOURCES_ONLY, finish_pending_parts
 
@@ -123,7 +127,9 @@ def prepare(ctx: ServiceContext) -> bool:
     (gm.pipeline.drawwarm), and wait until a worker forked from it answers; False when the pool
     draws in-process or could not start. The daemon does this when it starts (issue 21:
     started by the first mail to draw, the forkserver's imports and each worker's first
-    maps, some 0.6 s and 0.2 s of CPU, fell inside the first deadline storm)."""
+    maps, some 0.6 s and 0.2 s of CPU, fell inside the first deadline storm). From then on
+    each mail ``ctx`` queues with parts to draw is offered to the pool to draw ahead
+    (``ctx.on_queued``, gm.pipeline.drawahead)."""
     pool = pool_for(ctx)
     if pool is None:
         return False
@@ -136,6 +142,7 @@ def prepare(ctx: ServiceContext) -> bool:
         log.warning("the drawing pool did not start ahead; it starts with the first mail",
                     exc_info=True)
         return False
+    ctx.on_queued = pool.offer
     return True
 
 
@@ -167,9 +174,10 @@ def _worker_started() -> None:
 class Drawing:
     """One mail handed to the pool: its future, and which of the pool's executors runs it."""
 
-    future: Future[bytes]
+    future: Future[Any]  # the bytes drawn; with ``spool``, their size
     generation: int
     alone: ProcessPoolExecutor | None = None  # a worker of its own (DrawPool.alone)
+    spool: Path | None = None  # drawn ahead: the mail is written there (gm.pipeline.drawahead)
 
 
 class DrawPool:
@@ -180,6 +188,7 @@ class DrawPool:
         self.generation = 0  # counts the executors: one more after each that broke
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        self.ahead = DrawAhead(workers)
 
     @property
     def window(self) -> int:
@@ -210,6 +219,30 @@ class DrawPool:
                     return None
             self.broken(generation)
         return None
+
+    def offer(self, raw: bytes) -> None:
+        """Draw ``raw`` ahead into the spool if it has parts to draw and the pool is started
+        and not busy (gm.pipeline.drawahead); never waits, never raises."""
+        try:
+            path = self.ahead.wanted(raw)
+            if path is None:
+                return
+            with self._lock:
+                if self._executor is None:
+                    return  # stopped or broken: the drain starts it again
+                generation = self.generation
+                future = self._executor.submit(draw_to, WORK, raw, path)
+            self.ahead.started(raw, future, generation)
+        except Exception:  # drawing ahead is only a head start
+            log.debug("a mail was not drawn ahead", exc_info=True)
+
+    def ahead_of(self, raw: bytes) -> Drawing | None:
+        """The drawing of ``raw`` ahead, now the drain's (None: there is none, it failed)."""
+        taken = self.ahead.take(raw)
+        if taken is None:
+            return None
+        future, generation, path = taken
+        return Drawing(future, generation, spool=path)
 
     def alone(self, raw: bytes) -> Drawing | None:
         """Hand ``raw`` to a worker process of its own, started for it and stopped after it:
@@ -253,6 +286,7 @@ class DrawPool:
             executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
+        self.ahead.clear()
 
     def pids(self) -> list[int]:
         """The worker processes running now (for the tests)."""

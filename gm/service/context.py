@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,9 @@ class ServiceContext:
     clock: Clock = field(default_factory=SystemClock)
     settings: dict[str, Any] = field(default_factory=dict)
     instance: str = field(default_factory=default_instance)
+    # told the bytes of each mail queued (gm.service.outbox), before its transaction commits:
+    # the drawing pool draws a report's map ahead (gm.pipeline.drawahead); None: nobody
+    on_queued: Callable[[bytes], None] | None = None
 
     @property
     def service_address(self) -> str:

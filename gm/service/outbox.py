@@ -143,6 +143,8 @@ def outbound_values(ctx: ServiceContext, session: Session,
         references=tuple(fields.get("references", ())), game_id=game_id, date=ctx.clock.now(),
         attachments=fields.get("attachments", ()),
     )
+    if ctx.on_queued is not None:  # a report's map drawn ahead (gm.pipeline.drawahead)
+        ctx.on_queued(raw)
     return {"message_id": message_id, "game_id": game_id, "kind": fields["kind"],
             "recipients": recipients, "subject": subject, "raw": raw,
             "status": "held" if fields.get("held", False) else "queued",

@@ -39,3 +39,19 @@ def hang_on_doomed(raw: bytes) -> bytes:
     if DOOMED in raw:
         time.sleep(3600)
     return finish_raw(raw)
+
+
+STAMP = b"X-Test-Drawn-By: stamped\r\n"
+
+
+def stamped(raw: bytes) -> bytes:
+    """Draw as gm does, and say so in a header of the mail's own: a mail sent with it was
+    drawn by this function (tests/pipeline/test_draw_ahead.py: drawn ahead), not again."""
+    return STAMP + finish_raw(raw)
+
+
+def slow_stamped(raw: bytes) -> bytes:
+    """:func:`stamped` after a pause (a drawing that takes longer than queueing a close's
+    reports)."""
+    time.sleep(0.3)
+    return stamped(raw)
