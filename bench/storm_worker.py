@@ -3,7 +3,8 @@
 ``python -m bench.storm_worker URL INSTANCE NOW GO_FILE [DRAW_WORKERS]`` warms up as the daemon does when it
 starts (gm.service.reports.warm_up: the game modules, boards, templates and catalogues loaded
 by rendering one report, nothing stored; gm.pipeline.drawpool.prepare: the drawing pool
-started, its forkserver having drawn each game's opening maps), waits for GO_FILE (so that every instance starts
+started, its forkserver having drawn each game's opening maps, and from then on each report
+queued offered to it to draw ahead), waits for GO_FILE (so that every instance starts
 together), then with its clock at NOW does what the daemon does at a
 deadline: sweeps until nothing is due (every phase claimed, adjudicated, its reports queued),
 then drains the outbox (maps drawn, every mail handed to a sink that accepts it) until
