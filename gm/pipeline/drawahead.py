@@ -24,8 +24,9 @@ file (or waits for the drawing in flight) instead of drawing it again.
 * At most :data:`KEPT` files are kept (~400 KB each): when the spool is full nothing more
   is drawn ahead until the drain takes some (it takes the oldest first), but a file left
   :data:`STALE_SECONDS` untaken (the mail sent by another instance, its transaction rolled
-  back) makes room. The spool goes when the pool stops; a killed process's spool is
-  removed by the next pool started on the host (its directory names the process).
+  back) makes room. The spool goes when the pool stops or the process ends; a killed
+  process's spool is removed by the next pool started on the host (its directory names
+  the process).
 * The workers run at a lower priority (gm.pipeline.drawpool: ``DRAW_NICENESS``): drawing
   ahead takes a core the sweep and the mail are not using, not theirs.
 
@@ -35,6 +36,7 @@ gone) the drain draws the mail as it always did.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import logging
 import os
@@ -159,6 +161,7 @@ class DrawAhead:
             except OSError:
                 log.warning("no spool for drawing ahead: mails are drawn when sent", exc_info=True)
                 return None
+            atexit.register(self.clear)  # a process that ends without stopping its pool
         return self._dir
 
     def _remove(self, key: str) -> None:

@@ -135,6 +135,16 @@ def test_a_spool_left_by_a_killed_process_is_removed_by_the_next_one() -> None:
         alive.rmdir()
 
 
+def test_a_process_that_ends_without_stopping_its_pool_leaves_no_spool() -> None:
+    code = ("from gm.mail.compose import RENDER_HEADER\n"
+            "from gm.pipeline.drawahead import DrawAhead\n"
+            "print(DrawAhead(2).wanted(RENDER_HEADER.encode() + b': map.json\\r\\n\\r\\n'))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, text=True)
+    path = Path(out.stdout.strip())
+    assert path.parent.name.startswith(drawahead.PREFIX), out
+    assert not path.parent.exists(), "its spool went with it"
+
+
 def _done(value: int | None = None, error: Exception | None = None) -> Future[int]:
     future: Future[int] = Future()
     if error is not None:
