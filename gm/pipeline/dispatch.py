@@ -36,6 +36,7 @@ from gm.db.models import Game, OutboundMail
 from gm.mail.compose import RENDER_HEADER
 from gm.mail.types import MailSink, SendResult
 from gm.pipeline import drawahead, drawpool
+from gm.pipeline.alive import running
 from gm.service.context import ServiceContext
 from gm.service.notify import notify_moderator
 from gm.service.outbox import PASSWORD_KINDS, mask_delivered
@@ -119,23 +120,11 @@ def release_dead_claims(ctx: ServiceContext) -> int:
         freed = 0
         for row in rows:
             pid = row.claimed_by[len(prefix):]
-            if pid.isdigit() and not _running(int(pid)):
+            if pid.isdigit() and not running(int(pid)):
                 row.claimed_by, row.claimed_until = "", None
                 session.add(row)
                 freed += 1
         return freed
-
-
-def _running(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, another user's
-        return True
-    return True
 
 
 async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:

@@ -50,6 +50,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from gm.mail.compose import RENDER_HEADER
+from gm.pipeline.alive import running
 
 log = logging.getLogger("gm.drawpool")
 
@@ -183,15 +184,5 @@ def _remove_dead_spools() -> None:
     (a SIGKILL leaves its spool behind)."""
     for folder in Path(tempfile.gettempdir()).glob(f"{PREFIX}*"):
         pid = folder.name[len(PREFIX):].partition("-")[0]
-        if pid.isdigit() and int(pid) != os.getpid() and not _running(int(pid)):
+        if pid.isdigit() and not running(int(pid)):
             shutil.rmtree(folder, ignore_errors=True)
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's
-        return True
-    return True
