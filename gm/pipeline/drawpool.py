@@ -127,9 +127,9 @@ def prepare(ctx: ServiceContext) -> bool:
     (gm.pipeline.drawwarm), and wait until a worker forked from it answers; False when the pool
     draws in-process or could not start. The daemon does this when it starts (issue 21:
     started by the first mail to draw, the forkserver's imports and each worker's first
-    maps, some 0.6 s and 0.2 s of CPU, fell inside the first deadline storm). From then on
-    each mail ``ctx`` queues with parts to draw is offered to the pool to draw ahead
-    (``ctx.on_queued``, gm.pipeline.drawahead)."""
+    maps, some 0.6 s and 0.2 s of CPU, fell inside the first deadline storm). Each mail
+    ``ctx`` queues with parts to draw is offered to the pool to draw ahead
+    (:func:`pool_for`, gm.pipeline.drawahead)."""
     pool = pool_for(ctx)
     if pool is None:
         return False
@@ -142,7 +142,6 @@ def prepare(ctx: ServiceContext) -> bool:
         log.warning("the drawing pool did not start ahead; it starts with the first mail",
                     exc_info=True)
         return False
-    ctx.on_queued = pool.offer
     return True
 
 
@@ -301,7 +300,10 @@ _pool_lock = threading.Lock()
 
 def pool_for(ctx: ServiceContext) -> DrawPool | None:
     """This process's pool for ``ctx``'s ``draw_workers`` (None: draw in-process). Nothing
-    is started until a mail is submitted."""
+    is started until a mail is submitted. Each mail ``ctx`` queues from now on is offered
+    to the pool to draw ahead (``ctx.on_queued``; drawn only once the pool has started):
+    a daemon started before any game ran, whose pool the first drain starts, draws the
+    next deadline's reports ahead as one started with games running does."""
     global _pool
     workers = workers_for(ctx)
     if workers == 0:
@@ -311,6 +313,7 @@ def pool_for(ctx: ServiceContext) -> DrawPool | None:
             if _pool is not None:
                 _pool.shutdown()
             _pool = DrawPool(workers)
+        ctx.on_queued = _pool.offer
         return _pool
 
 

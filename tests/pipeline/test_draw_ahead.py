@@ -104,6 +104,33 @@ def test_with_two_workers_one_mail_is_drawn_ahead_at_a_time_and_the_rest_when_se
         assert raw in (draw_faults.stamped(queued_raw), drawpool.finish_raw(queued_raw))
 
 
+def test_a_pool_the_first_drain_started_draws_the_next_reports_ahead(
+        ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A daemon started before any game ran has no pool at its start (drawpool.prepare
+    is not run); the first drain starts it, and from then on the reports are drawn ahead
+    as in a daemon started with games running."""
+    ctx.settings["draw_workers"] = 2
+    assert ctx.on_queued is None
+    new_baltica(ctx, "b1")  # the game's opening reports, queued before any pool
+    opening = queued(ctx)
+    assert asyncio.run(drain(ctx, Recorder())) == len(opening) > 0
+    pool = drawpool.pool_for(ctx)
+    assert pool is not None and pool.started() and pool.ahead.kept() == 0
+    pool.ahead.limit = 64  # every mail offered is drawn ahead
+    monkeypatch.setattr(drawpool, "WORK", draw_faults.stamped)
+    play(ctx, "b1", 1, {"sweden": SWEDISH_ORDERS})
+    settled(pool)
+    monkeypatch.setattr(drawpool, "WORK", drawpool.finish_raw)
+    rows = {r.message_id: r for i, r in queued(ctx).items() if i not in opening}
+    reports = [mid for mid, r in rows.items() if RENDER_HEADER.encode() in r.raw]
+    assert reports and pool.ahead.kept() == len(reports), "the next phase's reports drawn ahead"
+    sink = Recorder()
+    assert asyncio.run(drain(ctx, sink)) == len(rows)
+    sent = {message_id(raw): raw for raw, _ in sink.sent}
+    for mid in reports:
+        assert sent[mid] == draw_faults.stamped(rows[mid].raw), "sent as drawn ahead"
+
+
 def test_a_single_drawing_worker_draws_nothing_ahead(ctx: ServiceContext) -> None:
     pool = started_pool(ctx, 1)
     new_baltica(ctx, "b1")
