@@ -32,6 +32,11 @@ from gm.orders.model import ParseResult, SourceLine
 
 SPECTATOR = "spectator"
 
+FULL_STATE = "state"
+"""The key under which the moderator's view (``view(state, None)``) may carry the whole
+state, for the moderator's eyes. No map is drawn from it: a report's map source leaves it
+out (gm.service.reports.map_source)."""
+
 _T = TypeVar("_T")
 
 

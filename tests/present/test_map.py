@@ -195,6 +195,30 @@ def test_the_map_is_drawn_from_the_view_when_sent_and_its_source_never_leaves(ct
     assert png.get_content().startswith(b"\x89PNG")
 
 
+def test_the_moderators_map_source_leaves_out_the_whole_state_and_draws_the_same_map(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Issue 21: the moderator's view carries the whole state (FULL_STATE), which no map
+    draws; the report's map source leaves it out (half of that mail's source) and the
+    moderator's map is the one drawn from the whole view."""
+    import json
+
+    from gm.games.base import FULL_STATE
+    from gm.maps.draw import svg_from_source
+    from gm.maps.source import MapSource
+
+    new_baltica(ctx)
+    play(ctx, "b1", 1, {"sweden": ["move from Skåne: Karl XII to Småland"]})
+    with session_scope(ctx.engine) as s:
+        state = current_phase(s, "b1").game_state or {}
+    _, msg = mails(ctx, kind="report", to="mod@example.org")[-1]
+    queued = parts(msg)["files"]["map.json"].get_content()
+    source = MapSource.from_bytes(queued)
+    assert source.view["power"] is None and FULL_STATE not in source.view
+    whole = MapSource(source.game, MODULE.view(state, None), source.events, source.words)
+    assert whole.view[FULL_STATE] == state
+    assert svg_from_source(whole.to_bytes()) == svg_from_source(queued)
+    assert len(json.dumps(source.view)) > 1000
+
+
 def test_drawing_a_map_never_holds_up_the_daemons_event_loop(ctx, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A report's PNG is drawn when it is first sent; while it is drawn (a few tenths of a
     second each) the daemon must go on fetching and answering mail: the drawing runs in a

@@ -18,6 +18,7 @@ from gm.games.baltica.board import BlockKind, Board
 from gm.games.baltica.rules import attrition
 from gm.games.baltica.sequence import owing, phase_id
 from gm.games.baltica.state import OFF_MAP, POOL, POWERS, GameState
+from gm.games.base import FULL_STATE
 
 
 def _block(board: Board, gs: GameState, b: str) -> dict[str, Any]:
@@ -124,5 +125,5 @@ def view(board: Board, state: dict[str, Any], power: str | None) -> dict[str, An
         out["off_map"] = [{"nation": n, "location": loc, "blocks": names}
                           for (n, loc), names in sorted(off.items())]
     if power is None:
-        out["state"] = state
+        out[FULL_STATE] = state
     return out

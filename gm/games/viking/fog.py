@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gm.games.base import FULL_STATE
 from gm.games.viking.data import Data
 from gm.games.viking.engine import owing, phase_id
 from gm.games.viking.orders import Item
@@ -100,5 +101,5 @@ def view(data: Data, state: dict[str, Any], power: str | None) -> dict[str, Any]
             out["trade"].update(give=[Item.from_json(i).echo() for i in tr["give"]],
                                 get=[Item.from_json(i).echo() for i in tr["get"]])
     if power is None:
-        out["state"] = state
+        out[FULL_STATE] = state
     return out
