@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from gm.maps.draw import svg_from_source
 from gm.maps.source import MapSource
@@ -37,7 +37,7 @@ class Mark:
 
 
 def test_values_without_a_json_form_are_written_as_their_text_as_before() -> None:
-    source = MapSource("baltica", {"at": datetime(1700, 5, 1, 12, tzinfo=timezone.utc),
+    source = MapSource("baltica", {"at": datetime(1700, 5, 1, 12, tzinfo=UTC),
                                    "mark": Mark("siege"), "areas": ("riga", "reval"),
                                    "name": "Suède"}, [], {"title": "Pax Baltica"})
     assert json.loads(source.to_bytes()) == json.loads(standard(source))
