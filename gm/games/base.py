@@ -34,8 +34,13 @@ SPECTATOR = "spectator"
 
 FULL_STATE = "state"
 """The key under which the moderator's view (``view(state, None)``) may carry the whole
-state, for the moderator's eyes. No map is drawn from it: a report's map source leaves it
-out (gm.service.reports.map_source)."""
+state, for the moderator's eyes. No map is drawn from it (:func:`map_view`)."""
+
+
+def map_view(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What a map is drawn from: ``view`` without :data:`FULL_STATE` (issue 21: the
+    moderator's report carried the whole state in its map source, half of it)."""
+    return {k: v for k, v in view.items() if k != FULL_STATE}
 
 _T = TypeVar("_T")
 

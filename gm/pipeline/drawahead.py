@@ -5,9 +5,10 @@ sweep), then the drain draws the reports' maps in the drawing workers: while the
 runs, one core works and the workers wait (1,000 Pax Baltica games on PostgreSQL: ~20 s of
 a 2-core host's ~70 s to the last report handed). So each mail queued with parts to draw
 is offered to the pool as it is queued (``ServiceContext.on_queued``, set by
-gm.pipeline.drawpool.pool_for; once the pool has started), and a worker writes the finished mail to a **spool** file
-named after a digest of the queued bytes; the drain, when it claims that mail, takes the
-file (or waits for the drawing in flight) instead of drawing it again.
+gm.pipeline.drawpool.pool_for; drawn once the pool has started), and a worker writes the
+finished mail to a **spool** file named after a digest of the queued bytes; the drain,
+when it claims that mail, takes the file (or waits for the drawing in flight) instead of
+drawing it again.
 
 * Drawing is a pure function of the queued bytes (gm.pipeline.drawpool.finish_raw), so the
   file holds the very mail the drain would have drawn. A file is taken once (read, then

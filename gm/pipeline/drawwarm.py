@@ -41,7 +41,7 @@ def warm() -> int:
 
 
 def _warm_game(module: object) -> int:
-    from gm.games.base import GameModule
+    from gm.games.base import GameModule, map_view
     from gm.maps.draw import png_from_svg, svg_from_source
     from gm.maps.source import MapSource
     from gm.service.mapwords import map_words
@@ -55,7 +55,7 @@ def _warm_game(module: object) -> int:
         words = map_words("en", module.name, game_title=module.title, game_id="warm-up",
                           power=power or "", power_name=power or "", phase="", deadline=None,
                           timezone="UTC", ended=False)
-        source = MapSource(module.name, module.view(state, power), [], words).to_bytes()
+        source = MapSource(module.name, map_view(module.view(state, power)), [], words).to_bytes()
         png_from_svg(svg_from_source(source))
         drawn += 1
     return drawn

@@ -27,7 +27,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 from gm.db.engine import session_scope
 from gm.db.models import EventLog, Game, ModeratorAct, OutboundMail, Phase, Report, Seat
 from gm.dice import group_rolls
-from gm.games.base import FULL_STATE, SPECTATOR, GameModule
+from gm.games.base import SPECTATOR, GameModule, map_view
 from gm.i18n import msg, translate
 from gm.mail.compose import Attachment
 from gm.maps.source import MAP_SOURCE_NAME, MAP_SOURCE_TYPE, MapSource
@@ -216,8 +216,7 @@ def map_source(game: Game, ctx: ReportContext) -> bytes | None:
     words = map_words(ctx.language, game.module, game_title=ctx.game_title, game_id=game.id,
                       power=ctx.power, power_name=ctx.power_name, phase=ctx.phase,
                       deadline=ctx.deadline, timezone=ctx.timezone, ended=ctx.ended)
-    view = {k: v for k, v in ctx.view.items() if k != FULL_STATE}  # the moderator's: not drawn
-    return MapSource(game.module, view, ctx.events, words).to_bytes()
+    return MapSource(game.module, map_view(ctx.view), ctx.events, words).to_bytes()
 
 
 def pending_rulings(session: Session, game_id: str) -> list[ModeratorAct]:
