@@ -248,6 +248,11 @@ class ImapSource:
 
 
 def _idle(client: IMAPClient, timeout: float) -> bool:
+    """IDLE up to ``timeout`` s; True if the server told of new mail. A NOOP first: a mail
+    that came after the last command and before IDLE began is reported by Dovecot only when
+    IDLE ends (at the timeout), and the caller would wait that long for it."""
+    if any(_is_new_mail(r) for r in client.noop()[1]):
+        return True
     client.idle()
     try:
         responses = client.idle_check(timeout=timeout)

@@ -95,6 +95,26 @@ def test_idle_wakes_on_a_new_append(dovecot, imap_user, imap_settings):
     source.close()
 
 
+def test_a_mail_that_came_before_the_wait_is_seen_without_idling(dovecot, imap_user, imap_settings,
+                                                                  monkeypatch):
+    """A mail appended after the last fetch and before IDLE begins (while the daemon drained
+    its outbox, say) is told by Dovecot only when IDLE ends, at the timeout: the NOOP before
+    IDLE sees it, and the wait returns at once."""
+    from imapclient import IMAPClient
+
+    idled = []
+    idle = IMAPClient.idle
+    monkeypatch.setattr(IMAPClient, "idle", lambda client: idled.append(client) or idle(client))
+    source = ImapSource(imap_settings)
+    assert source.fetch_new() == []
+    assert source.uses_idle
+    dovecot.append(*imap_user, [_mail(7)])
+    assert source.wait(timeout=10) is True
+    assert idled == [], "seen before IDLE"
+    assert [f.raw for f in source.fetch_new()] == [_mail(7)]
+    source.close()
+
+
 def test_idle_times_out_without_mail(imap_settings):
     source = ImapSource(imap_settings)
     source.fetch_new()
