@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import email
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from email.message import EmailMessage
 from email.policy import default
+from pathlib import Path
 from typing import Any
 
 from sqlmodel import col, select
 
+from gm.daemon import Daemon
 from gm.db.engine import session_scope
 from gm.db.models import EventLog, OutboundMail, Phase
 from gm.orders.model import SourceLine
@@ -101,3 +107,30 @@ def clone_games(ctx: ServiceContext, template: str, ids: list[str]) -> None:
                 s.add(Seat(**{**seat.model_dump(exclude={"id"}), "game_id": gid}))
             s.add(Phase(**{**open_.model_dump(exclude={"id"}), "game_id": gid}))
         s.flush()
+
+
+@contextmanager
+def running(daemon: Daemon) -> Iterator[threading.Thread]:
+    """``daemon`` running in a thread of its own until the block ends; then stopped and
+    waited for (up to 30 s: the thread is left to the caller's assertions)."""
+    thread = threading.Thread(target=asyncio.run, args=(daemon.run(),), daemon=True)
+    thread.start()
+    try:
+        yield thread
+    finally:
+        daemon.stop()
+        thread.join(30)
+
+
+def answered(out: Path, thread: threading.Thread | None = None, *, wait: float = 30.0) -> bool:
+    """Whether a reply to an order mail (``Re: orders``) is in the Maildir sink ``out``;
+    with ``thread``, waited for up to ``wait`` seconds while it runs."""
+    def found() -> bool:
+        return any(b"Subject: Re: orders" in f.read_bytes() for f in (out / "new").glob("*"))
+
+    if thread is not None:
+        for _ in range(int(wait / 0.1)):
+            if found():
+                return True
+            thread.join(0.1)
+    return found()

@@ -8,9 +8,7 @@ freezes what it holds (``gc.freeze``), so a later collection scans only what cam
 
 from __future__ import annotations
 
-import asyncio
 import gc
-import threading
 from pathlib import Path
 
 from gm.daemon import Daemon
@@ -19,7 +17,7 @@ from gm.mail.file_sink import FileSink
 from gm.mail.maildir_source import MaildirSource
 from gm.service.context import ServiceContext
 from tests.pipeline.conftest import mail
-from tests.schedule.support import new_game
+from tests.schedule.support import answered, new_game, running
 
 
 def test_a_started_daemon_leaves_what_its_start_loaded_to_no_collection(
@@ -35,25 +33,12 @@ def test_a_started_daemon_leaves_what_its_start_loaded_to_no_collection(
                                                sender="n@example.org"))
     daemon = Daemon(ctx, MaildirSource(MaildirSettings(inbox=str(inbox), poll_interval=0.05)),
                     FileSink(tmp_path / "out"), sweep_seconds=3600, wait_seconds=0.1)
-    thread = threading.Thread(target=asyncio.run, args=(daemon.run(),), daemon=True)
-    thread.start()
-
-    def answered() -> bool:
-        return any(b"Subject: Re: orders" in f.read_bytes()
-                   for f in (tmp_path / "out" / "new").glob("*"))
-
     try:
-        for _ in range(300):
-            if answered():
-                break
-            thread.join(0.1)
-        assert answered(), "the daemon started and answered its first mail"
-        frozen = gc.get_freeze_count()
-        assert frozen > 10_000, "what the start loaded is frozen"
-        assert not any(o is daemon for o in gc.get_objects()), \
-            "the daemon itself, made before its start, is out of the collector's sight"
+        with running(daemon) as thread:
+            assert answered(tmp_path / "out", thread), "the daemon started and answered its first mail"
+            assert gc.get_freeze_count() > 10_000, "what the start loaded is frozen"
+            assert not any(o is daemon for o in gc.get_objects()), \
+                "the daemon itself, made before its start, is out of the collector's sight"
     finally:
-        daemon.stop()
-        thread.join(30)
         gc.unfreeze()
     assert not thread.is_alive()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 from datetime import timedelta
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from gm.mail.types import FetchedMail
 from gm.schedule.wakeup import WakeClock
 from gm.service.context import ServiceContext
 from tests.pipeline.conftest import mail
-from tests.schedule.support import new_game, order, phase
+from tests.schedule.support import answered, new_game, order, phase, running
 
 H = timedelta(hours=1)
 
@@ -89,20 +88,7 @@ def test_a_round_that_raises_does_not_stop_the_daemon(ctx: ServiceContext, tmp_p
     (inbox / "new" / "1.eml").write_bytes(mail("GAME race1\nPOWER north n-secret\nadvance 3\n",
                                                sender="n@example.org"))
     daemon = Daemon(ctx, source, FileSink(tmp_path / "out"), sweep_seconds=3600, wait_seconds=0.1)
-    thread = threading.Thread(target=asyncio.run, args=(daemon.run(),), daemon=True)
-    thread.start()
-
-    def answered() -> bool:
-        return any(b"Subject: Re: orders" in f.read_bytes()
-                   for f in (tmp_path / "out" / "new").glob("*"))
-
-    try:
-        for _ in range(300):
-            if answered():
-                break
-            thread.join(0.1)
-    finally:
-        daemon.stop()
-        thread.join(30)
+    with running(daemon) as thread:
+        answered(tmp_path / "out", thread)
     assert source.raised and not thread.is_alive()
-    assert answered()  # the round after the one that raised fetched and answered the mail
+    assert answered(tmp_path / "out")  # the round after the one that raised fetched and answered the mail
