@@ -15,13 +15,13 @@ drawing it again.
   removed); a retry draws again, as before.
 * As many drawings ahead are in flight as there are workers less one (one on two cores,
   none with one worker): one core is left to the daemon's own thread, whose deadlines and
-  mail come first. An offer
-  made while they are is passed over (the drain draws that mail), so the pool's queue
-  never fills and the drain's own mails do not wait behind a storm's. Measured side by
-  side (300 games, 2 cores, alternated): with two ahead per worker the sweep took 10-25%
-  longer (the workers and the sweep on the same cores); with one in all, no longer on
-  PostgreSQL and 10% on SQLite, every report handed 12% and 4-7% sooner; with two
-  instances of one worker each (no core to spare), drawing ahead only slowed both.
+  mail come first. An offer made while they are is passed over (the drain draws that
+  mail), so the pool's queue never fills and the drain's own mails do not wait behind a
+  storm's. Measured side by side (300 games, 2 cores, alternated): with two ahead per
+  worker the sweep took 10-25% longer (the workers and the sweep on the same cores); with
+  one in all, no longer on PostgreSQL and 10% on SQLite, every report handed 12% and 4-7%
+  sooner; with two instances of one worker each (no core to spare), drawing ahead only
+  slowed both.
 * At most :data:`KEPT` files are kept (~400 KB each): when the spool is full nothing more
   is drawn ahead until the drain takes some (it takes the oldest first), but a file left
   :data:`STALE_SECONDS` untaken (the mail sent by another instance, its transaction rolled
