@@ -1,7 +1,7 @@
 """One gm instance of the several-instances ingest benchmark (bench/bench_ingest.py).
 
-``python -m bench.ingest_worker URL INSTANCE IMAP_PORT USER GO_FILE`` builds its parsers,
-waits for GO_FILE (so that every instance starts together), then does the daemon's inbound
+``python -m bench.ingest_worker URL INSTANCE IMAP_PORT USER GO_FILE [warm|cold]`` builds its
+parsers (``warm``: and signs on every seat, as a daemon that has run a while), waits for GO_FILE (so that every instance starts together), then does the daemon's inbound
 duty on the shared mailbox until a fetch finds nothing left: gm.daemon.process_round on each
 fetch, as the daemon's rounds (stored, handled by whichever instance holds its row,
 flagged), in the order the daemon keeps (gm.pipeline.order: a mail held by the other
@@ -27,10 +27,11 @@ from pathlib import Path
 
 from sqlmodel import select
 
+from bench import realgames as rg
 from gm.clock import FakeClock
 from gm.daemon import FRESH_SECONDS, Daemon, DueCheck, process_round
 from gm.db.engine import make_engine, session_scope
-from gm.db.models import Game
+from gm.db.models import Game, Seat
 from gm.mail.config import ImapSettings, TlsMode
 from gm.mail.imap_source import ImapSource
 from gm.mail.types import FetchedMail
@@ -40,16 +41,18 @@ from gm.pipeline.order import OthersGames, Round, games_of, others_alive
 from gm.schedule.outage import beat_and_handle
 from gm.service.context import ServiceContext
 from gm.service.games import current_phase, module_of, phase_info
+from gm.service.passwords import check_password
 
 BUSY_POLL = Daemon.busy_poll_seconds
 
 
-def warm_up(ctx: ServiceContext) -> None:
-    """What a daemon that has served a while holds: the envelope's parser and each running
+def warm_up(ctx: ServiceContext, signed_on: bool) -> None:
+    """What a daemon holds once it has started: the envelope's parser and each running
     game module's order parser built (one line parsed per game). The run then times
     handling mail, not the start of a process (0.5-1 s of CPU building grammars, paid by
-    each instance). The passwords stay unverified: scrypt once per seat and process stays
-    in the figure."""
+    each instance). With ``signed_on``, also what it holds once it has served a while:
+    every seat's password verified (scrypt once per seat and process); without, that
+    scrypt is in the figure, on each seat's first mail this instance handles."""
     envelope_parser()
     with session_scope(ctx.engine) as session:
         for game in session.exec(select(Game).where(Game.status == "running")).all():
@@ -58,6 +61,10 @@ def warm_up(ctx: ServiceContext) -> None:
             for power in (info.owing + info.may_order)[:1]:
                 module_of(game).parse_orders(phase.game_state or {}, power,
                                              [SourceLine(1, "move from a to b")])
+            if signed_on:
+                for seat in session.exec(select(Seat).where(Seat.game_id == game.id)).all():
+                    assert check_password(rg.password(game.module, seat.power),
+                                          seat.password_hash), (game.id, seat.power)
 
 
 class TracedRound(Round):
@@ -80,12 +87,12 @@ class TracedRound(Round):
         return ",".join(sorted(games_of(fetched, self.service_address) or ["?"]))
 
 
-def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
+def main(url: str, instance: str, port: str, user: str, go_file: str, mode: str = "cold") -> None:
     ctx = ServiceContext(engine=make_engine(url), clock=FakeClock(), instance=instance,
                          settings={"address": "gm@example.org"})
     source = ImapSource(ImapSettings(host="127.0.0.1", port=int(port), user=user, password=user,
                                      tls=TlsMode.NONE))
-    warm_up(ctx)
+    warm_up(ctx, signed_on=mode == "warm")
     beat_and_handle(ctx)  # as the daemon's first sweep: the other instance sees this one
     print(json.dumps({"ready": instance}), flush=True)
     while not Path(go_file).exists():
@@ -142,4 +149,4 @@ def main(url: str, instance: str, port: str, user: str, go_file: str) -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:6])
+    main(*sys.argv[1:7])

@@ -50,6 +50,14 @@ def address(game_id: str, power: str) -> str:
     return f"{power}.{game_id}@players.example"
 
 
+def password(module: str, power: str) -> str:
+    """The password of ``power``'s seat in a game made by :func:`new_baltica` or
+    :func:`new_britannica` (``module``: "baltica" or "britannica")."""
+    if module == "baltica":
+        return next(pw for p, pw, _ in BALTICA_SEATS if p == power)
+    return f"{power}-pw"
+
+
 def new_baltica(ctx: ServiceContext, game_id: str, seed: bytes = b"\x03" * 32) -> None:
     """A 12.1 Grand Campaign game, its action roll supplied (Sweden 5, Coalition 2): the
     open phase is Sweden's first action phase."""
@@ -66,7 +74,7 @@ def new_baltica(ctx: ServiceContext, game_id: str, seed: bytes = b"\x03" * 32) -
 def new_britannica(ctx: ServiceContext, game_id: str, seed: bytes = b"\x05" * 32) -> None:
     """An 1880 game of seven seats, in its first Movement phase (the set-up's GM phases played
     out, as ``gm game new`` does)."""
-    seats = [SeatSpec(p, address(game_id, p), password=f"{p}-pw",
+    seats = [SeatSpec(p, address(game_id, p), password=password("britannica", p),
                       language="fr" if p == "france" else "en") for p in BRITANNICA_POWERS]
     with session_scope(ctx.engine) as s:
         create_game(ctx, s, game_id=game_id, module_name="britannica", scenario="1880", seats=seats,
@@ -140,7 +148,7 @@ def britannica_mails(ctx: ServiceContext, game_ids: Sequence[str], n: int, seed:
     out = []
     for i in range(n):
         g, power = game_ids[i % len(game_ids)], BRITANNICA_POWERS[i % 7]
-        body = mail_body(g, power, f"{power}-pw", britannica_orders(states[g], power, rng), i)
+        body = mail_body(g, power, password("britannica", power), britannica_orders(states[g], power, rng), i)
         out.append(order_mail(body, address(g, power), f"<pax-{seed}-{i}@players.example>"))
     return out
 
