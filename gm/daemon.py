@@ -57,7 +57,7 @@ from gm.checkpoint import checkpoint
 from gm.clock import utc
 from gm.db.engine import session_scope
 from gm.mail.types import FetchedMail, MailSink, MailSource
-from gm.pipeline import drawpool
+from gm.pipeline import drawpool, parsewarm
 from gm.pipeline.dispatch import drain, release_dead_claims
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import Stored, still_new, store_all, store_inbound
@@ -379,6 +379,10 @@ class Daemon:
             rendered = await asyncio.to_thread(warm_up, self.ctx)
         except Exception:  # only a head start for the first deadline: serve without it
             log.warning("warm-up skipped", exc_info=True)
+        try:
+            await asyncio.to_thread(parsewarm.warm_up, self.ctx)
+        except Exception:  # only a head start for the first mail: serve without it
+            log.warning("the order parsers' warm-up skipped", exc_info=True)
         settle_heap()
         if rendered:  # games are running, their reports' maps to draw: the pool starts now,
             # in the background (gm.pipeline.drawpool.prepare), not inside the first deadline
