@@ -1,8 +1,9 @@
 """One gm instance of the several-instances ingest benchmark (bench/bench_ingest.py).
 
 ``python -m bench.ingest_worker URL INSTANCE IMAP_PORT USER GO_FILE [warm|cold]`` builds its
-parsers (``warm``: and signs on every seat, as a daemon that has run a while), waits for GO_FILE (so that every instance starts together), then does the daemon's inbound
-duty on the shared mailbox until a fetch finds nothing left: gm.daemon.process_round on each
+parsers as the daemon's start does (``warm``: and signs on every seat, as a daemon that has
+run a while), waits for GO_FILE (so that every instance starts together), then does the
+daemon's inbound duty on the shared mailbox until a fetch finds nothing left: gm.daemon.process_round on each
 fetch, as the daemon's rounds (stored, handled by whichever instance holds its row,
 flagged), in the order the daemon keeps (gm.pipeline.order: a mail held by the other
 instance holds back the later mails of its game; with the other's heartbeat, or after such
@@ -35,36 +36,30 @@ from gm.db.models import Game, Seat
 from gm.mail.config import ImapSettings, TlsMode
 from gm.mail.imap_source import ImapSource
 from gm.mail.types import FetchedMail
-from gm.orders.envelope import envelope_parser
-from gm.orders.model import SourceLine
+from gm.pipeline import parsewarm
 from gm.pipeline.order import OthersGames, Round, games_of, others_alive
 from gm.schedule.outage import beat_and_handle
 from gm.service.context import ServiceContext
-from gm.service.games import current_phase, module_of, phase_info
 from gm.service.passwords import check_password
 
 BUSY_POLL = Daemon.busy_poll_seconds
 
 
 def warm_up(ctx: ServiceContext, signed_on: bool) -> None:
-    """What a daemon holds once it has started: the envelope's parser and each running
-    game module's order parser built (one line parsed per game). The run then times
-    handling mail, not the start of a process (0.5-1 s of CPU building grammars, paid by
-    each instance). With ``signed_on``, also what it holds once it has served a while:
-    every seat's password verified (scrypt once per seat and process); without, that
-    scrypt is in the figure, on each seat's first mail this instance handles."""
-    envelope_parser()
+    """What a daemon holds once it has started: the envelope's and each running game
+    module's order parsers built (gm.pipeline.parsewarm, the daemon's own warm-up). The run
+    then times handling mail, not the start of a process. With ``signed_on``, also what it
+    holds once it has served a while: every seat's password verified (scrypt once per seat
+    and process); without, that scrypt is in the figure, on each seat's first mail this
+    instance handles."""
+    parsewarm.warm_up(ctx)
+    if not signed_on:
+        return
     with session_scope(ctx.engine) as session:
         for game in session.exec(select(Game).where(Game.status == "running")).all():
-            phase = current_phase(session, game.id)
-            info = phase_info(phase)
-            for power in (info.owing + info.may_order)[:1]:
-                module_of(game).parse_orders(phase.game_state or {}, power,
-                                             [SourceLine(1, "move from a to b")])
-            if signed_on:
-                for seat in session.exec(select(Seat).where(Seat.game_id == game.id)).all():
-                    assert check_password(rg.password(game.module, seat.power),
-                                          seat.password_hash), (game.id, seat.power)
+            for seat in session.exec(select(Seat).where(Seat.game_id == game.id)).all():
+                assert check_password(rg.password(game.module, seat.power),
+                                      seat.password_hash), (game.id, seat.power)
 
 
 class TracedRound(Round):
