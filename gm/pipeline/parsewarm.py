@@ -11,6 +11,8 @@ builds them beside the reports' warm-up, before it freezes what its start loaded
 
 from __future__ import annotations
 
+import logging
+
 from sqlmodel import col, select
 
 from gm.db.engine import session_scope
@@ -20,6 +22,8 @@ from gm.orders.model import SourceLine
 from gm.orders.text import clean_body
 from gm.service.context import ServiceContext
 from gm.service.games import current_phase, module_of, phase_info, seats
+
+log = logging.getLogger(__name__)
 
 SAMPLE_ENVELOPE = "GAME warm-up\nPOWER warm-up warm-up\nmove from a to b\n"
 """A sign-on and an order line, read as a mail's body is read: every parser the envelope
@@ -32,20 +36,27 @@ module's parsers, the tree parser too, which reads again a line the inline one r
 def warm_up(ctx: ServiceContext) -> int:
     """Build the envelope's parser and the order parsers of each game module the running
     games use, by reading a sample as a mail is read (one game of each module, at its current
-    phase, for a power of its seats). How many modules were warmed. Reads only."""
+    phase, for a power of its seats). How many modules were warmed. Reads only; a module
+    whose parsers cannot be built is logged once and passed over."""
     parse_envelope(clean_body(SAMPLE_ENVELOPE))
-    warmed: set[str] = set()
+    tried: set[str] = set()
+    warmed = 0
     with session_scope(ctx.engine) as session:
         for game in session.exec(select(Game).where(Game.status == "running")
                                  .order_by(col(Game.id))).all():
-            if game.module in warmed:
+            if game.module in tried:
                 continue
-            phase = current_phase(session, game.id)
-            info = phase_info(phase)
-            powers = [*info.owing, *info.may_order] or [s.power for s in seats(session, game.id)]
-            if not powers:
+            tried.add(game.module)
+            try:
+                phase = current_phase(session, game.id)
+                info = phase_info(phase)
+                powers = [*info.owing, *info.may_order] or [s.power for s in seats(session, game.id)]
+                if powers:
+                    module_of(game).parse_orders(phase.game_state or {}, powers[0], [SAMPLE_ORDER])
+            except Exception:  # a head start only: that module's first mail builds them
+                log.warning("the order parsers of %s (game %s) were not built ahead",
+                            game.module, game.id, exc_info=True)
                 continue
-            module_of(game).parse_orders(phase.game_state or {}, powers[0], [SAMPLE_ORDER])
-            warmed.add(game.module)
+            warmed += 1
         session.rollback()
-    return len(warmed)
+    return warmed

@@ -11,12 +11,17 @@ is a fresh process: this test process has long built every parser.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 from gm.db.engine import session_scope
+from gm.games.baltica.module import BalticaModule
+from gm.pipeline import parsewarm
 from gm.service.context import ServiceContext
 from gm.service.games import SeatSpec, create_game, current_phase, phase_info
 from tests.pipeline.conftest import outbox
@@ -86,3 +91,17 @@ def test_without_the_warm_up_the_first_order_mails_build_the_parsers(ctx: Servic
     cold = first_mails(ctx, False, games(ctx))
     assert cold["warmed"] == 0
     assert cold["built"] >= 3, "the envelope's and each game's parsers, built by the mails"
+
+
+def test_a_module_whose_parsers_fail_is_passed_over_and_told_once(
+        ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    games(ctx)
+    new_baltica(ctx, "b2")  # a second game of the failing module: told once, not twice
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("grammar file unreadable")
+    monkeypatch.setattr(BalticaModule, "parse_orders", broken)
+    with caplog.at_level(logging.WARNING, logger="gm.pipeline.parsewarm"):
+        assert parsewarm.warm_up(ctx) == 1, "Pax Britannica's parsers built all the same"
+    told = [r for r in caplog.records if "not built ahead" in r.getMessage()]
+    assert len(told) == 1 and "baltica" in told[0].getMessage()
