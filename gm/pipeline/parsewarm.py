@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 
-from sqlmodel import col, select
+from sqlmodel import col, func, select
 
 from gm.db.engine import session_scope
 from gm.db.models import Game
@@ -21,7 +21,7 @@ from gm.orders.envelope import parse_envelope
 from gm.orders.model import SourceLine
 from gm.orders.text import clean_body
 from gm.service.context import ServiceContext
-from gm.service.games import current_phase, module_of, phase_info, seats
+from gm.service.games import current_phase, get_game, module_of, phase_info, seats
 
 log = logging.getLogger(__name__)
 
@@ -37,16 +37,15 @@ def warm_up(ctx: ServiceContext) -> int:
     """Build the envelope's parser and the order parsers of each game module the running
     games use, by reading a sample as a mail is read (one game of each module, at its current
     phase, for a power of its seats). How many modules were warmed. Reads only; a module
-    whose parsers cannot be built is logged once and passed over."""
+    whose parsers cannot be built is logged and passed over."""
     parse_envelope(clean_body(SAMPLE_ENVELOPE))
-    tried: set[str] = set()
     warmed = 0
     with session_scope(ctx.engine) as session:
-        for game in session.exec(select(Game).where(Game.status == "running")
-                                 .order_by(col(Game.id))).all():
-            if game.module in tried:
-                continue
-            tried.add(game.module)
+        # one running game of each module (a host with a thousand games reads a handful)
+        first = list(session.exec(select(func.min(Game.id)).where(Game.status == "running")
+                                  .group_by(col(Game.module))))
+        for game_id in first:
+            game = get_game(session, game_id)
             try:
                 phase = current_phase(session, game.id)
                 info = phase_info(phase)
