@@ -3,16 +3,16 @@
 ``python -m bench.ingest_worker URL INSTANCE IMAP_PORT USER GO_FILE [warm|cold]`` builds its
 parsers as the daemon's start does (``warm``: and signs on every seat, as a daemon that has
 run a while), waits for GO_FILE (so that every instance starts together), then does the
-daemon's inbound duty on the shared mailbox until a fetch finds nothing left: gm.daemon.process_round on each
-fetch, as the daemon's rounds (stored, handled by whichever instance holds its row,
-flagged), in the order the daemon keeps (gm.pipeline.order: a mail held by the other
-instance holds back the later mails of its game; with the other's heartbeat, or after such
-a mail, rounds go game by game). Prints one JSON line: mails seen (settled or held), held,
-when it stopped (the mailbox empty) and when its last round that handled mail ended, CPU
-seconds, rounds, wall seconds fetching and pausing between rounds. With
-GM_BENCH_PROFILE=DIR each instance's run is profiled (cProfile, CPU time) into DIR/INSTANCE.prof;
-with GM_BENCH_TRACE=DIR the time each mail was taken (and found held) goes to
-DIR/INSTANCE.trace.json.
+daemon's inbound duty on the shared mailbox until a fetch finds nothing left:
+gm.daemon.process_round on each fetch, as the daemon's rounds (stored, handled by whichever
+instance holds its row, flagged), in the order the daemon keeps (gm.pipeline.order: a mail
+held by the other instance holds back the later mails of its game; with the other's
+heartbeat, or after such a mail, rounds go game by game). Prints one JSON line: mails seen
+(settled or held), held, when it stopped (the mailbox empty) and when its last round that
+handled mail ended, CPU seconds, rounds, wall seconds fetching and pausing between rounds.
+With GM_BENCH_PROFILE=DIR each instance's run is profiled (cProfile, CPU time) into
+DIR/INSTANCE.prof; with GM_BENCH_TRACE=DIR the time each mail was taken (and found held)
+goes to DIR/INSTANCE.trace.json.
 """
 
 from __future__ import annotations
