@@ -271,40 +271,10 @@ def instances(args: argparse.Namespace, server: DovecotServer, raws: list[bytes]
         for run in range(args.runs):
             for mode in modes:
                 for k in args.instances:
-                    url = new(template)
-                    user = f"multi{k}{mode}{run}"
-                    server.add_user(user, user)
-                    server.append(user, user, raws)
-                    engine = make_engine(url)
-                    ctx = ServiceContext(engine=engine, clock=FakeClock(), instance="check",
-                                         settings={"address": "gm@example.org"})
-                    before = handled_and_replied(ctx)
-                    with tempfile.TemporaryDirectory() as tmp:
-                        go = Path(tmp) / "go"
-                        env = {**os.environ, "PYTHONPATH": str(rg.ROOT)}
-                        procs = [subprocess.Popen([sys.executable, "-m", "bench.ingest_worker", url,
-                                                   f"i{n}", str(server.port), user, str(go), mode],
-                                                  cwd=rg.ROOT, env=env, stdout=subprocess.PIPE,
-                                                  text=True) for n in range(k)]
-                        for p in procs:
-                            assert p.stdout is not None and "ready" in p.stdout.readline()
-                        start = time.time()
-                        go.touch()
-                        outs = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
-                    after = handled_and_replied(ctx)
-                    engine.dispose()
-                    assert after[0] - before[0] == after[1] - before[1] == len(raws), (before, after)
-                    ends = sorted(o["done_at"] for o in outs)
-                    rates[mode, k].append(len(raws) / (ends[-1] - start))
-                    cpus[mode, k].append(1000 * sum(o["cpu"] for o in outs) / len(raws))
-                    worked = sorted(o["worked_until"] for o in outs)
-                    tails[mode, k].append(worked[-1] - worked[0])
-                    if args.details:
-                        print(f"ingest {mode} x{k} run {run}: {len(raws) / (ends[-1] - start):.1f} mails/s; "
-                              + "; ".join(json.dumps({key: round(v, 3) if isinstance(v, float) else v
-                                                      for key, v in o.items()
-                                                      if key not in ("done_at", "worked_until")})
-                                          for o in outs), flush=True)
+                    rate, cpu, tail = instances_run(args, server, new(template), raws, k, mode, run)
+                    rates[mode, k].append(rate)
+                    cpus[mode, k].append(cpu)
+                    tails[mode, k].append(tail)
     print(f"ingest on PostgreSQL: {len(raws)} mails, one mailbox, 1 to {max(args.instances)} instances "
           "(one process each); every mail answered once; warm: every seat signed on in each "
           "instance before (as daemons that have run a while), cold: not (printed)")
@@ -319,6 +289,42 @@ def instances(args: argparse.Namespace, server: DovecotServer, raws: list[bytes]
                 ratios = [b / a for a, b in zip(rates[mode, 1], rates[mode, k], strict=True)]
                 print(f"{name} x{k}: ratio to x1: {rg.spread(ratios, '{:.2f}')} "
                       + ("(target >= 1.6 for 2)" if mode == "warm" else "(print only)"))
+
+
+def instances_run(args: argparse.Namespace, server: DovecotServer, url: str, raws: list[bytes],
+                  k: int, mode: str, run: int) -> tuple[float, float, float]:
+    """``k`` instances (bench/ingest_worker.py, ``mode`` warm or cold) released together on
+    the database at ``url`` and a fresh mailbox of ``raws``; every mail answered once
+    (checked). (mails/s, the instances' CPU ms a mail together, s the last worked alone)."""
+    user = f"multi{k}{mode}{run}"
+    server.add_user(user, user)
+    server.append(user, user, raws)
+    engine = make_engine(url)
+    ctx = ServiceContext(engine=engine, clock=FakeClock(), instance="check",
+                         settings={"address": "gm@example.org"})
+    before = handled_and_replied(ctx)
+    with tempfile.TemporaryDirectory() as tmp:
+        go = Path(tmp) / "go"
+        env = {**os.environ, "PYTHONPATH": str(rg.ROOT)}
+        procs = [subprocess.Popen([sys.executable, "-m", "bench.ingest_worker", url, f"i{n}",
+                                   str(server.port), user, str(go), mode], cwd=rg.ROOT, env=env,
+                                  stdout=subprocess.PIPE, text=True) for n in range(k)]
+        for p in procs:
+            assert p.stdout is not None and "ready" in p.stdout.readline()
+        start = time.time()
+        go.touch()
+        outs = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
+    after = handled_and_replied(ctx)
+    engine.dispose()
+    assert after[0] - before[0] == after[1] - before[1] == len(raws), (before, after)
+    rate = len(raws) / (max(o["done_at"] for o in outs) - start)
+    worked = sorted(o["worked_until"] for o in outs)
+    if args.details:
+        print(f"ingest {mode} x{k} run {run}: {rate:.1f} mails/s; "
+              + "; ".join(json.dumps({key: round(v, 3) if isinstance(v, float) else v
+                                      for key, v in o.items() if key not in ("done_at", "worked_until")})
+                          for o in outs), flush=True)
+    return rate, 1000 * sum(o["cpu"] for o in outs) / len(raws), worked[-1] - worked[0]
 
 
 def main() -> None:
