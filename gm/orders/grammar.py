@@ -477,6 +477,10 @@ def _without_full_stop(grammar: GameGrammar, line: SourceLine, context: ParseCon
 def _parse_one(
     grammar: GameGrammar, line: SourceLine, context: ParseContext, after_prose: str | None
 ) -> LineResult:
+    commands = context.commands or grammar.command_words()
+    begun = commands_begun(line.text, commands)
+    if begun:
+        return unknown_command(line, commands, after_prose, begun)
     try:
         order = grammar.read_line(line.text, context, refused_at_first_word=True)
     except RefusedAtFirstWord:  # as _syntax_error answers Lark's error at the first word
@@ -508,13 +512,35 @@ def _syntax_error(
     return LineError(line, ErrorKind.INVALID, reason)
 
 
+_FIRST_WORD = re.compile(r"[^\W_][\w'’\-]*")
+"""A line's first word as a name's word is read (common.lark's WORD, without the dot)."""
+
+
+def commands_begun(text: str, commands: Sequence[str]) -> list[str]:
+    """The commands the line's first word begins with when it is no command itself but one
+    with more letters after it ("recons", "sieges", "reconnaissance", "reconLivland"),
+    longest first; [] otherwise. The lexer reads a keyword where it finds one, even inside a
+    word, and the rest became a name: "recons Livland" was answered "unknown territory 's
+    Livland'", "moves from ..." "a move needs 'from TERRITORY:'". Such a word is answered as
+    the unknown command it is, naming these (orders.md §2: the reason, and the nearest
+    words where one was misspelt)."""
+    m = _FIRST_WORD.match(text.lstrip())
+    if m is None:
+        return []
+    word = fold(m.group())
+    if word in {fold(c) for c in commands}:
+        return []
+    return sorted({c for c in commands if word.startswith(fold(c))}, key=lambda c: (-len(c), c))
+
+
 def unknown_command(line: SourceLine, commands: Sequence[str],
-                    after_prose: str | None = None) -> LineError | Ignored:
+                    after_prose: str | None = None, begun: Sequence[str] = ()) -> LineError | Ignored:
     """A line whose first word is no command: prose is ignored (orders.md §2);
     otherwise an error naming the nearest commands of this phase, never the whole
-    list (issue 17: ``mvoe`` -> ``move``)."""
+    list (issue 17: ``mvoe`` -> ``move``), else those it begins with (``begun``:
+    ``reconnaissance`` -> ``recon``)."""
     first = line.text.split(" ", 1)[0] if line.text else ""
-    near = nearest_words(first, commands)
+    near = nearest_words(first, commands) or tuple(begun)
     # a typo of a command ("plcae") is an error even in a sentence; prose near no command
     # ("Hi" is one letter from "si") is ignored when it plainly is prose
     typo = bool(near) and len(fold(first)) >= 4 and edit_distance(fold(first), fold(near[0])) <= 1

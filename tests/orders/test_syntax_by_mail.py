@@ -207,3 +207,22 @@ def test_every_order_of_every_game_has_a_help_topic_with_examples() -> None:
         if word in ("if", "si", "stay", "rester", "s'opposer", "sign", "signer", "marchande"):
             continue
         assert find_topic(topics, word) is not None, word
+
+
+def test_orders_md_2_a_command_with_letters_after_it_is_an_unknown_command_with_the_nearest(
+        ctx: Any) -> None:
+    """orders.md §2: "each line not accepted, with the reason and, where a name was
+    misspelt, the nearest names". A plural or a noun made of a command ("recons", "moves",
+    "reconnaissance") was read as the command and a name made of the rest ("unknown
+    territory 's Livland'"); it is the command that was misspelt."""
+    _baltica(ctx)
+    reply = _send(ctx, SWEDEN, "GAME b1\nPOWER sweden sw-pw\n"
+                  "recons Livland\n"
+                  "moves from Skåne: Karl XII to Småland\n"
+                  "reconnaissance en Livland\n"
+                  "recon Livland\n")
+    assert "recons Livland: unknown command 'recons': did you mean recon?" in reply
+    assert "moves from Skåne: Karl XII to Småland: unknown command 'moves': did you mean move?" in reply
+    assert "reconnaissance en Livland: unknown command 'reconnaissance': did you mean recon?" in reply
+    assert "unknown territory" not in reply and "a move needs" not in reply
+    assert "OK  recon Livland" in reply, "the lines around them are read as before"
