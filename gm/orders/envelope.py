@@ -49,6 +49,14 @@ COMMAND_WORDS = frozenset(
 )
 """The first words of command lines; a line so starting is parsed as a command."""
 
+PLAYER_COMMANDS = ("READY", "WAIT", "ADD", "CHECK", "STATUS", "HELP", "HISTORY", "ABSENT",
+                   "PASSWORD", "PRESS", "ENDPRESS", "PRET", "ATTENDRE", "AJOUTER", "VERIFIER",
+                   "ETAT", "AIDE", "HISTORIQUE", "PRESSE", "FINPRESSE", "MOTDEPASSE")
+"""The one-word commands a player writes on a line of its own, as HELP writes them: offered
+when an order line's unknown first word is one edit or so from one (``READYY``: did you mean
+READY?).
+Not the moderator's, nor the words that are a command only with another (``NOT READY``)."""
+
 _NEEDS_SECOND = {"replace": {"power"}, "remplacer": {"puissance"}, "not": {"ready"},
                  "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}, "send": {"password"},
                  "envoyer": {"motdepasse"}}

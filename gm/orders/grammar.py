@@ -41,6 +41,7 @@ from gm.orders.conditions import (
     all_of,
     any_of,
 )
+from gm.orders.envelope import PLAYER_COMMANDS
 from gm.orders.lalr import Fallback, LeanLALR, RefusedAtFirstWord
 from gm.orders.model import (
     ErrorKind,
@@ -533,14 +534,29 @@ def commands_begun(text: str, commands: Sequence[str]) -> list[str]:
     return sorted({c for c in commands if word.startswith(fold(c))}, key=lambda c: (-len(c), c))
 
 
+def _own_command_near(first: str) -> tuple[str, ...]:
+    """The player's own commands (gm.orders.envelope.PLAYER_COMMANDS) ``first`` is near; none
+    when it is one of them (``Ready when you are!``: a line the envelope read as prose, not
+    a slip). Only the near ones: a word that merely begins with one (``Checking``,
+    ``Address``) is prose more often than a slip."""
+    m = _FIRST_WORD.match(first)
+    if m is None or fold(m.group()) in _PLAYER_WORDS:
+        return ()
+    return nearest_words(first, PLAYER_COMMANDS)
+
+
+_PLAYER_WORDS = frozenset(fold(c) for c in PLAYER_COMMANDS)
+
+
 def unknown_command(line: SourceLine, commands: Sequence[str],
                     after_prose: str | None = None, begun: Sequence[str] = ()) -> LineError | Ignored:
     """A line whose first word is no command: prose is ignored (orders.md §2);
     otherwise an error naming the nearest commands of this phase, never the whole
     list (issue 17: ``mvoe`` -> ``move``), else those it begins with (``begun``:
-    ``reconnaissance`` -> ``recon``)."""
+    ``reconnaissance`` -> ``recon``), else a player's own command it is near (``READYY`` ->
+    ``READY``: gm.orders.envelope.PLAYER_COMMANDS)."""
     first = line.text.split(" ", 1)[0] if line.text else ""
-    near = nearest_words(first, commands) or tuple(begun)
+    near = nearest_words(first, commands) or tuple(begun) or _own_command_near(first)
     # a typo of a command ("plcae") is an error even in a sentence; prose near no command
     # ("Hi" is one letter from "si") is ignored when it plainly is prose
     typo = bool(near) and len(fold(first)) >= 4 and edit_distance(fold(first), fold(near[0])) <= 1

@@ -226,3 +226,17 @@ def test_orders_md_2_a_command_with_letters_after_it_is_an_unknown_command_with_
     assert "reconnaissance en Livland: unknown command 'reconnaissance': did you mean recon?" in reply
     assert "unknown territory" not in reply and "a move needs" not in reply
     assert "OK  recon Livland" in reply, "the lines around them are read as before"
+
+
+def test_orders_md_2_a_misspelt_command_of_the_mail_names_the_command(ctx: Any) -> None:
+    """orders.md §2: "where a name was misspelt, the nearest names". A misspelt READY or
+    ATTENDRE on a line of its own was answered with the phase's orders to look up in HELP,
+    the command itself unnamed; prose beside it stays ignored."""
+    _baltica(ctx)
+    reply = _send(ctx, SWEDEN, "GAME b1\nPOWER sweden sw-pw\nrecon Livland\n"
+                  "READYY\nATTENDR\nReady when you are!\nMovement is slow this year, I know.\n")
+    assert "READYY: unknown command 'READYY': did you mean READY?" in reply
+    assert "ATTENDR: unknown command 'ATTENDR': did you mean ATTENDRE?" in reply
+    assert "--  Ready when you are! (ignored)" in reply
+    assert "--  Movement is slow this year, I know. (ignored)" in reply
+    assert "OK  recon Livland" in reply
