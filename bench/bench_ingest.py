@@ -8,6 +8,8 @@ from a copy of the same database (and an empty password cache), then times, on t
 * bare IMAP: imapclient's batched ``BODY.PEEK[]`` fetch of the mailbox (login to logout);
 * bare Lark: Lark LALR on gm's own grammar files (envelope.lark for the sign-on lines, the
   game's for the order lines), ``parse`` of exactly the lines gm reads, nothing else;
+* the floor (printed): what no ingest can skip, alone: each mail decoded, its envelope read,
+  its orders parsed and validated by the game's module; no database, no reply;
 * gm: what the daemon does with a round's mails (gm.daemon.process_round): fetched, stored
   raw, each parsed, validated, orders stored, reply queued, marked handled and committed,
   then flagged in the mailbox (the round's mails in one STORE).
@@ -58,11 +60,17 @@ from gm.clock import FakeClock, SystemClock
 from gm.daemon import Daemon, DueCheck, process_round
 from gm.db.engine import make_engine, session_scope, sqlite_url
 from gm.db.migrate import upgrade
-from gm.db.models import InboundMail, OutboundMail, Seat
+from gm.db.models import Game, InboundMail, OutboundMail, Seat
 from gm.mail.config import ImapSettings, TlsMode
 from gm.mail.imap_source import ImapSource
+from gm.mail.mime import decode
 from gm.mail.types import SendResult
+from gm.orders.commands import PowerSignOn
+from gm.orders.envelope import parse_envelope
+from gm.orders.model import ProseLine
+from gm.orders.text import clean_body
 from gm.service.context import ServiceContext
+from gm.service.games import current_phase, module_of
 from gm.service.passwords import check_password, forget_verified
 from tests.support.servers import DovecotServer
 
@@ -122,6 +130,32 @@ def bare_lark(raws: Sequence[bytes]) -> tuple[int, float]:
     return lines, time.perf_counter() - start
 
 
+def contract_work(url: str, raws: Sequence[bytes]) -> tuple[int, float]:
+    """What no ingest can skip, alone, on ``raws``: each mail decoded and cleaned, its
+    envelope read, each section's order lines parsed by the game's module and validated
+    against the game's position, as gm.service.orders.submit_orders does; no database, no
+    sign-on, no reply, nothing stored (the positions are read beforehand, not timed).
+    The whole ingest cannot be faster than this; (mails, seconds)."""
+    engine = make_engine(url)
+    with session_scope(engine) as s:
+        games = {g.id: (module_of(g), current_phase(s, g.id).game_state or {})
+                 for g in s.exec(select(Game)).all()}
+    engine.dispose()
+    start = time.perf_counter()
+    judged = 0
+    for raw in raws:
+        for section in parse_envelope(clean_body(decode(raw).text)).sections:
+            module, state = games[str(section.game)]
+            assert isinstance(section.signon, PowerSignOn)
+            power = section.signon.power
+            lines = [o.line for o in section.orders if not isinstance(o.line, ProseLine)]
+            parsed = module.parse_orders(state, power, lines)
+            judged += len(module.validate(state, power, [p.order for p in parsed.orders]))
+    spent = time.perf_counter() - start
+    assert judged >= len(raws), judged  # every mail holds orders: none was left unread
+    return len(raws), spent
+
+
 def sign_on_seats(ctx: ServiceContext, raws: Sequence[bytes]) -> int:
     """Verify the password of every seat that sends one of ``raws`` (scrypt once each), as a
     running daemon has done on each seat's first mail since it started; how many seats."""
@@ -144,6 +178,7 @@ def throughput(args: argparse.Namespace, server: DovecotServer, template: Path,
     bare: list[float] = []
     cold: list[float] = []
     warm: list[float] = []
+    floor: list[float] = []
     seats = 0
     for run in range(args.runs):
         fetched_rates: list[float] = []
@@ -171,12 +206,17 @@ def throughput(args: argparse.Namespace, server: DovecotServer, template: Path,
         bare_imap.append(statistics.median(fetched_rates))
         lines, seconds = bare_lark(raws)
         bare.append(len(raws) / seconds)
+        count, seconds = contract_work(sqlite_url(template), raws)
+        floor.append(count / seconds)
     print(f"ingest: {len(raws)} real order mails ({lines} lines read) of {args.games} Pax Baltica "
           f"and {args.games} Pax Britannica games, SQLite file; warm: each of the {seats} seats "
           "signed on before (scrypt once per seat per process, as a running daemon)")
     rg.report("ingest", "mails/s", bare, warm, ">= 0.25", bare_name="bare Lark LALR")
     rg.report("ingest", "mails/s", bare_imap, warm, "print only", bare_name="bare imapclient fetch",
               fmt="{:,.1f}")
+    rg.report("ingest floor", "mails/s", bare, floor, "print only: the contract's own work alone, "
+              "decoded, envelope read, orders parsed and validated; no database, no reply",
+              bare_name="bare Lark LALR")
     rg.report("ingest cold", "mails/s", bare, cold, "print only: a scrypt per seat inside the run",
               bare_name="bare Lark LALR")
 

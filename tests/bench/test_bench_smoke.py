@@ -55,6 +55,7 @@ def test_bench_ingest() -> None:
               *(["--instances", "1", "2", "--pg", pg] if pg else []))
     assert_figures(out, "ingest", "bare Lark LALR")
     assert_figures(out, "ingest", "bare imapclient fetch")
+    assert_figures(out, "ingest floor", "bare Lark LALR")
     assert_figures(out, "ingest cold", "bare Lark LALR")
     assert re.search(r"^ingest latency: 3 mails at 20/s .* p99 \d+ ms", out, re.M), out
     if pg:
