@@ -30,7 +30,7 @@ from sqlmodel import select
 
 from bench import realgames as rg
 from gm.clock import FakeClock
-from gm.daemon import FRESH_SECONDS, Daemon, DueCheck, process_round
+from gm.daemon import FRESH_SECONDS, Daemon, DueCheck, process_round, settle_heap
 from gm.db.engine import make_engine, session_scope
 from gm.db.models import Game, Seat
 from gm.mail.config import ImapSettings, TlsMode
@@ -53,6 +53,7 @@ def warm_up(ctx: ServiceContext, signed_on: bool) -> None:
     and process); without, that scrypt is in the figure, on each seat's first mail this
     instance handles."""
     parsewarm.warm_up(ctx)
+    settle_heap()  # what the daemon does next (the sign-ons below stand for later mail)
     if not signed_on:
         return
     with session_scope(ctx.engine) as session:

@@ -4,7 +4,8 @@
 starts (gm.service.reports.warm_up: the game modules, boards, templates and catalogues loaded
 by rendering one report, nothing stored; gm.pipeline.drawpool.prepare: the drawing pool
 started, its forkserver having drawn each game's opening maps, and from then on each report
-queued offered to it to draw ahead), waits for GO_FILE (so that every instance starts
+queued offered to it to draw ahead; gm.daemon.settle_heap in between, as the daemon),
+waits for GO_FILE (so that every instance starts
 together), then with its clock at NOW does what the daemon does at a
 deadline: sweeps until nothing is due (every phase claimed, adjudicated, its reports queued),
 then drains the outbox (maps drawn, every mail handed to a sink that accepts it) until
@@ -24,6 +25,7 @@ from pathlib import Path
 from sqlmodel import func, select
 
 from gm.clock import FakeClock
+from gm.daemon import settle_heap
 from gm.db.engine import make_engine, session_scope
 from gm.db.models import OutboundMail
 from gm.mail.types import SendResult
@@ -58,6 +60,7 @@ def main(url: str, instance: str, now: str, go_file: str, draw_workers: str = ""
     ctx = ServiceContext(engine=make_engine(url), clock=FakeClock(datetime.fromisoformat(now)),
                          settings=settings, instance=instance)
     warm_up(ctx)  # what gm.daemon.Daemon.run does before its first round
+    settle_heap()  # then, as it: what the start loaded frozen out of the collector's sight
     drawpool.prepare(ctx)  # and, games running, in the background (waited for here)
     print(json.dumps({"ready": instance}), flush=True)
     while not Path(go_file).exists():
