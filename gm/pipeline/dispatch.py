@@ -5,7 +5,7 @@ re-send the same bytes with the same Message-ID, which clients collapse. A
 permanent failure (5xx, refused recipient) is recorded and shown to the
 moderator; temporary ones (4xx, timeouts, disk full) are retried with
 exponential backoff up to ``MAX_ATTEMPTS``; once a mail has waited through
-``TELL_AFTER_ATTEMPTS`` of them (about a quarter of an hour) the moderator is
+``TELL_AFTER_ATTEMPTS`` of them (7.5 minutes: 30 s, doubling) the moderator is
 told it is delayed, at most once an hour per game, so that a long outage of
 the mail server is not discovered by players asking where their report is.
 

@@ -47,7 +47,7 @@ def test_bench_parse() -> None:
 
 
 @pytest.mark.imap
-@pytest.mark.skipif(not dovecot_available(), reason="needs Dovecot (scripts/test-deps) run as root")
+@pytest.mark.skipif(not dovecot_available(), reason="needs Dovecot (scripts/install --test) run as root")
 def test_bench_ingest() -> None:
     pg = os.environ.get("GM_TEST_DATABASE_URL")
     out = run("bench_ingest", "--mails", "4", "--games", "1", "--runs", "1",

@@ -17,7 +17,7 @@ _users = itertools.count(1)
 def dovecot() -> Iterator[DovecotServer]:
     """One private Dovecot for the session (skipped if the binary is missing)."""
     if not dovecot_available():
-        pytest.skip(f"{DOVECOT} not installed or not running as root (scripts/test-deps)")
+        pytest.skip(f"{DOVECOT} not installed or not running as root (scripts/install --test)")
     server = DovecotServer()
     server.start()
     yield server
