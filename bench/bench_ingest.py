@@ -67,10 +67,10 @@ from gm.mail.mime import decode
 from gm.mail.types import SendResult
 from gm.orders.commands import PowerSignOn
 from gm.orders.envelope import parse_envelope
-from gm.orders.model import ProseLine
 from gm.orders.text import clean_body
 from gm.service.context import ServiceContext
 from gm.service.games import current_phase, module_of
+from gm.service.orders import judge_orders
 from gm.service.passwords import check_password, forget_verified
 from tests.support.servers import DovecotServer
 
@@ -132,8 +132,8 @@ def bare_lark(raws: Sequence[bytes]) -> tuple[int, float]:
 
 def contract_work(url: str, raws: Sequence[bytes]) -> tuple[int, float]:
     """What no ingest can skip, alone, on ``raws``: each mail decoded and cleaned, its
-    envelope read, each section's order lines parsed by the game's module and validated
-    against the game's position, as gm.service.orders.submit_orders does; no database, no
+    envelope read, each section's order lines parsed and validated against the game's
+    position by gm.service.orders.judge_orders, as submit_orders does; no database, no
     sign-on, no reply, nothing stored (the positions are read beforehand, not timed).
     The whole ingest cannot be faster than this; (mails, seconds)."""
     engine = make_engine(url)
@@ -148,9 +148,8 @@ def contract_work(url: str, raws: Sequence[bytes]) -> tuple[int, float]:
             module, state = games[str(section.game)]
             assert isinstance(section.signon, PowerSignOn)
             power = section.signon.power
-            lines = [o.line for o in section.orders if not isinstance(o.line, ProseLine)]
-            parsed = module.parse_orders(state, power, lines)
-            judged += len(module.validate(state, power, [p.order for p in parsed.orders]))
+            lines = [o.line for o in section.orders if (o.power or power) == power]
+            judged += len(judge_orders(module, state, power, lines)[1])
     spent = time.perf_counter() - start
     assert judged >= len(raws), judged  # every mail holds orders: none was left unread
     return len(raws), spent

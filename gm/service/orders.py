@@ -197,17 +197,11 @@ def submit_orders(
     phase = current_phase(session, game.id) if check else lock_current_phase(session, game.id)
     ensure_may_order(game, phase, power)
     module = module_of(game)
-    parse = _parse(module, phase.game_state or {}, power, lines)
-    orders = [p.order for p in parse.orders]
     # only ADD reads the current version (its orders); a mail replacing them has it retired
     # when its own are stored (issue 21)
     previous = _current_version(session, game.id, phase.seq, power) if add else None
-    # ADD: the new orders are judged after the ones already stored (actions counted and
-    # money spent from the top of the whole list), only their own verdicts shown
     earlier = [module.order_from_json(o) for o in previous.orders] if previous else []
-    validations = module.validate(phase.game_state or {}, power, earlier + orders)[
-        len(earlier):] if orders else []
-    judged = [Judged(p, v) for p, v in zip(parse.orders, validations, strict=True)]
+    parse, judged = judge_orders(module, phase.game_state or {}, power, lines, earlier)
     sub = Submission(game.id, power, phase, parse, judged, checked_only=check, added=add)
     keep = [j.parsed for j in judged if j.validation.stored]
     if check or not keep:
@@ -219,6 +213,19 @@ def submit_orders(
     sub.stored = store_orders(ctx, session, game, phase, power, orders=orders_json, text=text,
                               source=source, inbound_id=inbound_id)
     return sub
+
+
+def judge_orders(module: GameModule, state: State, power: str, lines: Sequence[SourceLine],
+                 earlier: Sequence[Any] = ()) -> tuple[ParseResult, list[Judged]]:
+    """``lines`` parsed as ``power``'s orders and each order validated against ``state``:
+    the work every order mail costs whatever is stored (bench/bench_ingest.py times it
+    alone as the ingest's floor). ``earlier``: orders already stored that the new ones
+    come after (ADD: actions counted and money spent from the top of the whole list);
+    only the new orders' verdicts are returned."""
+    parse = _parse(module, state, power, lines)
+    orders = [p.order for p in parse.orders]
+    validations = module.validate(state, power, [*earlier, *orders])[len(earlier):] if orders else []
+    return parse, [Judged(p, v) for p, v in zip(parse.orders, validations, strict=True)]
 
 
 def _parse(module: GameModule, state: State, power: str,
