@@ -1,13 +1,19 @@
 """The due-phase check before a mail, asked once per batch (gm.daemon.DueCheck, issue 21), is
-asked again as soon as its answer may have changed: a deadline passed, or a mail changed phases.
-Counted by what the mails find, not timed."""
+asked again as soon as its answer may have changed: a deadline passed, a mail changed phases,
+or a second went by (a phase another instance opened). Counted by what the mails find, not
+timed: the second's recheck is set to never or always, so only the cause a test names can
+make it ask again (a slow machine took the second between two mails of a test)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import event
 
+import gm.daemon
+import gm.schedule.sweep
 from gm.daemon import DueCheck, process_one
 from gm.db.engine import session_scope
 from gm.mail.types import FetchedMail
@@ -16,6 +22,28 @@ from gm.service.games import SeatSpec, create_game, current_phase
 from tests.pipeline.conftest import mail, outbox
 
 MOD = "mod@example.org"
+MOD_PASSWORD = "mod-secret"
+
+
+@pytest.fixture(autouse=True)
+def no_second_recheck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recheck after DUE_RECHECK_SECONDS of real time never comes (a test that wants it
+    sets the constant again)."""
+    monkeypatch.setattr(gm.daemon, "DUE_RECHECK_SECONDS", float("inf"))
+
+
+@pytest.fixture
+def checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the due-phase checks DueCheck asks (each closes what fell due)."""
+    asked: list[int] = []
+    real: Callable[..., object] = gm.schedule.sweep.close_due_without_orders
+
+    def counting(ctx: ServiceContext) -> object:
+        asked.append(1)
+        return real(ctx)
+
+    monkeypatch.setattr(gm.schedule.sweep, "close_due_without_orders", counting)
+    return asked
 
 
 class Box:
@@ -28,7 +56,8 @@ def baltica(ctx: ServiceContext) -> None:
         create_game(ctx, s, game_id="pb1", module_name="baltica", scenario="12.1",
                     seats=[SeatSpec("sweden", "sw@example.org", password="sw-secret"),
                            SeatSpec("coalition", "co@example.org", password="co-secret")],
-                    moderator_address=MOD, seed=bytes([1]) * 32,  # Sweden acts first
+                    moderator_address=MOD, moderator_password=MOD_PASSWORD,
+                    seed=bytes([1]) * 32,  # Sweden acts first
                     settings={"deadlines": {"outage_threshold": "365d"}})
         assert current_phase(s, "pb1").phase_id == "1700-autumn-action-roll"
 
@@ -79,3 +108,32 @@ def test_within_a_batch_the_check_is_not_asked_again_before_each_mail(ctx: Servi
     finally:
         event.remove(ctx.engine, "before_cursor_execute", count)
     assert len(statements) > with_check, (with_check, len(statements))
+
+
+def test_a_mail_that_changes_phases_has_the_next_mail_checked_again(
+        ctx: ServiceContext, checks: list[int]) -> None:
+    baltica(ctx)
+    due = DueCheck(ctx)
+    listing = "GAME pb1\nPOWER coalition co-secret\nLIST pb1\n"
+    process_one(ctx, Box(), fetched(1, listing, "co@example.org"), due)
+    process_one(ctx, Box(), fetched(2, listing, "co@example.org"), due)
+    assert len(checks) == 1  # once for the batch: nothing changed between the two
+    process_one(ctx, Box(), fetched(3, f"GAME pb1\nMODERATOR {MOD_PASSWORD}\nADJUDICATE NOW\n",
+                                    MOD), due)
+    with session_scope(ctx.engine) as s:
+        assert current_phase(s, "pb1").phase_id != "1700-autumn-action-roll"  # it closed
+    process_one(ctx, Box(), fetched(4, listing, "co@example.org"), due)
+    assert len(checks) == 2, "the mail after ADJUDICATE NOW was not checked again"
+
+
+def test_after_a_second_the_check_is_asked_again_for_phases_another_instance_opened(
+        ctx: ServiceContext, checks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    baltica(ctx)
+    due = DueCheck(ctx)
+    listing = "GAME pb1\nPOWER coalition co-secret\nLIST pb1\n"
+    process_one(ctx, Box(), fetched(1, listing, "co@example.org"), due)
+    process_one(ctx, Box(), fetched(2, listing, "co@example.org"), due)
+    assert len(checks) == 1
+    monkeypatch.setattr(gm.daemon, "DUE_RECHECK_SECONDS", 0.0)  # as if the second had passed
+    process_one(ctx, Box(), fetched(3, listing, "co@example.org"), due)
+    assert len(checks) == 2

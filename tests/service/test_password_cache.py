@@ -4,12 +4,18 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from gm.service import passwords
 from gm.service.passwords import check_password, forget_verified, hash_password
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -62,8 +68,21 @@ def test_what_is_stored_stays_scrypt_and_the_cache_holds_no_password(scrypt_call
     assert check_password("amber-crown-12", stored)
     (entry,) = passwords._verified
     assert b"amber" not in entry and len(entry) == 32
-    # the entry is keyed by a secret of this process: a plain hash of the pair is not it
+    # the entry is keyed by a secret of this process: a plain hash of the pair is not it,
+    # and another process (another secret) makes another entry of the same pair
     assert entry != hashlib.sha256(stored.encode() + b"\0amber-crown-12").digest()
+    others = {_entry_in_a_new_process("amber-crown-12", stored) for _ in range(2)}
+    assert len(others) == 2 and entry not in others
+
+
+def _entry_in_a_new_process(password: str, stored: str) -> bytes:
+    """What a fresh process would keep in its cache for ``password`` against ``stored``."""
+    code = ("import sys; from gm.service.passwords import check_password, _verified; "
+            "assert check_password(sys.argv[1], sys.argv[2]); print(next(iter(_verified)).hex())")
+    done = subprocess.run([sys.executable, "-c", code, password, stored], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          capture_output=True, text=True, timeout=60, check=True)
+    return bytes.fromhex(done.stdout.strip())
 
 
 def test_the_cache_is_bounded(scrypt_calls: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
