@@ -6,8 +6,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from gm.games.baltica import module
-from gm.games.baltica.parsing import context_for, parse_lines
+import pytest
+
+from gm.games.baltica import module, parsing
+from gm.games.baltica.parsing import context_for, parse_lines, phase_commands
 from gm.games.baltica.state import POOL
 from gm.orders.model import LineError, ParsedOrder, SourceLine
 
@@ -57,3 +59,31 @@ def test_a_nation_that_changes_sides_brings_its_blocks_along() -> None:
     after = context_for(board, later, "coalition")
     assert after is not before
     assert "Karl XII" in after.names["army"] and "Karl XII" not in before.names["army"]
+
+
+def test_a_new_step_gets_the_command_words_of_its_phase() -> None:
+    """The key holds "the step (its commands)": a context is not served for another phase."""
+    state = setup()
+    board = module.board_of(state)
+    before = context_for(board, state, "sweden")
+    later = copy.deepcopy(state)
+    later["step"] = "forage"
+    assert phase_commands(later["step"]) != phase_commands(state["step"])
+    after = context_for(board, later, "sweden")
+    assert after is not before
+    assert after.commands == phase_commands("forage")
+
+
+def test_a_dead_boards_entry_is_not_served_for_a_board_that_reuses_its_id(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """"An entry whose board is gone is rebuilt with a new token (so contexts of a dead
+    board are never served for a new one)"; the reused id is forced, not waited for."""
+    state = setup()
+    dead = copy.copy(module.board_of(state))
+    gone = context_for(dead, state, "sweden")
+    entry = parsing._boards[id(dead)]
+    del dead
+    assert entry.board() is None
+    fresh = copy.copy(module.board_of(state))
+    monkeypatch.setitem(parsing._boards, id(fresh), entry)
+    assert context_for(fresh, state, "sweden") is not gone
