@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 
 from gm.kept import Kept
@@ -27,19 +28,57 @@ def test_a_kept_none_is_told_from_a_missing_entry_by_the_default() -> None:
 
 
 def test_threads_putting_at_once_never_pass_the_bound() -> None:
-    kept: Kept[int, int] = Kept(50)
+    """No call raises (unlocked, ``move_to_end`` meets a key another thread just evicted)."""
+    kept: Kept[int, int] = Kept(4)
+    errors: list[BaseException] = []
+    start = threading.Barrier(4)
 
-    def fill(base: int) -> None:
-        for i in range(2_000):
-            kept.put(base + i, i)
-            kept.get(base + i // 2)
+    def fill() -> None:
+        start.wait()
+        try:
+            for i in range(20_000):
+                kept.put(i % 8, i)
+                kept.get((i - 3) % 8)  # the oldest entry: the next put by another evicts it
+        except BaseException as e:  # a thread's exception would only end that thread
+            errors.append(e)
 
-    threads = [threading.Thread(target=fill, args=(n * 10_000,)) for n in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(kept) == 50
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch as often as they can
+    try:
+        threads = [threading.Thread(target=fill) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert errors == [] and len(kept) == 4
+
+
+class RecordingLock:
+    """Counts the times it is taken (and checks each is let go)."""
+
+    def __init__(self) -> None:
+        self.taken = self.held = 0
+
+    def __enter__(self) -> None:
+        self.taken += 1
+        self.held += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.held -= 1
+
+
+def test_every_use_of_the_entries_takes_the_lock() -> None:
+    """get, put, clear, ``in`` and iteration each take the instance's lock (a real one)."""
+    kept: Kept[str, int] = Kept(2)
+    assert hasattr(kept._lock, "acquire")  # a lock, not a stand-in such as nullcontext()
+    lock = kept._lock = RecordingLock()  # type: ignore[assignment]
+    for use in (lambda: kept.put("a", 1), lambda: kept.get("a"), lambda: "a" in kept,
+                lambda: list(kept), kept.clear):
+        before = lock.taken
+        use()
+        assert lock.taken == before + 1 and lock.held == 0
 
 
 def test_clear_forgets_everything() -> None:

@@ -7,8 +7,9 @@ tests/schedule/test_mail_order.py.
 
 from __future__ import annotations
 
+from gm.kept import Kept
 from gm.mail.types import FetchedMail
-from gm.pipeline.order import OthersGames, Round, game_rank, mail_games, owner
+from gm.pipeline.order import OthersGames, Round, game_rank, games_of, mail_games, owner
 from tests.pipeline.conftest import mail
 
 GM = "gm@example.org"
@@ -74,6 +75,23 @@ def test_a_mail_with_no_envelope_or_too_large_to_read_touches_no_game() -> None:
     assert mail_games(mail("Thanks for the game!\nREADY\n"), GM) == frozenset()  # no envelope line
     big = mail("GAME race1\nPOWER north n-secret\n" + "x" * (11 * 1024 * 1024))
     assert mail_games(big, GM) == frozenset()
+
+
+def test_a_fetched_mail_s_games_are_read_once_and_again_when_its_bytes_change(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """games_of reads a fetched mail once per process; the same uid with other bytes again."""
+    reads: list[bytes] = []
+
+    def counting(raw: bytes, service_address: str):  # type: ignore[no-untyped-def]
+        reads.append(raw)
+        return mail_games(raw, service_address)
+
+    monkeypatch.setattr("gm.pipeline.order.mail_games", counting)
+    monkeypatch.setattr("gm.pipeline.order._KNOWN", Kept(16))
+    first = orders("race1", 1)
+    assert games_of(first, GM) == games_of(first, GM) == {"race1"} and reads == [first.raw]
+    other = orders("race2", 1)  # the same place in the mailbox, other bytes
+    assert games_of(other, GM) == {"race2"} and reads == [first.raw, other.raw]
 
 
 # -- the order of a round -----------------------------------------------------------------

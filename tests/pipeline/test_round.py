@@ -198,6 +198,17 @@ def test_each_mail_of_a_full_chunk_is_decoded_once(race, monkeypatch) -> None:  
     assert sorted(decoded) == sorted(m.raw for m in mails)
 
 
+def test_a_remembered_decode_is_that_mail_s_own(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A hit on the decoded mails remembered gives back the mail's own, not another's."""
+    monkeypatch.setattr(gm.mail.mime, "_RECENT", {})
+    mails = fetched()  # three mails of the same length
+    first = [gm.mail.mime.decode(m.raw) for m in mails]
+    again = [gm.mail.mime.decode(m.raw) for m in mails]
+    assert len({id(d) for d in first}) == len(mails)  # different mails, different objects
+    assert all(a is b for a, b in zip(again, first, strict=True))  # remembered
+    assert [d.message_id for d in again] == [f"<m{m.uid}@player.example>" for m in mails]
+
+
 def test_a_chunk_is_stored_in_the_mailbox_order_whatever_the_order_of_handling(
         race, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Two instances storing in one order never wait for each other in a cycle on the
