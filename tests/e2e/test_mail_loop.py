@@ -130,6 +130,30 @@ def test_signed_on_mails_are_never_held_back_by_the_budget(race: ServiceContext,
     assert len(outbox(race, kind="reply", to="north@example.org")) == 15
 
 
+def test_one_address_spending_its_budget_leaves_other_addresses_answered(race: ServiceContext) -> None:
+    """The budget is per address, in any case of it: a robot's loop never silences a newcomer."""
+    from tests.pipeline.conftest import deliver, mail, outbox
+
+    race.settings["reply_budget"] = 2
+    for sender in ("bot@example.net", "Bot@Example.NET", "BOT@example.net"):
+        deliver(race, mail("GAME race1\nadvance 1\n", sender=sender))
+    deliver(race, mail("GAME race1\nadvance 1\n", sender="newcomer@example.com"))
+    to_bot = [r for r, _ in outbox(race) if r.recipients and r.recipients[0].lower() == "bot@example.net"]
+    assert [r.kind for r in to_bot] == ["reply", "reply", "notice"]
+    assert len(outbox(race, kind="reply", to="newcomer@example.com")) == 1
+
+
+def test_a_budget_spent_on_mail_to_a_game_is_told_to_that_games_moderator(race: ServiceContext) -> None:
+    """When the mail that spends the budget names a game, that game's moderator is told, once."""
+    from tests.pipeline.conftest import deliver, mail, outbox
+
+    race.settings["reply_budget"] = 1
+    for _ in range(3):
+        deliver(race, mail("GAME race1\nadvance 1\n", sender="bot@example.net"))
+    [(told, text)] = outbox(race, kind="notice", to="mod@example.org")
+    assert told.game_id == "race1" and "bot@example.net" in text
+
+
 def test_our_own_mail_coming_back_is_never_answered(race: ServiceContext) -> None:
     from tests.pipeline.conftest import deliver, mail, outbox
 

@@ -30,19 +30,23 @@ def test_quoted_lines_html_parts_and_headers_are_masked_too() -> None:
     msg["From"], msg["To"] = "anna@example.se", "gm@pbem.example"
     msg["Subject"] = "Re: my password is kestrel-tide-oak-42"
     msg["Message-ID"] = "<m1@example.se>"
-    msg.set_content("recon Livland\n\n> Sign on with:  POWER sweden kestrel-tide-oak-42\n")
+    msg.set_content("recon Livland\n\n> Sign on with:  POWER sweden kestrel-tide-oak-42\n"
+                    "> > POWER denmark dane-oak-77\n")  # quoted, no colon: only its '>' leads in
     msg.add_alternative("<p>recon Livland</p><blockquote><p>POWER sweden <b>kestrel-tide-oak-42"
                         "</b></p></blockquote>", subtype="html")
     masked = mask_mail(bytes(msg))
     assert b"kestrel-tide-oak-42" not in masked
     assert "kestrel-tide-oak-42" not in _readable(masked)
+    assert "dane-oak-77" not in _readable(masked)
     assert decode(masked).message_id == "<m1@example.se>"
 
 
 def test_the_passwords_the_parser_read_are_masked_wherever_they_stand() -> None:
-    raw = plain(2, "GAME baltica42\nPOWER sweden hunter2\n\nmy password hunter2 is secret, ok?\n")
-    masked = mask_mail(raw, known={"hunter2"})
-    assert "hunter2" not in _readable(masked)
+    """A known password is masked where no sign-on line shows it, on both paths."""
+    for cte in ("8bit", "quoted-printable"):
+        raw = plain(2, "GAME baltica42\nrecon Livland\n\nmy password hunter2 is secret, ok?\n", cte=cte)
+        masked = mask_mail(raw, known={"hunter2"})
+        assert "hunter2" not in _readable(masked), cte
 
 
 def test_a_mail_without_a_password_is_left_byte_for_byte_and_masking_twice_changes_nothing() -> None:
@@ -64,6 +68,31 @@ def test_a_password_that_cannot_be_masked_takes_the_body_with_it() -> None:
     assert b"hunter2-long" not in masked
     assert "hunter2-long" not in _readable(masked)
     assert "could not be masked" in decode(masked).text and decode(masked).subject == "orders"
+
+
+def test_a_password_in_an_encoded_word_header_is_masked() -> None:
+    """A header holding a password only as an RFC 2047 encoded word is masked, on both paths."""
+    import base64
+
+    subject = "=?utf-8?b?" + base64.b64encode("lösen hunter2-long".encode()).decode() + "?="
+    for cte in ("8bit", "quoted-printable"):
+        masked = mask_mail(plain(7, "POWER sweden hunter2-long\n", cte=cte, subject=subject))
+        assert "hunter2-long" not in decode(masked).subject, cte
+
+
+def test_a_sign_on_standing_only_in_an_attachment_is_found() -> None:
+    """Parts that are not text are searched for sign-on lines: their password never stays."""
+    import email
+    from email.policy import default
+
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "anna@example.se", "gm@pbem.example", "orders"
+    msg.set_content("GAME baltica42\nmy orders are attached\n")
+    msg.add_attachment(b"POWER sweden hunter2-long\n", maintype="application", subtype="octet-stream",
+                       filename="orders.bin")
+    kept = email.message_from_bytes(mask_mail(bytes(msg)), policy=default)
+    payloads = [p.get_payload(decode=True) or b"" for p in kept.walk() if not p.is_multipart()]
+    assert not any(b"hunter2-long" in p for p in payloads)
 
 
 def _general(raw: bytes, known: set[str]) -> bytes:
