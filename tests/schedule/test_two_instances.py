@@ -190,8 +190,10 @@ def test_a_mail_held_by_another_instance_is_skipped_not_flagged_then_handled_onc
 def test_six_instances_handling_one_mail_answer_it_once(race) -> None:  # type: ignore[no-untyped-def]
     stored = store_inbound(race, FetchedMail(mail("GAME race1\nPOWER north n-secret\nadvance 3\n"),
                                              "imap:INBOX", 7, 44, "44"))
+    queued = len(outbox(race))
     together(6, lambda _: handle_inbound(race, stored.inbound_id))
     assert len(outbox(race, kind="reply")) == 1
+    assert len(outbox(race)) == queued + 1  # handled once: no warning from a second handling
     with session_scope(race.engine) as s:
         assert len(s.exec(select(OrderSet).where(OrderSet.power == "north")).all()) == 1
 
