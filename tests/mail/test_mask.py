@@ -57,14 +57,19 @@ def test_a_mail_without_a_password_is_left_byte_for_byte_and_masking_twice_chang
     assert find_secrets(decode(once).text) == set()
 
 
-def test_a_password_that_cannot_be_masked_takes_the_body_with_it() -> None:
-    """Text parts are rewritten; an application part is not, so the body goes (headers stay)."""
+def with_attachment(text: str) -> bytes:
+    """A mail of ``text`` with a sign-on in an application part (orders.bin)."""
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = "anna@example.se", "gm@pbem.example", "orders"
-    msg.set_content("GAME baltica42\nPOWER sweden hunter2-long\n")
+    msg.set_content(text)
     msg.add_attachment(b"POWER sweden hunter2-long\n", maintype="application", subtype="octet-stream",
                        filename="orders.bin")
-    masked = mask_mail(bytes(msg))
+    return bytes(msg)
+
+
+def test_a_password_that_cannot_be_masked_takes_the_body_with_it() -> None:
+    """Text parts are rewritten; an application part is not, so the body goes (headers stay)."""
+    masked = mask_mail(with_attachment("GAME baltica42\nPOWER sweden hunter2-long\n"))
     assert b"hunter2-long" not in masked
     assert "hunter2-long" not in _readable(masked)
     assert "could not be masked" in decode(masked).text and decode(masked).subject == "orders"
@@ -85,12 +90,8 @@ def test_a_sign_on_standing_only_in_an_attachment_is_found() -> None:
     import email
     from email.policy import default
 
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = "anna@example.se", "gm@pbem.example", "orders"
-    msg.set_content("GAME baltica42\nmy orders are attached\n")
-    msg.add_attachment(b"POWER sweden hunter2-long\n", maintype="application", subtype="octet-stream",
-                       filename="orders.bin")
-    kept = email.message_from_bytes(mask_mail(bytes(msg)), policy=default)
+    kept = email.message_from_bytes(mask_mail(with_attachment("GAME baltica42\nmy orders are attached\n")),
+                                    policy=default)
     payloads = [p.get_payload(decode=True) or b"" for p in kept.walk() if not p.is_multipart()]
     assert not any(b"hunter2-long" in p for p in payloads)
 
