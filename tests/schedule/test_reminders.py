@@ -120,3 +120,28 @@ def test_a_late_reminder_states_the_time_really_left(ctx) -> None:  # type: igno
     assert all("40 minutes" in body(m) and " 2 hours" not in body(m) for m in mails)
     summary = [m for m in outbox(ctx, "notice") if "missing" in m.subject]
     assert summary and summary[0].subject.endswith("(40 minutes left)")
+
+
+def test_a_reminder_gives_the_deadline_in_the_seats_own_time_zone(ctx) -> None:  # type: ignore[no-untyped-def]
+    """South plays from Paris (seat time zone Europe/Paris, French): its reminder names the
+    deadline's local time there, 13:00 CET, beside the UTC time."""
+    from gm.l10n import moment
+
+    new_game(ctx, default="48h", reminders=["2h"])
+    deadline = phase(ctx).deadline
+    ctx.clock.set(deadline - H)
+    sweep(ctx)
+    [to_south] = [m for m in outbox(ctx, "reminder") if m.recipients == ["s@example.org"]]
+    paris = moment(deadline, "Europe/Paris", "fr")
+    assert "13:00" in paris and "CET" in paris  # what the assertion below looks for
+    assert paris in body(to_south)
+
+
+def test_no_reminder_goes_out_once_the_deadline_has_passed_even_within_grace(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Reminders fall before the deadline. A first sweep in the grace period (the service was
+    paused over both reminder times) sends none: no "closes in 1 minute" after it closed."""
+    new_game(ctx, default="48h", grace="1h", reminders=["24h", "2h"])
+    ctx.clock.set(phase(ctx).deadline + timedelta(minutes=30))
+    assert sweep(ctx).reminders == []
+    assert outbox(ctx, "reminder") == []
+    assert not [m for m in outbox(ctx, "notice") if "missing" in m.subject]
