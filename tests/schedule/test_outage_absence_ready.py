@@ -67,9 +67,9 @@ def test_a_short_gap_is_not_an_outage(ctx) -> None:  # type: ignore[no-untyped-d
     assert len(sweep(ctx).closed) == 1
 
 
-def _absent(ctx: ServiceContext, power: str, start: date, end: date) -> None:
+def _absent(ctx: ServiceContext, power: str, start: date, end: date, game_id: str = "race1") -> None:
     with session_scope(ctx.engine) as s:
-        record_absence(s, "race1", power, start, end, at=ctx.clock.now())
+        record_absence(s, game_id, power, start, end, at=ctx.clock.now())
 
 
 def test_absence_with_extend_policy_gives_the_phase_length_after_return(ctx) -> None:  # type: ignore[no-untyped-def]
@@ -106,6 +106,49 @@ def test_absence_with_ask_policy_tells_the_moderator_once_then_defaults(ctx) -> 
     assert len(asked) == 1 and "Decide: EXTEND" in body(asked[0])
     ctx.clock.set(deadline)
     assert sweep(ctx).closed[0].defaulted == ("north", "south")
+
+
+def test_absence_dates_are_inclusive_a_one_day_absence_covers_its_deadline(ctx) -> None:  # type: ignore[no-untyped-def]
+    """ABSENT 2026-01-07 TO 2026-01-07 covers a deadline on the 7th (first and last day both
+    count); an absence that ended on the 6th does not."""
+    new_game(ctx, "away", default="48h", absence="extend")  # deadline 2026-01-07 12:00 UTC
+    new_game(ctx, "back", default="48h", absence="extend")
+    _absent(ctx, "south", date(2026, 1, 7), date(2026, 1, 7), "away")
+    _absent(ctx, "south", date(2026, 1, 6), date(2026, 1, 6), "back")
+    ctx.clock.set(phase(ctx, "away").deadline)
+    report = sweep(ctx)
+    assert [(a.game_id, a.powers) for a in report.absence_acts] == [("away", ("south",))]
+    assert [c.game_id for c in report.closed] == ["back"]
+    moved = phase(ctx, "away").deadline
+    assert moved is not None and moved.isoformat() == "2026-01-10T00:00:00+00:00"
+
+
+def test_absence_dates_are_read_in_the_games_time_zone(ctx) -> None:  # type: ignore[no-untyped-def]
+    """The deadline 2026-01-07 12:00 UTC is 8 January 01:00 in Auckland: a power away from the
+    8th (Auckland dates) is away at that deadline, and gets its phase length after it returns."""
+    from zoneinfo import ZoneInfo
+
+    new_game(ctx, default="48h", absence="extend", timezone="Pacific/Auckland")
+    _absent(ctx, "south", date(2026, 1, 8), date(2026, 1, 10))
+    ctx.clock.set(phase(ctx).deadline)
+    report = sweep(ctx)
+    assert report.closed == [] and [a.powers for a in report.absence_acts] == [("south",)]
+    moved = phase(ctx).deadline
+    assert moved is not None
+    assert moved.astimezone(ZoneInfo("Pacific/Auckland")).isoformat() == "2026-01-13T00:00:00+13:00"
+
+
+def test_absence_with_default_policy_tells_nobody_and_the_power_defaults_at_the_deadline(ctx) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="48h", absence="default")
+    deadline = phase(ctx).deadline
+    _absent(ctx, "south", date(2026, 1, 6), date(2026, 1, 10))
+    order(ctx, "north")
+    ctx.clock.set(deadline - 23 * H)  # the first reminder time: when "ask" would ask
+    assert sweep(ctx).absence_acts == []
+    ctx.clock.set(deadline)
+    report = sweep(ctx)
+    assert report.absence_acts == [] and [c.defaulted for c in report.closed] == [("south",)]
+    assert not [m for m in outbox(ctx, "notice") if "absent" in m.subject]
 
 
 def test_everyone_ready_adjudicates_at_once_when_the_game_allows_it(ctx) -> None:  # type: ignore[no-untyped-def]
