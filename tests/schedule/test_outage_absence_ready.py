@@ -236,3 +236,31 @@ def test_an_absence_that_extends_the_deadline_tells_every_player(ctx) -> None:  
     moved = [m for m in outbox(ctx, "notice") if _moved(m)]
     assert sorted(m.recipients[0] for m in moved) == ["n@example.org", "s@example.org"]
     assert all(_calendar(m)[2] == "2026-01-13T00:00:00+00:00" for m in moved)
+
+
+def test_ready_with_a_delay_never_moves_the_deadline_later(ctx) -> None:  # type: ignore[no-untyped-def]
+    """early_delay brings the deadline forward ("never later than it was"): everyone READY an
+    hour before the deadline with a ten-hour delay leaves the deadline where it is."""
+    new_game(ctx, early=True, early_delay="10h")
+    deadline = phase(ctx).deadline
+    ctx.clock.set(deadline - H)
+    flags(ctx, "north", ready=True)
+    flags(ctx, "south", ready=True)
+    assert maybe_adjudicate_early(ctx, "race1") is False
+    assert phase(ctx).deadline == deadline
+    ctx.clock.set(deadline)
+    assert len(sweep(ctx).closed) == 1
+
+
+def test_an_early_deadline_has_no_grace_period(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Everyone READY with early_delay 10m and grace 1h: the phase closes at the early
+    deadline itself, not an hour after it (grace is for late orders, and nobody owes any)."""
+    new_game(ctx, early=True, early_delay="10m", grace="1h")
+    flags(ctx, "north", ready=True)
+    flags(ctx, "south", ready=True)
+    assert maybe_adjudicate_early(ctx, "race1") is True
+    early = phase(ctx).deadline
+    ctx.clock.set(early - timedelta(seconds=1))
+    assert sweep(ctx).closed == []
+    ctx.clock.set(early)
+    assert [c.phase_id for c in sweep(ctx).closed] == ["turn-1"]
