@@ -110,3 +110,21 @@ def test_sunday_evening_deadlines_stay_at_20_00_stockholm_across_dst(ctx) -> Non
         assert len(sweep(ctx).closed) == 1
     assert [(d.date().isoformat(), d.strftime("%H:%M %Z")) for d in seen] == [
         ("2026-03-22", "20:00 CET"), ("2026-03-29", "20:00 CEST"), ("2026-04-05", "20:00 CEST")]
+
+
+def test_orders_reset_the_missed_in_row_count_so_missed_phases_apart_warn_nobody(ctx) -> None:  # type: ignore[no-untyped-def]
+    """NMR counts missed phases *in a row*: south misses turn 1, orders for turn 2, misses
+    turn 3. With nmr_warn_after 2 the moderator hears nothing, and south's count is 1."""
+    from gm.service.games import seat_for_power
+
+    new_game(ctx, nmr_warn_after=2)
+    for south_orders in (False, True, False):
+        order(ctx, "north")
+        if south_orders:
+            order(ctx, "south")
+        ctx.clock.set(phase(ctx).deadline)
+        assert sweep(ctx).nmr_warned == []
+    assert not [m for m in outbox(ctx, "notice") if "in a row" in m.subject]
+    with session_scope(ctx.engine) as s:
+        seat = seat_for_power(s, "race1", "south")
+        assert seat is not None and seat.missed_in_row == 1
