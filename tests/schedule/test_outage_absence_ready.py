@@ -58,6 +58,22 @@ def test_restart_with_extend_policy_moves_the_deadline_by_the_outage(ctx) -> Non
     assert [c.phase_id for c in closed] == ["turn-1"]
 
 
+def test_an_outage_over_the_grace_period_counts_like_one_over_the_deadline(ctx) -> None:  # type: ignore[no-untyped-def]
+    """docs/scheduling.md: the outage policy applies when "a deadline (plus grace) fell in the
+    gap". Alive 10 minutes into a 2 h grace period, then down until 5 h after the deadline:
+    late orders could not arrive, so under extend the deadline moves by the outage."""
+    new_game(ctx, default="48h", grace="2h", on_outage="extend", outage_threshold="15m")
+    deadline = phase(ctx).deadline
+    ctx.clock.set(deadline + timedelta(minutes=10))
+    assert sweep(ctx).closed == []
+    ctx.clock.set(deadline + 5 * H)
+    again = restarted(ctx)
+    report = sweep(again)
+    again.engine.dispose()
+    assert report.closed == [] and [a.policy for a in report.outage_acts] == [OutagePolicy.EXTEND]
+    assert phase(ctx).deadline == deadline + 5 * H - timedelta(minutes=10)
+
+
 def test_a_short_gap_is_not_an_outage(ctx) -> None:  # type: ignore[no-untyped-def]
     new_game(ctx, default="48h", on_outage="extend", outage_threshold="15m")
     deadline = phase(ctx).deadline
