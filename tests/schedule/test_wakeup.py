@@ -15,7 +15,7 @@ from gm.mail.types import FetchedMail
 from gm.schedule.wakeup import WakeClock
 from gm.service.context import ServiceContext
 from tests.pipeline.conftest import mail
-from tests.schedule.support import answered, new_game, order, phase, running
+from tests.schedule.support import answered, new_game, order, outbox, phase, running
 
 H = timedelta(hours=1)
 
@@ -92,3 +92,23 @@ def test_a_round_that_raises_does_not_stop_the_daemon(ctx: ServiceContext, tmp_p
         answered(tmp_path / "out", thread)
     assert source.raised and not thread.is_alive()
     assert answered(tmp_path / "out")  # the round after the one that raised fetched and answered the mail
+
+
+def test_a_deadline_or_reminder_falling_due_is_swept_at_the_next_round_not_the_periodic_sweep(
+        ctx: ServiceContext, tmp_path: Path) -> None:
+    """docs/scheduling.md: the loop sweeps when a moment has fallen due *or* the periodic
+    sweep is due. With the periodic sweep an hour away (of real time), the round after the 2 h
+    reminder time sends the reminder, and the round after the deadline closes the phase."""
+    new_game(ctx, reminders=["2h"])
+    deadline = phase(ctx).deadline
+    daemon = Daemon(ctx, MaildirSource(MaildirSettings(inbox=str(tmp_path / "inbox"))),
+                    FileSink(tmp_path / "out"), sweep_seconds=3600)
+    asyncio.run(daemon.step())  # the first round's periodic sweep: nothing is due yet
+    assert outbox(ctx, "reminder") == []
+    ctx.clock.set(deadline - 2 * H)
+    asyncio.run(daemon.step())
+    assert sorted(m.recipients[0] for m in outbox(ctx, "reminder")) == [  # type: ignore[index]
+        "n@example.org", "s@example.org"]
+    ctx.clock.set(deadline)
+    asyncio.run(daemon.step())
+    assert phase(ctx).phase_id == "turn-2"
