@@ -128,3 +128,20 @@ def test_orders_reset_the_missed_in_row_count_so_missed_phases_apart_warn_nobody
     with session_scope(ctx.engine) as s:
         seat = seat_for_power(s, "race1", "south")
         assert seat is not None and seat.missed_in_row == 1
+
+
+def test_the_moderator_hears_of_each_miss_at_and_past_the_limit_and_never_with_limit_0(ctx) -> None:  # type: ignore[no-untyped-def]
+    """nmr_warn_after 2: south's 2nd and 3rd misses in a row are each named to the moderator
+    (it may REPLACE the seat at any of them); nmr_warn_after 0: never."""
+    new_game(ctx, "warn", nmr_warn_after=2)
+    new_game(ctx, "never", nmr_warn_after=0)
+    warned = []
+    for _ in range(3):
+        for game in ("warn", "never"):
+            order(ctx, "north", game_id=game)
+        ctx.clock.set(phase(ctx, "warn").deadline)
+        warned.append(sorted(sweep(ctx).nmr_warned))
+    assert warned == [[], [("warn", "south")], [("warn", "south")]]
+    subjects = sorted(m.subject for m in outbox(ctx, "notice") if "in a row" in m.subject)
+    assert subjects == ["[warn] south missed 2 phases in a row",
+                        "[warn] south missed 3 phases in a row"]
