@@ -280,3 +280,20 @@ def test_an_early_deadline_has_no_grace_period(ctx) -> None:  # type: ignore[no-
     assert sweep(ctx).closed == []
     ctx.clock.set(early)
     assert [c.phase_id for c in sweep(ctx).closed] == ["turn-1"]
+
+
+def test_everyone_ready_closes_nothing_in_a_paused_game_or_an_unreleased_preview(ctx) -> None:  # type: ignore[no-untyped-def]
+    """READY adjudicates early only what the sweep could adjudicate: an open, released phase
+    of a running game. A paused game, or a phase whose preview waits for the moderator, stays."""
+    from gm.service.games import current_phase, get_game
+
+    new_game(ctx, "paused", early=True)
+    new_game(ctx, "preview", early=True)
+    with session_scope(ctx.engine) as s:
+        get_game(s, "paused").status = "paused"
+        current_phase(s, "preview").released = False
+    for game in ("paused", "preview"):
+        flags(ctx, "north", game, ready=True)
+        flags(ctx, "south", game, ready=True)
+        assert maybe_adjudicate_early(ctx, game) is False
+        assert phase(ctx, game).phase_id == "turn-1" and phase(ctx, game).state == "open"
