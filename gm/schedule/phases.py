@@ -29,14 +29,16 @@ class OpenPhase:
     deadline: datetime
     marks: frozenset[str]
     settings: dict[str, Any] = field(hash=False, compare=False)
+    owes: bool = True  # someone owes orders (False: a die-rolling step)
 
     @cached_property
     def policy(self) -> DeadlinePolicy:
         return policy(self.settings)
 
     def due_at(self) -> datetime:
-        """Deadline plus grace; no grace once every power said READY (early adjudication)."""
-        if marker("early", self.deadline) in self.marks:
+        """Deadline plus grace; no grace once every power said READY (early adjudication), nor
+        for a phase nobody owes orders in (grace is for late orders: a die roll is due at once)."""
+        if not self.owes or marker("early", self.deadline) in self.marks:
             return self.deadline
         return self.deadline + self.policy.grace
 
@@ -51,7 +53,7 @@ def open_phases(session: Session, game_id: str | None = None, *,
     # sqlalchemy's select: sqlmodel's is typed for at most four columns
     q = (select(col(Phase.id), col(Phase.game_id), col(Phase.seq), col(Phase.phase_id),
                col(Phase.kind), col(Phase.deadline), col(Phase.reminders_sent),
-               col(Game.settings))
+               col(Game.settings), col(Phase.info))
          .join(Game, col(Game.id) == col(Phase.game_id))
          .where(col(Phase.state) == "open", col(Phase.released).is_(True),
                 col(Phase.deadline).is_not(None), col(Game.status) == "running",
@@ -62,8 +64,9 @@ def open_phases(session: Session, game_id: str | None = None, *,
         q = q.where(col(Phase.deadline) > deadline_from)
     if deadline_to is not None:
         q = q.where(col(Phase.deadline) <= deadline_to)
-    return [OpenPhase(pk, g, seq, pid, kind, utc(deadline), frozenset(marks or ()), settings or {})
-            for pk, g, seq, pid, kind, deadline, marks, settings in session.execute(q)]
+    return [OpenPhase(pk, g, seq, pid, kind, utc(deadline), frozenset(marks or ()), settings or {},
+                      bool((info or {}).get("owing")))
+            for pk, g, seq, pid, kind, deadline, marks, settings, info in session.execute(q)]
 
 
 def has_orders(row: OrderSet | None) -> bool:

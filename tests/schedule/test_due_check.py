@@ -51,14 +51,14 @@ class Box:
         return None
 
 
-def baltica(ctx: ServiceContext) -> None:
+def baltica(ctx: ServiceContext, **deadlines: str) -> None:
     with session_scope(ctx.engine) as s:
         create_game(ctx, s, game_id="pb1", module_name="baltica", scenario="12.1",
                     seats=[SeatSpec("sweden", "sw@example.org", password="sw-secret"),
                            SeatSpec("coalition", "co@example.org", password="co-secret")],
                     moderator_address=MOD, moderator_password=MOD_PASSWORD,
                     seed=bytes([1]) * 32,  # Sweden acts first
-                    settings={"deadlines": {"outage_threshold": "365d"}})
+                    settings={"deadlines": {"outage_threshold": "365d", **deadlines}})
         assert current_phase(s, "pb1").phase_id == "1700-autumn-action-roll"
 
 
@@ -84,6 +84,34 @@ def test_a_die_roll_falling_due_between_two_mails_of_a_batch_is_closed_before_th
                                     "sw@example.org"), due)
     [(_, text)] = outbox(ctx, kind="reply", to="sw@example.org")
     assert "too late" not in text and "OK  recon Livland" in text, text
+
+
+def test_grace_does_not_delay_a_die_roll_so_mail_for_the_next_phase_is_not_refused(
+        ctx: ServiceContext) -> None:
+    """Grace is for late orders; nobody orders in a die-rolling step (gm/service/phases.py:
+    "due at once"). In a game with an hour's grace, Sweden's orders a minute after the action
+    roll opened are for the action phase after it: the roll is closed before the mail, and the
+    mail is carried out, not answered "sweden has no orders to give in ...-action-roll"."""
+    baltica(ctx, grace="1h")
+    with session_scope(ctx.engine) as s:
+        roll = current_phase(s, "pb1")
+    assert roll.deadline is not None
+    ctx.clock.set(roll.deadline + timedelta(minutes=1))
+    process_one(ctx, Box(), fetched(1, "GAME pb1\nPOWER sweden sw-secret\nrecon Livland\n",
+                                    "sw@example.org"), DueCheck(ctx))
+    [(_, text)] = outbox(ctx, kind="reply", to="sw@example.org")
+    assert "OK  recon Livland" in text and "no orders to give" not in text, text
+
+
+def test_grace_does_not_delay_a_die_roll_in_the_sweep(ctx: ServiceContext) -> None:
+    from gm.schedule.sweep import sweep
+
+    baltica(ctx, grace="1h")
+    with session_scope(ctx.engine) as s:
+        roll = current_phase(s, "pb1")
+    assert roll.deadline is not None
+    ctx.clock.set(roll.deadline)
+    assert [c.phase_id for c in sweep(ctx).closed] == ["1700-autumn-action-roll"]
 
 
 def test_within_a_batch_the_check_is_not_asked_again_before_each_mail(ctx: ServiceContext) -> None:
