@@ -51,6 +51,7 @@ def test_nobody_missing_means_no_reminder_mail(ctx) -> None:  # type: ignore[no-
     ctx.clock.set(phase(ctx).deadline - 2 * H)
     assert [r.powers for r in sweep(ctx).reminders] == [()]
     assert outbox(ctx, "reminder") == []
+    assert not [m for m in outbox(ctx, "notice") if "missing" in m.subject]  # nor a summary
     assert sweep(ctx).reminders == []
 
 
