@@ -74,6 +74,24 @@ def test_an_outage_over_the_grace_period_counts_like_one_over_the_deadline(ctx) 
     assert phase(ctx).deadline == deadline + 5 * H - timedelta(minutes=10)
 
 
+def test_an_instance_that_died_is_no_outage_while_another_one_stays_alive(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Heartbeats are per instance; the service is down only when no instance was alive. One
+    instance sweeps once and dies; the other sweeps every 10 minutes past the deadline: no
+    outage, and the phase closes at its own deadline under on_outage = extend."""
+    new_game(ctx, default="48h", on_outage="extend", outage_threshold="15m")
+    deadline = phase(ctx).deadline
+    ctx.clock.set(deadline - 3 * H)
+    dead = restarted(ctx)
+    sweep(dead)
+    dead.engine.dispose()
+    while ctx.clock.now() < deadline:
+        ctx.clock.advance(timedelta(minutes=10))
+        report = sweep(ctx)
+        assert report.outage is not None and report.outage.length == timedelta(minutes=10)
+        assert report.outage_acts == []  # the gap since the last beat of any instance
+    assert [c.phase_id for c in report.closed] == ["turn-1"]
+
+
 def test_a_short_gap_is_not_an_outage(ctx) -> None:  # type: ignore[no-untyped-def]
     new_game(ctx, default="48h", on_outage="extend", outage_threshold="15m")
     deadline = phase(ctx).deadline
