@@ -129,11 +129,13 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
                              phase=phase.phase_id)
         return reply
     # A phase nobody orders in (a die roll) is never "too late" for anyone: once due it is
-    # closed before mail is handled (gm.schedule.sweep.close_due_without_orders).
+    # closed before mail is handled (gm.schedule.sweep.close_due_without_orders). Nor is
+    # the moderator ever: RESUME after a pause, RELEASE after a review, EXTEND or a fix
+    # of a held game come after a deadline that passed unclosed (orders.md §9).
     owed = bool(phase_info(phase).owing)
-    late = (phase.state == "open" and owed
+    late = (seat is not None and phase.state == "open" and owed
             and lateness(game.settings, phase.deadline, sc.ctx.clock.now()) is Lateness.TOO_LATE)
-    if game.hold_reason and (late or not owed):
+    if seat is not None and game.hold_reason and (late or not owed):
         reply.rejected = msg("game {game} is waiting for its moderator: {phase} could not be "
                              "closed yet; nothing in this section was carried out. Send it again "
                              "when the next report arrives", game=game.id, phase=phase.phase_id)

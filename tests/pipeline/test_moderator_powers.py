@@ -8,7 +8,7 @@ the moderator's powers: each of these guarantees could be broken without a test 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlmodel import col, select
 
@@ -158,3 +158,43 @@ def test_resume_moves_the_deadline_by_the_length_of_the_pause(race) -> None:  # 
     assert deadline(race) == old + timedelta(hours=30)
     [told] = mails_to(race, NORTH, before, kind="notice")
     assert "resumed game race1" in told
+
+
+def test_resume_by_mail_works_after_a_pause_longer_than_the_deadline(race) -> None:  # type: ignore[no-untyped-def]
+    old, paused_at = deadline(race), race.clock.now()
+    moderate(race, "PAUSE: server move\n")
+    race.clock.set(old + timedelta(days=3))  # the pause outlasts the deadline
+    reply = moderate(race, "RESUME\n")
+    assert "OK  RESUME: the game runs again" in reply, reply
+    assert deadline(race) == old + (race.clock.now() - paused_at)
+
+
+def test_the_moderator_is_heard_by_mail_when_a_held_games_deadline_has_passed(race) -> None:  # type: ignore[no-untyped-def]
+    from gm.db.models import Game
+
+    with session_scope(race.engine) as s:  # closing turn-1 raised: the game is held
+        game = s.exec(select(Game).where(Game.id == "race1")).one()
+        game.hold_reason, game.held_at = "closing turn-1 raised KeyError: 'x'", race.clock.now()
+        s.add(game)
+    race.clock.set(deadline(race) + timedelta(days=1))
+    reply = moderate(race, "EXTEND TO 2026-01-20 12:00: a fix is on its way\n")
+    assert "OK  EXTEND" in reply, reply
+    assert deadline(race) == datetime(2026, 1, 20, 12, tzinfo=UTC)
+    assert "OK  advance 2" in play(race, NORTH, "POWER north n-secret\nadvance 2\n")  # in time again
+
+
+def test_release_by_mail_sends_the_held_reports_and_starts_the_phases_clock(race) -> None:  # type: ignore[no-untyped-def]
+    from gm.db.models import Game
+
+    with session_scope(race.engine) as s:
+        game = s.exec(select(Game).where(Game.id == "race1")).one()
+        game.settings = {**(game.settings or {}), "preview": True}
+        s.add(game)
+    moderate(race, "ADJUDICATE NOW\n")
+    length = deadline(race) - race.clock.now()  # the phase's length, counted from the close
+    race.clock.advance(timedelta(days=3))  # the moderator's review outlasts it
+    reply = moderate(race, "RELEASE: checked\n")
+    assert "OK  RELEASE: checked: 2 held reports released" in reply, reply
+    assert deadline(race) == race.clock.now() + length  # counted from the release
+    for address in (NORTH, SOUTH):
+        assert [row.status for row, _ in outbox(race, kind="report", to=address)][-1] == "queued"
