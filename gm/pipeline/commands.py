@@ -432,6 +432,7 @@ class CommandRunner:
 
     def do_release(self, line: SourceLine, cmd: c.Release, acting: str | None) -> None:
         n = mod.release(self.sc.ctx, self.sc.session, self.game, actor=self.actor, reason=cmd.reason or "")
+        self.reply.deadline = current_phase(self.sc.session, self.game.id).deadline
         self.reply.done(line, f"{n} held reports released")
 
     # -- helpers ---------------------------------------------------------

@@ -398,13 +398,19 @@ def release(ctx: ServiceContext, session: Session, game: Game, *, actor: str, re
         row.next_attempt_at = ctx.clock.now()
         session.add(row)
     phase = current_phase(session, game.id)
+    moved = False
     if not phase.released:
         phase.released = True
         if phase.state == "open":
-            phase.deadline = deadline_for(game, phase.kind, ctx.clock.now())
+            old, phase.deadline = phase.deadline, deadline_for(game, phase.kind, ctx.clock.now())
+            moved = phase.deadline != old
         session.add(phase)
     record_act(ctx, session, game, actor=actor, command="release", args={"mails": len(held)},
                reason=reason)
+    if moved:  # the held reports give the deadline counted from the close: tell the new one
+        from gm.service.reports import queue_deadline_moved
+
+        queue_deadline_moved(ctx, session, game, phase)
     return len(held)
 
 

@@ -198,3 +198,25 @@ def test_release_by_mail_sends_the_held_reports_and_starts_the_phases_clock(race
     assert deadline(race) == race.clock.now() + length  # counted from the release
     for address in (NORTH, SOUTH):
         assert [row.status for row, _ in outbox(race, kind="report", to=address)][-1] == "queued"
+
+
+def test_players_learn_the_deadline_a_release_sets_not_the_one_of_the_close(race) -> None:  # type: ignore[no-untyped-def]
+    """The held reports were written at the close, with the deadline counted from then; a
+    RELEASE days later starts the clock again, and each player is told the new deadline."""
+    from gm.db.models import Game
+    from gm.i18n import translate, when
+
+    with session_scope(race.engine) as s:
+        game = s.exec(select(Game).where(Game.id == "race1")).one()
+        game.settings = {**(game.settings or {}), "preview": True}
+        s.add(game)
+    moderate(race, "ADJUDICATE NOW\n")
+    race.clock.advance(timedelta(days=3))
+    before = len(outbox(race))
+    reply = moderate(race, "RELEASE\n")
+    new = deadline(race)
+    assert new == race.clock.now() + timedelta(days=2)  # the race's phases last two days
+    assert f"Deadline: {translate(when(new), 'en')}" in reply  # the moderator's reply too
+    for address, language in ((NORTH, "en"), (SOUTH, "fr")):
+        said = translate(when(new), language)
+        assert any(said in text for text in mails_to(race, address, before, kind="notice")), said
