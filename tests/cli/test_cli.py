@@ -50,6 +50,28 @@ def test_moderator_acts_are_recorded_in_the_history(tmp_path) -> None:  # type: 
     assert "pause" in run(db, "history", "race1", "--private").output
 
 
+def test_the_mod_commands_carry_out_what_they_say_and_are_recorded(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`gm mod extend --to`, `dice --then-seed`, `adjudicate`, `replace`, `rollback`: each
+    changes the game as its help says, and the act is in the history with its reason."""
+    db = str(tmp_path / "gm.db")
+    new_game(db)
+    moved = run(db, "mod", "extend", "race1", "--to", "2030-06-01 18:00", "--reason", "summer")
+    assert moved.exit_code == 0 and "deadline now 2030-06-01 18:00 UTC" in moved.output, moved.output
+    dice = run(db, "mod", "dice", "race1", "6", "--then-seed")  # the race rolls twice
+    assert dice.exit_code == 0, dice.output
+    closed = run(db, "mod", "adjudicate", "race1", "--reason", "both ready by phone")
+    assert closed.exit_code == 0 and "now turn-2" in closed.output, closed.output
+    replaced = run(db, "mod", "replace", "race1", "south", "new@example.net", "--reason", "left")
+    assert replaced.exit_code == 0, replaced.output
+    back = run(db, "mod", "rollback", "race1", "turn-1", "--reason", "wrong die")
+    assert back.exit_code == 0 and "back at turn-1" in back.output, back.output
+    rows = json.loads(run(db, "history", "race1", "--json").output)
+    acts = [(r["what"], r["reason"]) for r in rows if r["what"].startswith("moderator")]
+    assert acts == [("moderator extend", "summer"), ("moderator dice", ""),
+                    ("moderator adjudicate", "both ready by phone"),
+                    ("moderator replace", "left"), ("moderator rollback", "wrong die")]
+
+
 def test_unknown_game_and_power_are_one_line_errors(tmp_path) -> None:  # type: ignore[no-untyped-def]
     db = str(tmp_path / "gm.db")
     new_game(db)
