@@ -169,13 +169,18 @@ def test_resume_by_mail_works_after_a_pause_longer_than_the_deadline(race) -> No
     assert deadline(race) == old + (race.clock.now() - paused_at)
 
 
-def test_the_moderator_is_heard_by_mail_when_a_held_games_deadline_has_passed(race) -> None:  # type: ignore[no-untyped-def]
+def hold(ctx: ServiceContext) -> None:
+    """The game held as gm.service.adjudicate.hold leaves it when closing turn-1 raised."""
     from gm.db.models import Game
 
-    with session_scope(race.engine) as s:  # closing turn-1 raised: the game is held
+    with session_scope(ctx.engine) as s:
         game = s.exec(select(Game).where(Game.id == "race1")).one()
-        game.hold_reason, game.held_at = "closing turn-1 raised KeyError: 'x'", race.clock.now()
+        game.hold_reason, game.held_at = "closing turn-1 raised KeyError: 'x'", ctx.clock.now()
         s.add(game)
+
+
+def test_the_moderator_is_heard_by_mail_when_a_held_games_deadline_has_passed(race) -> None:  # type: ignore[no-untyped-def]
+    hold(race)
     race.clock.set(deadline(race) + timedelta(days=1))
     reply = moderate(race, "EXTEND TO 2026-01-20 12:00: a fix is on its way\n")
     assert "OK  EXTEND" in reply, reply
@@ -220,3 +225,17 @@ def test_players_learn_the_deadline_a_release_sets_not_the_one_of_the_close(race
     for address, language in ((NORTH, "en"), (SOUTH, "fr")):
         said = translate(when(new), language)
         assert any(said in text for text in mails_to(race, address, before, kind="notice")), said
+
+
+def test_unhold_lifts_the_hold_closes_the_phase_again_and_is_recorded_privately(race) -> None:  # type: ignore[no-untyped-def]
+    from gm.service.adjudicate import unhold
+    from gm.service.history import history_rows
+
+    hold(race)
+    result = unhold(race, "race1", actor="moderator (cli)", reason="KeyError fixed")
+    assert result is not None and result.closed and phase(race).phase_id == "turn-2"
+    with session_scope(race.engine) as s:
+        acts = [(r["what"], r["reason"]) for r in history_rows(s, "race1", private=True)
+                if r["what"].startswith("moderator")]
+        public = [r for r in history_rows(s, "race1") if r["what"].startswith("moderator")]
+    assert acts == [("moderator unhold", "KeyError fixed")] and public == []
