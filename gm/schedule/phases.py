@@ -30,6 +30,7 @@ class OpenPhase:
     marks: frozenset[str]
     settings: dict[str, Any] = field(hash=False, compare=False)
     owes: bool = True  # someone owes orders (False: a die-rolling step)
+    ended: bool = False  # the game's last phase (gm.games.base.PhaseInfo.ended)
 
     @cached_property
     def policy(self) -> DeadlinePolicy:
@@ -65,7 +66,7 @@ def open_phases(session: Session, game_id: str | None = None, *,
     if deadline_to is not None:
         q = q.where(col(Phase.deadline) <= deadline_to)
     return [OpenPhase(pk, g, seq, pid, kind, utc(deadline), frozenset(marks or ()), settings or {},
-                      bool((info or {}).get("owing")))
+                      bool((info or {}).get("owing")), bool((info or {}).get("ended")))
             for pk, g, seq, pid, kind, deadline, marks, settings, info in session.execute(q)]
 
 

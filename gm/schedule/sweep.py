@@ -26,11 +26,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from sqlalchemy.exc import InterfaceError, OperationalError
-from sqlmodel import col, select
 
 from gm.db.claims import probe_free
 from gm.db.engine import session_scope
-from gm.db.models import Phase
 from gm.schedule.absences import AbsenceAct, apply_absence, games_with_absences
 from gm.schedule.nmr import warn_missed
 from gm.schedule.outage import Outage, OutageAct, beat_and_handle
@@ -111,13 +109,9 @@ def close_due_without_orders(ctx: ServiceContext) -> list[Closed]:
     now = ctx.clock.now()
     with session_scope(ctx.engine) as session:
         rows = open_phases(session, deadline_to=now)
-        if not rows:
-            return []
-        unowed = {pk for pk, info in session.exec(
-            select(Phase.id, Phase.info).where(col(Phase.id).in_([r.pk for r in rows])))
-            if not (info or {}).get("owing") and not (info or {}).get("ended")}
     report = SweepReport(ctx.instance)
-    _close_all(ctx, order_for(ctx.instance, [r for r in rows if r.pk in unowed and r.due(now)]),
+    _close_all(ctx, order_for(ctx.instance, [r for r in rows
+                                             if not r.owes and not r.ended and r.due(now)]),
                report)
     return report.closed
 
