@@ -34,6 +34,7 @@ from gm.orders.model import (
     SourceLine,
 )
 from gm.service.context import ServiceContext
+from gm.service.deadlines import due_at
 from gm.service.errors import Conflict
 from gm.service.games import current_orders, current_phase, module_of, phase_info
 
@@ -93,8 +94,12 @@ def ensure_may_order(game: Game, phase: Phase, power: str) -> None:
     if power not in info.allowed():
         waiting = ", ".join(info.allowed()) or "nobody"
         nxt = module_of(game).next_phase_for(phase.game_state or {}, power)
-        by = (msg("at the latest {deadline}", deadline=when(phase.deadline))
-              if phase.deadline else msg("when the moderator closes it"))
+        # it closes at its deadline plus grace (gm.schedule.phases.OpenPhase.due_at), a step
+        # nobody orders in at its deadline
+        closes = (None if phase.deadline is None else due_at(game.settings, phase.deadline)
+                  if info.owing else phase.deadline)
+        by = (msg("at the latest {deadline}", deadline=when(closes))
+              if closes else msg("when the moderator closes it"))
         raise Conflict(msg("{power} has no orders to give in phase {phase} (waiting for: {waiting}); "
                            "{next} opens when it closes, {when}", power=power,
                            phase=phase.phase_id, waiting=waiting,

@@ -192,3 +192,30 @@ def test_the_reply_echoes_accepted_orders_in_the_seats_language(pv) -> None:  # 
     assert f"OK  journey from home to {entry}" in reply and "OK  invest draw" in reply
     assert f"you wrote: voyager de foyer vers {entry}" in reply
     assert now(pv)[1]["players"] == state["players"]  # nothing carried out yet (no READY)
+
+
+def test_a_player_between_turns_is_told_when_the_turn_closes_grace_included(ctx) -> None:  # type: ignore[no-untyped-def]
+    """A player who writes during another's turn is told that turn closes at the latest at
+    its deadline plus the game's grace (docs/scheduling.md, `grace`: adjudication is at
+    deadline + grace); it said the deadline, an hour early."""
+    from datetime import timedelta
+
+    from gm.l10n import moment
+    from gm.service.adjudicate import settle
+    from gm.service.games import create_game
+
+    settings = {**SETTINGS, "deadlines": {**SETTINGS["deadlines"], "grace": "1h"}}
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="pv1", module_name="viking", scenario="3p", seats=SEATS,
+                    moderator_address=MOD, moderator_password="mod-secret",
+                    settings=settings, seed=b"\x07" * 32)
+    settle(ctx, "pv1", by="test")
+    phase_id, _, owing = now(ctx)
+    [waiting] = [p for p in ("red", "green") if p not in owing]
+    with session_scope(ctx.engine) as s:
+        deadline = current_phase(s, "pv1").deadline
+    assert deadline is not None
+    deliver(ctx, mail(f"GAME pv1\nPOWER {waiting} {waiting}-pw\nREADY\n", sender=ADDR[waiting]))
+    [(_, text)] = outbox(ctx, kind="reply", to=ADDR[waiting])
+    assert f"{waiting} has no orders to give in phase {phase_id}" in text, text
+    assert f"at the latest {moment(deadline + timedelta(hours=1))}" in text, text
