@@ -75,6 +75,8 @@ def test_not_ready_policy_also_reminds_powers_whose_orders_are_not_ready(ctx) ->
 
 
 def test_a_moved_deadline_gets_fresh_reminders(ctx) -> None:  # type: ignore[no-untyped-def]
+    """A deadline moved 48 h (by any means: the row itself is changed here) gets its reminders
+    again: the reminders already sent are marked with the deadline they were for."""
     from gm.db.engine import session_scope
     from gm.service.games import current_phase
 
@@ -82,7 +84,7 @@ def test_a_moved_deadline_gets_fresh_reminders(ctx) -> None:  # type: ignore[no-
     deadline = phase(ctx).deadline
     ctx.clock.set(deadline - H)
     assert len(sweep(ctx).reminders) == 1
-    with session_scope(ctx.engine) as s:  # the moderator's EXTEND 48h
+    with session_scope(ctx.engine) as s:  # the deadline moved, not through EXTEND
         current_phase(s, "race1").deadline = deadline + 48 * H
     ctx.clock.set(deadline + 47 * H)
     assert len(sweep(ctx).reminders) == 1
