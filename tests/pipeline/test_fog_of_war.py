@@ -1,0 +1,125 @@
+"""Fog of war in what the service sends, on the toy game (tests/support/toygame.py).
+
+In Race a power's position, its die and its "race.ran" event are its own: the others
+(and observers) learn only who leads. Each test reads the mails a player or an observer
+receives, as they would, and looks for what belongs to another power. The game modules'
+own fog (which blocks, hands, treaties a view shows) is tested with each game; here it is
+the service's part: which events, rolls, views and press reach whom.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from click.testing import CliRunner
+
+from gm.cli.main import cli
+from tests.pipeline.conftest import deliver, mail, outbox
+from tests.present.support import mails
+
+ADJUDICATE = "GAME race1\nMODERATOR mod-secret\nADJUDICATE NOW\n"
+
+
+def _adjudicate(ctx) -> None:  # type: ignore[no-untyped-def]
+    ctx.clock.advance(timedelta(minutes=10))  # the closed phase's mails fall inside it
+    deliver(ctx, mail(ADJUDICATE, sender="mod@example.org"))
+
+
+def _last_report(ctx, to: str) -> str:  # type: ignore[no-untyped-def]
+    return [t for r, t in outbox(ctx, kind="report", to=to) if "history" not in r.subject][-1]
+
+
+def _whole_mails(ctx, to: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every mail queued to ``to``, each as the text of all its parts (bodies and
+    attachments), as a player who opens everything reads it."""
+    out = []
+    for _row, msg in mails(ctx, to=to):
+        texts = [str(part.get_content()) for part in msg.walk() if not part.is_multipart()]
+        out.append("\n".join(texts))
+    return out
+
+
+def test_a_report_holds_no_event_or_roll_visible_only_to_another_power(race) -> None:  # type: ignore[no-untyped-def]
+    """A roll and an event ``visible_to`` one power appear in its report only (a mutation
+    of gm.service.reports.visible, or the visible_to of rolls or events dropped when they
+    are logged, sends south north's die and position)."""
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 3\n"))
+    _adjudicate(race)
+    north, south = _last_report(race, "north@example.org"), _last_report(race, "south@example.org")
+    assert "race.ran: power=north" in north and "north runs" in north  # the test can see them
+    assert "race.ran: power=south" in south and "south runs" in south
+    assert "race.ran: power=north" not in south, south  # north's event
+    assert "north runs" not in south, south  # north's die
+    assert "race.ran: power=south" not in north, north
+    assert "south runs" not in north, north
+
+
+def test_an_observers_report_is_the_public_view_without_any_powers_secrets(race) -> None:  # type: ignore[no-untyped-def]
+    """An observer gets the spectator's view (GameModule.public_view) and the public events
+    only: no power's position, event or die (not the moderator's full report)."""
+    url = race.engine.url.render_as_string(hide_password=False)
+    added = CliRunner().invoke(cli, ["--db", url, "game", "observe", "race1", "kibitz@example.net"])
+    assert added.exit_code == 0, added.output
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 3\n"))
+    _adjudicate(race)
+    text = _last_report(race, "kibitz@example.net")
+    assert "race.leader: power=" in text  # the public event is there
+    assert not re.search(r"^ +(north|south): \d+$", text, re.M), text  # a runner's position
+    assert "race.ran" not in text, text  # a runner's event
+    assert " runs" not in text, text  # a runner's die
+    assert "power: spectator" in text and "position: None" in text  # it runs no race
+
+
+def test_status_answers_with_the_powers_own_view_not_the_moderators(race) -> None:  # type: ignore[no-untyped-def]
+    """STATUS appends the power's current report: its own position, never the others'."""
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 3\n"))
+    _adjudicate(race)
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nSTATUS\n"))
+    reply = outbox(race, kind="reply", to="north@example.org")[-1][1]
+    assert "position:" in reply  # the report is there
+    assert not re.search(r"^ +(north|south): \d+$", reply, re.M), reply  # every runner's position
+    assert "report for north" in reply and "power: north" in reply
+
+
+def test_history_sends_the_powers_own_reports_only(race) -> None:  # type: ignore[no-untyped-def]
+    """HISTORY <phase>: the reports this power received (and the public page), never another
+    power's report or the moderator's, though all of them are stored for that phase."""
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 3\n"))
+    _adjudicate(race)
+    deliver(race, mail("GAME race1\nPOWER south s-secret\nHISTORY turn-2\n", sender="south@example.org"))
+    [history] = [t for r, t in outbox(race, kind="report", to="south@example.org")
+                 if "history" in r.subject]
+    assert "race.ran: power=south" in history  # its own report
+    assert "race.ran: power=north" not in history, history  # north's report or the moderator's
+    assert "north runs" not in history, history
+    assert "report for north" not in history and "report for the moderator" not in history
+
+
+def test_a_running_games_reports_carry_no_history_of_every_power(race) -> None:  # type: ignore[no-untyped-def]
+    """Only the final reports carry the archive's reveal page (every report of every power,
+    every roll); while the game runs no mail to a player holds another power's report."""
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 3\n"))
+    _adjudicate(race)
+    _adjudicate(race)
+    south = _whole_mails(race, "south@example.org")
+    assert sum("race.ran: power=south" in m for m in south) == 2  # its two reports
+    for whole in south:
+        assert "race.ran: power=north" not in whole, whole
+        assert "north runs" not in whole, whole
+
+
+def test_the_public_archive_shows_press_to_all_and_no_press_between_two_powers(race, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``gm archive`` (and HISTORY's phase page) publish the press every power received;
+    press from one power to another stays theirs."""
+    race.clock.advance(timedelta(minutes=10))
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nPRESS TO south\nMeet me at the bridge."
+                       "\nENDPRESS\nPRESS TO ALL\nFair winds to all.\nENDPRESS\n"))
+    _adjudicate(race)
+    out = tmp_path / "site"
+    url = race.engine.url.render_as_string(hide_password=False)
+    result = CliRunner().invoke(cli, ["--db", url, "archive", "race1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    everything = "\n".join(p.read_text(encoding="utf-8") for p in out.iterdir())
+    assert "Fair winds to all." in everything
+    assert "Meet me at the bridge." not in everything
