@@ -66,9 +66,11 @@ def forward_press(ctx: ServiceContext, session: Session, game: Game, sender: str
     if rule == "moderator-only" and not moderator:
         wanted = []
     signature = "anonymous" if anonymous else sender
+    # "to all" only when it goes to all: under moderator-only it reaches the moderator
+    # alone, and the archive publishes press "to all" (gm.service.archive.public_press)
+    audience = "all" if cmd.broadcast and wanted else ", ".join(s.power for s in wanted)
     body = (f"==== gm press {game.id} ====\nPress from {signature} to "
-            f"{'all' if cmd.broadcast else ', '.join(s.power for s in wanted) or 'the moderator'}:\n\n"
-            f"{cmd.text}\n")
+            f"{audience or 'the moderator'}:\n\n{cmd.text}\n")
     names = []
     for seat in wanted:
         if seat.address:

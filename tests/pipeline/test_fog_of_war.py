@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from gm.cli.main import cli
 from tests.pipeline.conftest import deliver, mail, outbox
+from tests.pipeline.test_judge_habits import _press_settings
 from tests.present.support import mails
 
 ADJUDICATE = "GAME race1\nMODERATOR mod-secret\nADJUDICATE NOW\n"
@@ -69,6 +70,26 @@ def test_an_observers_report_is_the_public_view_without_any_powers_secrets(race)
     assert "race.ran" not in text, text  # a runner's event
     assert " runs" not in text, text  # a runner's die
     assert "power: spectator" in text and "position: None" in text  # it runs no race
+
+
+def test_moderator_only_press_to_all_is_never_shown_to_a_player(race) -> None:  # type: ignore[no-untyped-def]
+    """Under ``press = moderator-only`` a PRESS TO ALL reaches the moderator alone; the
+    archive's public press (HISTORY's phase page) must not publish it to the players.
+    It did: the body said "Press from north to all", which the archive takes for public
+    press."""
+    _press_settings(race, press="moderator-only")
+    race.clock.advance(timedelta(minutes=10))
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nPRESS TO ALL\nFor the moderator's eyes."
+                       "\nENDPRESS\n"))
+    [(press, _)] = outbox(race, kind="press")
+    assert press.recipients == ["mod@example.org"]
+    _adjudicate(race)
+    deliver(race, mail("GAME race1\nPOWER south s-secret\nHISTORY\n", sender="south@example.org"))
+    [(_, history)] = [(r, t) for r, t in outbox(race, kind="report", to="south@example.org")
+                      if "history" in r.subject]
+    assert "==== gm report race1" in history  # south's own report and the phase page
+    for _, text in outbox(race, to="south@example.org") + outbox(race, to="north@example.org"):
+        assert "For the moderator's eyes" not in text
 
 
 def test_status_answers_with_the_powers_own_view_not_the_moderators(race) -> None:  # type: ignore[no-untyped-def]
