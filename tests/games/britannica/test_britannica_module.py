@@ -103,3 +103,35 @@ def test_fog_hides_secret_treaties_from_non_parties() -> None:
     assert module.view(out.state, "france")["treaties"][0]["ratified"] is True
     assert module.view(out.state, "russia")["treaties"] == []
     assert module.phase(out.state).id == "1884-movement"
+
+
+def test_fog_a_public_treaty_not_yet_ratified_is_its_parties_business() -> None:
+    """A public treaty is published once ratified; until then the draft (who proposed
+    what to whom) is shown to its parties only."""
+    s = set_up()
+    s["step"] = "negotiation"
+    orders = {"britain": _orders(s, "britain", 'treaty "Cordiale" public between britain, france: no war')}
+    out = module.adjudicate(s, orders, Dice.scripted([1] * 60, then_seed=True))
+    [draft] = out.state["treaties"]
+    assert draft["public"] and not draft["ratified"]
+    assert [t["name"] for t in module.view(out.state, "france")["treaties"]] == ["Cordiale"]
+    assert module.view(out.state, "russia")["treaties"] == []
+    assert module.public_view(out.state)["treaties"] == []
+
+
+def test_fog_a_colonial_office_roll_is_seen_by_its_seat_only() -> None:
+    """Each power's colonial office income roll (and its administration) is for its own seat:
+    the roll is recorded with that audience, which the reports filter on."""
+    s = set_up()
+    s["step"] = "negotiation"
+    dice = Dice.scripted([1] * 60, then_seed=True)
+    out = module.adjudicate(s, {}, dice)
+    rolls = [r for r in dice.rolls if str(r.purpose).startswith("colonial office")]
+    assert rolls
+    d = load()
+    for r in rolls:
+        power = str(r.purpose).removeprefix("colonial office ")
+        assert r.visible_to == frozenset({d.seat_of(power)}), (r.purpose, r.visible_to)
+    for e in out.events:
+        if e.type == "administration":
+            assert e.visible_to == frozenset({d.seat_of(e.data["power"])}), e
