@@ -144,3 +144,39 @@ def test_the_public_archive_shows_press_to_all_and_no_press_between_two_powers(r
     everything = "\n".join(p.read_text(encoding="utf-8") for p in out.iterdir())
     assert "Fair winds to all." in everything
     assert "Meet me at the bridge." not in everything
+
+
+def _positions_shown(text: str) -> list[str]:
+    """The runners whose position a report lists (the moderator's view lists them all)."""
+    return re.findall(r"^ +(north|south): \d+$", text, re.M)
+
+
+def test_the_reports_at_the_start_are_each_seats_own_view(race) -> None:  # type: ignore[no-untyped-def]
+    """The report each seat gets when the game starts is its view, not the moderator's."""
+    [north] = [t for r, t in outbox(race, kind="report", to="north@example.org")]
+    assert not _positions_shown(north), north
+    assert "power: north" in north
+
+
+def test_the_fresh_report_after_a_rollback_is_each_seats_own_view(race) -> None:  # type: ignore[no-untyped-def]
+    _adjudicate(race)
+    before = len(outbox(race, kind="report", to="north@example.org"))
+    deliver(race, mail("GAME race1\nMODERATOR mod-secret\nROLLBACK TO turn-1: wrong dice\n",
+                       sender="mod@example.org"))
+    fresh = [t for _, t in outbox(race, kind="report", to="north@example.org")[before:]]
+    assert fresh and all("==== gm report race1 turn-1" in t for t in fresh)
+    assert not any(_positions_shown(t) for t in fresh), fresh
+
+
+def test_a_new_player_in_a_seat_gets_that_seats_view(race) -> None:  # type: ignore[no-untyped-def]
+    from gm.db.engine import session_scope
+    from gm.service.games import get_game
+    from gm.service.moderator import replace_power
+
+    _adjudicate(race)
+    with session_scope(race.engine) as s:
+        replace_power(race, s, get_game(s, "race1"), actor="test", power="south",
+                      address="newcomer@example.net")
+    [report] = [t for _, t in outbox(race, kind="report", to="newcomer@example.net")]
+    assert not _positions_shown(report), report
+    assert "power: south" in report
