@@ -201,3 +201,23 @@ def test_all_information_public_shows_every_hand_and_every_trade() -> None:
     assert "trade_tiles" not in types(out)
     [o] = orders(out.state, "green", "offer red: give 1 silfr for tile Skald")
     assert o.get[0].value == "Skald"  # red holds Skald now, and everyone knows it
+
+
+def test_fog_a_player_sees_its_own_hand_and_only_the_size_of_the_others() -> None:
+    """Key Concepts, Public and Private Information: "All information in the game is public
+    except Saga Tiles in your hand." Green sees how many tiles red and blue hold, never
+    which; a tile red draws is told to red alone."""
+    state = table()
+    give(state, "red", "Odin")
+    give(state, "blue", "Skald")
+    green = module.view(state, "green")
+    assert [(p["power"], p["hand_size"]) for p in green["players"]] == [
+        ("red", 1), ("blue", 1), ("green", 0)]
+    assert [p["power"] for p in green["players"] if "hand" in p] == ["green"]
+    red = module.view(state, "red")
+    assert [t["name"] for t in red["hand"]] == ["Odin"]
+    assert [p["power"] for p in red["players"] if "hand" in p] == ["red"]
+    out = send(state, {"red": "invest draw"})
+    drawn = next(e for e in out.events if e.type == "viking.drew_tile")
+    assert drawn.visible_to == frozenset({"red"})
+    assert next(e for e in out.events if e.type == "viking.drew").visible_to is None  # that red drew
