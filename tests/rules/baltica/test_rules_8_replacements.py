@@ -274,6 +274,19 @@ def test_rule_11_7_prussia_is_restored_without_rps() -> None:
     assert w.state.blocks["prussia"].strength == MODULE.board.blocks["prussia"].max_strength
 
 
+def test_rule_11_2_the_year_track_names_a_waiting_army_to_its_owner_only() -> None:
+    """11.2: the Year Track is public as counts per year; the Coalition sees which army
+    waits there, Sweden (and a spectator) a "?" in that year."""
+    w = world([])
+    w.state.blocks["repnin-reformed"].location = YEAR_TRACK
+    w.state.year_track = {"repnin-reformed": 1703}
+    state = w.state.to_json()
+    name = MODULE.board.blocks["repnin-reformed"].name
+    assert MODULE.view(state, "coalition")["year_track"] == {"1703": [name]}
+    assert MODULE.view(state, "sweden")["year_track"] == {"1703": ["?"]}
+    assert MODULE.public_view(state)["year_track"] == {"1703": ["?"]}
+
+
 def test_rule_11_2_reform_the_year_track_and_the_rp_loss() -> None:
     """11.2: reform is triggered by a Russian army eliminated in battle; "Remove the original
     Russian army block from the game ... place it in any Year box without a Russian block
