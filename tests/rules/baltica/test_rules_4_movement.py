@@ -37,6 +37,22 @@ def test_rule_4_4_force_march_example() -> None:
     assert gs.turn.actions["sweden"] == 2
 
 
+def test_rule_4_4_force_march_rolls_and_losses_are_the_owners_only() -> None:
+    """4.4 with 0.0 (fog): the force-march rolls name the blocks and their losses, so they
+    are shown to the marching player only; the enemy learns nothing of them."""
+    board = chain_board()
+    gs = make_state(board, {"karl-xii": ("t0", 4), "dalregementet": ("t0", 3)})
+    world = make_world(board, gs, [2, 5])
+    move = Move("T0", (MoveGroup(("Karl XII", "Dalregementet"), "T4", force=True),))
+    run_action_phase(world, "sweden", [move])
+    rolls = [r for r in world.dice.rolls if str(r.purpose).startswith("force march")]
+    assert len(rolls) == 2
+    assert all(r.visible_to == frozenset({"sweden"}) for r in rolls), rolls
+    marches = [e for e in world.events if e.type == "force_march"]
+    assert len(marches) == 2
+    assert all(e.visible_to == frozenset({"sweden"}) for e in marches), marches
+
+
 def test_rule_4_4_the_engine_never_force_marches_by_itself() -> None:
     """orders.md §5: "A move whose path is longer than a block's rating must say force"."""
     board = chain_board()
