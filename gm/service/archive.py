@@ -62,12 +62,20 @@ def public_rulings(session: Session, game_id: str, seq: int) -> list[str]:
 
 
 def public_press(session: Session, game_id: str, start: Any, end: Any) -> list[tuple[str, str]]:
-    """Press sent to every power between ``start`` and ``end``, once each (sender, text)."""
+    """Press sent to every power between ``start`` and ``end``, once each (sender, text).
+
+    Only press a player was sent: not the moderator's copy alone (under ``press =
+    moderator-only`` a PRESS TO ALL reaches the moderator only, and mails stored before
+    that press said so still read "to all"), nor press held until the results
+    (``press_held``) while it is held."""
     rows = session.exec(select(OutboundMail).where(
         OutboundMail.game_id == game_id, OutboundMail.kind == "press").order_by(col(OutboundMail.id)))
+    players = {s.address.lower() for s in seats(session, game_id) if s.address}
     out: list[tuple[str, str]] = []
     for r in rows:
         if r.created_at < start or (end is not None and r.created_at >= end):
+            continue
+        if r.status == "held" or not players & {a.lower() for a in r.recipients or ()}:
             continue
         m = _BROADCAST.search(decode(r.raw).text.replace("\r\n", "\n"))
         if m and (m["who"], m["text"].strip()) not in out:

@@ -177,3 +177,24 @@ def test_a_new_player_in_a_seat_gets_that_seats_view(race) -> None:  # type: ign
     [report] = [t for _, t in outbox(race, kind="report", to="newcomer@example.net")]
     assert not _positions_shown(report), report
     assert "power: south" in report
+
+
+def test_the_archive_publishes_no_press_that_reached_only_the_moderator_or_is_still_held(race) -> None:  # type: ignore[no-untyped-def]
+    """Public press is press a player was sent. A moderator-only PRESS TO ALL stored before
+    its body named its audience still reads "to all" (the rows below are written as that
+    version wrote them); press held until the results is not public while it is held."""
+    from gm.db.engine import session_scope
+    from gm.service.archive import public_press
+    from gm.service.outbox import queue_mail
+
+    def press(text: str, to: str, *, held: bool = False) -> None:
+        with session_scope(race.engine) as s:
+            queue_mail(race, s, game_id="race1", kind="press", to=[to], held=held,
+                       subject="[race1] press from north", key=f"old:{text}:{to}",
+                       text=f"==== gm press race1 ====\nPress from north to all:\n\n{text}\n")
+
+    press("For the moderator's eyes.", "mod@example.org")
+    press("Held until the results.", "south@example.org", held=True)
+    press("Heard by all.", "south@example.org")
+    with session_scope(race.engine) as s:
+        assert public_press(s, "race1", race.clock.now(), None) == [("north", "Heard by all.")]
