@@ -57,6 +57,20 @@ def test_french_keywords_with_english_connectors_and_the_reverse(ctx: Any) -> No
     assert "??" not in reply
 
 
+def test_a_condition_wrapped_onto_its_own_line_is_never_left_behind(ctx: Any) -> None:
+    """§1: "A line that begins with `unless`, `and`, `or`, `then`, `via`, `with`, `force` or
+    `;` continues the line before it (no order starts with those words). A conditional
+    order is never carried out without its condition." The reply echoes the order with its
+    condition, on the order's line number."""
+    _baltica(ctx)
+    reply = _send(ctx, SWEDEN, "GAME b1\nPOWER sweden sw-pw\n"
+                  "move from Skåne: Karl XII to Småland\nunless round >= 3\n"
+                  "recon Livland\nif round >= 1\n")
+    assert "3  OK  move from Skåne: Karl XII to Småland unless round >= 3" in reply, reply
+    assert "5  OK  recon Livland if round >= 1" in reply
+    assert "??" not in reply
+
+
 def test_no_wait_closes_an_all_ready_phase_at_once(ctx: Any) -> None:
     _baltica(ctx, deadlines={"early": True})
     _send(ctx, SWEDEN, "GAME b1\nPOWER sweden sw-pw\nrecon Livland\nREADY\nWAIT\n")

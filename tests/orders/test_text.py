@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from gm.orders.model import SourceLine
 from gm.orders.text import clean_body
 
@@ -107,6 +109,14 @@ def test_continuation_lines_join_the_line_before() -> None:
         "place protectorate in Tunis if italy places no control in Tunis"
         " and italy places no influence in Tunis"
     )
+
+
+@pytest.mark.parametrize("word", ["unless", "and", "or", "then", "via", "with", "force", ";"])
+def test_each_continuation_word_of_section_1_continues_the_line_before(word: str) -> None:
+    """§1: "A line that begins with `unless`, `and`, `or`, `then`, `via`, `with`, `force` or
+    `;` continues the line before it": each word on its own (the test above shows five of
+    the eight)."""
+    assert texts(f"recon Livland\n{word} Estland\n") == [f"recon Livland {word} Estland"]
 
 
 def test_if_then_line_starts_an_order_but_a_bare_if_continues() -> None:
