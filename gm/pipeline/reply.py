@@ -50,6 +50,9 @@ class SectionReply:
     def done(self, line: SourceLine, text: str) -> None:
         self.entries.append(Entry("done", line.text, line.number, reason=text))
 
+    def ignored(self, line: SourceLine, reason: str) -> None:
+        self.entries.append(Entry("ignored", line.text, line.number, reason=reason))
+
     def error(self, line: SourceLine | None, reason: str, suggestions: tuple[str, ...] = ()) -> None:
         self.entries.append(Entry("error", line.text if line else "", line.number if line else None,
                                   reason=reason, suggestions=suggestions))

@@ -191,6 +191,14 @@ def running_games(session: Session) -> list[str]:
     return list(session.exec(select(Game.id).where(Game.status != "ended").order_by(col(Game.id))))
 
 
+_ANSWERED_IN_CHECK = (c.Game, c.PowerSignOn, c.Phase, c.For, c.Check, c.Add, c.Status,
+                      c.History, c.Orders, c.Help, c.List)
+"""The commands a ``CHECK`` section carries out: those that only read (orders.md §1:
+"validate and echo everything, store nothing"). Any other (READY, WAIT, PRESS, PASSWORD,
+SET, ABSENT, a moderator's act) is answered "not carried out": a READY kept while the
+orders it vouches for were not could close the phase early without them."""
+
+
 def _carry_out(sc: SectionContext, game: Game, seat: Seat | None, section: Section,
                reply: SectionReply) -> None:
     runner = CommandRunner(sc, game, seat, reply)
@@ -212,6 +220,9 @@ def _carry_out(sc: SectionContext, game: Game, seat: Seat | None, section: Secti
                     continue
             if isinstance(cmd, c.PowerSignOn | c.For):
                 acting = cmd.power
+            if section.check_only and not isinstance(cmd, _ANSWERED_IN_CHECK):
+                reply.ignored(item.line, msg("CHECK: not carried out"))
+                continue
             runner.run(item.line, cmd, acting)
     for power, lines in pending.items():
         _submit(sc, game, seat, power, lines, section, reply)

@@ -128,3 +128,15 @@ def test_ready_and_wait_are_recorded_and_undone_by_not_ready_and_no_wait(race: A
     assert _on_file(race) == "north has on file for turn-1: advance 2 [READY, WAIT]"
     _reply(race, NORTH + "NOT READY\nNO WAIT\n")
     assert _on_file(race) == "north has on file for turn-1: advance 2"
+
+
+def test_check_stores_nothing_not_even_ready_or_wait(race: Any) -> None:
+    """§1: "`CHECK` | validate and echo everything, store nothing". A READY in a CHECK
+    section was recorded while its orders were not: the phase could close early with
+    none of them (and WAIT, PASSWORD, SET, PRESS were carried out as well)."""
+    reply = _reply(race, NORTH + "CHECK\nadvance 2\nREADY\nWAIT\n")
+    assert "4  OK  advance 2" in reply and "CHECK: nothing was stored" in reply
+    assert "5  --  READY (ignored: CHECK: not carried out)" in reply
+    assert "6  --  WAIT (ignored: CHECK: not carried out)" in reply
+    assert _on_file(race) == "north has on file for turn-1: no orders"
+    assert "OK  STATUS" in _reply(race, NORTH + "CHECK\nSTATUS\n")  # asking is not storing
