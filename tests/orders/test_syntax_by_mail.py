@@ -71,6 +71,17 @@ def test_a_condition_wrapped_onto_its_own_line_is_never_left_behind(ctx: Any) ->
     assert "??" not in reply
 
 
+def test_a_misspelt_name_is_answered_with_the_nearest_names(ctx: Any) -> None:
+    """§2: "each line not accepted, with the reason and, where a name was misspelt, the
+    nearest names ("did you mean Skåne?")"; §3: names match "after transliteration to
+    ASCII" and "A unique prefix of at least 3 letters is accepted"."""
+    _baltica(ctx)
+    reply = _send(ctx, SWEDEN, "GAME b1\nPOWER sweden sw-pw\nrecon Livlnd\n"
+                  "move from Skane: Karl 12 to Smal\n")
+    assert "3  ??  recon Livlnd: unknown territory 'Livlnd': did you mean Livland?" in reply, reply
+    assert "4  OK  move from Skåne: Karl XII to Småland" in reply
+
+
 def test_no_wait_closes_an_all_ready_phase_at_once(ctx: Any) -> None:
     _baltica(ctx, deadlines={"early": True})
     _send(ctx, SWEDEN, "GAME b1\nPOWER sweden sw-pw\nrecon Livland\nREADY\nWAIT\n")

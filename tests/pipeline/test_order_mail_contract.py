@@ -56,10 +56,12 @@ def test_check_validates_and_echoes_everything_and_stores_nothing(race: Any) -> 
 
 def test_a_line_not_accepted_is_listed_with_its_reason_and_the_others_are_stored(race: Any) -> None:
     """§2: the reply lists "each order as understood" and "each line not accepted, with the
-    reason": a line in error is answered on its own line and the section's other orders
-    are stored (the whole mail is not refused for it)."""
+    reason and, where a name was misspelt, the nearest names": a line in error is answered
+    on its own line, with what the game suggests, and the section's other orders are
+    stored (the whole mail is not refused for it)."""
     reply = _reply(race, NORTH + "advance 2\nretreat 5\n")
-    assert "3  OK  advance 2" in reply and "4  ??  retreat 5: not understood" in reply
+    assert "3  OK  advance 2" in reply
+    assert "4  ??  retreat 5: not understood (did you mean advance N?)" in reply
     assert _on_file(race) == "north has on file for turn-1: advance 2"
 
 
