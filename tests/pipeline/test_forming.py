@@ -307,3 +307,49 @@ def test_the_moderator_declines_a_request_or_frees_a_seat_before_the_start(ctx) 
     [*_, (_, told)] = outbox(ctx, kind="notice", to="bea@example.fr")
     assert "ne vous y a pas donné de siège" in told
     assert "neither asked" in _cli(ctx, "mod", "decline", "race1", "who@example.net").output
+
+
+def test_approve_by_mail_with_a_wrong_moderator_password_seats_nobody(ctx) -> None:  # type: ignore[no-untyped-def]
+    _forming(ctx, approve=True)
+    deliver(ctx, mail("JOIN race1 north\n", sender="ann@example.net"))
+    deliver(ctx, mail("GAME race1\nMODERATOR guessed\nAPPROVE ann@example.net\n", sender=MOD))
+    answer = _reply(ctx, MOD)
+    assert "NOT ACCEPTED" in answer and "now plays" not in answer
+    assert outbox(ctx, kind="notice", to="ann@example.net") == [], "ann is told of no seat"
+    shown = _cli(ctx, "game", "show", "race1").output
+    assert "north          (open)" in shown and "asks to join: ann@example.net for north" in shown
+
+
+def test_approve_seats_the_power_the_joiner_asked_for_and_answers_the_request(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Not the first open seat: ann asked for south, north (open too) comes first."""
+    _forming(ctx, approve=True)
+    deliver(ctx, mail("JOIN race1 south\n", sender="ann@example.net"))
+    deliver(ctx, mail("GAME race1\nMODERATOR mod-secret\nAPPROVE ann@example.net\n", sender=MOD))
+    assert "ann@example.net now plays south" in _reply(ctx, MOD)
+    [(_, told)] = outbox(ctx, kind="notice", to="ann@example.net")
+    assert "you have the seat south in game race1" in told
+    shown = _cli(ctx, "game", "show", "race1").output
+    assert "south          ann@example.net" in shown and "north          (open)" in shown
+    assert "asks to join" not in shown, "the request approved no longer waits"
+
+
+def test_a_second_join_while_the_first_waits_asks_the_moderator_once(ctx) -> None:  # type: ignore[no-untyped-def]
+    _forming(ctx, approve=True)
+    deliver(ctx, mail("JOIN race1 north\n", sender="ann@example.net"))
+    deliver(ctx, mail("JOIN race1 south\n", sender="ann@example.net"))
+    assert ("your request to join game race1 already waits for the moderator's approval"
+            in _reply(ctx, "ann@example.net"))
+    assert len(outbox(ctx, kind="notice", to=MOD)) == 1
+    shown = _cli(ctx, "game", "show", "race1").output
+    assert shown.count("asks to join: ann@example.net") == 1 and "for north" in shown
+
+
+def test_a_join_in_french_brings_the_welcome_in_french(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Without approval the seat is given at once: the JOIN's language is the seat's."""
+    _forming(ctx)
+    deliver(ctx, mail("REJOINDRE race1 south\n", sender="bea@example.fr"))
+    deliver(ctx, mail("JOIN race1 north\n", sender="ann@example.net"))
+    [(_, french)] = outbox(ctx, kind="welcome", to="bea@example.fr")
+    assert "Bienvenue dans la partie race1. Vous jouez south." in french
+    [(_, english)] = outbox(ctx, kind="welcome", to="ann@example.net")
+    assert "Welcome to game race1. You play north." in english
