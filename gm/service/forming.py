@@ -176,7 +176,7 @@ def approve(ctx: ServiceContext, session: Session, game: Game, address: str,
           approved=[*approved, {"address": address, "power": chosen.power, "by": actor,
                                 "at": ctx.clock.now().isoformat()}])
     answer = _seat(ctx, session, game, chosen, address, language, by="approve")
-    _tell(ctx, session, game, address, language, answer)
+    _tell(ctx, session, game, address, language, answer, nth=len(approved))
     return answer
 
 
@@ -252,14 +252,17 @@ def start(ctx: ServiceContext, session: Session, game: Game) -> NewGame:
 
 
 def _tell(ctx: ServiceContext, session: Session, game: Game, address: str, language: str,
-          answer: JoinAnswer) -> None:
-    """Mail the joiner the moderator's answer (their JOIN was answered 'waits for approval')."""
+          answer: JoinAnswer, *, nth: int) -> None:
+    """Mail the joiner the moderator's answer (their JOIN was answered 'waits for approval').
+    ``nth``: the approvals of the game before this one, in the key: a player declined after
+    an approval and approved again is told again (one key per address kept the second
+    notice out of the outbox as a duplicate of the first)."""
     from gm.i18n import translate
 
     text = f"==== gm notice {game.id} ====\n{translate(answer.text, language)}.\n"
     queue_mail(ctx, session, game_id=game.id, kind="notice", to=[address],
                subject=f"[{game.id}] your seat: {answer.seated}", text=text,
-               key=f"join-approved:{game.id}:{address.lower()}")
+               key=f"join-approved:{game.id}:{address.lower()}:{nth}")
 
 
 def _save(session: Session, game: Game, **changes: Any) -> None:

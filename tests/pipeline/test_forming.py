@@ -353,3 +353,16 @@ def test_a_join_in_french_brings_the_welcome_in_french(ctx) -> None:  # type: ig
     assert "Bienvenue dans la partie race1. Vous jouez south." in french
     [(_, english)] = outbox(ctx, kind="welcome", to="ann@example.net")
     assert "Welcome to game race1. You play north." in english
+
+
+def test_a_player_approved_again_after_a_decline_is_told_their_seat(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Their second JOIN was answered "you will be told when you have a seat": they are."""
+    _forming(ctx, approve=True)
+    deliver(ctx, mail("JOIN race1 north\n", sender="ann@example.net"))
+    assert _cli(ctx, "mod", "approve", "race1", "ann@example.net").exit_code == 0
+    assert _cli(ctx, "mod", "decline", "race1", "ann@example.net").exit_code == 0
+    deliver(ctx, mail("JOIN race1 south\n", sender="ann@example.net"))
+    assert "you will be told when you have a seat" in _reply(ctx, "ann@example.net")
+    assert _cli(ctx, "mod", "approve", "race1", "ann@example.net").exit_code == 0
+    *_, (_, told) = outbox(ctx, kind="notice", to="ann@example.net")
+    assert "you have the seat south in game race1" in told
