@@ -19,6 +19,7 @@ from gm.db.engine import session_scope
 from gm.db.models import InboundMail, OutboundMail
 from gm.mail.file_sink import FileSink
 from gm.mail.imap_source import ImapSource
+from gm.mail.mime import decode
 from gm.mail.smtp_sink import SmtpSink
 from gm.pipeline.dispatch import TELL_AFTER_ATTEMPTS, drain
 from gm.service.context import ServiceContext
@@ -58,6 +59,18 @@ def test_smtp_4xx_then_5xx_retries_then_tells_the_moderator(race, smtp_settings,
     smtp_server.mode = SmtpMode.ACCEPT
     assert asyncio.run(drain(race, sink)) == 1  # the notice goes; the failed reply is kept, not lost
     assert rows(race)[0].raw and rows(race)[0].status == "failed"
+
+
+def test_a_welcome_refused_for_good_keeps_no_password(race, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    """Given up (5xx), a welcome is never sent: its stored copy is masked all the same."""
+    smtp_server.mode = SmtpMode.PERMFAIL
+    asyncio.run(drain(race, SmtpSink(smtp_settings)))
+    welcomes = [r for r in rows(race) if r.kind == "welcome"]
+    assert len(welcomes) == 2 and {r.status for r in welcomes} == {"failed"}
+    for row in welcomes:
+        text = decode(row.raw).text
+        assert "n-secret" not in text and "s-secret" not in text and "POWER " in text
+        assert " ********" in text
 
 
 def test_a_long_4xx_outage_tells_the_moderator_once_and_the_mail_goes_when_it_ends(race, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]

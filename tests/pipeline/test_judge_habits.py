@@ -184,6 +184,18 @@ def test_send_password_goes_out_at_most_once_a_day_per_seat(race) -> None:  # ty
     assert len(outbox(race, kind="password")) == 2
 
 
+def test_send_password_for_one_seat_does_not_hold_up_another_seat(race) -> None:  # type: ignore[no-untyped-def]
+    """The once-a-day limit is per seat: north's new password does not stop south's."""
+    deliver(race, mail("GAME race1\nSEND PASSWORD north\n", sender="x@example.net"))
+    deliver(race, mail("GAME race1\nSEND PASSWORD south\n", sender="x@example.net"))
+    assert [r.recipients for r, _ in outbox(race, kind="password")] == [
+        ["north@example.org"], ["south@example.org"]]
+    [(_, text)] = outbox(race, kind="password", to="south@example.org")
+    new = _password_in(text, "south")
+    deliver(race, mail(f"GAME race1\nPOWER south {new}\nadvance 1\n", sender="south@example.org"))
+    assert "OK  advance 1" in _reply(race, "south@example.org")
+
+
 def test_send_password_without_a_game_asks_which_game(race) -> None:  # type: ignore[no-untyped-def]
     deliver(race, mail("SEND PASSWORD north\n", sender="a@example.net"))
     assert "which game? Add a line GAME <game>" in _reply(race, "a@example.net")
