@@ -366,3 +366,23 @@ def test_a_player_approved_again_after_a_decline_is_told_their_seat(ctx) -> None
     assert _cli(ctx, "mod", "approve", "race1", "ann@example.net").exit_code == 0
     *_, (_, told) = outbox(ctx, kind="notice", to="ann@example.net")
     assert "you have the seat south in game race1" in told
+
+
+def test_each_seat_of_a_started_game_gets_its_own_password(ctx) -> None:  # type: ignore[no-untyped-def]
+    _forming(ctx)
+    deliver(ctx, mail("JOIN race1 north\n", sender="ann@example.net"))
+    deliver(ctx, mail("JOIN race1 south\n", sender="bob@example.net"))
+    [(_, text)] = outbox(ctx, kind="welcome", to="ann@example.net")
+    password = text.split("POWER north ", 1)[1].split()[0]
+    deliver(ctx, mail(f"GAME race1\nPOWER south {password}\nadvance 2\n", sender="ann@example.net"))
+    assert "sign-on as south failed: wrong password" in _reply(ctx, "ann@example.net")
+
+
+def test_decline_after_the_start_is_refused_and_the_player_keeps_the_seat(ctx) -> None:  # type: ignore[no-untyped-def]
+    _forming(ctx)
+    deliver(ctx, mail("JOIN race1 north\n", sender="ann@example.net"))
+    deliver(ctx, mail("JOIN race1 south\n", sender="bob@example.net"))
+    done = _cli(ctx, "mod", "decline", "race1", "ann@example.net")
+    assert done.exit_code != 0 and "it has started (use REPLACE POWER)" in done.output
+    assert "north          ann@example.net" in _cli(ctx, "game", "show", "race1").output
+    assert outbox(ctx, kind="notice", to="ann@example.net") == [], "ann is told of no decline"
