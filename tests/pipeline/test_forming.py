@@ -386,3 +386,17 @@ def test_decline_after_the_start_is_refused_and_the_player_keeps_the_seat(ctx) -
     assert done.exit_code != 0 and "it has started (use REPLACE POWER)" in done.output
     assert "north          ann@example.net" in _cli(ctx, "game", "show", "race1").output
     assert outbox(ctx, kind="notice", to="ann@example.net") == [], "ann is told of no decline"
+
+
+def test_a_request_for_any_seat_is_approved_onto_a_seat_still_open(ctx) -> None:  # type: ignore[no-untyped-def]
+    """ann asks for any seat while north is open; bob's request for north is approved
+    first: ann's approval gives her south, not a refusal for north."""
+    _forming(ctx, approve=True)
+    deliver(ctx, mail("JOIN race1 any\n", sender="ann@example.net"))
+    deliver(ctx, mail("JOIN race1 north\n", sender="bob@example.net"))
+    deliver(ctx, mail("GAME race1\nMODERATOR mod-secret\nAPPROVE bob@example.net\n"
+                      "APPROVE ann@example.net\n", sender=MOD))
+    answer = _reply(ctx, MOD)
+    assert "bob@example.net now plays north" in answer and "ann@example.net now plays south" in answer
+    [(_, welcome)] = outbox(ctx, kind="welcome", to="ann@example.net")
+    assert "Welcome to game race1. You play south." in welcome
