@@ -80,6 +80,9 @@ def create_game(
         if any(s.password for s in seats):
             raise Conflict("a forming game makes its passwords when it starts: give --seat "
                            "POWER=ADDRESS without a password")
+        if {s.power for s in seats} >= set(scenario_powers):  # no seat to JOIN: never starts
+            raise Conflict("every power has a --seat, so a forming game would have no open "
+                           "seat and never start: leave out --forming to start it now")
         options["forming"] = forming_settings(options)
     state = module.setup(scenario, options)  # checks the settings now, not when it starts
     seed = seed or new_seed()

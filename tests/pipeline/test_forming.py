@@ -400,3 +400,13 @@ def test_a_request_for_any_seat_is_approved_onto_a_seat_still_open(ctx) -> None:
     assert "bob@example.net now plays north" in answer and "ann@example.net now plays south" in answer
     [(_, welcome)] = outbox(ctx, kind="welcome", to="ann@example.net")
     assert "Welcome to game race1. You play south." in welcome
+
+
+def test_a_forming_game_with_every_seat_given_is_refused_not_left_unstartable(ctx) -> None:  # type: ignore[no-untyped-def]
+    """With no open seat nobody can JOIN ("game is full") and no last seat is ever filled:
+    such a game would never start, and its players would never get a welcome."""
+    made = _cli(ctx, "game", "new", "race9", "--module", "race", "--scenario", "duel",
+                "--moderator", MOD, "--forming", "--seat", "north=ann@example.net",
+                "--seat", "south=bob@example.net")
+    assert made.exit_code != 0 and "leave out --forming" in made.output, made.output
+    assert "no game 'race9'" in _cli(ctx, "game", "show", "race9").output
