@@ -50,7 +50,9 @@ def test_smtp_4xx_then_5xx_retries_then_tells_the_moderator(race, smtp_settings,
     assert asyncio.run(drain(race, sink)) == 0
     [row] = rows(race)
     assert (row.status, row.attempts) == ("queued", 1) and row.next_attempt_at is not None
-    assert asyncio.run(drain(race, sink)) == 0  # not due yet: no hammering
+    assert asyncio.run(drain(race, sink)) == 0
+    assert rows(race)[0].attempts == 1, "not due yet: no hammering"  # (a drain that tried
+    # again would also send nothing: the server still refuses)
     race.clock.advance(timedelta(minutes=5))
     smtp_server.mode = SmtpMode.PERMFAIL
     asyncio.run(drain(race, sink))
