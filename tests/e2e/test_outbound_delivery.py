@@ -1,0 +1,236 @@
+"""Outbound delivery after a mail is queued, as the SMTP server (the real aiosmtpd on
+loopback), the moderator and the players see it: the retry schedule, giving up, the
+moderator's notices, held mails, the envelope, and the bytes a re-sent mail carries.
+
+Each test closes a gap found by the outbound mutation audit (session 20): a change to
+gm/pipeline/dispatch.py, gm/service/outbox.py or gm/mail/smtp_sink.py that broke the
+guarantee named and that no test caught."""
+
+from __future__ import annotations
+
+import asyncio
+import email
+from datetime import timedelta
+from email.policy import default as default_policy
+
+import pytest
+from sqlmodel import select
+
+from gm.clock import FakeClock
+from gm.db.engine import session_scope
+from gm.db.models import OutboundMail
+from gm.mail.file_sink import FileSink
+from gm.mail.smtp_sink import SmtpSink
+from gm.pipeline import drawpool
+from gm.pipeline.dispatch import MAX_ATTEMPTS, TELL_AFTER_ATTEMPTS, drain
+from gm.service.context import ServiceContext
+from gm.service.outbox import queue_mail
+from tests.e2e.conftest import header
+from tests.e2e.test_faults import ORDERS, clear, rows
+from tests.pipeline.conftest import deliver, mail
+from tests.support.servers import SmtpMode, SmtpTestServer
+
+
+def fake_clock(ctx: ServiceContext) -> FakeClock:
+    assert isinstance(ctx.clock, FakeClock)
+    return ctx.clock
+
+
+def send_due(ctx: ServiceContext, sink: SmtpSink) -> int:
+    """One drain, as a daemon's round does it, the connection closed after it (each
+    asyncio.run is a loop of its own: a connection is not carried into the next)."""
+    async def run() -> int:
+        try:
+            return await drain(ctx, sink)
+        finally:
+            await sink.close()
+    return asyncio.run(run())
+
+
+def only(ctx: ServiceContext, kind: str) -> list[OutboundMail]:
+    return [r for r in rows(ctx) if r.kind == kind]
+
+
+def unsent_reply(ctx: ServiceContext) -> OutboundMail:
+    """The one reply not sent yet (the replies sent before it are done with)."""
+    [reply] = [r for r in only(ctx, "reply") if r.status != "sent"]
+    return reply
+
+
+def retry_delays(ctx: ServiceContext, sink: SmtpSink, attempts: int) -> list[timedelta]:
+    """Drain ``attempts`` times, each at the very moment the reply falls due again (and
+    once a second before it, when nothing may be tried); the wait after each failure."""
+    clock, delays = fake_clock(ctx), []
+    for n in range(attempts):
+        reply = unsent_reply(ctx)
+        if n:
+            clock.advance(reply.next_attempt_at - clock.now() - timedelta(seconds=1))
+            send_due(ctx, sink)
+            assert unsent_reply(ctx).attempts == n, "tried before its backoff ran out"
+            clock.advance(timedelta(seconds=1))
+        send_due(ctx, sink)
+        reply = unsent_reply(ctx)
+        assert reply.attempts == n + 1
+        if reply.status == "queued":
+            delays.append(reply.next_attempt_at - clock.now())
+    return delays
+
+
+def test_a_mail_refused_for_now_is_retried_after_30_s_doubling_up_to_two_hours(
+        race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    clear(race)
+    deliver(race, mail(ORDERS))
+    smtp_server.mode = SmtpMode.TEMPFAIL
+    delays = retry_delays(race, SmtpSink(smtp_settings), MAX_ATTEMPTS - 1)
+    assert delays == [timedelta(seconds=30 * 2 ** n) for n in range(8)] + [timedelta(hours=2)] * 3
+
+
+def test_a_mail_refused_for_now_at_its_last_attempt_is_given_up_and_the_moderator_told(
+        race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    clear(race)
+    deliver(race, mail(ORDERS))
+    smtp_server.mode = SmtpMode.TEMPFAIL
+    sink = SmtpSink(smtp_settings)
+    retry_delays(race, sink, MAX_ATTEMPTS)
+    [reply] = only(race, "reply")
+    assert (reply.status, reply.attempts) == ("failed", MAX_ATTEMPTS) and "451" in reply.last_error
+    notices = only(race, "notice")
+    assert [n.subject for n in notices] == ["[race1] mail is delayed: the mail server refuses it for now",
+                                            "[race1] a mail could not be delivered"]
+    assert f"Attempts: {MAX_ATTEMPTS}" in notices[1].raw.decode()
+    fake_clock(race).advance(timedelta(days=1))
+    smtp_server.mode = SmtpMode.ACCEPT
+    assert send_due(race, sink) == 2  # the two notices; the reply is not tried again
+    assert [m.recipients for m in smtp_server.received] == [["mod@example.org"]] * 2
+
+
+def test_the_moderator_is_told_of_a_delayed_mail_once_an_hour_not_once_for_ever(
+        race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    """A second outage, a day after the first, is told again."""
+    clear(race)
+    sink = SmtpSink(smtp_settings)
+    for outage, message_id in enumerate(("<first@player.example>", "<second@player.example>")):
+        deliver(race, mail(ORDERS, message_id=message_id))
+        smtp_server.mode = SmtpMode.TEMPFAIL
+        retry_delays(race, sink, TELL_AFTER_ATTEMPTS)
+        delayed = [n for n in only(race, "notice") if "mail is delayed" in n.subject]
+        assert len(delayed) == outage + 1
+        smtp_server.mode = SmtpMode.ACCEPT
+        fake_clock(race).advance(timedelta(hours=2))
+        send_due(race, sink)
+        assert {r.status for r in rows(race)} == {"sent"}
+        fake_clock(race).advance(timedelta(days=1))
+
+
+def test_a_notice_to_the_moderator_that_cannot_be_delivered_is_not_itself_told_of(
+        race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    """The moderator's address refusing mail must not start a chain of notices about notices."""
+    clear(race)
+    deliver(race, mail(ORDERS))
+    smtp_server.mode = SmtpMode.PERMFAIL
+    sink = SmtpSink(smtp_settings)
+    for _ in range(3):
+        send_due(race, sink)
+    assert [(r.kind, r.status) for r in rows(race)] == [("reply", "failed"), ("notice", "failed")]
+
+
+def test_held_reports_are_not_sent_until_the_moderator_releases_them(
+        ctx: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    from gm.service.adjudicate import close_phase
+    from gm.service.games import get_game
+    from gm.service.moderator import release
+    from tests.service.test_game_flow import new_race
+
+    new_race(ctx, preview=True)
+    assert close_phase(ctx, "race1", 0, by="test").closed
+    with session_scope(ctx.engine) as s:
+        held = {r.message_id: r.recipients for r in s.exec(
+            select(OutboundMail).where(OutboundMail.status == "held")).all()}
+    assert sorted(held.values()) == [["n@example.org"], ["s@example.org"]]
+    sink = SmtpSink(smtp_settings)
+
+    def delivered() -> list[list[str]]:
+        return sorted(m.recipients for m in smtp_server.received if header(m.raw, "Message-ID") in held)
+    assert send_due(ctx, sink) >= 1  # the moderator's preview
+    fake_clock(ctx).advance(timedelta(days=1))
+    send_due(ctx, sink)
+    assert delivered() == [], "held reports stay held"
+    with session_scope(ctx.engine) as s:
+        release(ctx, s, get_game(s, "race1"), actor="mod")
+    send_due(ctx, sink)
+    assert delivered() == [["n@example.org"], ["s@example.org"]]
+
+
+@pytest.mark.parametrize("workers", [2, 0])
+def test_every_mail_leaves_with_the_service_address_as_envelope_sender(
+        race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer, workers: int) -> None:  # type: ignore[no-untyped-def]
+    """Bounces come back to the service, never to a player or the moderator."""
+    race.settings["draw_workers"] = workers
+    deliver(race, mail(ORDERS))
+    assert send_due(race, SmtpSink(smtp_settings)) == len(rows(race)) >= 3
+    assert {m.sender for m in smtp_server.received} == {"gm@example.org"}
+
+
+def test_a_mail_to_one_address_named_twice_reaches_it_once(
+        ctx: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    with session_scope(ctx.engine) as s:
+        queue_mail(ctx, s, game_id=None, kind="notice", subject="twice",
+                   to=["mod@example.org", "anna@example.org", "mod@example.org", ""],
+                   text="hello\n", key="twice")
+    assert send_due(ctx, SmtpSink(smtp_settings)) == 1
+    [got] = smtp_server.received
+    assert got.recipients == ["mod@example.org", "anna@example.org"]
+
+
+def test_a_mail_sent_after_failures_keeps_the_message_id_and_date_it_was_queued_with(
+        race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    """The player's client sees one mail, dated when gm wrote it, however late it went."""
+    clear(race)
+    deliver(race, mail(ORDERS))
+    [queued] = only(race, "reply")
+    clock, sink = fake_clock(race), SmtpSink(smtp_settings)
+    smtp_server.mode = SmtpMode.TEMPFAIL
+    for _ in range(3):
+        clock.advance(timedelta(minutes=20))
+        send_due(race, sink)
+    assert only(race, "reply")[0].attempts == 3
+    clock.advance(timedelta(hours=3))
+    smtp_server.mode = SmtpMode.ACCEPT
+    send_due(race, sink)
+    [got] = [m for m in smtp_server.received if m.recipients == ["north@example.org"]]
+    assert header(got.raw, "Message-ID") == queued.message_id
+    assert header(got.raw, "Date") == header(queued.raw, "Date")
+    assert got.raw.replace(b"\r\n", b"\n").endswith(queued.raw.replace(b"\r\n", b"\n")), \
+        "the very mail queued"
+
+
+def test_a_report_whose_pictures_cannot_be_drawn_still_goes_without_them(
+        ctx: ServiceContext, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """Drawing in the daemon's process that raises (not only a renderer: the whole drawing)
+    costs the report its map, never the report."""
+    from gm.mail.compose import RENDER_HEADER
+    from tests.present.support import new_baltica, play
+
+    ctx.settings["draw_workers"] = 0
+    new_baltica(ctx)
+    play(ctx, "b1", 1, {"sweden": ["move from Skåne: Karl XII to Småland"]})
+
+    def broken(raw: bytes) -> bytes:
+        raise RuntimeError("the rasteriser is broken")
+    monkeypatch.setattr(drawpool, "finish_raw", broken)
+    with session_scope(ctx.engine) as s:
+        reports = s.exec(select(OutboundMail).where(OutboundMail.kind == "report")).all()
+        pending = {r.message_id for r in reports if RENDER_HEADER.encode() in r.raw}
+    assert pending
+    sink = FileSink(tmp_path / "out")
+    send_due(ctx, sink)
+    with session_scope(ctx.engine) as s:
+        assert {r.status for r in s.exec(select(OutboundMail)).all()} == {"sent"}
+    out = [email.message_from_bytes(p.read_bytes(), policy=default_policy)
+           for p in (tmp_path / "out" / "new").iterdir()]
+    went = [m for m in out if m["Message-ID"] in pending]
+    assert len(went) == len(pending)
+    for m in went:
+        types = {p.get_content_type() for p in m.walk()}
+        assert "text/html" in types and not types & {"image/png", "image/svg+xml",
+                                                    "application/x-gm-map+json"}
