@@ -234,3 +234,34 @@ def test_a_report_whose_pictures_cannot_be_drawn_still_goes_without_them(
         types = {p.get_content_type() for p in m.walk()}
         assert "text/html" in types and not types & {"image/png", "image/svg+xml",
                                                     "application/x-gm-map+json"}
+
+
+def test_a_mail_some_of_whose_recipients_are_refused_goes_to_the_others_and_names_them(
+        ctx: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    """The outbox row says who did not get it (its last_error: the host reads it there)."""
+    with session_scope(ctx.engine) as s:
+        queue_mail(ctx, s, game_id=None, kind="notice", subject="two", text="hello\n",
+                   to=["reject@example.org", "anna@example.org"], key="two")
+    smtp_server.mode = SmtpMode.REJECT_RCPT
+    assert send_due(ctx, SmtpSink(smtp_settings)) == 1
+    assert [m.recipients for m in smtp_server.received] == [["anna@example.org"]]
+    [row] = rows(ctx)
+    assert row.status == "sent" and "reject@example.org" in row.last_error
+
+
+def test_a_connection_the_server_closed_while_idle_is_reopened_without_a_failure(
+        smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    """The server restarted between two mails: the second still goes at its first attempt."""
+    from tests.mail.test_smtp_sink import _raw
+
+    sink = SmtpSink(smtp_settings)
+
+    async def run() -> list[bool]:
+        first = await sink.send(_raw(1), "gm@example.org", ["anna@example.org"])
+        smtp_server.stop()  # closes the connection the sink keeps open
+        smtp_server.start()
+        second = await sink.send(_raw(2), "gm@example.org", ["anna@example.org"])
+        await sink.close()
+        return [first.ok, second.ok]
+    assert asyncio.run(run()) == [True, True]
+    assert len(smtp_server.received) == 2 and sink.connections_opened == 2

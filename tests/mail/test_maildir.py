@@ -68,6 +68,7 @@ def test_file_sink_writes_a_readable_maildir(tmp_path):
     mail = decode((tmp_path / "sent" / "new" / name).read_bytes())
     assert mail.subject == "hi"
     assert mail.header("X-GM-Envelope-To") == "a@example.org, b@example.org"
+    assert mail.header("Return-Path") == "<gm@example.org>", "the envelope sender is kept"
     assert os.listdir(tmp_path / "sent" / "tmp") == []
 
 
