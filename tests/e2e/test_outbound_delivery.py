@@ -122,6 +122,19 @@ def test_the_moderator_is_told_of_a_delayed_mail_once_an_hour_not_once_for_ever(
         fake_clock(race).advance(timedelta(days=1))
 
 
+def test_a_delayed_notice_to_the_moderator_is_not_itself_told_as_delayed(
+        race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    """The notice queued at the reply's fifth failure fails with it, five times and more:
+    the moderator still gets that one notice, not one about it."""
+    clear(race)
+    deliver(race, mail(ORDERS))
+    smtp_server.mode = SmtpMode.TEMPFAIL
+    retry_delays(race, SmtpSink(smtp_settings), MAX_ATTEMPTS - 1)
+    notices = only(race, "notice")
+    assert [n.subject for n in notices] == ["[race1] mail is delayed: the mail server refuses it for now"]
+    assert notices[0].status == "queued" and notices[0].attempts >= TELL_AFTER_ATTEMPTS
+
+
 def test_a_notice_to_the_moderator_that_cannot_be_delivered_is_not_itself_told_of(
         race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
     """The moderator's address refusing mail must not start a chain of notices about notices."""
