@@ -8,6 +8,8 @@ exponential backoff up to ``MAX_ATTEMPTS``; once a mail has waited through
 ``TELL_AFTER_ATTEMPTS`` of them (7.5 minutes: 30 s, doubling) the moderator is
 told it is delayed, at most once an hour per game, so that a long outage of
 the mail server is not discovered by players asking where their report is.
+A mail the server took for some recipients and refused for now (4xx) for others
+(greylisting) stays queued for those alone: the row's recipients become theirs.
 
 Several instances may drain one outbox: each mail is claimed before it is sent, by a
 conditional ``UPDATE`` that only one of them can win (:func:`claim`), with a lease
@@ -34,7 +36,7 @@ from gm.checkpoint import checkpoint
 from gm.db.engine import session_scope
 from gm.db.models import Game, OutboundMail
 from gm.mail.compose import RENDER_HEADER
-from gm.mail.types import MailSink, SendResult
+from gm.mail.types import FailureKind, MailSink, SendResult
 from gm.pipeline import drawahead, drawpool
 from gm.pipeline.alive import running
 from gm.service.context import ServiceContext
@@ -350,7 +352,7 @@ class _Outbox:
 
     def record(self, mail_id: int, result: SendResult, kind: str) -> None:
         """:func:`record`: a mail sent whose kind carries no password in one statement here."""
-        if result.ok and kind not in PASSWORD_KINDS:
+        if result.ok and kind not in PASSWORD_KINDS and not _refused_for_now(result):
             self._write(_SENT, mail_id=mail_id, now=self.ctx.clock.now(), error=_refused(result))
         else:
             record(self.ctx, mail_id, result, kind)
@@ -363,6 +365,12 @@ class _Outbox:
 
 def _refused(result: SendResult) -> str:
     return f"refused recipients: {result.refused}" if result.refused else ""
+
+
+def _refused_for_now(result: SendResult) -> list[str]:
+    """The recipients of a mail sent to the others that the server refused for now (a 4xx
+    to RCPT: greylisting, a full mailbox): the mail is still owed to them."""
+    return [r for r, code in result.refused.items() if 400 <= code < 500] if result.ok else []
 
 
 def _release(ctx: ServiceContext, mail_ids: list[int]) -> None:
@@ -386,7 +394,8 @@ def record(ctx: ServiceContext, mail_id: int, result: SendResult, kind: str | No
 
     A mail sent whose ``kind`` carries no password is marked in one ``UPDATE`` (issue 21:
     it was read, raw and all, then written)."""
-    if result.ok and kind is not None and kind not in PASSWORD_KINDS:
+    later = _refused_for_now(result)
+    if result.ok and kind is not None and kind not in PASSWORD_KINDS and not later:
         with ctx.engine.begin() as conn:
             conn.execute(_SENT, {"mail_id": mail_id, "now": ctx.clock.now(), "error": _refused(result)})
         return
@@ -396,6 +405,10 @@ def record(ctx: ServiceContext, mail_id: int, result: SendResult, kind: str | No
         row.attempts += 1
         row.claimed_by, row.claimed_until = "", None
         now = ctx.clock.now()
+        if later:  # sent to the others; a 4xx is temporary for these too: to them alone, later
+            row.recipients = later
+            result = SendResult.temporary(FailureKind.RECIPIENTS_REFUSED, result.refused[later[0]],
+                                          _refused(result))
         if result.ok:
             row.status, row.sent_at, row.last_error = "sent", now, ""
             if result.refused:

@@ -278,3 +278,24 @@ def test_a_connection_the_server_closed_while_idle_is_reopened_without_a_failure
         return [first.ok, second.ok]
     assert asyncio.run(run()) == [True, True]
     assert len(smtp_server.received) == 2 and sink.connections_opened == 2
+
+
+def test_a_recipient_refused_for_now_among_others_accepted_gets_the_mail_later(
+        race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    """A 4xx to one recipient (greylisting) is temporary like any 4xx: the old address of a
+    seat that changed its address (commands.py: the notice goes to the new and the old) is
+    warned once its server takes mail again, not never."""
+    clear(race)
+    with session_scope(race.engine) as s:
+        queue_mail(race, s, game_id="race1", kind="notice", subject="[race1] new address for north",
+                   to=["north@example.org", "greylist@example.org"], text="changed\n", key="moved")
+    sink = SmtpSink(smtp_settings)
+    smtp_server.mode = SmtpMode.GREYLIST_RCPT
+    send_due(race, sink)
+    fake_clock(race).advance(timedelta(hours=1))
+    smtp_server.mode = SmtpMode.ACCEPT
+    send_due(race, sink)
+    [row] = rows(race)
+    assert [(m.recipients, header(m.raw, "Message-ID")) for m in smtp_server.received] == [
+        (["north@example.org"], row.message_id), (["greylist@example.org"], row.message_id)]
+    assert row.status == "sent"

@@ -229,6 +229,7 @@ class SmtpMode:
     TEMPFAIL = "tempfail"  # 451
     PERMFAIL = "permfail"  # 554
     REJECT_RCPT = "reject_rcpt"  # 550 on RCPT for addresses containing "reject"
+    GREYLIST_RCPT = "greylist_rcpt"  # 450 on RCPT for addresses containing "greylist"
     HANG = "hang"  # never answer DATA (until the hang is released)
 
 
@@ -246,6 +247,8 @@ class _Handler:
     async def handle_RCPT(self, srv, session, envelope, address, rcpt_options):  # type: ignore[no-untyped-def]
         if self.server.mode == SmtpMode.REJECT_RCPT and "reject" in address:
             return "550 5.1.1 no such user"
+        if self.server.mode == SmtpMode.GREYLIST_RCPT and "greylist" in address:
+            return "450 4.2.0 greylisted, try again later"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
