@@ -123,6 +123,17 @@ def test_germany_orders_for_austria_hungary_with_for(pax: Any) -> None:
     assert "REFUSED" not in reply and "??" not in reply
 
 
+def test_transfer_goes_from_germany_to_austria_hungary_only(pax: Any) -> None:
+    """orders.md §6: "`transfer 20 to austria-hungary` # Germany's treasury to
+    Austria-Hungary only": to any other power, or back from Austria-Hungary, refused."""
+    reply = _pax(pax, "germany", "transfer 5 to italy", "transfer 5 to austria-hungary",
+                 "FOR austria-hungary", "transfer 2 to germany")
+    only = "refused: only Germany may transfer money, and only to Austria-Hungary"
+    assert f"3  REFUSED  transfer 5 to italy: {only}" in reply, reply
+    assert "4  OK  transfer 5 to austria-hungary" in reply
+    assert f"6  REFUSED  transfer 2 to germany: {only}" in reply
+
+
 def test_treaties_in_curly_and_angle_quotes_with_apostrophes(pax: Any) -> None:
     assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed  # to negotiation
     reply = _pax(pax, "britain",
@@ -177,6 +188,24 @@ def test_propose_in_the_congress(pax: Any) -> None:
     assert "refused: a resolution may only settle the areas in dispute" in reply, reply
     reply = _pax(pax, "russia", "proposer « Paix » : italy none in Eritrea")
     assert 'OK  propose "Paix": italy none in Eritrea' in reply, reply
+
+
+def test_a_vote_is_never_conditional(pax: Any) -> None:
+    """orders.md §6: "`vote 1 yes` # votes are secret until the deadline and never
+    conditional": a conditional vote is refused when the mail arrives, a plain one kept."""
+    _pax(pax, "britain", "place protectorate in Eritrea", "move army 3 from home to Eritrea")
+    assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed
+    _pax(pax, "italy", "congress in Russia", 'propose "Eritrea free": italy keeps Eritrea')
+    _pax(pax, "germany", "attend")
+    for _ in ("negotiation", "congress"):
+        assert close_phase(pax, "pax1", _phase(pax, "pax1")[1], by="test").closed
+    assert _phase(pax, "pax1")[0] == "1880-congress-vote"
+    reply = _pax(pax, "italy", 'vote "Eritrea free" yes if funds >= 1',
+                 'vote "Eritrea free" yes unless funds >= 1000')
+    assert '3  REFUSED  vote "Eritrea free" yes if funds >= 1: refused:' in reply, reply
+    assert '4  REFUSED  vote "Eritrea free" yes unless funds >= 1000: refused:' in reply
+    assert "no order was accepted" in reply
+    assert 'OK  vote "Eritrea free" yes' in _pax(pax, "italy", 'vote "Eritrea free" yes')
 
 
 TOPICS = ("conditions", "move", "press", "absent")

@@ -6,12 +6,13 @@ when that clause alone is broken."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from tests.e2e.corpus_game import VIKING, VIKING_SEATS
 from tests.pipeline.conftest import deliver, mail, outbox
 from tests.pipeline.test_judge_habits import PRESS, _press_settings
-from tests.pipeline.test_moderator_powers import mails_to, moderate
+from tests.pipeline.test_moderator_powers import mails_to, moderate, phase
 from tests.pipeline.test_standing_by_mail import ATTACK, SWEDEN, close, send
 
 NORTH, SOUTH, MOD = "north@example.org", "south@example.org", "mod@example.org"
@@ -137,3 +138,26 @@ def test_replace_power_gives_the_new_player_the_current_report(race: Any) -> Non
     moderate(race, "REPLACE POWER south WITH newbie@example.net: south left\n")
     [report] = mails_to(race, "newbie@example.net", kind="report")
     assert "turn-1" in report
+
+
+def test_dice_that_run_out_stop_the_adjudication_and_the_moderator_is_told(race: Any) -> None:
+    """§9: "`DICE 3 1 5 6 ...` | rolls to use, in order, in the next adjudication; if they
+    run out, the adjudication stops and the moderator is told" (the race rolls twice)."""
+    reports = len(mails_to(race, NORTH, kind="report"))
+    moderate(race, "DICE 3\nADJUDICATE NOW\n")
+    [(notice, text)] = outbox(race, kind="notice", to=MOD)
+    assert notice.subject == "[race1] adjudication of turn-1 stopped"
+    assert "ran out at 'south runs'" in text and "stays open without a deadline" in text
+    assert len(mails_to(race, NORTH, kind="report")) == reports  # no results went out
+    assert phase(race).phase_id == "turn-1"
+
+
+def test_resume_deadline_sets_the_deadline_instead_of_moving_it_by_the_pause(race: Any) -> None:
+    """§9: "`PAUSE` / `RESUME` | stop and restart the clock; deadlines move by the length of
+    the pause unless `RESUME DEADLINE time`": the players are told the time the moderator
+    gave, not the old deadline moved by the two days of the pause."""
+    moderate(race, "PAUSE: server move\n")
+    race.clock.advance(timedelta(days=2))
+    moderate(race, "RESUME DEADLINE 2026-02-01 18:00\n")
+    assert ("the deadline of turn-1 is now Sun, Feb 1, 2026, 18:00 UTC"
+            in mails_to(race, NORTH, kind="notice")[-1])
