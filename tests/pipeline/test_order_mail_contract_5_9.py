@@ -161,3 +161,17 @@ def test_resume_deadline_sets_the_deadline_instead_of_moving_it_by_the_pause(rac
     moderate(race, "RESUME DEADLINE 2026-02-01 18:00\n")
     assert ("the deadline of turn-1 is now Sun, Feb 1, 2026, 18:00 UTC"
             in mails_to(race, NORTH, kind="notice")[-1])
+
+
+def test_a_rollback_is_told_to_everyone_each_in_their_language(race: Any) -> None:
+    """§9: "`ROLLBACK TO phase` | back to the start of that phase: ... and everyone is told"
+    (docs/orders.md: "told to every active player, each in their own language, with the
+    reason unless the act is `PRIVATE`")."""
+    moderate(race, "ADJUDICATE NOW\n")
+    moderate(race, "ROLLBACK TO turn-1: wrong orders read\n")
+    [north] = mails_to(race, NORTH, kind="notice")
+    assert "The moderator rolled game race1 back to turn-1." in north
+    assert "Reason: wrong orders read" in north
+    [south] = mails_to(race, SOUTH, kind="notice")
+    assert "Le modérateur a ramené la partie race1 à turn-1." in south
+    assert "Raison : wrong orders read" in south
