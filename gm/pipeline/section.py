@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from sqlmodel import Session
 
 from gm.db.models import Game, Seat
-from gm.i18n import msg, plural
+from gm.i18n import msg, plural, translate
 from gm.mail.mime import DecodedMail
 from gm.orders import commands as c
 from gm.orders.envelope import CommandLine, OrderLine, Section
@@ -301,8 +301,11 @@ def _tell_power(sc: SectionContext, game: Game, power: str) -> None:
     owner = seat_for_power(sc.session, game.id, power)
     if owner is None or not owner.address:
         return
+    lang = owner.language
     queue_mail(sc.ctx, sc.session, game_id=game.id, kind="notice", to=[owner.address],
-               subject=f"[{game.id}] the moderator gave orders for {power}",
-               text=f"==== gm notice {game.id} ====\nThe moderator gave orders for {power} in "
-                    f"game {game.id}. Send STATUS to see the position.\n",
+               subject=f"[{game.id}] " + translate(
+                   msg("the moderator gave orders for {power}", power=power), lang),
+               text=f"==== gm notice {game.id} ====\n" + translate(
+                   msg("The moderator gave orders for {power} in game {game}. Send STATUS to "
+                       "see the position.", power=power, game=game.id), lang) + "\n",
                key=f"moderator-orders:{sc.inbound_id}:{power}")

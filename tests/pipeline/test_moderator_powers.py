@@ -119,6 +119,15 @@ def test_the_moderator_gives_orders_for_a_power_and_its_player_is_told(race) -> 
     assert mails_to(race, SOUTH, before) == []
 
 
+def test_a_french_player_is_told_in_french_that_the_moderator_gave_its_orders(race) -> None:  # type: ignore[no-untyped-def]
+    """The notice is in the seat's language, as every notice of a moderator's act (it was
+    English to everyone)."""
+    before = len(outbox(race))
+    assert "OK  advance 2" in moderate(race, "POWER south\nadvance 2\n")
+    [text] = mails_to(race, SOUTH, before, kind="notice")
+    assert "Le modérateur a donné des ordres pour south dans la partie race1" in text, text
+
+
 def test_dice_then_seed_by_mail_uses_the_rolls_then_lets_the_seed_take_over(race) -> None:  # type: ignore[no-untyped-def]
     reply = moderate(race, "DICE 6 THEN SEED\n")
     assert "1 rolls will be used first" in reply
