@@ -90,3 +90,17 @@ def test_the_map_names_areas_seas_and_powers_in_the_readers_language() -> None:
     assert (fr.areas["persia"].label, fr.areas["indian_ocean"].label) == ("Perse", "océan Indien")
     assert (en.areas["persia"].label, en.areas["indian_ocean"].label) == ("Persia", "Indian Ocean")
     assert dict(fr.legend)["germany"] == "Allemagne" and dict(en.legend)["germany"] == "Germany"
+
+
+def test_a_player_may_upgrade_and_downgrade_with_en_as_the_french_report_says_it() -> None:
+    """orders.md §8 (`améliorer`, `rétrograder`): the French report says "La France améliore
+    l'Égypte en possession", so "améliorer Égypte en protectorat" is read as "upgrade Egypt to
+    protectorate" (it was "not an order of Pax Britannica": only `vers` and `à` were read)."""
+    from gm.games.britannica import orders as o
+    from tests.rules.britannica.britannica_helpers import orders_of
+
+    state = module.setup("1880", {})
+    assert orders_of(state, "france", "améliorer Égypte en protectorat", judged=False) == \
+        [o.Upgrade("france", "egypt", "protectorate")]
+    assert orders_of(state, "france", "rétrograder Maroc en intérêt", judged=False) == \
+        [o.Downgrade("france", "morocco", "interest")]
