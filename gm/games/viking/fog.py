@@ -21,6 +21,16 @@ from gm.games.viking.orders import Item
 from gm.games.viking.table import Table
 
 
+def listed_longships(t: Table) -> list[tuple[str, str, bool, str]]:
+    """Every longship on the map as a report lists them, one entry per longship:
+    ``(controller, place name, exhausted, node)`` by controller (an uncontrolled ally
+    fleet as "(Dublin)"), place name, the unexhausted first. ``journey longship N``
+    (orders.md §7) counts a player's longships in this order."""
+    data = t.data
+    return sorted((t.controller(sh) or f"({data.fleets[sh['fleet']]['name']})",
+                   data.place_name(sh["at"]), sh["exhausted"], sh["at"]) for sh in t.ships())
+
+
 def _tile(data: Data, tid: str) -> dict[str, Any]:
     t = data.tiles[tid]
     return {"name": t.name, "type": t.type, "location": _where(data, t.location),
@@ -73,12 +83,10 @@ def view(data: Data, state: dict[str, Any], power: str | None) -> dict[str, Any]
                     for pid, st in s["posts"].items()
                     if st.get("venture") or st.get("owner") or data.posts[pid].kind != "empty"]
     ships: dict[tuple[str, str, bool], int] = {}
-    for sh in t.ships():
-        key = (t.controller(sh) or f"({data.fleets[sh['fleet']]['name']})",
-               data.place_name(sh["at"]), sh["exhausted"])
-        ships[key] = ships.get(key, 0) + 1
+    for who, at, exhausted, _ in listed_longships(t):
+        ships[who, at, exhausted] = ships.get((who, at, exhausted), 0) + 1
     out["longships"] = [{"power": k[0], "at": k[1], "exhausted": k[2], "count": n}
-                        for k, n in sorted(ships.items())]
+                        for k, n in ships.items()]
     costs = data.rule("track_costs")
     out["track"] = [{"cost": c, "tile": _tile(data, x) if x else None}
                     for c, x in zip(costs, s["track"], strict=True)]
