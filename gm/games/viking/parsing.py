@@ -14,6 +14,7 @@ from typing import Any
 
 from gm.games.viking.conditions import AlthingPassed, TradeAccepted
 from gm.games.viking.data import Data
+from gm.games.viking.fog import listed_longships
 from gm.games.viking.orders import (
     Accept,
     Activate,
@@ -34,11 +35,19 @@ from gm.games.viking.orders import (
     TheocracyAction,
     Vote,
 )
+from gm.games.viking.rules.actions import requirement_posts
+from gm.games.viking.table import Table
 from gm.i18n import msg
 from gm.kept import Kept
 from gm.orders.conditions import Quantity
-from gm.orders.grammar import GameGrammar, OrderTransformer, ParseContext, parse_order_lines
-from gm.orders.model import ParseResult, SourceLine
+from gm.orders.grammar import (
+    GameGrammar,
+    OrderRejected,
+    OrderTransformer,
+    ParseContext,
+    parse_order_lines,
+)
+from gm.orders.model import ErrorKind, ParseResult, SourceLine
 from gm.orders.names import NameIndex
 
 
@@ -97,8 +106,30 @@ class VikingTransformer(OrderTransformer):
     def invest_buy(self, c: list[Any]) -> InvestBuy:
         return InvestBuy(c[0])
 
+    def invest_slot(self, c: list[Any]) -> InvestBuy:
+        """``invest 3`` (orders.md §7): buy the tile in saga-track slot 3, counted from 1
+        as the report lists the track."""
+        track: tuple[str, ...] = self.context.extra.get("track", ())
+        n = int(c[0])
+        if not 1 <= n <= len(track) or not track[n - 1]:
+            held = ", ".join(str(i) for i, x in enumerate(track, 1) if x)
+            raise OrderRejected(ErrorKind.INVALID, msg(
+                "no tile in saga-track slot {n}: the slots holding tiles are {slots}",
+                n=n, slots=held or msg("none")))
+        return InvestBuy(track[n - 1])
+
     def journey(self, c: list[Any]) -> Journey:
         return Journey(c[0], c[1])
+
+    def journey_longship(self, c: list[Any]) -> Journey:
+        """``journey longship 2 to ...`` (orders.md §7): the journey from where your second
+        longship stands, counting your longships as your report lists them."""
+        ships: tuple[str, ...] = self.context.extra.get("longships", ())
+        n = int(c[0])
+        if not 1 <= n <= len(ships):
+            raise OrderRejected(ErrorKind.INVALID, msg(
+                "you have no longship {n} on the map: you have {count}", n=n, count=len(ships)))
+        return Journey(ships[n - 1], c[1])
 
     def offer(self, c: list[Any]) -> Offer:
         at = c[1] if len(c) == 4 else ""
@@ -130,6 +161,22 @@ class VikingTransformer(OrderTransformer):
     def rus(self, c: list[Any]) -> RusAction:
         return RusAction(c[0])
 
+    def influence_rus(self, c: list[Any]) -> RusAction:
+        """``influence take Rus`` (orders.md §7): the Rus influence action; without a tile,
+        the one rival advocate you can take when the mail arrives."""
+        if c:
+            return RusAction(c[0])
+        can: tuple[str, ...] = self.context.extra.get("rus", ())
+        if len(can) == 1:
+            return RusAction(can[0])
+        if can:
+            raise OrderRejected(ErrorKind.AMBIGUOUS, msg(
+                "several advocates can be taken: {tiles}; write 'rus take TILE'",
+                tiles=", ".join(can)), can)
+        raise OrderRejected(ErrorKind.INVALID, msg(
+            "no rival advocate can be taken now (a longship of yours alone on a post in its "
+            "location); write 'rus take TILE' to take one after a journey"))
+
     def keep(self, c: list[Any]) -> Keep:
         return Keep(c[0])
 
@@ -146,10 +193,21 @@ class VikingTransformer(OrderTransformer):
         return Vote(c[0])
 
     def accept(self, c: list[Any]) -> Accept:
+        self._offer_number(c)
         return Accept()
 
     def refuse(self, c: list[Any]) -> Refuse:
+        self._offer_number(c)
         return Refuse()
+
+    def _offer_number(self, c: list[Any]) -> None:
+        """``trade accept 7`` (orders.md §7): 7 must be the number of the offer waiting for
+        the answer, the K of its phase ``round-R-PLAYER-trade-K-C``."""
+        waiting = self.context.extra.get("offer")
+        if c and waiting is not None and int(c[0]) != waiting:
+            raise OrderRejected(ErrorKind.INVALID, msg(
+                "the offer waiting for your answer is number {k}, not {n}", k=waiting,
+                n=int(c[0])))
 
     # -- conditions (gm/games/viking/conditions.py) --------------------------------
     def trade_accepted(self, c: list[Any]) -> TradeAccepted:
@@ -210,6 +268,28 @@ def known_tiles(data: Data, state: dict[str, Any], power: str | None) -> list[st
     return out
 
 
+def _numbered(data: Data, state: dict[str, Any], power: str | None) -> dict[str, Any]:
+    """What the numbered forms of orders.md §7 read, as the report shows it to ``power``:
+    ``track`` (the tile name in each saga-track slot, "" when empty), ``longships`` (where
+    each of the player's longships stands, as the report lists them), ``offer`` (the
+    number of the trade offer waiting for the player's answer) and ``rus`` (the rival
+    advocates the Rus action could take now)."""
+    if power is None or power not in state.get("players", {}) or "track" not in state:
+        return {}
+    t = Table(data, state)
+    home = set(data.homes)
+    trade = state.get("trade")
+    rus = tuple(data.tiles[x].name for q in t.rivals(power)
+                for x in state["players"][q]["advocates"]
+                if requirement_posts(t, power, data.tiles[x].location)
+                and t.supply(power, data.tiles[x].follower) > 0)
+    return {"track": tuple(data.tiles[x].name if x else "" for x in state["track"]),
+            "longships": tuple("home" if node in home else node_name
+                               for who, node_name, _, node in listed_longships(t) if who == power),
+            "offer": trade["k"] if trade and trade.get("to") == power else None,
+            "rus": rus}
+
+
 CONTEXTS_KEPT = 4096
 """How many parse contexts are kept (LRU)."""
 
@@ -227,11 +307,14 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
                             if st.get("venture")))
     jarls = tuple((p, state.get("players", {}).get(p, {}).get("jarl")) for p in state.get("powers", []))
     step = str(state.get("step", ""))
-    key = (id(data), power, language, known, ventures, jarls, step)
+    extra = _numbered(data, state, power)
+    key = (id(data), power, language, known, ventures, jarls, step, tuple(extra.items()))
     found = _contexts.get(key)
     if found is not None and found[0] is data:
         return found[1]
-    tiles: dict[str, list[str]] = {data.tiles[x].name: [] for x in known}
+    tiles: dict[str, list[str]] = {}
+    for x in known:  # a tile is also named by its number (orders.md §7: play 117)
+        tiles.setdefault(data.tiles[x].name, []).append(str(data.tiles[x].number))
     posts: dict[str, list[str]] = {p.name: [p.name_fr, *data.aliases.get(p.id, ())]
                                    for p in data.posts.values()}
     for pid, venture in ventures:
@@ -245,7 +328,7 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
         names={"tile": _index(tiles, "tile"), "post": _index(posts, "post"),
                "place": _index(places, "place"), "power": _index(powers, "power"),
                "choice": _index(choice, "choice")},
-        power=power, language=language, commands=phase_commands(step))
+        power=power, language=language, commands=phase_commands(step), extra=extra)
     _contexts.put(key, (data, context))  # the data is kept alive: its id stays its own
     return context
 
