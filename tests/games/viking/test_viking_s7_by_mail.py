@@ -158,3 +158,24 @@ def test_s7_influence_take_rus_takes_the_one_advocate_red_can_take(pv) -> None: 
     position(pv, rus)
     reply = reply_to(pv, "red", "influence take Rus")
     assert "OK  rus take Shipwright" in reply and "??" not in reply
+
+
+def test_s7_influence_take_rus_names_the_candidates_when_several_can_be_taken(pv) -> None:  # type: ignore[no-untyped-def]
+    """§7 ``influence take Rus``: an ambiguous order is never carried out (§2): with two
+    advocates red could take, the reply names both; naming one is understood."""
+    wright, bishop = tile("Shipwright"), tile("Bishop Ansgar")
+
+    def two(state: dict[str, Any]) -> None:
+        for x in (wright, bishop):
+            take_out(state, x)
+        state["players"]["blue"]["advocates"].append(wright)
+        state["players"]["green"]["advocates"].append(bishop)
+        state["influence"]["rus"] = "red"
+        state["ships"].append(ship("red", "sigtuna"))
+
+    position(pv, two)
+    reply = reply_to(pv, "red", "influence take Rus")
+    assert "several advocates can be taken: Shipwright, Bishop Ansgar" in reply
+    assert "OK  rus take" not in reply
+    reply = reply_to(pv, "red", "influence take Rus Bishop Ansgar")
+    assert "OK  rus take Bishop Ansgar" in reply and "??" not in reply
