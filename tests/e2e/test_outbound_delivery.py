@@ -57,6 +57,14 @@ def unsent_reply(ctx: ServiceContext) -> OutboundMail:
     return reply
 
 
+def orders_answered_into(race: ServiceContext, smtp_server: SmtpTestServer, mode: SmtpMode) -> None:
+    """An order mail handled (its reply queued) with nothing else in the outbox, and the
+    mail server answering with ``mode`` from now on."""
+    clear(race)
+    deliver(race, mail(ORDERS))
+    smtp_server.mode = mode
+
+
 def retry_delays(ctx: ServiceContext, sink: SmtpSink, attempts: int) -> list[timedelta]:
     """Drain ``attempts`` times, each at the very moment the reply falls due again (and
     once a second before it, when nothing may be tried); the wait after each failure."""
@@ -78,18 +86,14 @@ def retry_delays(ctx: ServiceContext, sink: SmtpSink, attempts: int) -> list[tim
 
 def test_a_mail_refused_for_now_is_retried_after_30_s_doubling_up_to_two_hours(
         race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
-    clear(race)
-    deliver(race, mail(ORDERS))
-    smtp_server.mode = SmtpMode.TEMPFAIL
+    orders_answered_into(race, smtp_server, SmtpMode.TEMPFAIL)
     delays = retry_delays(race, SmtpSink(smtp_settings), MAX_ATTEMPTS - 1)
     assert delays == [timedelta(seconds=30 * 2 ** n) for n in range(8)] + [timedelta(hours=2)] * 3
 
 
 def test_a_mail_refused_for_now_at_its_last_attempt_is_given_up_and_the_moderator_told(
         race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
-    clear(race)
-    deliver(race, mail(ORDERS))
-    smtp_server.mode = SmtpMode.TEMPFAIL
+    orders_answered_into(race, smtp_server, SmtpMode.TEMPFAIL)
     sink = SmtpSink(smtp_settings)
     retry_delays(race, sink, MAX_ATTEMPTS)
     [reply] = only(race, "reply")
@@ -126,9 +130,7 @@ def test_a_delayed_notice_to_the_moderator_is_not_itself_told_as_delayed(
         race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
     """The notice queued at the reply's fifth failure fails with it, five times and more:
     the moderator still gets that one notice, not one about it."""
-    clear(race)
-    deliver(race, mail(ORDERS))
-    smtp_server.mode = SmtpMode.TEMPFAIL
+    orders_answered_into(race, smtp_server, SmtpMode.TEMPFAIL)
     retry_delays(race, SmtpSink(smtp_settings), MAX_ATTEMPTS - 1)
     notices = only(race, "notice")
     assert [n.subject for n in notices] == ["[race1] mail is delayed: the mail server refuses it for now"]
@@ -138,9 +140,7 @@ def test_a_delayed_notice_to_the_moderator_is_not_itself_told_as_delayed(
 def test_a_notice_to_the_moderator_that_cannot_be_delivered_is_not_itself_told_of(
         race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
     """The moderator's address refusing mail must not start a chain of notices about notices."""
-    clear(race)
-    deliver(race, mail(ORDERS))
-    smtp_server.mode = SmtpMode.PERMFAIL
+    orders_answered_into(race, smtp_server, SmtpMode.PERMFAIL)
     sink = SmtpSink(smtp_settings)
     for _ in range(3):
         send_due(race, sink)
