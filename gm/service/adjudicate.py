@@ -36,6 +36,7 @@ from gm.db.engine import session_scope
 from gm.db.models import EventLog, Game, Phase, Seat
 from gm.dice import Dice, DiceExhausted
 from gm.games.base import GameModule, Outcome
+from gm.i18n import msg
 from gm.service.context import ServiceContext
 from gm.service.games import current_orders, get_game, module_of, phase_info, seats
 from gm.service.orders import store_orders
@@ -389,7 +390,7 @@ def hold(ctx: ServiceContext, game_id: str, seq: int, exc: BaseException) -> Clo
     The close's transaction was rolled back, so the phase is still open with
     its orders; the hold is recorded in a transaction of its own.
     """
-    from gm.service.notify import notify_moderator
+    from gm.service.notify import notify_moderator, tell_players
 
     error = f"{type(exc).__name__}: {exc}"
     with session_scope(ctx.engine) as session:
@@ -414,6 +415,15 @@ def hold(ctx: ServiceContext, game_id: str, seq: int, exc: BaseException) -> Clo
             f"When the cause is fixed (or to try again): gm mod unhold {game_id}\n"
             f"(it lifts the hold and closes {row.phase_id} again).",
             key=f"held:{game_id}:{seq}:{n}")
+        # The players see the deadline pass without a report: told why, once a phase (a
+        # hold again after `gm mod unhold` queues the same keys), never the error, which
+        # may name what they may not know.
+        tell_players(ctx, session, game, what="held", key=f"{game_id}:{seq}",
+                     subject=msg("results of {phase} delayed", phase=row.phase_id),
+                     text=msg("The results of {phase} in game {game} are delayed: the moderator "
+                              "is looking into a problem found while adjudicating it. Every order "
+                              "sent for {phase} stands, and its report follows as soon as the "
+                              "moderator has dealt with it.", phase=row.phase_id, game=game_id))
         return CloseResult(False, game_id, row.phase_id, problem=game.hold_reason)
 
 

@@ -9,7 +9,6 @@ act is private. ``ADJUDICATE NOW`` is not here: it is
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -17,10 +16,11 @@ from sqlmodel import Session, col, func, select
 
 from gm.clock import utc
 from gm.db.models import Game, ModeratorAct, OrderSet, OutboundMail, Phase
-from gm.i18n import Text, msg, translate, when
+from gm.i18n import msg, translate, when
 from gm.service.context import ServiceContext
 from gm.service.errors import Conflict, NotFound
 from gm.service.games import current_phase, get_seat, seats
+from gm.service.notify import tell_players
 from gm.service.outbox import queue_mail
 from gm.service.passwords import hash_password, new_password
 from gm.service.phases import log_event
@@ -35,22 +35,6 @@ def record_act(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
     log_event(ctx, session, game.id, phase.seq, phase.dice_branch, f"moderator.{command}",
               {"args": args, "reason": reason, "actor": actor}, [] if private else None)
     return act
-
-
-def tell_players(ctx: ServiceContext, session: Session, game: Game, *, what: str, subject: Text,
-                 text: Text, reason: str = "", key: str,
-                 extra: Sequence[tuple[str, str, Text]] = ()) -> None:
-    """A moderator act told to every active player, each in their own language (orders.md
-    §9: "everyone is told"); ``extra``: (address, language, text) for others concerned (the
-    player a replacement removes). The reason follows unless the act is private."""
-    mails = [(s.address, s.language, text) for s in seats(session, game.id)
-             if s.active and s.address] + list(extra)
-    for n, (address, language, words) in enumerate(mails):
-        why = ("\n" + translate(msg("Reason: {reason}", reason=reason), language)) if reason else ""
-        queue_mail(ctx, session, game_id=game.id, kind="notice", to=[address],
-                   subject=f"[{game.id}] " + translate(subject, language),
-                   text=f"==== gm notice {game.id} ====\n" + translate(words, language) + why + "\n",
-                   key=f"{what}:{key}:{n}:{address}")
 
 
 def _open_phase(session: Session, game: Game) -> Phase:

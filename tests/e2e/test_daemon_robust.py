@@ -129,7 +129,7 @@ def test_a_mail_and_a_game_that_raise_leave_the_daemon_and_the_other_games_runni
     setup = context(db_url, ago=timedelta(hours=1))
     for game in ("fine1", "fine2"):
         new_race(setup, game, default="30m")  # overdue: must close while the others fail
-    new_race(setup, "trap1", module="fragile", scenario="trap", default="30m")
+    new_race(setup, "trap1", module="fragile", scenario="trap", south_language="fr", default="30m")
     new_race(setup, "frag1", module="fragile", south_language="fr", default="48h")
     bad, good = "<explode@player.example>", "<good@player.example>"
     service.drop("1.eml", order_mail("frag1", "south", "explode", bad))
@@ -173,6 +173,15 @@ def test_a_mail_and_a_game_that_raise_leave_the_daemon_and_the_other_games_runni
     assert len([m for m in notices if "held" in str(m["Subject"])]) == 1
     told = next(text_of(m) for m in notices if "held" in str(m["Subject"]))
     assert "KeyError" in told and "Estlandska" in told and "gm mod unhold trap1" in told
+    # Its players saw the deadline pass without a report: each is told why, once, in their
+    # language, without the error (it may name what they may not know).
+    for address, delayed in (("north-trap1@example.org", "The results of turn-1 in game trap1 are delayed"),
+                             ("south-trap1@example.org", "Les résultats de turn-1 de la partie trap1 sont retardés")):
+        got_notices = [text_of(m) for m in service.sent() if str(m["To"]) == address
+                       and ("delayed" in str(m["Subject"]) or "retardés" in str(m["Subject"]))]
+        assert len(got_notices) == 1 and delayed in got_notices[0], (address, got_notices)
+        assert "KeyError" not in got_notices[0] and "Estlandska" not in got_notices[0]
+    assert not any("trap1" not in str(m["To"]) and "delayed" in str(m["Subject"]) for m in service.sent())
 
     with session_scope(setup.engine) as s:
         failed = s.exec(select(InboundMail).where(InboundMail.message_id == bad)).one()
@@ -223,6 +232,11 @@ def test_a_failing_phase_the_moderator_cannot_fix_is_held_again_and_told_again(
         notices = s.exec(select(OutboundMail).where(OutboundMail.kind == "notice",
                                                     col(OutboundMail.subject).contains("held"))).all()
         assert len(notices) == 2
+        # each player was told of the delay once, not once a hold
+        delayed = s.exec(select(OutboundMail).where(OutboundMail.kind == "notice",
+                                                    col(OutboundMail.subject).contains("delayed"))).all()
+        assert sorted(r for m in delayed for r in m.recipients or []) == [
+            "north-trap2@example.org", "south-trap2@example.org"]
     setup.engine.dispose()
 
 
