@@ -6,9 +6,9 @@ round >= 2 and strength of B <= 1``); a power is silent now and then, and in som
 for the whole game (a drop-out: every default). The text is parsed and validated as the
 service does (refused orders dropped), the phase adjudicated, and the report of every
 power and of a spectator rendered in English and French from the fog-filtered view and
-the events each may see. A phase that raises, does not move the game on, or renders an
-untranslated event or a line of the other language (an English line in a French report,
-or the reverse) fails the game.
+the events each may see. A phase that raises, does not move the game on, says orders are
+due from others than those it waits for, or renders an untranslated event or a line of the
+other language (an English line in a French report, or the reverse) fails the game.
 """
 
 from __future__ import annotations
@@ -229,8 +229,15 @@ class Player:
 def reports(state: dict[str, Any], events: list[Any]) -> dict[str, str]:
     """Every report of the phase: each power's and a spectator's, in both languages."""
     out: dict[str, str] = {}
+    waits_for = list(MODULE.phase(state).owing)
     for who in (*POWERS, SPECTATOR):
         view = (MODULE.public_view(state) if who == SPECTATOR else MODULE.view(state, who))
+        if who != SPECTATOR and view["owing"] != waits_for:
+            # "(orders due from ...)": a battles or forage step nobody has a decision in
+            # closes at once (orders.md §5); a report naming powers then drew answers
+            # that reached the phase after it
+            raise GameStuck(f"{who}'s report says orders are due from {view['owing']}, "
+                            f"the phase waits for {waits_for}")
         shown = [{"type": e.type, "data": e.data} for e in events
                  if e.visible_to is None or who in e.visible_to]
         for lang in LANGUAGES:
