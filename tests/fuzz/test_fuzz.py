@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from gm.games.registry import get
 from gm.mail.classify import classify_with_reason
+from gm.mail.dsn import read_bounce
 from gm.mail.mime import decode
 from gm.orders.envelope import parse_envelope
 from gm.orders.model import Ignored, LineError, ParsedOrder, SourceLine
@@ -74,6 +75,18 @@ def test_mime_decode_and_classify_never_raise(raw: bytes) -> None:
     classify_with_reason(mail)
     assert isinstance(mail.text, str) and isinstance(mail.reply_address, str)
     assert "\r" not in mail.reply_address and "\n" not in mail.reply_address
+
+
+@FUZZ
+@given(st.one_of(st.binary(max_size=3000),
+                 st.builds(mutate, st.sampled_from(SEEDS), st.integers(0, 10**6),
+                           st.binary(max_size=200), st.booleans())))
+def test_bounce_reader_never_raises(raw: bytes) -> None:
+    """gm/mail/dsn.py reads whatever a bounce-shaped mail holds (the corpus has DSNs)."""
+    bounce = read_bounce(raw)
+    assert all(isinstance(i, str) for i in bounce.message_ids)
+    for failure in bounce.failures(["anna@example.se", "south@example.org"]):
+        assert failure.address in ("anna@example.se", "south@example.org")
 
 
 @FUZZ
