@@ -50,6 +50,7 @@ from gm.pipeline.section import AfterCommit, SectionContext, handle_section
 from gm.pipeline.signon import envelope_secrets, signon_secrets, warn_of_unread_signons
 from gm.service.context import ServiceContext
 from gm.service.games import get_seat
+from gm.service.notify import moderators_for
 from gm.service.outbox import queue_answer, queue_mail
 
 log = logging.getLogger("gm.pipeline")
@@ -138,7 +139,7 @@ def shunt(ctx: ServiceContext, inbound_id: int, exc: BaseException) -> None:
                        subject=subject if subject.lower().startswith("re:") else f"Re: {subject}",
                        text=text + "\n", key=f"failed:{row.id}", in_reply_to=mail.message_id,
                        references=tuple(mail.references) + ((mail.message_id,) if mail.message_id else ()))
-        moderators = _moderators(ctx, session, mail.from_addr if mail else row.sender)
+        moderators = moderators_for(ctx, session, mail.from_addr if mail else row.sender)
         if moderators:
             trace = "".join(traceback.format_exception(exc)[-12:])
             queue_mail(ctx, session, game_id=None, kind="notice", to=moderators,
@@ -165,14 +166,6 @@ def _sender_language(session: Session, address: str) -> str:
     langs = set(session.exec(select(Seat.language).where(
         func.lower(col(Seat.address)) == address.lower())))
     return langs.pop() if len(langs) == 1 else "en"
-
-
-def _moderators(ctx: ServiceContext, session: Session, address: str) -> list[str]:
-    """The service's moderator, and the moderators of the games ``address`` plays in."""
-    games = select(Seat.game_id).where(func.lower(col(Seat.address)) == address.lower())
-    found = [str(ctx.settings.get("moderator_address", "") or "")]
-    found += list(session.exec(select(Game.moderator_address).where(col(Game.id).in_(games))))
-    return [a for a in dict.fromkeys(found) if a]
 
 
 def build_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: Claimed,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlmodel import Session
+from sqlmodel import Session, col, func, select
 
-from gm.db.models import Game
+from gm.db.models import Game, Seat
 from gm.i18n import Text, msg, translate
 from gm.service.context import ServiceContext
 from gm.service.games import seats
@@ -15,6 +15,22 @@ from gm.service.outbox import queue_mail
 
 def moderator_address(ctx: ServiceContext, game: Game) -> str:
     return game.moderator_address or str(ctx.settings.get("moderator_address", ""))
+
+
+def moderator_language(game: Game | None) -> str:
+    """The language of the notices written for ``game``'s moderator: the game's
+    ``moderator_language`` setting (``gm game new --set moderator_language=fr``), else
+    English; English for the service's own moderator (no game)."""
+    return str(((game.settings if game is not None else None) or {}).get("moderator_language", "en"))
+
+
+def moderators_for(ctx: ServiceContext, session: Session, address: str) -> list[str]:
+    """Who hears of a mail that belongs to no game: the service's moderator, and the
+    moderators of the games ``address`` plays in."""
+    games = select(Seat.game_id).where(func.lower(col(Seat.address)) == address.lower())
+    found = [str(ctx.settings.get("moderator_address", "") or "")]
+    found += list(session.exec(select(Game.moderator_address).where(col(Game.id).in_(games))))
+    return [a for a in dict.fromkeys(found) if a]
 
 
 def notify_moderator(ctx: ServiceContext, session: Session, game: Game, subject: str, text: str,
