@@ -331,11 +331,13 @@ def state(app: App, game_id: str, power: str | None) -> None:
 
 @click.command()
 @click.argument("game_id")
-@click.option("--private", "show_private", is_flag=True, help="Include private moderator acts.")
+@click.option("--private", "show_private", is_flag=True,
+              help="Include private moderator acts and the mails that bounced.")
 @json_option
 @pass_app
 def history(app: App, game_id: str, show_private: bool, as_json: bool) -> None:
-    """The game's history: phases, moderator acts, rulings, orders once revealed, press."""
+    """The game's history: phases, moderator acts, rulings, orders once revealed, press
+    (with --private: private acts, and each mail that bounced after it was sent)."""
     from gm.db.engine import session_scope
     from gm.service.games import get_game
     from gm.service.history import history_rows, history_text

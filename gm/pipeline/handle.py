@@ -3,6 +3,7 @@
 The flow, as a table::
 
     stored raw ──► decode ──► classify ──┬─ auto-reply/bounce/list/loop/our own ─► ignored (no reply)
+                                         │   └─ a bounce of gm's own mail ─► the moderator told (gm.service.bounces)
                                          ├─ no sender address ─► ignored (nobody to answer)
                                          └─ ordinary ─► too large? ─► reply "too large"
                                                         └─► clean body ─► envelope ─► sections ─► reply
@@ -48,6 +49,7 @@ from gm.pipeline.limits import classify_inbound
 from gm.pipeline.reply import MailReply, SectionReply
 from gm.pipeline.section import AfterCommit, SectionContext, handle_section
 from gm.pipeline.signon import envelope_secrets, signon_secrets, warn_of_unread_signons
+from gm.service.bounces import take_bounce
 from gm.service.context import ServiceContext
 from gm.service.games import get_seat
 from gm.service.notify import moderators_for
@@ -88,6 +90,11 @@ def _handle(ctx: ServiceContext, inbound_id: int, *, retry: bool) -> AfterCommit
         verdict = classify_inbound(ctx, session, mail)
         if not verdict.kind.answered:
             row.status, row.note = "ignored", f"{verdict.kind.value} ({verdict.header}: {verdict.value})"
+            if verdict.kind is MailClass.BOUNCE and not mail.too_large:
+                # one of gm's mails failed after the SMTP hand-over: the moderator hears of it
+                bounced = take_bounce(ctx, session, row.raw, inbound_id=row.id)
+                if bounced is not None:
+                    row.note, row.game_id = bounced.note, bounced.game_id
         elif not mail.reply_address:
             # Nobody to answer: acting on it would change the game without a word to anyone.
             row.status, row.note = "ignored", "no sender address (no usable From or Reply-To)"

@@ -1,5 +1,6 @@
 """The moderator's history of a game (``gm history``, issue 19): phases, acts, rulings
-once each, orders once revealed (their phase adjudicated) and press, in order of time.
+once each, orders once revealed (their phase adjudicated) and press, in order of time;
+with ``--private`` also the private acts and the mails that bounced (gm.service.bounces).
 
 :func:`history_rows` gives the rows (``gm history --json``); :func:`history_text` reads
 them as a human history, one block per phase.
@@ -12,8 +13,9 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from gm.db.models import ModeratorAct, OrderSet, OutboundMail, Phase
+from gm.db.models import EventLog, ModeratorAct, OrderSet, OutboundMail, Phase
 from gm.mail.mime import decode
+from gm.service.bounces import EVENT as BOUNCED
 
 _RANK = {"orders": 1, "phase": 2}  # at one instant: acts, the closed phase's orders, the next phase
 
@@ -21,7 +23,7 @@ _RANK = {"orders": 1, "phase": 2}  # at one instant: acts, the closed phase's or
 def history_rows(session: Session, game_id: str, *, private: bool = False,
                  press: bool = True) -> list[dict[str, Any]]:
     """Every phase, moderator act (private ones with ``private``), revealed orders and
-    press of ``game_id``, oldest first."""
+    press of ``game_id``, and with ``private`` every mail of it that bounced, oldest first."""
     rows: list[dict[str, Any]] = []
     for p in session.exec(select(Phase).where(Phase.game_id == game_id).order_by(col(Phase.seq))):
         rows.append({"at": p.opens_at, "what": "phase", "phase": p.phase_id, "state": p.state,
@@ -39,10 +41,25 @@ def history_rows(session: Session, game_id: str, *, private: bool = False,
             continue
         rows.append({"at": a.at, "what": f"moderator {a.command}", "actor": a.actor,
                      "args": a.args, "reason": a.reason, "private": a.private})
+    if private:
+        rows += _bounces(session, game_id)
     if press:
         rows += _press(session, game_id)
     rows.sort(key=lambda r: (str(r["at"]), _RANK.get(r["what"], 0)))
     return rows
+
+
+def _bounces(session: Session, game_id: str) -> list[dict[str, Any]]:
+    """Each mail that bounced after the SMTP hand-over, per recipient (the moderator's)."""
+    out: list[dict[str, Any]] = []
+    for e in session.exec(select(EventLog).where(EventLog.game_id == game_id,
+                                                 EventLog.type == BOUNCED).order_by(col(EventLog.seq))):
+        d = e.data or {}
+        out.append({"at": e.at, "what": "bounce", "mail": d.get("mail"), "kind": d.get("kind", ""),
+                    "subject": d.get("subject", ""), "address": d.get("address", ""),
+                    "powers": list(d.get("powers") or []), "status": d.get("status", ""),
+                    "diagnostic": d.get("diagnostic", "")})
+    return out
 
 
 def _press(session: Session, game_id: str) -> list[dict[str, Any]]:
@@ -89,6 +106,11 @@ def history_text(rows: list[dict[str, Any]]) -> str:
             more = " ..." if "\n" in r["text"] else ""
             out.append(f"  {_when(r['at'])}  press from {r['from']} to {r['to']}"
                        f"{' (held)' if r['held'] else ''}: {first}{more}")
+        elif what == "bounce":
+            powers = f" ({', '.join(r['powers'])})" if r["powers"] else ""
+            said = " ".join(x for x in (r["status"], r["diagnostic"]) if x)
+            out.append(f"  {_when(r['at'])}  mail {r['mail']} ({r['kind']}) to {r['address']}{powers} "
+                       f"bounced: {said} [private]")
         elif what == "moderator ruling":
             text = (r["args"] or {}).get("text", "")
             out.append(f"  {_when(r['at'])}  RULING by {r['actor']}: {text}")
