@@ -97,7 +97,7 @@ def build_context(game: Game, module: GameModule, closed: Phase | None, current:
         view=(module.public_view(current.game_state or {}) if power == SPECTATOR
               else module.view(current.game_state or {}, power)),
         events=[{"type": r.type, "data": r.data or {}} for r in shown if r.type != "roll"
-                and not r.type.startswith(("phase.", "adjudication.", "moderator.", "mail."))],
+                and not r.type.startswith(("phase.", "adjudication.", "moderator.", "mail.", "game."))],
         rolls=group_rolls(r.data or {} for r in shown if r.type == "roll"),
         rulings=rulings, defaulted=defaulted, commitment=game.commitment,
         ended=current.state == "ended", phase_seq=current.seq, opened_at=current.opens_at,

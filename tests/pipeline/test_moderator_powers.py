@@ -248,3 +248,18 @@ def test_unhold_lifts_the_hold_closes_the_phase_again_and_is_recorded_privately(
                 if r["what"].startswith("moderator")]
         public = [r for r in history_rows(s, "race1") if r["what"].startswith("moderator")]
     assert acts == [("moderator unhold", "KeyError fixed")] and public == []
+
+
+def test_a_hold_is_no_event_of_the_game_in_the_moderator_s_report_after_unhold(race) -> None:  # type: ignore[no-untyped-def]
+    """The hold was told to the moderator in a notice of its own; the report of the phase
+    closed after `gm mod unhold` shows what happened in the game, not the service's hold
+    (a private ``game.held`` event, which no game template words)."""
+    from gm.service.adjudicate import hold as hold_game
+    from gm.service.adjudicate import unhold
+
+    hold_game(race, "race1", 0, KeyError("x"))
+    before = len(outbox(race))
+    result = unhold(race, "race1", actor="moderator (cli)")
+    assert result is not None and result.closed
+    [report] = mails_to(race, MOD, before, kind="report")
+    assert "game.held" not in report and "KeyError" not in report, report
