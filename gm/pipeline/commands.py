@@ -309,7 +309,7 @@ class CommandRunner:
         from gm.service.recovery import send_new_password
 
         seat = resolve_power(sc.session, game, written)
-        send_new_password(sc.ctx, sc.session, game, seat, sc.mail.from_addr, sc.inbound_id)
+        send_new_password(sc.ctx, sc.session, game, seat, sc.mail.from_addr)
         reply.note(msg("If {power} is a seat of game {game}, a new password is on its way to "
                        "the seat's registered address (at most once a day).", power=written,
                        game=game.id))

@@ -184,6 +184,58 @@ def test_send_password_goes_out_at_most_once_a_day_per_seat(race) -> None:  # ty
     assert len(outbox(race, kind="password")) == 2
 
 
+def test_send_password_once_a_day_holds_when_the_seat_changes_its_language(race) -> None:  # type: ignore[no-untyped-def]
+    """The recovery mail's subject is in the seat's language; the once-a-day limit is not:
+    south (French) gets a new password, switches to English the same day, and a second
+    SEND PASSWORD within the day still sends nothing and changes nothing."""
+    deliver(race, mail("GAME race1\nSEND PASSWORD south\n", sender="x@example.net"))
+    [(_, text)] = outbox(race, kind="password")
+    first = _password_in(text, "south")
+    deliver(race, mail(f"GAME race1\nPOWER south {first}\nSET LANGUAGE en\n",
+                       sender="south@example.org"))
+    deliver(race, mail("GAME race1\nSEND PASSWORD south\n", sender="y@example.net"))
+    assert len(outbox(race, kind="password")) == 1
+    deliver(race, mail(f"GAME race1\nPOWER south {first}\nadvance 1\n", sender="south@example.org"))
+    assert "OK  advance 1" in _reply(race, "south@example.org")  # the first password stands
+
+
+def test_send_password_once_a_day_is_a_day_from_the_last_mail_across_midnight(race) -> None:  # type: ignore[no-untyped-def]
+    """"At most once a day" is 24 hours from the last mail, not a calendar day: asked at
+    23:00 and again at 01:00 (the next day), the second sends nothing; 24 hours after the
+    first, a new one goes out."""
+    from datetime import timedelta
+
+    race.clock.advance(timedelta(hours=11))  # 23:00 UTC
+    deliver(race, mail("GAME race1\nSEND PASSWORD north\n", sender="x@example.net"))
+    race.clock.advance(timedelta(hours=2))
+    deliver(race, mail("GAME race1\nSEND PASSWORD north\n", sender="x@example.net"))
+    assert len(outbox(race, kind="password")) == 1
+    race.clock.advance(timedelta(hours=22, minutes=1))
+    deliver(race, mail("GAME race1\nSEND PASSWORD north\n", sender="x@example.net"))
+    assert len(outbox(race, kind="password")) == 2
+
+
+def test_send_password_for_the_same_power_of_two_games_in_one_mail_sends_both(race) -> None:  # type: ignore[no-untyped-def]
+    """Each seat whose password is changed gets its mail: one mail asking for ``north`` of
+    race1 and of race2 sends two (the outbox keeps one mail a key, and the key was the
+    asking mail's and the power's, so race2's north lost its password without a word)."""
+    from gm.db.engine import session_scope
+    from gm.service.games import create_game
+    from tests.pipeline.conftest import SEATS
+
+    with session_scope(race.engine) as s:
+        create_game(race, s, game_id="race2", module_name="race", scenario="duel", seats=SEATS,
+                    moderator_address="mod@example.org", moderator_password="mod-secret",
+                    seed=b"\x03" * 32)
+    deliver(race, mail("GAME race1\nSEND PASSWORD north\nGAME race2\nSEND PASSWORD north\n",
+                       sender="x@example.net"))
+    sent = outbox(race, kind="password")
+    assert sorted(r.game_id or "" for r, _ in sent) == ["race1", "race2"]
+    [(_, text)] = [(r, t) for r, t in sent if r.game_id == "race2"]
+    deliver(race, mail(f"GAME race2\nPOWER north {_password_in(text, 'north')}\nadvance 2\n"))
+    assert "OK  advance 2" in _reply(race, "north@example.org")
+
+
 def test_send_password_for_one_seat_does_not_hold_up_another_seat(race) -> None:  # type: ignore[no-untyped-def]
     """The once-a-day limit is per seat: north's new password does not stop south's."""
     deliver(race, mail("GAME race1\nSEND PASSWORD north\n", sender="x@example.net"))
