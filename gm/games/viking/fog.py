@@ -104,7 +104,10 @@ def view(data: Data, state: dict[str, Any], power: str | None) -> dict[str, Any]
     tr = s.get("trade")
     if tr:
         parties = (tr["from"], tr["to"])
-        out["trade"] = {"from": tr["from"], "to": tr["to"]}
+        # the offer's number (the K of the phase id, public like it) and how many counter-
+        # offers it had: "trade accept K" is written from the report (orders.md §7)
+        out["trade"] = {"from": tr["from"], "to": tr["to"], "number": tr["k"],
+                        "counters": tr["counters"]}
         if power is None or power in parties or open_info:
             out["trade"].update(give=[Item.from_json(i).echo() for i in tr["give"]],
                                 get=[Item.from_json(i).echo() for i in tr["get"]])

@@ -179,3 +179,54 @@ def test_s7_influence_take_rus_names_the_candidates_when_several_can_be_taken(pv
     assert "OK  rus take" not in reply
     reply = reply_to(pv, "red", "influence take Rus Bishop Ansgar")
     assert "OK  rus take Bishop Ansgar" in reply and "??" not in reply
+
+
+def test_s7_the_report_names_the_offer_number_that_trade_accept_takes(pv) -> None:  # type: ignore[no-untyped-def]
+    """§7 ``trade accept 7 / trade refuse 7``: the number is the offer's, and the report the
+    player it is made to receives says it next to the offer, with the lines to answer
+    it; written as read, it is accepted, another number is refused naming the right one.
+    Red's second offer of the turn (one was made earlier) is number 2; green's counter-
+    offer keeps it, and red's report says so in turn."""
+    def second_offer(state: dict[str, Any]) -> None:
+        state["turn"]["trades"] = 1  # an offer was made earlier this turn
+        state["ships"] += [ship("red", "ladoga"), ship("green", "holmgard")]
+
+    position(pv, second_offer)
+    send(pv, "red", "journey from Ladoga to Holmgard\ntrade offer green: 3 silfr for nothing")
+    assert now(pv)[0] == "round-1-red-trade-2-0"
+    report = outbox(pv, kind="report", to=ADDR["green"])[-1][1]
+    assert ("red makes you trade offer number 2, waiting for your answer: red gives 3 silfr "
+            "for nothing. Answer \"trade accept 2\", \"trade refuse 2\" or \"counter: give ... "
+            "for ...\".") in " ".join(report.split())
+    proposer = " ".join(outbox(pv, kind="report", to=ADDR["red"])[-1][1].split())
+    assert "green answers trade offer number 2 from red: red gives 3 silfr for nothing." in proposer
+    assert "the offer waiting for your answer is number 2, not 1" in reply_to(
+        pv, "green", "trade accept 1")
+    reply = reply_to(pv, "green", "trade accept 2")
+    assert "OK  accept" in reply and "??" not in reply
+
+    send(pv, "green", "counter: give nothing for 4 silfr")
+    assert now(pv)[0] == "round-1-red-trade-2-1"
+    report = " ".join(outbox(pv, kind="report", to=ADDR["red"])[-1][1].split())
+    assert ("green answers trade offer number 2 with a counter-offer, waiting for your answer: "
+            "green gives nothing for 4 silfr. Answer \"trade accept 2\"") in report
+    reply = reply_to(pv, "red", "trade accept 2")
+    assert "OK  accept" in reply and "??" not in reply
+
+
+def test_s7_a_french_seat_reads_the_offer_number_in_french(pv) -> None:  # type: ignore[no-untyped-def]
+    """§7, §8: blue (French) reads its offer's number with the French lines to answer it,
+    and each of them is understood."""
+    position(pv, lambda state: state["ships"].extend([ship("red", "ladoga"),
+                                                      ship("blue", "holmgard")]))
+    send(pv, "red", "journey from Ladoga to Holmgard\ntrade offer blue: 3 silfr for nothing")
+    assert now(pv)[0] == "round-1-red-trade-1-0"
+    report = " ".join(outbox(pv, kind="report", to=ADDR["blue"])[-1][1].split())
+    # (the items are as the order echoes them, in English: "contre nothing")
+    assert ("Rouge vous fait l'offre d'échange numéro 1, qui attend votre réponse : Rouge "
+            "donne 3 silfr contre ") in report
+    assert ("Répondez « échange accepter 1 », « échange refuser 1 » ou « contreproposer : "
+            "donner ... contre ... ».") in report
+    for line in ("échange accepter 1", "échange refuser 1", "contreproposer : donner rien contre 1 silfr"):
+        reply = reply_to(pv, "blue", line)
+        assert "OK  " in reply and "??" not in reply, reply

@@ -35,7 +35,8 @@ def test_trade_example_bribery() -> None:
     assert module.phase(s).kind == "trade" and module.phase(s).owing == ("blue",)
     proposal = [e for e in out.events if e.type == "viking.trade_proposed"][0]
     assert proposal.visible_to == frozenset({"red", "blue"})
-    assert module.view(s, "green")["trade"] == {"from": "red", "to": "blue"}
+    assert module.view(s, "green")["trade"] == {"from": "red", "to": "blue", "number": 1,
+                                                "counters": 0}
     out = send(s, {"blue": "accept"})
     s = out.state
     assert s["posts"]["lyubsha"]["owner"] == "red"
