@@ -244,6 +244,31 @@ class GameModule(ABC):
         """The game's :class:`gm.orders.grammar.GameGrammar`, if it uses the shared machinery."""
         return None
 
+    def order_words(self) -> tuple[str, ...]:
+        """The words an order of this game can begin with, English and French, accents
+        dropped (from the grammar's keywords, as HELP lists them); none by default."""
+        grammar = self.order_grammar()
+        return tuple(grammar.command_words()) if grammar is not None else ()
+
+    def parses_as_order(self, text: str) -> bool:
+        """Whether ``text`` parses with this game's order grammar, read alone: its names are
+        not looked up and no position is read, so the answer depends on nothing secret (a
+        line before a mail's sign-on is told apart from a greeting, gm.pipeline.preamble).
+        False by default."""
+        grammar = self.order_grammar()
+        if grammar is None:
+            return False
+        from lark.exceptions import LarkError
+
+        from gm.orders.names import strip_accents
+        from gm.orders.text import straighten_quotes
+
+        try:
+            grammar.parser().parse(strip_accents(straighten_quotes(text)))
+        except LarkError:
+            return False
+        return True
+
     def help(self, language: str = "en", topic: str | None = None) -> str:
         """HELP: the envelope commands and this game's orders, generated from the grammars."""
         from gm.orders.help import help_text

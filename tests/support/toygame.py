@@ -77,6 +77,12 @@ class RaceModule(GameModule):
                                               ("advance N",)))
         return result
 
+    def order_words(self) -> tuple[str, ...]:
+        return ("advance", "avancer")
+
+    def parses_as_order(self, text: str) -> bool:
+        return _ADVANCE.match(text) is not None
+
     def validate(self, state: State, power: str, orders: Sequence[Any]) -> list[Validation]:
         out = []
         for i, order in enumerate(orders):

@@ -208,6 +208,16 @@ class Britannica(GameModule):
     def parse_orders(self, state: State, power: str, lines: Sequence[SourceLine]) -> ParseResult:
         return parse_lines(lines, power, ORDERS_OF_STEP.get(state["step"], ()))
 
+    def order_words(self) -> tuple[str, ...]:
+        from gm.games.britannica.parser import command_words
+
+        return command_words()
+
+    def parses_as_order(self, text: str) -> bool:
+        from gm.games.britannica.parser import parses
+
+        return parses(text)
+
     def validate(self, state: State, power: str, orders: Sequence[Any]) -> list[Validation]:
         """Refuse what the power's own position forbids now; the rest waits for adjudication."""
         d = load()

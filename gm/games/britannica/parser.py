@@ -450,6 +450,16 @@ def _folded_command_words() -> frozenset[str]:
     return frozenset(fold(w) for w in command_words())
 
 
+def parses(text: str) -> bool:
+    """Whether ``text`` parses with the grammar, its names not looked up (a line before a
+    mail's sign-on told apart from a greeting: GameModule.parses_as_order)."""
+    try:
+        _parser().parse(_prepare(text, names()))
+    except LarkError:
+        return False
+    return True
+
+
 def parse_line(line: SourceLine, actor: str, n: Names | None = None,
                after_prose: str | None = None,
                commands: tuple[str, ...] = ()) -> ParsedOrder | LineError | Ignored:
