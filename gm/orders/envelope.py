@@ -2,7 +2,8 @@
 
 :func:`parse_envelope` takes the cleaned lines (:func:`gm.orders.text.clean_body`)
 and returns an :class:`Envelope`: text before the first envelope line
-(``GAME``, ``POWER``/``SIGNON``, ``MODERATOR``, ``HELP``) is ignored; each
+(``GAME``, ``POWER``/``SIGNON``, ``MODERATOR``, ``HELP``) is ignored (kept as the
+envelope's ``preamble``, which the reply lists); each
 ``GAME`` line starts a section and resets the sign-on, each ``POWER`` or
 ``MODERATOR`` line starts a section in the same game. In a section, command
 lines become typed commands (:mod:`gm.orders.commands`) and the other lines
@@ -157,8 +158,13 @@ class Section:
 
 @dataclass
 class Envelope:
+    """A mail's sections; ``ignored``: the lines read as prose outside a signed-on section,
+    ``preamble`` among them: the lines before the first envelope line, which are never read
+    (orders.md §1; the reply lists them, gm.pipeline.preamble)."""
+
     ignored: list[SourceLine] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
+    preamble: list[SourceLine] = field(default_factory=list)
 
 
 @cache
@@ -560,6 +566,7 @@ class _Builder:
             opening = _envelope_opening(line.text)
             if opening is None:
                 self.env.ignored.append(line)
+                self.env.preamble.append(line)
             else:
                 self._command(line, opening)
         elif is_command_line(line.text):

@@ -7,6 +7,8 @@ The flow, as a table::
                                          ├─ no sender address ─► ignored (nobody to answer)
                                          └─ ordinary ─► too large? ─► reply "too large"
                                                         └─► clean body ─► envelope ─► sections ─► reply
+                                                            (the lines before the first envelope line
+                                                             listed as ignored: gm.pipeline.preamble)
 
 The mail is marked handled, its orders stored, its reply queued (within the
 address's reply budget, gm.pipeline.limits) and the passwords in its stored
@@ -42,16 +44,18 @@ from gm.mail.classify import MailClass, classify_with_reason
 from gm.mail.mask import mask_mail
 from gm.mail.mime import DecodedMail, decode
 from gm.orders.envelope import parse_envelope
+from gm.orders.model import SourceLine
 from gm.orders.text import clean_body
 from gm.pipeline import limits
 from gm.pipeline.claim import Claimed, claim, record
 from gm.pipeline.limits import classify_inbound
+from gm.pipeline.preamble import preamble
 from gm.pipeline.reply import MailReply, SectionReply
 from gm.pipeline.section import AfterCommit, SectionContext, handle_section
 from gm.pipeline.signon import envelope_secrets, signon_secrets, warn_of_unread_signons
 from gm.service.bounces import take_bounce
 from gm.service.context import ServiceContext
-from gm.service.games import get_seat
+from gm.service.games import get_seat, module_of
 from gm.service.notify import moderators_for
 from gm.service.outbox import queue_answer, queue_mail
 
@@ -194,7 +198,19 @@ def build_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: C
     for section in envelope.sections:
         reply.sections.append(handle_section(sc, section))
     reply.language = _language(session, reply.sections, sc.signed_on)
+    if envelope.sections and envelope.preamble:  # with no section: "No orders were found"
+        _list_preamble(session, reply, envelope.preamble)
     return reply
+
+
+def _list_preamble(session: Session, reply: MailReply, lines: list[SourceLine]) -> None:
+    """The lines before the first envelope line, listed as ignored; those that read as an
+    order of the first section's game (or as a command) named (gm.pipeline.preamble)."""
+    game_id = reply.sections[0].game_id
+    game = session.get(Game, game_id) if game_id else None  # read by its section already
+    said = preamble(lines, module_of(game) if game is not None else None, reply.secrets or ())
+    reply.preamble, reply.preamble_more = said.entries, said.more
+    reply.preamble_note = said.note or ""
 
 
 def _language(session: Session, sections: list[SectionReply], signed_on: dict[int, Seat]) -> str:

@@ -86,8 +86,13 @@ class MailReply:
     subject: str
     language: str = "en"
     notes: list[str] = field(default_factory=list)
-    ignored: list[SourceLine] = field(default_factory=list)
     sections: list[SectionReply] = field(default_factory=list)
+    # The lines before the first envelope line, listed as ignored (gm.pipeline.preamble): the
+    # first few, and those that read as orders; how many more there were; what to do with
+    # those that read as orders ('' if none). Said in the whole reply only, never in a copy.
+    preamble: list[Entry] = field(default_factory=list)
+    preamble_more: int = 0
+    preamble_note: str = ""
     # The passwords the mail's envelope holds, read when it was parsed (gm.mail.mask);
     # None: not parsed (too large)
     secrets: set[str] | None = field(default=None, repr=False, compare=False)
@@ -128,7 +133,10 @@ class MailReply:
     def _context(self, sections: list[SectionReply] | None, sender: str) -> dict[str, Any]:
         chosen = [self._translated(s) for s in (self.sections if sections is None else sections)]
         first = chosen[0] if chosen else SectionReply()
-        said = replace(self, notes=[translate(n, self.language) for n in self.notes])
+        lang = self.language
+        said = replace(self, notes=[translate(n, lang) for n in self.notes],
+                       preamble=self._said(self.preamble) if sections is None else [],
+                       preamble_note=translate(self.preamble_note, lang))
         return {"reply": said, "sections": chosen, "sender": sender, "game_id": first.game_id or "",
                 "phase": first.phase or "", "copy": sections is not None}
 
@@ -139,9 +147,13 @@ class MailReply:
         :class:`gm.i18n.Text` whose French the grammar parses again (orders.md §8). Each entry
         is made anew with all of :class:`Entry`'s fields (issue 21: dataclasses.replace, which
         reads them through fields(), was a twentieth of rendering a reply)."""
+        return replace(section, rejected=translate(section.rejected, self.language),
+                       entries=self._said(section.entries))
+
+    def _said(self, entries: list[Entry]) -> list[Entry]:
+        """``entries`` with every message built in code said in the reply's language."""
         lang = self.language
-        return replace(section, rejected=translate(section.rejected, lang),
-                       entries=[Entry(kind=e.kind, line=e.line, suggestions=e.suggestions,
-                                      text=translate(e.text, lang) if e.kind == "note" else e.text,
-                                      echo=translate(e.echo, lang), reason=translate(e.reason, lang))
-                                for e in section.entries])
+        return [Entry(kind=e.kind, line=e.line, suggestions=e.suggestions,
+                      text=translate(e.text, lang) if e.kind == "note" else e.text,
+                      echo=translate(e.echo, lang), reason=translate(e.reason, lang))
+                for e in entries]

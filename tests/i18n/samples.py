@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace as NS
 from typing import Any
 
-from gm.i18n import msg, translate
+from gm.i18n import msg, plural, translate
 from gm.l10n import duration
 
 WHEN = datetime(2026, 1, 7, 12, 0, tzinfo=UTC)
@@ -49,10 +49,21 @@ def reply(lang: str) -> list[dict[str, Any]]:
     rejected = NS(game_id="g1", power="", phase="", rejected=translate(
         msg("orders without a sign-on (POWER name password)"), lang), deadline=None,
         timezone="UTC", entries=[])
-    base = {"reply": NS(notes=[]), "sender": "someone@example.org", "game_id": "g1",
-            "phase": "turn-3", "copy": False}
+    base = {"reply": NS(notes=[], preamble=[], preamble_more=0, preamble_note=""),
+            "sender": "someone@example.org", "game_id": "g1", "phase": "turn-3", "copy": False}
+    before = [NS(kind="ignored", line=1, text="Hej Boris", reason=""),
+              NS(kind="ignored", line=2, text="recon Livland", reason=translate(
+                  msg("it looks like an order, but it came before the sign-on"), lang)),
+              NS(kind="ignored", line=3, text="READY", reason=translate(
+                  msg("it looks like a command, but it came before the sign-on"), lang))]
+    note = translate(plural("Line {lines} came before the sign-on: nothing before the first GAME "
+                            "or POWER line is read. Send it again below the POWER line.",
+                            "Lines {lines} came before the sign-on: nothing before the first GAME "
+                            "or POWER line is read. Send them again below the POWER line.",
+                            2, lines="2, 3"), lang)
+    preamble = NS(notes=[], preamble=before, preamble_more=4, preamble_note=note)
     return [{**base, "sections": [section, rejected]}, {**base, "sections": [section], "copy": True},
-            {**base, "sections": []}]
+            {**base, "sections": []}, {**base, "reply": preamble, "sections": [section]}]
 
 
 def reminder(lang: str) -> list[dict[str, Any]]:
