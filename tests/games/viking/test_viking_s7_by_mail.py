@@ -222,9 +222,9 @@ def test_s7_a_french_seat_reads_the_offer_number_in_french(pv) -> None:  # type:
     send(pv, "red", "journey from Ladoga to Holmgard\ntrade offer blue: 3 silfr for nothing")
     assert now(pv)[0] == "round-1-red-trade-1-0"
     report = " ".join(outbox(pv, kind="report", to=ADDR["blue"])[-1][1].split())
-    # (the items are as the order echoes them, in English: "contre nothing")
     assert ("Rouge vous fait l'offre d'échange numéro 1, qui attend votre réponse : Rouge "
-            "donne 3 silfr contre ") in report
+            "donne 3 silfr contre rien.") in report  # the items in French too, not "nothing"
+    assert "nothing" not in report
     assert ("Répondez « échange accepter 1 », « échange refuser 1 » ou « contreproposer : "
             "donner ... contre ... ».") in report
     for line in ("échange accepter 1", "échange refuser 1", "contreproposer : donner rien contre 1 silfr"):
