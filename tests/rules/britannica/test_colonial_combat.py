@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from britannica_helpers import of_type, play, set_up
+
 from gm.dice import Dice
 from gm.games.britannica.combat import colonial_combat, ratio_column, table_for
 from gm.games.britannica.data import load
@@ -47,3 +49,57 @@ def test_rule_colonial_combat_exchange_loses_at_least_the_area_strength() -> Non
     res = colonial_combat(d, "manchuria", armies, Dice.scripted([roll]))
     assert res["result"] == "EX"
     assert res["lost"] == [1] and res["won"]
+
+
+def test_rule_colonial_combat_resolutions_half_exchange_loses_half_the_area_strength() -> None:
+    """"½EX: Half exchange. If the Area's Combat Strength is less than or equal to the player's
+    total Army Unit strength in the Area, the player must eliminate one or more Armies whose
+    combined Combat Strength is at least equal to one-half the Combat Strength of the Area.
+    If, after he has made his elimination, he has Army Units remaining in the Area, the Area is
+    defeated. If the Area's Combat Strength is greater then the player's, treat this as an
+    'AE'." The Manchuria example's Army(10) and Army(3) (2-to-1) lose the Army(3), 3 being at
+    least half of 5; an attack of exactly 5 (1-to-1) keeps some units and wins."""
+    d = load()
+    roll = d.charts["crt"]["table2"]["2:1"].index("HEX") + 1
+    res = colonial_combat(d, "manchuria", [{"id": 1, "strength": 10}, {"id": 2, "strength": 3}],
+                          Dice.scripted([roll]))
+    assert res["result"] == "HEX" and res["lost"] == [2] and res["won"]
+    # Strength 5 against Manchuria's 5: "less than or equal", not an 'AE'.
+    roll = d.charts["crt"]["table2"]["1:1"].index("HEX") + 1
+    armies = [{"id": 1, "strength": 3}, {"id": 2, "strength": 1}, {"id": 3, "strength": 1}]
+    res = colonial_combat(d, "manchuria", armies, Dice.scripted([roll]))
+    assert res["result"] == "HEX" and res["lost"] == [1] and res["won"]
+
+
+def _burma_in_unrest(britain: str, roll_result: str) -> tuple[dict, list]:
+    """Burma (strength 3, next to Britain's Bengal) in unrest; Britain's Army(3) from home
+    attacks it at 1-to-1 (table 1) with the die that gives ``roll_result``."""
+    d = load()
+    s = set_up()
+    s["unrest"] = ["burma"]
+    assert d.areas["burma"].strength == 3 and "bengal" in d.neighbours("burma")
+    roll = d.charts["crt"]["table1"]["1:1"].index(roll_result) + 1
+    return play(s, {"britain": britain}, lead=[roll], tag="burma")
+
+
+def test_rule_colonial_combat_resolutions_attacker_retreat_all_armies_leave_the_area() -> None:
+    """"AR: Attacker retreat. All of the colonial Power's Army Units in the Area must retreat.
+    If the Area is adjacent to another Area that is Controlled by the player, he can retreat to
+    that Area." Britain only tries to suppress the unrest in Burma (no marker of its own there):
+    after an AR its Army(3) is no longer in Burma but in Bengal."""
+    s, events = _burma_in_unrest("move army 3 from home to Burma", "AR")
+    [c] = of_type(events, "colonial_combat")
+    assert (c["area"], c["result"], c["won"]) == ("burma", "AR", False)
+    assert [u["at"] for u in s["units"] if u["power"] == "britain" and u["strength"] == 3
+            and u["type"] == "army"] == ["bengal"]
+
+
+def test_rule_colonial_combat_resolutions_default_retreat_adjacent_controlled_area_first() -> None:
+    """"The default retreat orders, should a player not specify are… 1. An adjacent area
+    controlled by that player 2. Back to the home country". Britain's failed Protectorate in
+    Burma: its Army(3) retreats to Bengal, next door and British, not home."""
+    s, events = _burma_in_unrest("place protectorate in Burma\nmove army 3 from home to Burma", "AR")
+    assert of_type(events, "colonial_combat")[0]["result"] == "AR"
+    assert not any(m["power"] == "britain" for m in s["markers"].get("burma", []))
+    assert [u["at"] for u in s["units"] if u["power"] == "britain" and u["strength"] == 3
+            and u["type"] == "army"] == ["bengal"]
