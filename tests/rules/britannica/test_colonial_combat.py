@@ -103,3 +103,16 @@ def test_rule_colonial_combat_resolutions_default_retreat_adjacent_controlled_ar
     assert not any(m["power"] == "britain" for m in s["markers"].get("burma", []))
     assert [u["at"] for u in s["units"] if u["power"] == "britain" and u["strength"] == 3
             and u["type"] == "army"] == ["bengal"]
+
+
+def test_rule_unrest_in_an_influence_area_left_unsuppressed_removes_all_status_markers() -> None:
+    """Unrest in an Influence Area: "If the Unrest remains in the Area during the Marker
+    Adjustment Phase, all Status markers are removed from the Area." Madagascar, France's
+    Influence with a British Interest beside it, stays in unrest: both markers go."""
+    s = set_up()
+    s["unrest"] = ["madagascar"]
+    s["markers"]["madagascar"].append({"power": "britain", "kind": "interest", "established": True})
+    new, events = play(s, {}, tag="madagascar")
+    assert "madagascar" not in new["markers"]
+    assert sorted((r["power"], r["kind"]) for r in of_type(events, "marker_removed")
+                  if r["area"] == "madagascar") == [("britain", "interest"), ("france", "influence")]

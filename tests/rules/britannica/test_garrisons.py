@@ -80,3 +80,22 @@ def test_rule_special_russian_garrison_rule_the_gm_never_garrisons_with_the_west
     assert (g["area"], g["strength"], g["built"]) == ("persia", 1, True)
     assert sum(1 for u in s["units"] if u["power"] == "russia" and u["strength"] == 10
                and u["at"] == "home") == 3
+
+
+def test_rule_co_dominions_a_member_without_a_garrison_loses_control_not_to_influence() -> None:
+    """"Should a Power not have an Army Unit in a Co-dominion at the conclusion of a Movement /
+    Status Change Phase, his Control marker is removed during the Marker Adjustment Phase. It is
+    not replaced by an Influence marker as is usual in such cases, because Influence markers
+    cannot be present in Co-dominions. The player may, however, place an Interest in the Area
+    if there are no Possession markers present." France and Belgium hold Kongo as
+    Protectorates; France has no army there, none to spare and no money: an Interest is left."""
+    s = _france_short_of_armies()
+    s["units"] = [u for u in s["units"] if not (u["power"] == "france" and u["at"] == "home")]
+    s["markers"]["kongo"] = [{"power": "belgium", "kind": "protectorate", "established": True},
+                             {"power": "france", "kind": "protectorate", "established": True}]
+    s["units"].append({"id": 901, "power": "belgium", "type": "army", "strength": 1, "at": "kongo"})
+    s, events = play(s, {}, tag="codominion")
+    assert [g for g in of_type(events, "garrison_rule") if g["power"] == "france"] == [
+        {"area": "kongo", "power": "france", "codominion": True}]
+    assert {m["power"]: m["kind"] for m in s["markers"]["kongo"]} == {"belgium": "protectorate",
+                                                                     "france": "interest"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from britannica_helpers import of_type, play, set_up
 
-from gm.games.britannica import economy
+from gm.games.britannica import economy, garrisons
 from gm.games.britannica.data import load
 
 
@@ -59,3 +59,15 @@ def test_rule_net_income_negative_treasury_units_then_markers_removed() -> None:
     events = economy._cut_negative(d, s, "italy")
     assert s["treasury"]["italy"] >= 0
     assert of_type(events, "marker_removed") or of_type(events, "unit_disbanded")
+
+
+def test_rule_special_british_garrison_rule_the_indian_army_may_end_two_areas_from_india() -> None:
+    """"The Indian Army Units must always end their movement / Status Change Phase and Alliance
+    Manoeuvre Phases within two areas of India (by a land route)". From Bengal an Indian Army
+    unit may go to Siam (Bengal - Burma - Siam: two areas), not to Malaya (three)."""
+    d = load()
+    s = set_up()
+    [unit] = [u for u in s["units"] if u["power"] == "britain" and u["at"] == "bengal"]
+    assert "burma" in d.neighbours("bengal") and "siam" in d.neighbours("burma")
+    assert garrisons.may_leave(d, s, "britain", unit, "siam")
+    assert not garrisons.may_leave(d, s, "britain", unit, "malaya")
