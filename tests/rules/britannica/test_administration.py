@@ -85,3 +85,33 @@ def test_rule_co_dominions_kongo_income_8_becomes_6() -> None:
     assert d.areas["kongo"].value == 8
     assert economy.marker_income(d, s, "britain") == 6 * 4
     assert economy.marker_income(d, s, "france") == 6 * 4
+
+
+def test_rule_maintenance_record_no_unit_maintenance_in_states_or_dominions() -> None:
+    """"Note that the USA and British players do not pay maintenance for Military Units in
+    States or Dominions, although they do pay for maintenance for the State and Dominion
+    markers themselves." Britain's Army(3) costs nothing in its Dominion of Canada, £3 in
+    its Possession of Cape Colony; the Dominion marker still costs £30."""
+    d = load()
+    s = set_up()
+    s["markers"] = {"canada": [{"power": "britain", "kind": "dominion", "established": True}],
+                    "cape_colony": [{"power": "britain", "kind": "possession", "established": True}]}
+    s["units"] = [{"id": 1, "power": "britain", "type": "army", "strength": 3, "at": "canada"}]
+    assert economy.unit_maintenance(d, s, "britain") == 0
+    assert economy.maintenance(d, s, "britain") == 30 + 20
+    s["units"][0]["at"] = "cape_colony"
+    assert economy.unit_maintenance(d, s, "britain") == 3
+
+
+def test_rule_status_record_no_income_from_an_area_without_a_communication_link() -> None:
+    """"Do not, however, count Areas or Status markers to which you have no Communication Link.
+    You never receive income from an Area to which you cannot trace a Communication Link during
+    the Administration Phase." France's Protectorate in Kongo (value 8) pays £32 with a
+    merchant fleet in the South Atlantic, nothing without one."""
+    d = load()
+    s = set_up()
+    s["markers"] = {"kongo": [{"power": "france", "kind": "protectorate", "established": True}]}
+    assert "south_atlantic" not in s["merchants"]["france"]
+    assert economy.marker_income(d, s, "france") == 0
+    s["merchants"]["france"].append("south_atlantic")
+    assert economy.marker_income(d, s, "france") == 8 * 4

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from britannica_helpers import of_type, play, set_up
 
+from gm.dice import Dice
 from gm.games.britannica import economy, module
 from gm.games.britannica.data import after_balkan_wars, load
 
@@ -71,8 +72,6 @@ def test_rule_random_events_a_peace_conference_lowers_european_tensions() -> Non
     """Random Events (6-6, "Peace conference", European Tensions -3, a reconstructed chart
     entry): "the GM will ... adjust" the index by the event's amount, down as well as up; the
     reports say it like every Tensions change. It was dropped (only increases were applied)."""
-    from gm.dice import Dice
-
     d = load()
     s = set_up()
     s["eti"] = 30
@@ -108,3 +107,26 @@ def test_rule_chinese_resentment_every_change_gets_a_report_line() -> None:
     [phase] = of_type(events, "resentment")
     assert phase["cause"] == "markers in China" and phase["amount"] > 0 and phase["cri"] == s2["cri"]
     assert "Ressentiment chinois +" in _report(s2, events, "france", "fr")
+
+
+def test_rule_headline_events_no_single_headline_event_more_than_once_per_phase() -> None:
+    """"No single headline event can occur more than once per Random Events Phase. If a headline
+    event has already been rolled and re-occurs in the same Phase, re-roll for a new event
+    instead." Two events; 1-6 is rolled twice: the second is re-rolled (3-6)."""
+    s = set_up()
+    events = economy.random_events(load(), s, Dice.scripted([2, 1, 6, 1, 6, 3, 6]))
+    assert [h["event"] for h in of_type(events, "headline")] == ["1-6", "3-6"]
+
+
+def test_rule_unrest_no_area_put_into_unrest_more_than_once_per_phase() -> None:
+    """"No Area can be put into Unrest more than once per Random Events Phase. If this occurs,
+    the GM will re-roll on the same Unrest Table for a new Area instead." Two Unrest events on
+    table A both roll Morocco: the second is re-rolled (Egypt)."""
+    d = load()
+    s = set_up()
+    s["unrest"] = []
+    table = d.charts["unrest_tables"]["A"]["areas"]
+    assert table[:2] == ["morocco", "egypt"]
+    events = economy.random_events(d, s, Dice.scripted([2, 1, 2, 1, 2, 2, 1, 2]))
+    assert [u["area"] for u in of_type(events, "unrest")] == ["morocco", "egypt"]
+    assert s["unrest"] == ["morocco", "egypt"]
