@@ -239,3 +239,90 @@ def test_rule_negotiation_2_no_influence_beside_a_possession_after_peace() -> No
     s, events = play(s, {"france": "peace", "italy": "peace"})
     assert of_type(events, "war_ended")[0]["outcome"] == "peace"
     assert {m["power"]: m["kind"] for m in s["markers"]["tunis"]} == {"italy": "possession"}
+
+
+def test_rule_casus_belli_the_war_sequence_removes_the_combatants_casus_belli() -> None:
+    """"War can be declared. Once the War sequence begins, all Casus Belli of the combatants
+    are automatically removed." France declares war on Italy over Tunis: the dispute goes to
+    the war, not to the GM's settlement, so France's Influence there is not reduced (the
+    tensions rise by the declaration only)."""
+    s0 = _war_phase()
+    s, events = play(s0, {"france": "declare war on Italy"}, lead=[6, 1])
+    assert s["wars"][0]["sides"] == [["france"], ["italy"]]
+    assert not [cb for cb in s["casus_belli"] if {cb["holder"], cb["against"]} == {"france", "italy"}]
+    assert {m["power"]: m["kind"] for m in s["markers"]["tunis"]} == {"france": "influence",
+                                                                      "italy": "protectorate"}
+    assert not of_type(events, "marker_downgraded") and s["eti"] == s0["eti"] + 5
+
+
+def test_rule_casus_belli_an_unused_dispute_beside_a_possession_removes_the_influence() -> None:
+    """Nobody goes to war over the Tunis dispute: "the markers of the players who originally had
+    the Casus Belli, but refuse to use them to declare war, are downgraded or removed" (Congress
+    of Europe), down to "a level that will co-exist with any other markers in the area". An
+    Interest may stay beside a Protectorate, "(since Interest markers are permitted in
+    Protectorates)" (Negotiation 2), never beside an established Possession (Status Change):
+    beside Italy's Possession, France's Influence is removed, two steps of tension."""
+    s0 = tunis_dispute()
+    s0["markers"]["tunis"][1]["kind"] = "possession"
+    s0, _ = play(s0, {})
+    assert s0["step"] == "war"
+    s, events = play(s0, {})
+    assert s["markers"]["tunis"] == [{"power": "italy", "kind": "possession", "established": True}]
+    assert [t["amount"] for t in of_type(events, "tension") if t["cause"] == "status downgrade"] == [2]
+
+
+def _french_battle(units: list[int], italy_abroad: bool = True) -> dict:
+    """France (first) attacks in Tunis with armies of ``units`` against Italy's Army(3)."""
+    s, _ = _at_war({"france": "declare war on Italy"})
+    for i, strength in enumerate(units):
+        s["units"].append({"id": 910 + i, "power": "france", "type": "army", "strength": strength,
+                           "at": "tunis"})
+    if not italy_abroad:
+        s["markers"]["eritrea"] = [{"power": "italy", "kind": "protectorate", "established": True}]
+    return s
+
+
+def test_rule_combat_during_a_war_half_exchange_rounds_halves_up() -> None:
+    """"½EX: Half Exchange. All Units of the weaker force are removed. The stronger force must
+    lose Units whose combined Combat Strength is at least equal to one half the Combat Strength
+    of the smaller force (round halves up)." France's 9 against Italy's 3 (3-to-1, table 1):
+    half of 3 rounds up to 2, so France loses two Army(1)."""
+    d = load()
+    s = _french_battle([3, 3, 1, 1, 1])
+    roll = d.charts["crt"]["table1"]["3:1"].index("HEX") + 1
+    s, events = play(s, {"france": "attack in Tunis"}, lead=[roll])
+    [c] = of_type(events, "war_combat")
+    assert (c["attack"], c["defence"], c["result"]) == (9, 3, "HEX")
+    assert sorted((x["power"], x["strength"]) for x in c["lost"]) == [
+        ("france", 1), ("france", 1), ("italy", 3)]
+
+
+def test_rule_war_end_determination_no_army_units_abroad_ends_the_war() -> None:
+    """"If no Army Units of one Alliance occupy any Area or Sea Zone outside the Alliance's Home
+    Countries, proceed to the Resolution Phase." Italy's only army abroad, in Tunis, is
+    eliminated (its armies at home do not count); Italy still holds Eritrea, unoccupied: the
+    war ends, France's alliance the winner."""
+    d = load()
+    s = _french_battle([10], italy_abroad=False)
+    assert [u["at"] for u in s["units"] if u["power"] == "italy" and u["type"] == "army"
+            and u["at"] != "home"] == ["tunis"]
+    roll = d.charts["crt"]["table1"]["3:1"].index("DE") + 1
+    s, _ = play(s, {"france": "attack in Tunis"}, lead=[roll])
+    s, events = play(s, {})
+    [end] = of_type(events, "war_ended")
+    assert (end["outcome"], end["winners"]) == (0, ["france"])
+
+
+def test_rule_european_tensions_increases_2_at_the_end_of_each_war_phase() -> None:
+    """"The Index increases 2 points at the end of each War Phase during a War. Thus, the
+    longer a War lasts, the more the Index increases." Each round of the France-Italy war
+    raises it by 2 when the round ends."""
+    s, _ = _at_war({"france": "declare war on Italy"})
+    for _ in range(2):
+        assert s["step"] == "war-first"
+        s, events = play(s, {})
+        assert not [t for t in of_type(events, "tension") if t["cause"] == "war phase"]
+        before = s["eti"]
+        s, events = play(s, {})
+        assert [t["amount"] for t in of_type(events, "tension") if t["cause"] == "war phase"] == [2]
+        assert s["eti"] == before + 2

@@ -260,3 +260,20 @@ def test_rule_downgrading_status_control_markers_cannot_be_downgraded_voluntaril
         (1, "NO_DOWNGRADE")]
     assert new["markers"]["aden"] == [{"power": "britain", "kind": "possession", "established": True}]
     assert [m["kind"] for m in new["markers"]["kashmir"]] == ["interest"]
+
+
+def test_rule_status_change_and_casus_belli_control_over_an_influence_gives_its_holder_one() -> None:
+    """"To determine whether or not the placing of a Status marker provides a Casus Belli for
+    another player who also has a Status marker in the Area, refer to the Status Marker
+    Placement Effects Summary"; "a Great or Minor Power that has an Influence marker in an Area
+    has a Casus Belli against a Minor Power that attempts to place a Protectorate marker in
+    the Area" (Minor Power / Great Power Status Conflicts). Italy places a Protectorate in
+    Tunis, in unrest, where France has an established Influence: France holds a Casus Belli
+    against Italy, not the reverse."""
+    s = set_up()
+    s["unrest"] = ["tunis"]
+    s["markers"]["tunis"] = [{"power": "france", "kind": "influence", "established": True}]
+    new, events = play(s, {"italy": "place protectorate in Tunis\nmove army 3 from home to Tunis"},
+                       lead=[6] * 5)
+    assert [(cb["holder"], cb["against"], cb["area"], cb["cause"]) for cb in new["casus_belli"]] == [
+        ("france", "italy", "tunis", "control_over_influence")]
