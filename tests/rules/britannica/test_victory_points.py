@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from britannica_helpers import of_type, set_up
+from britannica_helpers import of_type, play, set_up
 
 from gm.games.britannica import economy, module
 from gm.games.britannica.data import load
@@ -97,3 +97,62 @@ def test_rule_net_income_japan_has_64_to_spend_this_turn_not_the_banked_treasury
             assert 0 <= before < d.rules["colonial_office"][a["power"]]["vp_divisor"], a
             checked += 1
     assert (s["year"], s["step"]) == (1892, "movement") and checked == 3 * 6
+
+
+def test_rule_victory_points_awarded_at_the_end_double_the_income_over_the_divisor() -> None:
+    """"Accumulated Victory Points from each turn + Any Bonus Victory points ... + Double your
+    recalculated income (ignore maintenance) for the final position on the map (Status
+    markers) ÷ Victory Point Divisor." France ends with Algiers (value 5) as a Possession:
+    double £25 is £50, over its divisor 7: 7 VP."""
+    d = load()
+    s = set_up()
+    s["markers"] = {"algiers": [{"power": "france", "kind": "possession", "established": True}]}
+    s["vp"]["france"] = 20
+    [france] = [e for e in of_type(economy.final_record(d, s), "final_victory_points")
+                if e["power"] == "france"]
+    assert d.areas["algiers"].value == 5 and d.rules["colonial_office"]["france"]["vp_divisor"] == 7
+    assert (france["gained"], france["total"]) == (7, 27)
+
+
+def test_rule_austria_hungary_s_markers_count_for_germany_at_the_end_of_the_game() -> None:
+    """"Also at the end of the game, the Austro-Hungarian Status markers do count towards the
+    German Victory Point total." Germany holds nothing; Austria-Hungary's Possession of Serbia
+    (value 2) gives Germany double £10 over its divisor 7: 2 VP."""
+    d = load()
+    s = set_up()
+    s["markers"] = {"serbia": [{"power": "austria-hungary", "kind": "possession", "established": True}]}
+    gained = {e["power"]: e["gained"] for e in of_type(economy.final_record(d, s), "final_victory_points")}
+    assert "austria-hungary" not in gained and gained["germany"] == 2 * 2 * 5 // 7 == 2
+
+
+def test_rule_canals_only_the_first_canal_built_gains_15_victory_points() -> None:
+    """"The first player to build a Canal (either Panama or Central America) gains 15 Victory
+    Points immediately. If one of the Canals is already built, construction of the second does
+    not give the builder any Victory Points." The USA, with an established Influence in
+    Central America, builds its canal: 15 VP when it is the first, none after Panama's."""
+    for built, vp in (([], 15), (["panama"], 0)):
+        s = set_up()
+        s["markers"]["central_america"] = [{"power": "usa", "kind": "influence", "established": True}]
+        s["canals"] = list(built)
+        new, events = play(s, {"usa": "canal Central America"}, tag="canal")
+        assert of_type(events, "canal_built") == [{"canal": "central_america", "builders": ["usa"],
+                                                   "vp_each": vp}]
+        assert new["vp"]["usa"] == s["vp"]["usa"] + vp
+        assert new["canals"] == [*built, "central_america"]
+
+
+def test_rule_the_game_turn_ten_turns_the_final_record_after_1916_only() -> None:
+    """"A game of Pax Britannica will go on for a maximum of 10 Game Turns"; Final Record Phase:
+    "If the 1916 Game Turn has not been completed, this Phase is omitted." The 1912 turn ends
+    into the 1916 Movement phase; the 1916 turn ends the game with the Final Record."""
+    d = load()
+    assert d.turn_years() == list(range(1880, 1917, 4))
+    s = set_up()
+    s["year"], s["step"] = 1912, "negotiation"
+    s, events = play(s, {}, tag="1912")
+    assert (s["year"], s["step"]) == (1916, "movement")
+    assert not of_type(events, "final_victory_points") and not of_type(events, "game_over")
+    s["step"] = "negotiation"
+    s, events = play(s, {}, tag="1916")
+    assert s["step"] == "ended" and module.phase(s).id == "1916-final-record"
+    assert len(of_type(events, "final_victory_points")) == 7 and of_type(events, "game_over")
