@@ -140,3 +140,34 @@ def test_rule_dropout_10_in_a_chinese_rebellion_units_march_on_china_not_formosa
     assert "cochin_china" not in moved  # already on Chinese territory; its garrison stays (9c)
     # from the sea: the nearest Chinese area with the highest status, never Formosa
     assert moved["south_china_sea"] == "cochin_china"
+
+
+def test_rule_dropout_8_excess_garrisons_in_chinese_areas_remain() -> None:
+    """"8. Excess garrisons return to home country. Exception: Excess garrisons in Chinese
+    Empire or Vassal areas remain due to the threat of Chinese rebellion." France's second army
+    in Algiers goes home; its second army in Cochin China (a Chinese Vassal area) stays."""
+    s = _abandoned(set_up(), "france")
+    assert d.areas["cochin_china"].type == "chinese_vassal"
+    s["units"].append({"id": 901, "power": "france", "type": "army", "strength": 1, "at": "algiers"})
+    s["units"].append({"id": 902, "power": "france", "type": "army", "strength": 1, "at": "cochin_china"})
+    got = dropout.movement_orders(d, s, "france")
+    assert [x for x in got if isinstance(x, o.Move) and x.dest == "home"] == [
+        o.Move("france", "army", 1, "algiers", "home")]
+
+
+def test_rule_dropout_7a_suppression_buys_armies_for_a_3_2_majority() -> None:
+    """"a. When a power attempts to suppress unrest in an area it moves units from its home
+    country to obtain at least a 3:2 majority over the indigenous combat strength. If it has
+    insufficient units, it will purchase them." France has no army at home; Madagascar
+    (strength 3) is in unrest under its Influence: a Protectorate and armies of at least 5
+    (3:2 over 3 is 4.5) are bought and sent."""
+    s = _abandoned(set_up(), "france")
+    s["units"] = [u for u in s["units"] if not (u["power"] == "france" and u["at"] == "home")]
+    s["unrest"] = ["madagascar"]
+    s["treasury"]["france"] = 40
+    got = dropout.movement_orders(d, s, "france")
+    assert got[0] == o.Upgrade("france", "madagascar", "protectorate")
+    bought = sum(x.strength for x in got if isinstance(x, o.Buy) and x.unit == "army")
+    sent = sum(x.strength for x in got if isinstance(x, o.Move) and x.dest == "madagascar")
+    assert d.areas["madagascar"].strength == 3
+    assert bought == sent and 2 * sent >= 3 * 3
