@@ -81,17 +81,22 @@ def movement_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence
 
 
 def _canals(d: BritanniaData, new: State, built: Mapping[str, list[str]]) -> list[Event]:
-    """First canal: 15 VP, shared equally by same-turn builders (seed, Canals)."""
+    """First canal: 15 VP (seed, Canals): "Player's building Canals in the same turn share
+    the 15 victory points equally", whichever of the two canals each built; once a canal
+    exists, building the other gives none."""
     events = []
     first = not new.get("canals")
+    everyone = sorted({p for builders in built.values() for p in builders})
+    share = round(d.charts["bonus_vp"]["first_canal"] / len(everyone)) if first and everyone else 0
+    paid: set[str] = set()
     for pid in sorted(built):
         new.setdefault("canals", []).append(pid)
         builders = sorted(built[pid])
-        share = round(d.charts["bonus_vp"]["first_canal"] / len(builders)) if first else 0
         for p in builders:
-            new["vp"][p] += share
+            if p not in paid:
+                new["vp"][p] += share
+                paid.add(p)
         events.append(Event("canal_built", {"canal": pid, "builders": builders, "vp_each": share}))
-        first = False
     return events
 
 

@@ -156,3 +156,17 @@ def test_rule_the_game_turn_ten_turns_the_final_record_after_1916_only() -> None
     s, events = play(s, {}, tag="1916")
     assert s["step"] == "ended" and module.phase(s).id == "1916-final-record"
     assert len(of_type(events, "final_victory_points")) == 7 and of_type(events, "game_over")
+
+
+def test_rule_canals_players_building_canals_in_the_same_turn_share_the_15_vp_equally() -> None:
+    """"Player's building Canals in the same turn share the 15 victory points equally." No
+    canal exists; in one Movement phase the USA builds the Central American canal and Britain
+    the Panama canal: each gets half the 15 VP (7.5, to the nearest whole number as the engine
+    rounds a shared award: 8), whichever canal is looked at first."""
+    s = set_up()
+    s["markers"]["central_america"] = [{"power": "usa", "kind": "influence", "established": True}]
+    s["markers"]["panama"] = [{"power": "britain", "kind": "influence", "established": True}]
+    new, events = play(s, {"usa": "canal Central America", "britain": "canal Panama"}, tag="canals")
+    built = {e["canal"]: (e["builders"], e["vp_each"]) for e in of_type(events, "canal_built")}
+    assert built == {"central_america": (["usa"], 8), "panama": (["britain"], 8)}
+    assert new["vp"]["usa"] - s["vp"]["usa"] == new["vp"]["britain"] - s["vp"]["britain"] == 8
