@@ -298,13 +298,23 @@ def _marker_adjustment(d: BritanniaData, new: State) -> list[Event]:
                 ms.remove(m)
                 if not any(x["kind"] == "possession" for x in ms):
                     ms.append({"power": p, "kind": "interest", "established": True})
-            else:
+            elif _influence_left(d, new, p):
                 m["kind"] = "influence"
+            else:
+                ms.remove(m)  # "If he has no Influence marker available he does not replace it"
             events.append(Event("garrison_rule", {"area": area, "power": p,
                                                   "codominion": codominion}))
     for area in [a for a, ms in new["markers"].items() if not ms]:
         del new["markers"][area]
     return events
+
+
+def _influence_left(d: BritanniaData, state: State, power: str) -> bool:
+    """Whether the power has an Influence marker of its counter mix not on the map (seed,
+    Playing Pieces: "The number of playing pieces provided is an absolute limit")."""
+    used = sum(1 for ms in state["markers"].values() for m in ms
+               if m["power"] == power and m["kind"] == "influence")
+    return used < int(d.rules["counter_mix"][power]["markers"].get("influence", 0))
 
 
 # -- Negotiation, Congress, Chinese Resentment, War, Victory Points ------------------

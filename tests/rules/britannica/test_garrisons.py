@@ -5,6 +5,7 @@ from __future__ import annotations
 from britannica_helpers import of_type, play, set_up
 
 from gm.games.britannica import module
+from gm.games.britannica.data import load
 
 
 def _france_short_of_armies(*ungarrisoned: str) -> dict:
@@ -99,3 +100,28 @@ def test_rule_co_dominions_a_member_without_a_garrison_loses_control_not_to_infl
         {"area": "kongo", "power": "france", "codominion": True}]
     assert {m["power"]: m["kind"] for m in s["markers"]["kongo"]} == {"belgium": "protectorate",
                                                                      "france": "interest"}
+
+
+def test_rule_garrisons_no_influence_marker_available_no_marker_replaces_control() -> None:
+    """"If at the end of the Movement/Status Change Phase a Controlled Area does not meet this
+    requirement, the Status marker is immediately removed and replaced with an Influence marker
+    of the same nationality. If he has no Influence marker available he does not replace it
+    with any marker." Italy has every Influence of its counter mix in use, no army and no
+    money: its ungarrisoned Protectorate in Kenya is removed, nothing put in its place."""
+    d = load()
+    s = set_up()
+    limit = d.rules["counter_mix"]["italy"]["markers"]["influence"]
+    s["units"] = [u for u in s["units"] if not (u["power"] == "italy" and u["type"] == "army")]
+    s["treasury"]["italy"] = 0
+    areas = ["afghanistan", "persia", "siam", "burma", "morocco", "abyssinia", "arabia", "liberia",
+             "mexico", "colombia"]
+    held = sum(1 for ms in s["markers"].values() for m in ms
+               if m["power"] == "italy" and m["kind"] == "influence")
+    for a in areas[:limit - held]:
+        s["markers"].setdefault(a, []).append({"power": "italy", "kind": "influence", "established": True})
+    s["markers"]["kenya"] = [{"power": "italy", "kind": "protectorate", "established": True}]
+    s, events = play(s, {}, tag="no-influence")
+    assert [g["area"] for g in of_type(events, "garrison_rule") if g["power"] == "italy"] == ["kenya"]
+    assert "kenya" not in s["markers"]
+    assert sum(1 for ms in s["markers"].values() for m in ms
+               if m["power"] == "italy" and m["kind"] == "influence") == limit
