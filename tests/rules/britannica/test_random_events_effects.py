@@ -7,6 +7,7 @@ from britannica_helpers import of_type, play, set_up
 from gm.dice import Dice
 from gm.games.britannica import economy, module
 from gm.games.britannica.data import after_balkan_wars, load
+from gm.games.britannica.turn import start_of_turn
 
 
 def test_rule_war_in_the_balkans_first_and_second_roll_change_the_links() -> None:
@@ -130,3 +131,20 @@ def test_rule_unrest_no_area_put_into_unrest_more_than_once_per_phase() -> None:
     events = economy.random_events(d, s, Dice.scripted([2, 1, 2, 1, 2, 2, 1, 2]))
     assert [u["area"] for u in of_type(events, "unrest")] == ["morocco", "egypt"]
     assert s["unrest"] == ["morocco", "egypt"]
+
+
+def test_rule_war_in_the_balkans_the_new_link_counts_in_the_same_turn_s_administration() -> None:
+    """"War in the Balkans(1-1): The first time that this event is rolled, a communication link
+    is created between Serbia and Greece", and the Random Events Phase comes before the
+    Administration Phase (Game Turn Sequence): the turn that rolls it already counts the link.
+    Austria-Hungary (no merchant fleet) holds Serbia as a Protectorate and an Influence in
+    Greece: its marker income is Serbia's £8 plus Greece's £4."""
+    d = load()
+    s = set_up()
+    s["markers"]["serbia"] = [{"power": "austria-hungary", "kind": "protectorate", "established": True}]
+    s["markers"]["greece"] = [{"power": "austria-hungary", "kind": "influence", "established": True}]
+    assert "greece" not in d.neighbours("serbia") and (d.areas["serbia"].value, d.areas["greece"].value) == (2, 2)
+    events = start_of_turn(d, s, Dice.scripted([1, 1, 1], then_seed=True))
+    assert [h["event"] for h in of_type(events, "headline")] == ["1-1"]
+    [admin] = [a for a in of_type(events, "administration") if a["power"] == "austria-hungary"]
+    assert admin["markers"] == 2 * 4 + 2 * 2

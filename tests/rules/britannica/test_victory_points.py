@@ -170,3 +170,22 @@ def test_rule_canals_players_building_canals_in_the_same_turn_share_the_15_vp_eq
     built = {e["canal"]: (e["builders"], e["vp_each"]) for e in of_type(events, "canal_built")}
     assert built == {"central_america": (["usa"], 8), "panama": (["britain"], 8)}
     assert new["vp"]["usa"] - s["vp"]["usa"] == new["vp"]["britain"] - s["vp"]["britain"] == 8
+
+
+def test_rule_game_turn_track_new_merchant_fleets_are_due_in_their_turn() -> None:
+    """Game-Turn Track: "Each of these spaces is marked with a four-year period represented by
+    the turn, the countries that receive new Merchant Fleets in that turn"; in the Movement /
+    Status Change Phase players "take any additional Merchant Fleets due to them this Game
+    Turn." When the 1884 turn opens, each power listed on its space has one due and may place
+    it."""
+    d = load()
+    s = set_up()
+    s["step"] = "negotiation"
+    s, _ = play(s, {}, tag="1884")
+    assert (s["year"], s["step"]) == (1884, "movement")
+    listed = d.turn(1884)["merchants"]
+    assert listed and s["merchants_due"] == {p: listed.count(p) for p in d.great_powers}
+    power = next(p for p in listed if d.seat_of(p) == p)
+    sea = next(z for z in d.seas if z not in s["merchants"][power])
+    new, _ = play(s, {power: f"merchant new in {d.seas[sea].name}"})
+    assert sea in new["merchants"][power] and new["merchants_due"][power] == 0
