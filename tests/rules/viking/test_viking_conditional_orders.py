@@ -107,3 +107,34 @@ def test_pending_conditional_orders_survive_storage() -> None:
     assert out.state["turn"]["pending"][0]["text"] == "sweden unless trade accepted"
     [o] = [module.order_from_json(x) for x in out.state["turn"]["pending"]]
     assert o.echo() == "sweden unless trade accepted"
+
+
+def test_rule_conditional_orders_rival_longships_counts_the_rivals_only() -> None:
+    """docs/viking.md, Conditional orders: ``rival longships at PLACE`` is "your rivals'
+    longships there". Red has 2 longships in Holmgard and blue 1: the count is 1, not 3."""
+    state = table(pile=["Odin", "Thor", "Loki"])
+    ship(state, "red", "holmgard", 2)
+    ship(state, "blue", "holmgard")
+    out = send(state, {"red": "invest draw if rival longships at Holmgard = 1\n"
+                              "invest draw if rival longships at Holmgard > 1"})
+    assert types(out).count("drew") == 1
+    assert event(out, "skipped")["order"] == "invest draw if rival longships at Holmgard > 1"
+
+
+def test_rule_conditional_orders_trade_accepted_reads_the_last_trade() -> None:
+    """docs/viking.md, Conditional orders: ``trade accepted`` is true when "the last trade of
+    this turn (an offer or a counter-offer) was accepted and carried out". Blue accepts the
+    first offer of red's journey, green refuses the second: ``if trade accepted`` after them
+    is skipped."""
+    state = table(pile=["Odin", "Thor", "Loki"])
+    ship(state, "blue", "ladoga")
+    ship(state, "green", "holmgard")
+    ship(state, "red", "ladoga")
+    out = send(state, {"red": "journey from Ladoga to Holmgard, Ilmen\n"
+                              "offer blue: give 1 silfr for nothing\n"
+                              "offer green: give 1 silfr for nothing\n"
+                              "invest draw if trade accepted"})
+    out = send(out.state, {"blue": "accept"})
+    out = send(out.state, {"green": "refuse"})
+    assert "drew" not in types(out)
+    assert event(out, "skipped")["order"] == "invest draw if trade accepted"
