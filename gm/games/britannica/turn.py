@@ -294,6 +294,7 @@ def _marker_adjustment(d: BritanniaData, new: State) -> list[Event]:
             m = b.marker_of(new, area, p)
             assert m is not None
             codominion = sum(1 for x in ms if x["kind"] in o.CONTROL_KINDS) > 1
+            removed = False
             if codominion:
                 ms.remove(m)
                 if not any(x["kind"] == "possession" for x in ms):
@@ -302,8 +303,9 @@ def _marker_adjustment(d: BritanniaData, new: State) -> list[Event]:
                 m["kind"] = "influence"
             else:
                 ms.remove(m)  # "If he has no Influence marker available he does not replace it"
+                removed = True
             events.append(Event("garrison_rule", {"area": area, "power": p,
-                                                  "codominion": codominion}))
+                                                  "codominion": codominion, "removed": removed}))
     for area in [a for a, ms in new["markers"].items() if not ms]:
         del new["markers"][area]
     return events

@@ -6,6 +6,7 @@ from britannica_helpers import of_type, play, set_up
 
 from gm.games.britannica import module
 from gm.games.britannica.data import load
+from gm.service.render import render
 
 
 def _france_short_of_armies(*ungarrisoned: str) -> dict:
@@ -97,7 +98,7 @@ def test_rule_co_dominions_a_member_without_a_garrison_loses_control_not_to_infl
     s["units"].append({"id": 901, "power": "belgium", "type": "army", "strength": 1, "at": "kongo"})
     s, events = play(s, {}, tag="codominion")
     assert [g for g in of_type(events, "garrison_rule") if g["power"] == "france"] == [
-        {"area": "kongo", "power": "france", "codominion": True}]
+        {"area": "kongo", "power": "france", "codominion": True, "removed": False}]
     assert {m["power"]: m["kind"] for m in s["markers"]["kongo"]} == {"belgium": "protectorate",
                                                                      "france": "interest"}
 
@@ -123,5 +124,10 @@ def test_rule_garrisons_no_influence_marker_available_no_marker_replaces_control
     s, events = play(s, {}, tag="no-influence")
     assert [g["area"] for g in of_type(events, "garrison_rule") if g["power"] == "italy"] == ["kenya"]
     assert "kenya" not in s["markers"]
+    told = render("report", "en", "britannica", game_only=True, view=module.view(s, "italy"),
+                  events=[{"type": e.type, "data": e.data} for e in events
+                          if e.type == "garrison_rule" and e.data["power"] == "italy"], power="italy")
+    assert ("Italy has no garrison in Kenya and no Influence marker left: its Control marker is "
+            "removed.") in " ".join(told.split()), told  # not "reduced": nothing replaces it
     assert sum(1 for ms in s["markers"].values() for m in ms
                if m["power"] == "italy" and m["kind"] == "influence") == limit
