@@ -212,7 +212,9 @@ class ImapSource:
         """Flag (or move) these mails. Call after their transaction has committed.
 
         Mails from an older UIDVALIDITY are skipped: their UIDs no longer name
-        them; they will be fetched again and dropped as duplicates by Message-ID.
+        them; they will be fetched again under new ones, stored again and found to
+        be duplicates (same Message-ID) of the rows already settled, never answered
+        twice (gm.pipeline.claim).
         """
         if items:
             self._with_client(lambda client: self._mark(client, items))

@@ -2,18 +2,20 @@
 
 The flow, as a table::
 
-    stored raw ──► decode ──► classify ──┬─ auto-reply/bounce/list/loop/our own ─► ignored (no reply)
-                                         │   └─ a bounce of gm's own mail ─► the moderator told (gm.service.bounces)
-                                         ├─ no sender address ─► ignored (nobody to answer)
-                                         └─ ordinary ─► too large? ─► reply "too large"
-                                                        └─► clean body ─► envelope ─► sections ─► reply
-                                                            (the lines before the first envelope line
-                                                             listed as ignored: gm.pipeline.preamble)
+    claim ──► a copy of it settled first (same Message-ID)? ─► ignored (duplicate, no reply)
+      └─► decode ──► classify ──┬─ auto-reply/bounce/list/loop/our own ─► ignored (no reply)
+                                │   └─ a bounce of gm's own mail ─► the moderator told (gm.service.bounces)
+                                ├─ no sender address ─► ignored (nobody to answer)
+                                └─ ordinary ─► too large? ─► reply "too large"
+                                               └─► clean body ─► envelope ─► sections ─► reply
+                                                   (the lines before the first envelope line
+                                                    listed as ignored: gm.pipeline.preamble)
 
 The mail is marked handled, its orders stored, its reply queued (within the
 address's reply budget, gm.pipeline.limits) and the passwords in its stored
-raw copy masked (gm.mail.mask) in the same transaction. Work that must follow the commit (closing a phase) runs
-after it, and is itself idempotent.
+raw copy masked (gm.mail.mask) in the same transaction; so are the other copies of it
+that its claim holds (gm.pipeline.claim), marked its duplicates. Work that must follow
+the commit (closing a phase) runs after it, and is itself idempotent.
 
 When that transaction fails, nothing of it is kept:
 
@@ -25,7 +27,8 @@ When that transaction fails, nothing of it is kept:
   applied, the moderator has been told", in the seat's language where the
   address is a seat's), the moderator one notice with the error, and the
   daemon goes on with the next mail. It is never tried again by itself:
-  ``gm mod retry MAIL`` handles it again, once.
+  ``gm mod retry MAIL`` handles it again, once. If another copy of the mail (same
+  Message-ID) was settled meanwhile, it is only marked that one's duplicate: nobody is told.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from gm.orders.envelope import parse_envelope
 from gm.orders.model import SourceLine
 from gm.orders.text import clean_body
 from gm.pipeline import limits
-from gm.pipeline.claim import Claimed, claim, record
+from gm.pipeline.claim import Claimed, claim, duplicate_note, record
 from gm.pipeline.limits import classify_inbound
 from gm.pipeline.preamble import preamble
 from gm.pipeline.reply import MailReply, SectionReply
@@ -89,38 +92,52 @@ def _handle(ctx: ServiceContext, inbound_id: int, *, retry: bool) -> AfterCommit
         if row is None or row.status not in (("new", "failed") if retry else ("new",)):
             return after
         mail = decode(row.raw)
-        reply: MailReply | None = None
-        checkpoint("parse")
-        verdict = classify_inbound(ctx, session, mail)
-        if not verdict.kind.answered:
-            row.status, row.note = "ignored", f"{verdict.kind.value} ({verdict.header}: {verdict.value})"
-            if verdict.kind is MailClass.BOUNCE and not mail.too_large:
-                # one of gm's mails failed after the SMTP hand-over: the moderator hears of it
-                bounced = take_bounce(ctx, session, row.raw, inbound_id=row.id)
-                if bounced is not None:
-                    row.note, row.game_id = bounced.note, bounced.game_id
-        elif not mail.reply_address:
-            # Nobody to answer: acting on it would change the game without a word to anyone.
-            row.status, row.note = "ignored", "no sender address (no usable From or Reply-To)"
+        if row.duplicate_of is not None:
+            # Another copy of this mail (same Message-ID) was settled first: that one was
+            # answered and carried out (orders.md §2; gm.pipeline.claim).
+            row.status, row.note = "ignored", duplicate_note(row.duplicate_of)
+            known = signon_secrets(mail.text)
         else:
-            reply = build_reply(ctx, session, mail, row, after)
-            withheld = send_reply(ctx, session, mail, row, reply)
-            row.status = "handled"
-            row.game_id = next((s.game_id for s in reply.sections if s.game_id), None)
-            row.note = "; ".join([s.rejected for s in reply.sections if s.rejected]
-                                 + ([withheld] if withheld else []))[:1000]
-        if row.status == "ignored" and not mail.too_large and verdict.kind not in (
-                MailClass.LOOP, MailClass.BOUNCE):  # a bounce carries someone else's mail
-            # the owner still hears of the right password from elsewhere (issue 22)
-            warn_of_unread_signons(ctx, session, mail.text, mail.plus_tag(ctx.service_address),
-                                   mail.from_addr, row.id)
+            known = _act(ctx, session, mail, row, after)
         row.handled_at = ctx.clock.now()
-        known = reply.secrets if reply is not None and reply.secrets is not None \
-            else signon_secrets(mail.text)
         row.masked = mask_mail(row.raw, known)  # no password at rest (issue 22)
-        record(session, row)
+        row.twins = {twin: mask_mail(raw, known) for twin, raw in row.twins.items()}
+        record(session, row)  # and the copies held with it marked its duplicates
     after.settled = True  # committed: the block above raised otherwise
     return after
+
+
+def _act(ctx: ServiceContext, session: Session, mail: DecodedMail, row: Claimed,
+         after: AfterCommit) -> set[str]:
+    """Classify the mail, and answer and carry it out or ignore it: set ``row``'s status,
+    note and game. Return the passwords read in it, to be masked."""
+    reply: MailReply | None = None
+    checkpoint("parse")
+    verdict = classify_inbound(ctx, session, mail)
+    if not verdict.kind.answered:
+        row.status, row.note = "ignored", f"{verdict.kind.value} ({verdict.header}: {verdict.value})"
+        if verdict.kind is MailClass.BOUNCE and not mail.too_large:
+            # one of gm's mails failed after the SMTP hand-over: the moderator hears of it
+            bounced = take_bounce(ctx, session, row.raw, inbound_id=row.id)
+            if bounced is not None:
+                row.note, row.game_id = bounced.note, bounced.game_id
+    elif not mail.reply_address:
+        # Nobody to answer: acting on it would change the game without a word to anyone.
+        row.status, row.note = "ignored", "no sender address (no usable From or Reply-To)"
+    else:
+        reply = build_reply(ctx, session, mail, row, after)
+        withheld = send_reply(ctx, session, mail, row, reply)
+        row.status = "handled"
+        row.game_id = next((s.game_id for s in reply.sections if s.game_id), None)
+        row.note = "; ".join([s.rejected for s in reply.sections if s.rejected]
+                             + ([withheld] if withheld else []))[:1000]
+    if row.status == "ignored" and not mail.too_large and verdict.kind not in (
+            MailClass.LOOP, MailClass.BOUNCE):  # a bounce carries someone else's mail
+        # the owner still hears of the right password from elsewhere (issue 22)
+        warn_of_unread_signons(ctx, session, mail.text, mail.plus_tag(ctx.service_address),
+                               mail.from_addr, row.id)
+    return reply.secrets if reply is not None and reply.secrets is not None \
+        else signon_secrets(mail.text)
 
 
 def shunt(ctx: ServiceContext, inbound_id: int, exc: BaseException) -> None:
@@ -131,13 +148,21 @@ def shunt(ctx: ServiceContext, inbound_id: int, exc: BaseException) -> None:
         row = claim(session, inbound_id)
         if row is None or row.status not in ("new", "failed"):
             return
-        row.status, row.note = "failed", f"failed: {error}"[:1000]
-        row.handled_at = ctx.clock.now()
-        record(session, row)
         try:
             mail: DecodedMail | None = decode(row.raw)
         except Exception:  # nothing can be read from it: the moderator is still told
             mail = None
+        known = signon_secrets(mail.text) if mail is not None and (
+            row.duplicate_of is not None or row.twins) else set()
+        row.handled_at = ctx.clock.now()
+        if row.duplicate_of is not None:  # another copy was settled meanwhile: nobody is told
+            row.status, row.note = "ignored", duplicate_note(row.duplicate_of)
+            row.masked = mask_mail(row.raw, known)
+            record(session, row)
+            return
+        row.status, row.note = "failed", f"failed: {error}"[:1000]  # its raw kept whole, for a retry
+        row.twins = {twin: mask_mail(raw, known) for twin, raw in row.twins.items()}
+        record(session, row)  # and the copies held with it marked its duplicates
         if mail is not None and mail.reply_address and _answered(mail) and limits.decide(
                 ctx, session, mail.reply_address, inbound_id, signed_on=False).answer is limits.Answer.REPLY:
             language = _sender_language(session, mail.from_addr)

@@ -3,9 +3,14 @@
 Each mailbox message has a key of its own (:func:`mailbox_key`: the mailbox,
 UIDVALIDITY and UID for IMAP, the file's unique name for Maildir), unique in the
 database and inserted with ``ON CONFLICT DO NOTHING``: however many instances fetch
-the same message at once, one row is stored, and each of them learns its id. A mail
-whose Message-ID was seen before (a second copy in the mailbox, a UIDVALIDITY
-change) is not stored again either; duplicates are never answered twice.
+the same message at once, one row is stored, and each of them learns its id.
+
+A second copy of a mail (the same Message-ID under another mailbox key: delivered
+through two aliases, sent again by its client, fetched again after a UIDVALIDITY
+change) is another mailbox message: it is stored too, as a row of its own, and its
+claim finds it a duplicate (gm.pipeline.claim), never answered (orders.md §2: duplicates
+are stored and never answered). Only a mail without a mailbox key (none of gm's mail
+sources; a test's) is known by its Message-ID alone, as the row stored with it.
 """
 
 from __future__ import annotations
@@ -48,12 +53,13 @@ def mailbox_key(fetched: FetchedMail) -> str | None:
 
 def _seen(session: Session, fetched: FetchedMail, key: str | None,
           message_id: str) -> tuple[int, str] | None:
-    """The id and status of the stored row of this message, if any: the one with its
-    mailbox key, else one stored before mailbox keys existed with its UID, else one with
-    its Message-ID.
+    """The id and status of the stored row of this mailbox message, if any: the one with its
+    mailbox key, else one stored before mailbox keys existed with its UID; for a mail
+    without a mailbox key, one with its Message-ID. (Another copy of the mail, under
+    another key, is another message: gm.pipeline.claim settles it.)
 
     One statement (issue 21: these were three, each reading the whole row): each branch
-    of the OR is found through its own index (mailbox_key, message_id); the rows stored
+    of the OR is found through an index (mailbox_key, or message_id); the rows stored
     without a key are found through the mailbox_key index too (the UID columns have none:
     this was a scan of every mail ever stored, for each new mail)."""
     with_uid = fetched.uidvalidity is not None and fetched.uid is not None
@@ -68,7 +74,7 @@ def _seen(session: Session, fetched: FetchedMail, key: str | None,
                 fetched.source, fetched.uidvalidity, fetched.uid):
             kind = 1
         else:
-            kind = 2  # by its Message-ID
+            kind = 2  # by its Message-ID (a mail without a mailbox key)
         ranked.append((kind, int(row_id or 0), str(status)))
     if not ranked:
         return None
@@ -81,9 +87,8 @@ def _seen_query(with_key: bool, with_uid: bool) -> Select[int | None, str | None
     """:func:`_seen`'s statement, built once (issue 21: building it took 1 ms a mail, its
     execution 0.3), its values bound; Core (gm.db.core)."""
     t = table(InboundMail).c
-    match: list[ColumnElement[bool]] = [t.message_id == bindparam("message_id")]
-    if with_key:
-        match.append(t.mailbox_key == bindparam("key"))
+    match: list[ColumnElement[bool]] = [
+        t.mailbox_key == bindparam("key") if with_key else t.message_id == bindparam("message_id")]
     if with_uid:  # stored before the key existed
         match.append(and_(t.mailbox_key.is_(None), t.source == bindparam("source"),
                           t.uidvalidity == bindparam("uidvalidity"), t.uid == bindparam("uid")))
@@ -124,8 +129,9 @@ def _store(ctx: ServiceContext, session: Session, fetched: FetchedMail, decoded:
     key = mailbox_key(fetched)
     existing = _seen(session, fetched, key, decoded.message_id)
     if existing is not None:
-        # Already settled (another instance handled it since this one fetched it, or a
-        # crash cut off its flag): the caller only flags it, nothing handled twice.
+        # This mailbox message, stored before. Already settled (another instance handled
+        # it since this one fetched it, or a crash cut off its flag): the caller only flags
+        # it, nothing handled twice.
         return Stored(existing[0], new=False, settled=existing[1] != "new")
     values: dict[str, Any] = {  # the row's columns: no InboundMail built (issue 21)
         "message_id": decoded.message_id, "mailbox_key": key, "source": fetched.source,
