@@ -13,6 +13,10 @@ end:
 * no power ever has two current order sets for one phase;
 * both daemons are alive and stop cleanly on SIGTERM, and each of them did part of the work.
 
+Mail delivered twice (two copies of one mail in the mailbox, under two UIDs: a player's
+mail reaching the service through two aliases, a client that sends again) is stored twice
+and answered once, whichever daemon takes which copy when (orders.md §2, duplicates).
+
 The SQLite half of the promise: a second ``gm serve`` on the same SQLite file is refused
 with a clear message and a non-zero exit, and the first one carries on.
 """
@@ -20,6 +24,7 @@ with a clear message and a non-zero exit, and the first one carries on.
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -37,7 +42,7 @@ from gm.db.migrate import upgrade
 from gm.db.models import InboundMail, OutboundMail
 from gm.service.context import ServiceContext
 from tests.conftest import PG_URL, _postgres_database
-from tests.e2e.baltica_table import MOD, Players, new_games
+from tests.e2e.baltica_table import MOD, Players, new_games, sweden
 from tests.e2e.conftest import header
 from tests.e2e.test_crash import ROOT
 from tests.pipeline.conftest import mail
@@ -226,6 +231,134 @@ def test_two_daemons_on_one_postgres_and_one_inbox_do_everything_once(
     else:
         assert list((inbox / "new").iterdir()) == []
         assert len(list((inbox / "cur").iterdir())) == len(sent)
+    engine.dispose()
+
+
+TWICE_GAMES = {f"pbtw{c}": "12.5" for c in "abc"}
+BURSTS = 8
+"""Rounds of mail delivered twice: each a new race between the two daemons."""
+RECONS = ("Skåne", "Småland")
+"""Orders Sweden may give in its first action phase of these games (accepted, stored)."""
+
+
+def serving(log: Path) -> bool:
+    return log.exists() and "gm serving" in log.read_text()
+
+
+def test_two_daemons_store_both_copies_of_a_mail_delivered_twice_and_answer_it_once(
+    pg_url: str, tmp_path: Path, dovecot: DovecotServer, imap_user: tuple[str, str],
+    smtp_server: SmtpTestServer,
+) -> None:
+    """orders.md §2: "Every mail gets one reply ... except: duplicates (same Message-ID)
+    ... those are stored and never answered". Two real ``gm serve`` on one PostgreSQL
+    database and one Dovecot INBOX; in each burst, every order mail is APPENDed twice (each
+    copy with the Delivered-To of its own alias, so two mailbox messages that differ in
+    bytes and share their Message-ID), all copies in one seeded random order and released
+    together to both daemons. Over every burst: each copy stored (its own row), each
+    Message-ID answered by exactly one delivery and its orders stored once, the other copy
+    ignored as a duplicate of the answered one; every copy flagged."""
+    engine = make_engine(pg_url)
+    upgrade(engine)
+    ctx = ServiceContext(engine=engine, settings={"address": "gm@example.org",
+                                                  "moderator_address": MOD}, instance="setup")
+    new_games(ctx, TWICE_GAMES)
+    user, password = imap_user
+    mail_cfg = (IMAP.format(imap_port=dovecot.port, user=user, password=password)
+                + SMTP.format(smtp_port=smtp_server.port))
+    procs, logs = {}, {}
+    for name in ("alpha", "beta"):
+        config = tmp_path / f"{name}.toml"
+        config.write_text(CONFIG.format(inbound="imap", outbound="smtp", instance=name,
+                                        database=f'url = "{pg_url}"', mail=mail_cfg))
+        logs[name] = tmp_path / f"{name}.log"
+        procs[name] = start(config, logs[name])
+
+    def check_alive() -> None:
+        for name, proc in procs.items():
+            assert proc.poll() is None, f"{name} exited {proc.returncode}:\n" + \
+                logs[name].read_text()[-3000:]
+
+    def settled() -> bool:
+        """Every copy flagged in the mailbox, none left new, nothing left to send."""
+        client = dovecot.client(user, password)
+        try:
+            client.select_folder("INBOX", readonly=True)
+            unflagged = client.search(["UNKEYWORD", "$GmHandled"])
+        finally:
+            client.logout()
+        with session_scope(engine) as s:
+            new = s.exec(select(InboundMail).where(InboundMail.status == "new")).all()
+            unsent = s.exec(select(OutboundMail).where(OutboundMail.status != "sent")).all()
+        return not unflagged and not new and not unsent
+
+    rng = random.Random(2026)
+    sent: list[str] = []
+    started = time.monotonic()
+    try:
+        while not all(serving(log) for log in logs.values()):  # both take part from the start
+            assert time.monotonic() - started < 120, "the daemons did not start in 2 minutes"
+            check_alive()
+            time.sleep(0.05)
+        for burst in range(BURSTS):
+            copies = []
+            for game_id in TWICE_GAMES:
+                for n, land in enumerate(RECONS):
+                    mid = f"<twice-{burst}-{n}-{game_id}@player.example>"
+                    raw = mail(f"GAME {game_id}\nPOWER sweden sw-secret\nrecon {land}\n",
+                               sender=sweden(game_id), message_id=mid)
+                    copies += [b"Delivered-To: gm@example.org\n" + raw,
+                               b"Delivered-To: gm-orders@example.org\n" + raw]
+                    sent.append(mid)
+            rng.shuffle(copies)
+            dovecot.append(user, password, copies)
+            while not settled():
+                assert time.monotonic() - started < 600, "the mails were not settled in 10 minutes"
+                check_alive()
+                time.sleep(0.05)
+        time.sleep(1.5)  # further rounds of both must send nothing new
+        alive = {name: proc.poll() is None for name, proc in procs.items()}
+    finally:
+        codes = {name: stop(proc) for name, proc in procs.items()}
+    assert alive == {"alpha": True, "beta": True}
+    assert codes == {"alpha": 0, "beta": 0}, {n: logs[n].read_text()[-3000:] for n in logs}
+    for name in logs:
+        assert "Traceback" not in logs[name].read_text(), logs[name].read_text()[-3000:]
+
+    received = [m.raw for m in smtp_server.received]
+    with session_scope(engine) as s:
+        inbound = s.exec(select(InboundMail)).all()
+        outbound = s.exec(select(OutboundMail)).all()
+        versions = Counter(s.execute(text(
+            "SELECT game_id FROM orderset WHERE power = 'sweden'")).scalars())
+    # Answered once: one delivery per Message-ID; its orders stored once.
+    answers = Counter(header(raw, "In-Reply-To") for raw in received)
+    assert {mid: answers[mid] for mid in sent} == {mid: 1 for mid in sent}
+    delivered = Counter(header(raw, "Message-ID") for raw in received)
+    assert delivered == Counter({r.message_id: 1 for r in outbound})
+    assert versions == Counter({g: BURSTS * len(RECONS) for g in TWICE_GAMES})
+    # Every copy stored: two rows per Message-ID, one per mailbox message.
+    assert Counter(r.message_id for r in inbound) == Counter({mid: 2 for mid in sent})
+    assert len({r.mailbox_key for r in inbound}) == len(inbound)
+    # One copy handled, the other ignored as its duplicate.
+    by_mid: dict[str, list[InboundMail]] = {}
+    for r in sorted(inbound, key=lambda r: r.status):
+        by_mid.setdefault(r.message_id, []).append(r)
+    for mid, (handled, duplicate) in by_mid.items():
+        assert (handled.status, duplicate.status) == ("handled", "ignored"), mid
+        assert duplicate.note == f"duplicate of mail {handled.id} (same Message-ID)", mid
+    held = {n: sum("being handled by another instance" in line
+                   for line in logs[n].read_text().splitlines()) for n in logs}
+    handled_here = {n: sum(line.endswith(" handled") for line in logs[n].read_text().splitlines())
+                    for n in logs}
+    print(f"\n{len(sent)} Message-IDs, {len(inbound)} copies; handled per daemon: "
+          f"{handled_here}; held by the other: {held}")
+    client = dovecot.client(user, password)
+    try:
+        client.select_folder("INBOX", readonly=True)
+        assert len(client.search("ALL")) == 2 * len(sent)
+        assert client.search(["UNKEYWORD", "$GmHandled"]) == []
+    finally:
+        client.logout()
     engine.dispose()
 
 
