@@ -127,10 +127,11 @@ def test_a_report_the_player_s_server_bounced_reaches_the_moderator_once(
 
     assert len(notices_at(smtp_server)) == 2  # nobody told anything more
     later = notes(race)[2:]
-    assert len(later) == 3, later  # the very same bounce was stored once
+    assert len(later) == 4, later
     assert later[0].endswith("(told before)")
-    assert later[1].endswith("north@example.org delayed (4.4.1); nobody told")
-    assert later[2].startswith("bounce (")  # not gm's mail: stored, nothing more
+    assert later[1].startswith("duplicate of mail ")  # the very same bounce: stored, not read again
+    assert later[2].endswith("north@example.org delayed (4.4.1); nobody told")
+    assert later[3].startswith("bounce (")  # not gm's mail: stored, nothing more
 
 
 def test_the_moderator_s_own_mailbox_gone_makes_no_loop(
