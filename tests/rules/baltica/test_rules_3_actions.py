@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from baltica_boards import make_board, make_state, make_world
 
-from gm.games.baltica.orders import Recon, Replace
+from gm.games.baltica.orders import Move, MoveGroup, Recon, Replace, Siege
+from gm.games.baltica.rules.action_phase import run_action_phase
 from gm.games.baltica.rules.actions import action_roll, recon, replace
 from gm.games.baltica.rules.results import Why
 
@@ -34,6 +35,17 @@ def test_rule_3_1_action_roll_example() -> None:
     assert gs.turn.events_due == ["coalition"]
 
 
+def test_rule_3_1_the_action_table() -> None:
+    """3.1: "Each player simultaneously rolls one die and consults the Action Table to
+    determine the number of actions they can perform this game turn." The table (printed
+    on the GMT map; 3CG 3.1): "6: Roll on the Event table ... 4-5: 3 actions 2-3: 2
+    actions 1: 1 action." """
+    for (sweden, coalition), actions in (((1, 2), (1, 2)), ((3, 4), (2, 3)), ((5, 1), (3, 1))):
+        _, gs, world = setup([sweden, coalition], first_turn=False)
+        action_roll(world)
+        assert gs.turn.actions == {"sweden": actions[0], "coalition": actions[1]}
+
+
 def test_rule_3_1_ties_go_to_last_second_player() -> None:
     """3.1: "Ties go to the player who was Second Player last turn. If a tie is rolled on
     the first turn of the game, both players roll again."""
@@ -61,6 +73,20 @@ def test_rule_3_2_no_two_events_in_a_row() -> None:
     assert gs.turn.rolls == {"sweden": 4, "coalition": 1}
 
 
+def test_rule_3_2_an_event_is_remembered_into_the_next_turn() -> None:
+    """3.2: "A player can never roll an event two turns in a row (even if separated by a
+    yearly Interphase). If a player rolls a 6 for a second consecutive game turn, re-roll
+    until receiving a result that is not 6." Sweden rolls a 6 this turn; next turn its 6
+    is re-rolled (a 4), the Coalition's first 6 stands."""
+    _, gs, world = setup([6, 3, 6, 4, 6], first_turn=False)
+    action_roll(world)
+    assert gs.turn.rolls == {"sweden": 6, "coalition": 3}
+    gs.turn.events_due = []  # Sweden resolved its event; the next game turn
+    action_roll(world)
+    assert gs.turn.rolls == {"sweden": 4, "coalition": 6}
+    assert gs.turn.events_due == ["coalition"]
+
+
 def test_rule_3_3_recon_reveals_to_that_player_only() -> None:
     """3.3.1: "Reconnaissance may only be performed in a territory adjacent to a friendly
     army or regiment block. The opponent must reveal all blocks within that territory."""
@@ -81,3 +107,23 @@ def test_rule_8_4_replacement_by_action_example() -> None:
     assert replace(world, "coalition", Replace("August II")) is None
     assert gs.blocks["august-ii"].strength == 3
     assert replace(world, "coalition", Replace("Flemming")) is Why.FULL_STRENGTH
+
+
+def test_rule_3_3_actions_are_performed_in_the_rulebook_order() -> None:
+    """3.3: "Actions must be performed in the order given, i.e., Reconnaissance before
+    Movement before Siege Declarations." Orders written siege, move, recon: the recon is
+    made while Karl XII still stands beside Lausitz, then the move, then the siege of the
+    territory he moved into (free, 6.1)."""
+    board = make_board({"skane": ("sweden", 3, 3), "lausitz": ("saxony", 3, 3),
+                        "sachsen": ("saxony", 3, 1)},
+                       [("skane", "lausitz"), ("skane", "sachsen")], BLOCKS)
+    gs = make_state(board, {"karl-xii": ("skane", 4), "august-ii": ("lausitz", 4)})
+    world = make_world(board, gs)
+    run_action_phase(world, "sweden", [Siege("Sachsen", ("Karl XII",)),
+                                       Move("Skane", (MoveGroup(("Karl XII",), "Sachsen"),)),
+                                       Recon("Lausitz")])
+    assert [e.type for e in world.events if e.type in ("recon", "moved", "siege_declared")] == [
+        "recon", "moved", "siege_declared"]
+    assert not [e for e in world.events if e.type == "order_failed"]
+    assert [s.territory for s in gs.turn.sieges] == ["sachsen"]
+    assert gs.turn.actions["sweden"] == 1  # recon and move; the siege is free

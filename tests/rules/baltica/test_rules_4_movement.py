@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from baltica_boards import make_board, make_state, make_world
 
+from gm.dice import Dice
+from gm.games.baltica.module import BalticaModule
 from gm.games.baltica.orders import Move, MoveGroup, Pin
+from gm.games.baltica.rules import battle
 from gm.games.baltica.rules.action_phase import run_action_phase
 from gm.games.baltica.rules.movement import carry_out_move
 from gm.games.baltica.rules.results import Why
+from gm.games.baltica.rules.world import World
+from gm.games.baltica.state import GameState
 
 REG = ("sweden", "regiment", 3, "B2", 2, 0)
 
@@ -256,3 +261,43 @@ def test_rule_4_5_inactive_nations_territory_is_prohibited() -> None:
     world = make_world(board, gs)
     [(_, why)] = carry_out_move(world, "sweden", Move("A", (MoveGroup(("Karl XII",), "C"),)))
     assert why is Why.NO_PATH
+
+
+def test_rule_4_5_ukraine_may_be_entered_while_russia_is_active() -> None:
+    """4.5: "Ukraine is part of Russia while inactive, and may be entered if Russia is
+    active (11.8)." (The shipped board: Ukraiyina in Poland borders Mala Rus in Ukraine.)"""
+    module = BalticaModule()
+    for russia_at_war in (True, False):
+        gs = GameState.from_json(module.setup("12.1", {}))
+        gs.step, gs.turn.first, gs.turn.actions = "actions-first", "sweden", {"sweden": 3}
+        if not russia_at_war:
+            gs.active.remove("russia")
+            gs.truces["russia"] = gs.year + 4
+        assert "ukraine" not in gs.active
+        gs.blocks["karl-xii"].location = "ukraiyina"
+        world = World(module.board, gs, Dice.scripted([]))
+        order = Move("Ukraiyina", (MoveGroup(("Karl XII",), "Mala Rus"),))
+        [(_, why)] = carry_out_move(world, "sweden", order)
+        if russia_at_war:
+            assert why is None and gs.blocks["karl-xii"].location == "mala-rus"
+        else:
+            assert why in (Why.NO_PATH, Why.PROHIBITED)
+            assert gs.blocks["karl-xii"].location == "ukraiyina"
+
+
+def test_rule_4_4_force_marching_blocks_miss_the_first_combat_round() -> None:
+    """4.4: "Force-marching blocks that join a battle are not available on the first
+    combat round of that battle (5.3)." Karl XII marches one territory into T3; the
+    Dalregementet force-marches three across the same border: a reserve until round 2."""
+    board = chain_board(**{"repnin": ("russia", "army", 4, "B2", 2, 1)})
+    gs = make_state(board, {"karl-xii": ("t2", 4), "dalregementet": ("t0", 3),
+                            "repnin": ("t3", 4)})
+    world = make_world(board, gs)
+    carry_out_move(world, "sweden", Move("T2", (MoveGroup(("Karl XII",), "T3"),)))
+    carry_out_move(world, "sweden",
+                   Move("T0", (MoveGroup(("Dalregementet",), "T3", force=True),)))
+    assert gs.blocks["dalregementet"].location == "t3" and gs.blocks["dalregementet"].forced == 1
+    b = battle.set_up(world, "t3")
+    assert b.reserves == {"dalregementet"}
+    assert battle.active(world, b, "sweden", 1) == ["karl-xii"]
+    assert sorted(battle.active(world, b, "sweden", 2)) == ["dalregementet", "karl-xii"]
