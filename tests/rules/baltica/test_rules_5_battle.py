@@ -142,3 +142,117 @@ def test_rule_5_7_winner_regroups() -> None:
     assert winner == "sweden"
     assert gs.blocks["prins-christian"].location == "pool"
     assert gs.blocks["karl-xii"].location == "halland"
+
+
+def test_rule_5_6_the_defender_may_not_retreat_across_the_attackers_border() -> None:
+    """5.6: "The defender may not retreat through borders that were used by the attacker
+    to enter the battle territory." Karl XII attacks Jylland from Slesvig (Danish, left
+    empty behind him): Reventlov may not retreat there, so it fires; Fyn is open to it."""
+    board = make_board({"slesvig": ("denmark", 3, 2), "jylland": ("denmark", 3, 3),
+                        "fyn": ("denmark", 2, 2)},
+                       [("slesvig", "jylland"), ("jylland", "fyn")], BLOCKS)
+    gs = make_state(board, {"karl-xii": ("slesvig", 4), "reventlov": ("jylland", 4)})
+    world = make_world(board, gs, [6] * 12)
+    carry_out_move(world, "sweden", Move("Slesvig", (MoveGroup(("Karl XII",), "Jylland"),)))
+
+    def wish(block: str, round_: int) -> str | None:
+        if block != "reventlov":
+            return None
+        return "slesvig" if round_ == 1 else "fyn"
+
+    battle.fight(world, "jylland", wish, {})
+    fired = [(e.data["block"], e.data["round"]) for e in world.events if e.type == "fire"]
+    assert ("Reventlov", 1) in fired
+    [refused] = [e.data for e in world.events if e.type == "retreat_refused"]
+    assert refused["block"] == "Reventlov" and refused["to"] == "Slesvig"
+    assert gs.blocks["reventlov"].location == "fyn"
+
+
+def test_rule_5_6_never_into_a_territory_with_enemy_blocks() -> None:
+    """5.6: "Blocks retreat by moving up to their full movement allowance into or through
+    friendly or transit territories free of enemy blocks." A Danish regiment has entered
+    Skane behind Karl XII: his retreat there is refused and he fires instead."""
+    board = make_board(TERR, BORDERS, BLOCKS)
+    gs = make_state(board, {"karl-xii": ("skane", 4), "reventlov": ("jylland", 4)})
+    world = make_world(board, gs, [6] * 24)
+    carry_out_move(world, "sweden", Move("Skane", (MoveGroup(("Karl XII",), "Jylland"),)))
+    gs.blocks["prins-christian"].location, gs.blocks["prins-christian"].strength = "skane", 3
+
+    def wish(block: str, round_: int) -> str | None:
+        return "skane" if block == "karl-xii" and round_ == 1 else None
+
+    battle.fight(world, "jylland", wish, {})
+    assert [e.data["round"] for e in world.events
+            if e.type == "fire" and e.data["block"] == "Karl XII"][:1] == [1]
+    [refused] = [e.data for e in world.events if e.type == "retreat_refused"]
+    assert refused["block"] == "Karl XII" and refused["to"] == "Skane"
+    assert gs.blocks["karl-xii"].location != "skane"
+
+
+def test_rule_5_5_a_roll_equal_to_the_rating_is_a_hit() -> None:
+    """5.5: "A hit is scored for each roll equal to or lower than the block's combat
+    rating." Pyotr I (B3) rolls 3, 3, 4, 6: two hits, the 3s."""
+    board = make_board(TERR, BORDERS, BLOCKS)
+    gs = make_state(board, {"karl-xii": ("skane", 4), "pyotr-i": ("skane", 4)})
+    world = make_world(board, gs, [3, 3, 4, 6])
+    b = battle.set_up(world, "skane")
+    battle.fire(world, b, "pyotr-i", 1)
+    [fire] = [e.data for e in world.events if e.type == "fire"]
+    assert fire["hits"] == 2 and gs.blocks["karl-xii"].strength == 2
+
+
+def test_rule_5_3_defending_blocks_entering_a_battle_territory_are_reserves() -> None:
+    """5.3: "Similarly, Blocks belonging to the defending player that enter a battle
+    territory (i.e., one that already has both sides' blocks) are considered reserves as
+    well." Karl XII attacks Reventlov in Jylland; Prins Christian comes in from Fyn."""
+    board = make_board(TERR, BORDERS, BLOCKS)
+    gs = make_state(board, {"karl-xii": ("skane", 4), "reventlov": ("jylland", 4),
+                            "prins-christian": ("fyn", 3)})
+    world = make_world(board, gs)
+    carry_out_move(world, "sweden", Move("Skane", (MoveGroup(("Karl XII",), "Jylland"),)))
+    carry_out_move(world, "coalition",
+                   Move("Fyn", (MoveGroup(("Prins Christian",), "Jylland"),)))
+    b = battle.set_up(world, "jylland")
+    assert (b.defender, b.reserves) == ("coalition", {"prins-christian"})
+    assert battle.active(world, b, "coalition", 1) == ["reventlov"]
+    assert sorted(battle.active(world, b, "coalition", 2)) == ["prins-christian", "reventlov"]
+
+
+def test_rule_5_7_border_restrictions_apply_for_regroup_moves() -> None:
+    """5.7: "Regrouping blocks may move to any adjacent friendly or transit territories
+    that are free of enemy blocks. Border restrictions apply for regroup moves." Three
+    victors regroup across a Difficult Terrain border (4.2: 2 blocks): the third stays,
+    and its owner is told why."""
+    board = make_board(TERR, [("skane", "jylland"), ("jylland", "halland", "difficult")],
+                       BLOCKS)
+    gs = make_state(board, {"karl-xii": ("skane", 4), "dalregementet": ("skane", 3),
+                            "pommerska": ("skane", 2), "prins-christian": ("jylland", 1)})
+    world = make_world(board, gs, [1, 6, 6, 6])
+    carry_out_move(world, "sweden", Move("Skane", (MoveGroup(("Karl XII", "Dalregementet",
+                                                               "Pommerska"), "Jylland"),)))
+    regroups = {b: "halland" for b in ("karl-xii", "dalregementet", "pommerska")}
+    assert battle.fight(world, "jylland", no_retreat, regroups) == "sweden"
+    assert [gs.blocks[b].location for b in ("dalregementet", "karl-xii", "pommerska")] == [
+        "halland", "halland", "jylland"]
+    [told] = [e.data for e in world.events if e.type == "order_failed"]
+    assert told["code"] == "BORDER_FULL" and "Pommerska" in told["order"]
+
+
+def test_rule_5_1_the_first_player_determines_the_order_of_battles() -> None:
+    """5.1: "The First Player determines the order battles will be fought before any
+    blocks are revealed." Battles in Fyn and Jylland: Sweden, the First Player, orders
+    Jylland first; the Coalition's order is not asked (docs/baltica.md: battles left out
+    follow in territory order)."""
+    from gm.games.baltica.engine import battle_order
+    from gm.games.baltica.orders import BattleOrder
+
+    board = make_board(TERR, BORDERS, BLOCKS)
+    gs = make_state(board, {"karl-xii": ("jylland", 4), "reventlov": ("jylland", 4),
+                            "dalregementet": ("fyn", 3), "prins-christian": ("fyn", 3)})
+    world = make_world(board, gs)
+    orders = {"sweden": [BattleOrder(("Jylland",))], "coalition": [BattleOrder(("Fyn",))]}
+    assert gs.turn.first == "sweden"
+    assert battle_order(world, orders) == ["jylland", "fyn"]
+    gs.turn.first = "coalition"
+    assert battle_order(world, orders) == ["fyn", "jylland"]
+    assert battle_order(world, {}) == ["fyn", "jylland"]
