@@ -127,6 +127,24 @@ def test_rule_8_5_example_velikaya_traces_rzhev_does_not() -> None:
     assert replacement_problem(w, "karl-xii") is Why.NO_LINE
 
 
+def test_rule_8_5_no_line_into_or_through_enemy_blocks() -> None:
+    """8.5: "A line of communications cannot be traced into or through a territory
+    containing enemy blocks, regardless of who controls the territory." The 8.5 example
+    turned about: Karl XII in Rzhev, Velikaya held by Sweden; Repnin standing in Velikaya
+    cuts the line, wherever else he goes it is open again."""
+    w = world([])
+    w.state.control.update({"livland": "sweden", "velikaya": "sweden", "rzhev": "sweden"})
+    for b in ("flemming", "august-ii"):
+        w.state.blocks[b].location = "sachsen"
+    karl = w.state.blocks["karl-xii"]
+    karl.location, karl.strength = "rzhev", 3
+    assert replacement_problem(w, "karl-xii") is None
+    w.state.blocks["repnin"].location = "velikaya"
+    assert replacement_problem(w, "karl-xii") is Why.NO_LINE
+    w.state.blocks["repnin"].location = "novgorod"
+    assert replacement_problem(w, "karl-xii") is None
+
+
 def test_rule_8_5_a_line_across_a_sea_zone_through_own_fleets() -> None:
     """8.5: "A line of communications can be traced across a sea zone if the line is traced
     from or through a territory with a friendly port, through a sea zone occupied by fleets
@@ -236,6 +254,19 @@ def test_default_spending_reinforces_then_builds_at_full_strength() -> None:
     run(w)
     assert w.state.blocks["karl-xii"].strength == 4
     assert w.state.blocks["sodermanland"].location in MODULE.board.region("sweden-proper")
+
+
+def test_rule_8_2_without_orders_royal_blocks_are_reinforced_first() -> None:
+    """8.2: "RPs are received at the start of every Interphase; unspent RPs are lost at the
+    end of the Interphase." With no spending order the GM spends them (docs/baltica.md,
+    the default): "royal blocks, then armies, then the block missing most steps". Two
+    RPs, one army step: Karl XII (3 of 4) before Rehnskiöld (2 of 4)."""
+    w = world(NO_ACTIVATION, rp={**world([]).state.rp, "sweden": 2})
+    w.state.blocks["karl-xii"].strength = 3
+    rehnskiold = w.state.blocks["rehnskiold"]
+    rehnskiold.location, rehnskiold.strength = "skane", 2
+    run(w)
+    assert (w.state.blocks["karl-xii"].strength, rehnskiold.strength) == (4, 2)
 
 
 def test_rule_10_1_activation_with_section_11_modifiers() -> None:

@@ -109,6 +109,19 @@ def test_rule_9_2_loading_from_a_friendly_port_one_army_or_two_regiments() -> No
         Why.NOT_FRIENDLY_PORT
 
 
+def test_rule_9_2_no_third_regiment_aboard_one_fleet() -> None:
+    """9.2: "Each fleet block can transport one army block or two regiment blocks at a
+    time." Three regiments do not fit on Wachtmeister; two do."""
+    w = world()
+    for b in ("dalregementet", "ostgota", "elfsborg"):
+        put(w, b, "vastergotland")
+    assert embark(w, "sweden", Embark(("Dalregementet", "Östgöta", "Elfsborg"),
+                                      "Västergötland", ("Wachtmeister",))) is Why.NO_ROOM
+    assert all(w.state.blocks[b].aboard is None for b in ("dalregementet", "ostgota", "elfsborg"))
+    assert embark(w, "sweden", Embark(("Dalregementet", "Östgöta"), "Västergötland",
+                                      ("Wachtmeister",))) is None
+
+
 def test_rule_9_2_no_loading_beside_enemy_fleets() -> None:
     """9.2: "Fleets may not load or unload army or regiment blocks if enemy fleets are
     present in the same sea zone." """
