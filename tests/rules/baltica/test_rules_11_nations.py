@@ -159,6 +159,7 @@ def test_rule_11_11_the_british_fleet() -> None:
     gs.blocks["rantzau"].location, gs.blocks["rantzau"].moved = "smaland", True
     end_of_phase(w)
     assert "britain" in gs.active and gs.blocks["british-fleet"].location == "portsmouth"
+    gs.blocks["juel"].location = "pool"  # Sweden has more fleets at sea, but ...
     nations.british_fleet_interphase(w)
     assert "britain" in gs.active, "Coalition blocks in Sweden proper"
     for b in ("rantzau", "reventlov", "fynske"):
@@ -171,6 +172,35 @@ def test_rule_11_11_the_british_fleet() -> None:
     gs.blocks["tordenskiold"].location = "kattegat"
     nations.british_fleet_interphase(w)
     assert "britain" in gs.active, "more Coalition fleets at sea"
+
+
+def test_rule_11_11_as_many_coalition_fleets_at_sea_bring_no_british_fleet() -> None:
+    """11.11: the British fleet activates "during the Interphase, the Coalition player has
+    more fleet blocks at sea than Sweden". 12.4: two Danish fleets in the Kattegat, two
+    Swedish in the Southern Baltic: no more, so no British fleet; one Swedish fleet in
+    harbor (Svealand), and it comes."""
+    w = world_of("12.4", step="interphase")
+    gs = w.state
+    assert nations.fleets_at_sea(w, "sweden") == nations.fleets_at_sea(w, "coalition") == 2
+    nations.british_fleet_interphase(w)
+    assert "britain" not in gs.active
+    gs.blocks["wattrang"].location = "svealand"
+    nations.british_fleet_interphase(w)
+    assert "britain" in gs.active and gs.blocks["british-fleet"].location == "portsmouth"
+
+
+def test_rule_11_8_ukraine_activated_its_garrison_markers_are_removed() -> None:
+    """11.8: "Reduce Russia's RP level by 8 and remove all garrisons in Ukrainian
+    territory when Ukraine is activated." An Ottoman marker on Kremenchuk (12.2 #3,
+    Cossack betrayal) and a Russian one on Poltava are removed: Ukraine holds its own."""
+    w = world_of()
+    gs = w.state
+    gs.control.update({"kremenchuk": "ottoman", "poltava": "russia"})
+    russia = gs.rp["russia"]
+    activation.activate(w, "ukraine", "10.1")
+    assert "ukraine" in gs.active and gs.rp["russia"] == russia - 8
+    assert "kremenchuk" not in gs.control and "poltava" not in gs.control
+    assert w.controller("kremenchuk") == w.controller("poltava") == "ukraine"
 
 
 def solidarity_world(step: str = "interphase") -> World:
@@ -237,3 +267,4 @@ def test_rule_11_6_christian_solidarity_by_mail() -> None:
         Dice.scripted([1] * 40))
     after = GameState.from_json(out.state)
     assert "saxony" in after.active and "ottoman" not in after.truces
+

@@ -146,6 +146,39 @@ def test_rule_12_1_epidemic_strikes_one_region() -> None:
     assert bs["karl-xii"].strength == 4 and bs["repnin"].strength == 4
 
 
+def test_rule_12_1_attrition_strikes_blocks_outside_their_national_territory() -> None:
+    """12.1 #3: "Attrition. All blocks on the map not in their national territory lose one
+    step." The Saxons in Livland and the Russians in Ingermanland (Swedish lands), and
+    Vellinck in Velikaya (Russian, held by Sweden) lose a step; Karl XII in Skåne and Repnin
+    in Novgorod do not; fleets never do (12.0)."""
+    w = world([3])
+    bs = w.state.blocks
+    w.state.control["velikaya"] = "sweden"
+    bs["vellinck"].location = "velikaya"
+    resolve_event(w, "sweden", Choices())
+    assert [bs[b].strength for b in ("august-ii", "flemming", "pyotr-i", "vellinck")] == [
+        3, 3, 3, 3]
+    assert [bs[b].strength for b in ("karl-xii", "repnin", "estlandska", "wachtmeister")] == [
+        4, 4, 2, 4]
+
+
+def test_rule_12_1_attrition_strikes_blocks_outside_friendly_territory() -> None:
+    """12.1 #4: "Attrition. All blocks on the map not in a friendly territory lose one
+    step." 1.5: "Transit territories are not considered friendly for events." The Saxons in
+    Livland, the Russians in Ingermanland (Swedish garrisons) and Vellinck in Mecklenburg
+    (transit) lose a step; Karl XII in Skåne, Repnin in Novgorod and Östgöta in Velikaya (a
+    Russian territory whose garrison Sweden holds) do not."""
+    w = world([4])
+    bs = w.state.blocks
+    w.state.control["velikaya"] = "sweden"
+    bs["vellinck"].location = "mecklenburg"
+    bs["ostgota"].location = "velikaya"
+    resolve_event(w, "sweden", Choices())
+    assert [bs[b].strength for b in ("august-ii", "flemming", "pyotr-i", "vellinck")] == [
+        3, 3, 3, 3]
+    assert [bs[b].strength for b in ("karl-xii", "repnin", "ostgota")] == [4, 4, 3]
+
+
 def test_rule_12_1_polish_civil_war_swedish_win_returns_polish_blocks() -> None:
     """12.1 #1: "Swedish player wins: Return all on-map Polish blocks to the Saxon
     replacement pool." (+1 per Polish capital controlled.)"""
@@ -219,6 +252,21 @@ def test_rule_12_2_coalition_mistrust_splits_colours() -> None:
                                             "Novgorod"),))
     [(_, why)] = carry_out_move(w, "coalition", order)
     assert why is Why.MISTRUST
+
+
+def test_rule_12_3_russian_nature_strikes_back() -> None:
+    """12.3 #1: "Russian nature strikes back. Each block in Russia (including Ukraine) loses
+    two steps. Russian and Ukrainian blocks are not affected." Karl XII in Novgorod and
+    Vellinck in Poltava lose two steps each; Repnin beside Karl and the Swedes in Livland
+    (not Russia) lose nothing."""
+    w = world([1])
+    bs = w.state.blocks
+    bs["karl-xii"].location = "novgorod"
+    bs["vellinck"].location = "poltava"
+    bs["dalregementet"].location = "livland"
+    side_event(w, "coalition", Choices())
+    assert (bs["karl-xii"].strength, bs["vellinck"].strength) == (2, 2)
+    assert (bs["repnin"].strength, bs["dalregementet"].strength) == (4, 3)
 
 
 def test_rule_12_3_german_diplomacy_returns_holstein_gottorp() -> None:
