@@ -92,6 +92,19 @@ def test_scenario_12_1_victory_table(rp: int, winner: str, level: str) -> None:
     assert (v["winner"], v["level"], v["rp"]) == (winner, level, rp)
 
 
+def test_rule_0_4_a_level_between_two_rows_counts_as_the_lower_row() -> None:
+    """0.4: "victory is usually determined by calculating victory points (VP) ... based on
+    the Swedish RP level"; the 3CG 12.1 table steps by 4 ("40 RP = Swedish Major Victory,
+    20-36 RP = Swedish Minor Victory"). A level between two rows (docs/baltica.md) counts
+    as the lower row: 38 is a Swedish Minor Victory, not the table's last row. (Every RP
+    level a game reaches is a multiple of 4; this is the documented reading of a gap.)"""
+    from gm.games.baltica.rules.victory import table_row
+
+    world = World(BOARD, last_turn(scenario_state("12.1")), Dice.scripted([]))
+    row = table_row(world, 38)
+    assert row is not None and row.result == "Swedish Minor Victory"
+
+
 def test_rule_10_2_sweden_at_zero_rp_is_under_truce_a_coalition_triumph() -> None:
     """10.2: a truce is imposed "when their RP level is reduced to zero"; 0.4: on Sweden
     that is a Coalition Triumphant Victory, whatever the table says."""

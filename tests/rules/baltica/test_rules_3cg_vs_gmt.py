@@ -196,22 +196,23 @@ def test_rule_3cg_special_end_year_turn_needs_a_5_or_6(ruleset: str) -> None:
     """3CG special end year turn: "the Swedish player rolls 1D6 for a special Winter Turn.
     On a roll of 5 or 6 the Swedish player may perform one group move containing Karl XII".
     GMT 3.4: "the Swedish player may go on a special Winter Campaign" (no roll). Sweden
-    orders a campaign and the die shows 4."""
+    orders a campaign and the die shows 4, then (another game) 5."""
     from gm.games.baltica.orders import WinterCampaign
     from gm.games.baltica.rules.winter_campaign import winter_campaign
 
-    w = real_world(ruleset)
-    w.dice = Dice.scripted([4] + [6] * 40)
-    karl = w.state.blocks["karl-xii"].location
-    to = next(t for t in sorted(w.board.neighbours(karl)) if w.controlled_by(t, "sweden"))
-    order = WinterCampaign(Move(w.tname(karl), (MoveGroup(("Karl XII",), w.tname(to)),)))
-    took_part = winter_campaign(w, [order], [])
-    if ruleset == "3cg-1.1":
-        assert not took_part and w.state.blocks["karl-xii"].location == karl
-        assert [e.data["code"] for e in w.events if e.type == "order_failed"] == [
-            "WINTER_ROLL_FAILED"]
-    else:
-        assert took_part and w.state.blocks["karl-xii"].location == to
+    for die in (4, 5):
+        w = real_world(ruleset)
+        w.dice = Dice.scripted([die] + [6] * 40)
+        karl = w.state.blocks["karl-xii"].location
+        to = next(t for t in sorted(w.board.neighbours(karl)) if w.controlled_by(t, "sweden"))
+        order = WinterCampaign(Move(w.tname(karl), (MoveGroup(("Karl XII",), w.tname(to)),)))
+        took_part = winter_campaign(w, [order], [])
+        if ruleset == "3cg-1.1" and die == 4:
+            assert not took_part and w.state.blocks["karl-xii"].location == karl
+            assert [e.data["code"] for e in w.events if e.type == "order_failed"] == [
+                "WINTER_ROLL_FAILED"]
+        else:
+            assert took_part and w.state.blocks["karl-xii"].location == to
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
