@@ -268,3 +268,47 @@ def test_rule_11_6_christian_solidarity_by_mail() -> None:
     after = GameState.from_json(out.state)
     assert "saxony" in after.active and "ottoman" not in after.truces
 
+
+
+def test_rule_11_8_an_inactive_ukraine_is_part_of_russia() -> None:
+    """11.8: "Ukraine begins the game inactive, as part of Russia." 1.1: "Ukraine is
+    considered part of Russia, but may revolt and become a Swedish ally (11.8)." (3CG 4.8:
+    "it belongs to Russia until activated".) Until it revolts its garrisons are Russia's:
+    Sweden may besiege Poltava and Russia may not; a Swedish block there has no friendly
+    garrison (8.3: replacements cost double); the Cossacks may deploy there (11.2: "within
+    Russia or (if friendly) Ukraine"). Once Ukraine is activated its garrisons are its own,
+    a Swedish ally's. Under the 3CG rules the Turks may take such a garrison, which costs
+    Russia 8 RP levels (3CG 10.2)."""
+    from gm.games.baltica.rules.actions import siege_problem
+    from gm.games.baltica.rules.builds import deploy_places
+    from gm.games.baltica.rules.replacements import step_cost
+    from gm.games.baltica.rules.siege import capture
+    from gm.games.baltica.state import SiegeState
+
+    w = world_of(step="actions-first")
+    gs = w.state
+    assert "ukraine" not in gs.active and "russia" in gs.active
+    gs.blocks["vellinck"].location, gs.blocks["vellinck"].strength = "poltava", 3
+    assert w.controlled_by("poltava", "coalition") and w.enemy_controlled("poltava", "sweden")
+    assert step_cost(w, "vellinck") == 4
+    assert siege_problem(w, "sweden", "poltava", ["vellinck"]) is None
+    gs.blocks["repnin"].location = "mala-rus"
+    assert siege_problem(w, "coalition", "mala-rus", ["repnin"]) is Why.NOT_ENEMY_GARRISON
+    assert {"kremenchuk", "mala-rus", "sivershchyna"} <= set(deploy_places(w, "cossacks"))
+    capture(w, SiegeState("poltava", "sweden", ["vellinck"]))
+    assert w.controlled_by("poltava", "sweden") and step_cost(w, "vellinck") == 2
+    activation.activate(w, "ukraine", "10.1")
+    assert "poltava" not in gs.control
+    assert w.controlled_by("mala-rus", "sweden") and w.enemy_controlled("mala-rus", "coalition")
+    # 3CG 10.2: "Russia loses 8 RP's for the first Russian (or Ukraine if they are not
+    # activated) territory lost to the Turk due to a siege."
+    gs3 = GameState.from_json(MODULE.setup("12.1", {"ruleset": "3cg-1.1"}))
+    gs3.active.append("ottoman")
+    w3 = World(load_board("3cg-1.1"), gs3, Dice.scripted([]))
+    assert "ukraine" not in gs3.active and w3.controlled_by("poltava", "coalition")
+    turk = next(b for b, s in w3.board.blocks.items() if s.nation == "ottoman")
+    gs3.blocks[turk].location, gs3.blocks[turk].strength = "kremenchuk", 3
+    assert siege_problem(w3, "sweden", "kremenchuk", [turk]) is None
+    russia = gs3.rp["russia"]
+    capture(w3, SiegeState("kremenchuk", "sweden", [turk]))
+    assert gs3.control["kremenchuk"] == "ottoman" and gs3.rp["russia"] == russia - 8

@@ -119,8 +119,9 @@ def capture(world: World, siege: SiegeState) -> None:
     t = world.board.territories[siege.territory]
     nation = world.spec(siege.blocks[0]).nation
     owner = t.nation
+    holder = world.owner(siege.territory)  # 11.8: an inactive Ukraine is Russia's land
     lost_before = siege.territory in world.state.control
-    friendly_land = owner is not None and world.power_of_nation(owner) == siege.power
+    friendly_land = holder is not None and world.power_of_nation(holder) == siege.power
     if friendly_land and owner != "poland":
         world.state.control.pop(siege.territory, None)
     else:

@@ -155,12 +155,24 @@ class World:
         return all(self.blocks_of(p, territory) for p in POWERS)
 
     # -- territories -----------------------------------------------------------
+    def owner(self, territory: str) -> str | None:
+        """The nation a territory belongs to now: its colour's (1.1), except while that
+        nation is inactive and part of another (nations.toml ``activation.part_of``; 11.8:
+        "Ukraine begins the game inactive, as part of Russia"; 3CG 4.8: "it belongs to
+        Russia until activated"): the other's. None for a territory of no nation."""
+        nation = self.board.territories[territory].nation
+        n = self.board.nations.get(nation) if nation is not None else None
+        if n is not None and n.activation.get("part_of") and nation not in self.state.active:
+            return str(n.activation["part_of"])
+        return nation
+
     def controller(self, territory: str) -> str | None:
-        """The nation controlling a territory's garrison (1.2); None without one."""
+        """The nation controlling a territory's garrison (1.2): the garrison marker's, else
+        the territory's :meth:`owner`; None without a garrison."""
         t = self.board.territories[territory]
         if t.garrison is None:
             return None
-        return self.state.control.get(territory, t.nation)
+        return self.state.control.get(territory, self.owner(territory))
 
     def controlled_by(self, territory: str, power: str) -> bool:
         """Friendly (1.2): the garrison is held by ``power``'s nations or allies."""
