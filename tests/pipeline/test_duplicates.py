@@ -10,10 +10,7 @@ copy's row lock in an open transaction, as an instance handling that copy does."
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from sqlalchemy import event, text
@@ -30,8 +27,8 @@ from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import still_new, store_inbound
 from gm.service.context import ServiceContext
 from tests.pipeline.conftest import mail, outbox
+from tests.support.doubles import FlagRecorder, together
 
-T = TypeVar("T")
 NORTH = "GAME race1\nPOWER north n-secret\n"
 
 
@@ -43,25 +40,6 @@ def copies(body: str, message_id: str, first_uid: int = 1) -> tuple[FetchedMail,
                         str(first_uid)),
             FetchedMail(b"Delivered-To: gm-orders@example.org\n" + raw, "imap:INBOX", 7,
                         first_uid + 1, str(first_uid + 1)))
-
-
-class Mailbox:
-    """A mailbox that records the UIDs flagged."""
-
-    def __init__(self) -> None:
-        self.flagged: list[int | None] = []
-
-    def fetch_new(self) -> list[FetchedMail]:
-        return []
-
-    def mark_handled(self, items: list[FetchedMail]) -> None:
-        self.flagged += [f.uid for f in items]
-
-    def wait(self, timeout: float) -> bool:
-        return False
-
-    def close(self) -> None:
-        return None
 
 
 def rows(ctx: ServiceContext) -> list[tuple[int, str, str]]:
@@ -108,7 +86,7 @@ def test_a_duplicate_same_message_id_is_stored_and_never_answered(race: ServiceC
     after the first was handled, is stored under its own mailbox key and ignored as the
     first's duplicate: not answered, its orders not stored again, flagged."""
     first, second = copies(NORTH + "advance 2\n", "<twice@player.example>")
-    box = Mailbox()
+    box = FlagRecorder()
     process_round(race, box, [first])
     process_round(race, box, [second])
     [(one, handled, _), (two, ignored, note)] = rows(race)
@@ -127,7 +105,7 @@ def test_both_copies_in_one_round_are_stored_and_the_second_is_its_duplicate(
     """The two copies fetched together, stored in one transaction: both stored, the first
     answered, the second ignored as its duplicate (marked by the first one's commit, its
     password masked as the first one's); both flagged."""
-    box = Mailbox()
+    box = FlagRecorder()
     process_round(race, box, list(copies(NORTH + "advance 2\n", "<twice@player.example>")))
     [(one, handled, _), (_, ignored, note)] = rows(race)
     assert (handled, ignored, note) == ("handled", "ignored", duplicate_of(one))
@@ -165,7 +143,7 @@ def test_a_mail_without_a_copy_is_claimed_in_one_statement(race: ServiceContext)
 def test_mails_without_a_message_id_are_not_duplicates_of_one_another(race: ServiceContext) -> None:
     """A mail without a Message-ID is known by one made from its bytes: two different mails
     without one are both answered."""
-    box = Mailbox()
+    box = FlagRecorder()
     for uid, body in enumerate((NORTH + "advance 1\n", NORTH + "advance 2\n"), start=1):
         raw = mail(body).replace(b"Message-ID:", b"X-Not-Message-ID:")
         process_round(race, box, [FetchedMail(raw, "imap:INBOX", 7, uid, str(uid))])
@@ -318,7 +296,7 @@ def test_a_copy_whose_twin_is_being_handled_is_left_new_unflagged_then_its_dupli
     postgres_only(race)
     first, second = copies(NORTH + "advance 2\n", "<twice@player.example>")
     y = store_inbound(race, second).inbound_id
-    box = Mailbox()
+    box = FlagRecorder()
     with session_scope(race.engine) as other:
         lock_row(other, y)
         done = process_round(race, box, [first])
@@ -400,18 +378,6 @@ def test_a_copy_whose_twin_is_settled_between_the_read_and_the_lock_is_its_dupli
     handle_inbound(race, x)
     assert rows(race) == [(x, "ignored", duplicate_of(y)), (y, "handled", "")]
     assert outbox(race, kind="reply") == []
-
-
-def together(n: int, work: Callable[[int], T]) -> list[T]:
-    """Run ``work(i)`` for i in 0..n-1 in n threads released at the same moment."""
-    barrier = threading.Barrier(n)
-
-    def go(i: int) -> T:
-        barrier.wait()
-        return work(i)
-
-    with ThreadPoolExecutor(n) as pool:
-        return list(pool.map(go, range(n)))
 
 
 RACES = 20

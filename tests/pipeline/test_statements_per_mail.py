@@ -16,6 +16,7 @@ from gm.db.models import InboundMail, OrderSet, OutboundMail
 from gm.mail.types import FetchedMail
 from gm.service.context import ServiceContext
 from tests.pipeline.conftest import mail, outbox
+from tests.support.doubles import FlagRecorder
 
 MAX_STATEMENTS = 15
 """An order mail's statements: stored (look-up, insert), the due-phase check, the row's claim
@@ -27,25 +28,6 @@ handled. There were 25 (two reads of the phase, the seats, the order versions; t
 mail three times, the queued reply again, the mail's status after the commit), then 19 (a
 look-up before the reply's insert), then 18 (the claim's update and read), then 16 (the
 power's order versions read before its orders were stored)."""
-
-
-class Mailbox:
-    """A mailbox that records which mails were flagged, in order."""
-
-    def __init__(self) -> None:
-        self.flagged: list[int | None] = []
-
-    def fetch_new(self) -> list[FetchedMail]:
-        return []
-
-    def mark_handled(self, items: list[FetchedMail]) -> None:
-        self.flagged += [f.uid for f in items]
-
-    def wait(self, timeout: float) -> bool:
-        return False
-
-    def close(self) -> None:
-        return None
 
 
 @contextmanager
@@ -64,7 +46,7 @@ def counted(ctx: ServiceContext) -> Iterator[list[str]]:
 
 def test_an_order_mail_costs_a_bounded_number_of_statements_and_is_flagged_after_its_commit(
         race) -> None:  # type: ignore[no-untyped-def]
-    box = Mailbox()
+    box = FlagRecorder()
     bodies = ["GAME race1\nPOWER north n-secret\nadvance 1\n",
               "GAME race1\nPOWER south s-secret\nadvance 2\n",
               "GAME race1\nPOWER north n-secret\nadvance 3\n",  # replaces north's first orders
@@ -94,7 +76,7 @@ def test_an_order_mail_costs_a_bounded_number_of_statements_and_is_flagged_after
 
 
 def test_a_mail_stored_again_is_neither_handled_nor_answered_twice(race) -> None:  # type: ignore[no-untyped-def]
-    box = Mailbox()
+    box = FlagRecorder()
     raw = mail("GAME race1\nPOWER north n-secret\nadvance 1\n")
     process_one(race, box, FetchedMail(raw, "imap:INBOX", 7, 1, "1"))
     process_one(race, box, FetchedMail(raw, "imap:INBOX", 7, 1, "1"))  # the same message again
@@ -117,7 +99,7 @@ one for the same columns (issue 21). There were 12, then 5."""
 
 
 def test_an_order_mails_look_ups_and_writes_are_core_statements(race) -> None:  # type: ignore[no-untyped-def]
-    box = Mailbox()
+    box = FlagRecorder()
     bodies = ["GAME race1\nPOWER north n-secret\nadvance 1\n",
               "GAME race1\nPOWER north n-secret\nadvance 3\n"]
     fetched = [FetchedMail(mail(b), "imap:INBOX", 7, uid, str(uid)) for uid, b in enumerate(bodies, 1)]
@@ -149,7 +131,7 @@ def test_an_order_mail_is_stored_and_answered_without_building_their_rows_as_obj
     """The stored mail and the queued reply are inserted from their column values (issue 21:
     building a row's object cost as much as its INSERT); the columns not given take the
     defaults the object would have had."""
-    box = Mailbox()
+    box = FlagRecorder()
     built: list[str] = []
 
     def init(target, _args, _kwargs) -> None:  # type: ignore[no-untyped-def]

@@ -15,15 +15,12 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -43,8 +40,8 @@ from gm.pipeline.ingest import still_new, store_inbound
 from gm.service.context import ServiceContext
 from tests.pipeline.conftest import deliver, mail, outbox
 from tests.schedule.support import clone_games, new_game
+from tests.support.doubles import together
 
-T = TypeVar("T")
 GAMES = 200
 ROOT = Path(__file__).resolve().parents[2]
 PG_URL = os.environ.get("GM_TEST_DATABASE_URL", "")
@@ -128,18 +125,6 @@ def _reports(engine) -> int:  # type: ignore[no-untyped-def]
 #
 # Several threads stand for several instances: each works in its own transactions on
 # the same database, released together by a barrier, as two processes would.
-
-
-def together(n: int, work: Callable[[int], T]) -> list[T]:
-    """Run ``work(i)`` for i in 0..n-1 in n threads released at the same moment."""
-    barrier = threading.Barrier(n)
-
-    def go(i: int) -> T:
-        barrier.wait()
-        return work(i)
-
-    with ThreadPoolExecutor(n) as pool:
-        return list(pool.map(go, range(n)))
 
 
 def test_one_mailbox_message_fetched_by_six_instances_is_stored_once(race) -> None:  # type: ignore[no-untyped-def]
