@@ -15,8 +15,9 @@ import unicodedata
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from gm.games.base import DataError
@@ -300,6 +301,64 @@ class Scenario:
         return _source_of(self.sources, fieldname)
 
 
+@dataclass(frozen=True)
+class Limits:
+    """The numbers of tables.toml ``action_table`` and ``limits`` that the rules read in
+    the hot loops of adjudication, typed once per board (issue 21). Each rule's code cites
+    its rule; the number is the data's, so a GM's correction of one line takes effect."""
+
+    actions: Mapping[int, int]
+    """3.1: the actions each die face gives (0 on an event face)."""
+    event_rolls: frozenset[int]
+    """3.1: the faces that bring an event (12.1) instead of actions."""
+    border_normal: int
+    """4.2: blocks that may cross a normal border per action phase."""
+    border_difficult: int
+    """4.2: blocks that may cross a Difficult Terrain border per action phase."""
+    force_march_extra: int
+    """4.4: the extra territories a force-marching group may move."""
+    force_march_loss_on: int
+    """4.4: a force-march die at or below this loses a step per extra territory."""
+    forage_army: int
+    """7.1: the forage points an army needs."""
+    forage_regiment: int
+    """7.1: the forage points a regiment needs."""
+    garrison_rating: Rating
+    """6.3: the rating a garrison defends with."""
+    fleet_movement: int
+    """9.1: the sea zones a fleet may move."""
+    galley_movement: int
+    """9.1: the sea zones the Russian galley fleet may move."""
+    fleet_capacity_armies: int
+    """9.2: the army blocks one fleet carries."""
+    fleet_capacity_regiments: int
+    """9.2: the regiment blocks one fleet carries."""
+    rp_per_garrison: int
+    """8.1: the RP levels a captured garrison costs its owner."""
+
+    @classmethod
+    def read(cls, tables: Mapping[str, Any]) -> Limits:
+        """The typed numbers of checked tables (see datacheck ``LIMITS``)."""
+        lim = tables["limits"]
+        rows = {int(face): row for face, row in tables["action_table"].items() if face.isdigit()}
+        return cls(
+            actions=MappingProxyType({face: int(row.get("actions", 0)) for face, row in rows.items()}),
+            event_rolls=frozenset(face for face, row in rows.items() if row.get("event")),
+            border_normal=int(lim["border_normal"]),
+            border_difficult=int(lim["border_difficult"]),
+            force_march_extra=int(lim["force_march_extra"]),
+            force_march_loss_on=int(lim["force_march_loss_on"]),
+            forage_army=int(lim["forage_army"]),
+            forage_regiment=int(lim["forage_regiment"]),
+            garrison_rating=Rating.parse(lim["garrison_rating"]),
+            fleet_movement=int(lim["fleet_movement"]),
+            galley_movement=int(lim["galley_movement"]),
+            fleet_capacity_armies=int(lim["fleet_capacity_armies"]),
+            fleet_capacity_regiments=int(lim["fleet_capacity_regiments"]),
+            rp_per_garrison=int(lim["rp_per_garrison"]),
+        )
+
+
 def fold(text: str) -> str:
     """A name folded for matching: lower case, accents dropped, ø/æ/ł spelled out."""
     special = {"ø": "o", "æ": "ae", "ł": "l", "ß": "ss", "å": "a"}
@@ -345,6 +404,12 @@ class Board:
             self._folded[kind] = index
         for key, block in self.blocks.items():
             self._blocks_named[block.name] = (*self._blocks_named.get(block.name, ()), key)
+
+    @cached_property
+    def limits(self) -> Limits:
+        """The action table and the limits the rules read (3.1, 4.2, 4.4, 6.3, 7.1, 8.1,
+        9.1, 9.2), typed once from ``tables`` (issue 21: no dict lookup per call)."""
+        return Limits.read(self.tables)
 
     # -- graph -------------------------------------------------------------
     def border(self, a: str, b: str) -> Border | None:

@@ -15,6 +15,7 @@ from gm.games.baltica.board import (
     Board,
     Border,
     Garrison,
+    Limits,
     Nation,
     Placement,
     Rating,
@@ -48,7 +49,9 @@ def build(ruleset: str, raw: Mapping[str, Mapping[str, Any]]) -> Board:
         k: _nation(k, v, tuple(t.id for t in territories.values() if t.nation == k))
         for k, v in raw.get("nations.toml", {}).get("nation", {}).items()
     }
-    blocks = {k: _block(k, v) for k, v in raw.get("blocks.toml", {}).get("block", {}).items()}
+    limits = Limits.read(raw.get("tables.toml", {}))
+    blocks = {k: _block(k, v, limits)
+              for k, v in raw.get("blocks.toml", {}).get("block", {}).items()}
     scenarios = raw.get("scenarios.toml", {}).get("scenario", {})
     return Board(
         ruleset=ruleset,
@@ -138,7 +141,15 @@ def _border(v: Mapping[str, Any]) -> Border:
     )
 
 
-def _block(key: str, v: Mapping[str, Any]) -> BlockType:
+def _block(key: str, v: Mapping[str, Any], limits: Limits) -> BlockType:
+    """A block label; a fleet's movement is 9.1's, not its label's: "Fleet blocks may move
+    up to six sea zones as an action (Exception: the Russian galley fleet may move up to
+    only three sea zones)" (tables.toml ``limits.fleet_movement``, ``galley_movement``)."""
+    movement: int
+    if v["kind"] == BlockKind.FLEET.value:
+        movement = limits.galley_movement if v.get("galley", False) else limits.fleet_movement
+    else:
+        movement = v["movement"]
     return BlockType(
         id=key,
         name=v["name"],
@@ -146,7 +157,7 @@ def _block(key: str, v: Mapping[str, Any]) -> BlockType:
         kind=BlockKind(v["kind"]),
         max_strength=v["max_strength"],
         rating=Rating.parse(v["rating"]),
-        movement=v["movement"],
+        movement=movement,
         trains=v.get("trains", 0),
         royal=v.get("royal", False),
         red_dot=v.get("red_dot", False),

@@ -290,7 +290,14 @@ def _check_blocks(raw: Raw, problems: Problems) -> None:
             len(rating) != 2 or rating[0] not in RATING_LETTERS or rating[1] not in "123456"
         ):
             e.bad("rating", f"{rating!r} is not a letter A-D and a number 1-6")
-        e.number("movement", 1, 6)
+        if kind == "fleet":
+            if "movement" in data:  # one place for 9.1's numbers
+                e.bad("movement", "a fleet moves tables.toml limits.fleet_movement "
+                      "(galley_movement for a galley), 9.1")
+        else:
+            e.number("movement", 1, 6)
+        if data.get("galley") and kind != "fleet":
+            e.bad("galley", "only a fleet is a galley (9.1)")
         trains = e.number("trains", 0, 3, required=False)
         if trains and kind != "army":
             e.bad("trains", "only armies have baggage trains (2.1)")
@@ -468,6 +475,43 @@ def _check_tables(raw: Raw, problems: Problems) -> None:
                 if not isinstance(table.get(face), Mapping):
                     e.bad(face, "missing row for this die face")
         e.sources(())
+    _check_read_limits(tables, problems)
+
+
+READ_LIMITS = {  # tables.toml limits the engine reads as numbers (board.Limits): lowest, highest
+    "border_normal": (1, 99), "border_difficult": (1, 99), "force_march_extra": (0, 6),
+    "force_march_loss_on": (0, 6), "forage_army": (0, 9), "forage_regiment": (0, 9),
+    "fleet_movement": (1, 20), "galley_movement": (1, 20), "fleet_capacity_armies": (0, 9),
+    "fleet_capacity_regiments": (0, 9), "rp_per_garrison": (0, 40),
+}
+"""3.1-9.2: the ``limits`` read into :class:`gm.games.baltica.board.Limits`."""
+
+
+def _check_read_limits(tables: Mapping[str, Any], problems: Problems) -> None:
+    """The action table's rows give whole actions or an event (3.1); the limits the
+    engine reads (:data:`READ_LIMITS`, ``garrison_rating``) are there and well typed."""
+    for face, row in tables.get("action_table", {}).items():
+        if not face.isdigit() or not isinstance(row, Mapping):
+            continue
+        actions = row.get("actions", 0)
+        if (not isinstance(actions, int) or isinstance(actions, bool) or actions < 0
+                or (row.get("event") is not True) == (actions == 0)):
+            problems.append(f"tables.toml: action_table: {face}: give actions (1 or more) "
+                            "or event = true (3.1)")
+    limits = tables.get("limits")
+    if not isinstance(limits, Mapping):
+        problems.append("tables.toml: limits: missing table")
+        return
+    for name, (low, high) in READ_LIMITS.items():
+        value = limits.get(name)
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            problems.append(f"tables.toml: limits: {name}: {value!r} is not a whole number "
+                            f"from {low} to {high}")
+    rating = limits.get("garrison_rating")
+    if not (isinstance(rating, str) and len(rating) == 2 and rating[0] in RATING_LETTERS
+            and rating[1] in "123456"):
+        problems.append(f"tables.toml: limits: garrison_rating: {rating!r} is not a letter "
+                        "A-D and a number 1-6 (6.3)")
 
 
 ATTRITION_EFFECTS = {"activation": ("modifier", -6, 6), "defects": None, "rp": ("change", -40, 40)}
