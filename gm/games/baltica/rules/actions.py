@@ -19,13 +19,20 @@ from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import POWERS, SiegeState, other_power
 from gm.i18n import msg
 
-EVENT_ROLL = 6  # 3.1 (3CG 3.1 table): "6: Roll on the Event table"
+HIGHEST_FACE = 6  # a die's highest face: 13.2 "A 6 may never be re-rolled"
 
 
-def actions_for_roll(roll: int) -> int:
+def actions_for_roll(world: World, roll: int) -> int:
     """The Action Table (3CG 3.1; printed on the GMT map): 1: 1 action, 2-3: 2 actions,
-    4-5: 3 actions, 6: an event instead of actions."""
-    return {1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 6: 0}[roll]
+    4-5: 3 actions, 6: an event instead of actions (0 actions). The table is tables.toml
+    ``action_table``."""
+    return world.board.limits.actions[roll]
+
+
+def is_event(world: World, roll: int) -> bool:
+    """3.1 (3CG 3.1 table): "6: Roll on the Event table" (tables.toml ``action_table``:
+    the faces with ``event = true``)."""
+    return roll in world.board.limits.event_rolls
 
 
 def no_two_events(world: World) -> bool:
@@ -51,7 +58,7 @@ def roll_for(world: World, power: str) -> int:
 
 def _no_second_event(world: World, power: str, roll: int) -> int:
     """3.2 (3CG 13.1): a second consecutive 6 is re-rolled until it is not a 6."""
-    while (roll == EVENT_ROLL and world.state.last_event.get(power, False)
+    while (is_event(world, roll) and world.state.last_event.get(power, False)
            and no_two_events(world)):
         world.emit("event_reroll", power=power, roll=roll)
         roll = world.dice.d6(msg("action roll {power} (3.2 re-roll)",
@@ -101,7 +108,7 @@ def reroll_problem(world: World, power: str, below: int | None) -> Why | None:
     has_13_3 = lim.get("rerolls_optional") in optional
     if not (has_13_2 or has_13_3):
         return Why.NO_REROLLS
-    if below is not None and not 2 <= below <= EVENT_ROLL:
+    if below is not None and not 2 <= below <= HIGHEST_FACE:
         return Why.REROLL_BELOW
     return None
 
@@ -113,7 +120,7 @@ def player_reroll(world: World, power: str, roll: int) -> int:
     re-rolled once" (13.3) and "the result of the re-roll is non-negotiable" (13.2): the
     new die stands."""
     below = world.state.reroll_below.get(power)
-    if below is None or roll >= below or roll == EVENT_ROLL:
+    if below is None or roll >= below or is_event(world, roll):
         return roll
     left: int | None = None
     if allied_reroll_ready(world, power):
@@ -176,20 +183,20 @@ def action_roll(world: World) -> bool:
     else:
         first = max(POWERS, key=lambda p: rolls[p])
     turn.rolls, turn.first = rolls, first
-    turn.actions = {p: actions_for_roll(r) for p, r in rolls.items()}
+    turn.actions = {p: actions_for_roll(world, r) for p, r in rolls.items()}
     if world.state.first_turn:
         for p, n in world.state.first_turn_actions.items():
-            if rolls[p] != EVENT_ROLL:
+            if not is_event(world, rolls[p]):
                 turn.actions[p] = n
     for p in POWERS:
-        world.state.last_event[p] = rolls[p] == EVENT_ROLL
-        if rolls[p] == EVENT_ROLL:
+        world.state.last_event[p] = is_event(world, rolls[p])
+        if world.state.last_event[p]:
             turn.events_due.append(p)
             world.emit("event_due", power=p)
     world.state.last_second = other_power(first)
     world.state.first_turn = False
     world.emit("action_roll", rolls=rolls, actions=dict(turn.actions), first=first)
-    return all(r == EVENT_ROLL for r in rolls.values())
+    return all(is_event(world, r) for r in rolls.values())
 
 
 def recon_problem(world: World, power: str, territory: str) -> Why | None:

@@ -17,8 +17,6 @@ from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import other_power
 
-FLEET_ARMIES = 1  # 9.2: "Each fleet block can transport one army block
-FLEET_REGIMENTS = 2  # or two regiment blocks at a time."
 BRITISH_FLEET_NATION = "britain"
 
 
@@ -204,11 +202,14 @@ def sea_retreat_fleet(world: World, block: str, territory: str, sea: str) -> str
 
 
 def _room_with(world: World, fleet: str, block: str, planned: list[str]) -> bool:
+    """9.2: "Each fleet block can transport one army block or two regiment blocks at a
+    time" (tables.toml ``limits.fleet_capacity_armies``, ``fleet_capacity_regiments``):
+    armies and regiments do not share a fleet."""
     aboard = cargo_of(world, fleet) + planned
-    if world.spec(block).kind is BlockKind.ARMY:
-        return not aboard
-    return (all(world.spec(b).kind is BlockKind.REGIMENT for b in aboard)
-            and len(aboard) < FLEET_REGIMENTS)
+    kind = world.spec(block).kind
+    room = (world.board.limits.fleet_capacity_armies if kind is BlockKind.ARMY
+            else world.board.limits.fleet_capacity_regiments)
+    return all(world.spec(b).kind is kind for b in aboard) and len(aboard) < room
 
 
 def land(world: World, power: str, order: Land) -> Why | None:

@@ -9,12 +9,10 @@ from gm.games.baltica.rules.losses import strongest, take_step
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import other_power
 
-ARMY_FP = 2  # 7.1: "Army blocks require 2 FP each"
-REGIMENT_FP = 1  # 7.1: "regiments 1 FP each"
-
 
 def requirement(world: World, blocks: list[str]) -> int:
-    """7.1: forage needed by a group: 2 FP an army, 1 a regiment, less what baggage
+    """7.1: forage needed by a group: "Army blocks require 2 FP each, regiments 1 FP each"
+    (tables.toml ``limits.forage_army``, ``limits.forage_regiment``), less what baggage
     trains (internal forage points) feed, per nation, in the ruleset's reading:
 
     GMT 7.2 ("regiments"): "Each symbol provides one additional FP that can be used only
@@ -23,6 +21,7 @@ def requirement(world: World, blocks: list[str]) -> int:
     3CG 7.4 ("same-nation"): an army's internal forage point "can be used to support
     themselves or other blocks of the same nationality, in the same territory".
     """
+    army_fp, regiment_fp = world.board.limits.forage_army, world.board.limits.forage_regiment
     armies = [b for b in blocks if world.spec(b).kind is BlockKind.ARMY]
     regiments = [b for b in blocks if world.spec(b).kind is BlockKind.REGIMENT]
     trains = Counter()  # type: Counter[str]
@@ -31,9 +30,9 @@ def requirement(world: World, blocks: list[str]) -> int:
     fed_need = Counter(world.spec(r).nation for r in regiments)  # type: Counter[str]
     if world.reading("baggage_trains_feed") == "same-nation":
         for a in armies:
-            fed_need[world.spec(a).nation] += ARMY_FP
+            fed_need[world.spec(a).nation] += army_fp
     fed = sum(min(trains[n], need) for n, need in fed_need.items())
-    return ARMY_FP * len(armies) + REGIMENT_FP * len(regiments) - fed
+    return army_fp * len(armies) + regiment_fp * len(regiments) - fed
 
 
 def forage_check(world: World, power: str, territory: str) -> None:

@@ -15,8 +15,6 @@ from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import other_power
 from gm.i18n import msg
 
-FORCE_MARCH_EXTRA = 2  # 4.4: "Any moving group may force-march up to two extra territories"
-FORCE_MARCH_LOSS_MAX = 3  # 4.4: "1-3: Lose one step per extra territory moved"
 
 
 @dataclass(frozen=True)
@@ -138,9 +136,12 @@ def pinners_borders(world: World, power: str, territory: str) -> set[str]:
 
 def plan_group(world: World, power: str, origin: str, group: MoveGroup,
                blocks: Sequence[str]) -> PathCheck:
-    """The path one group will take, checked against 4.1-4.5 (movement and force march)."""
+    """The path one group will take, checked against 4.1-4.5 (movement and force march).
+    4.4: "Any moving group may force-march up to two extra territories" (tables.toml
+    ``limits.force_march_extra``)."""
     rating = min(world.spec(b).movement for b in blocks)
-    limit = rating + (FORCE_MARCH_EXTRA if group.force else 0)
+    extra = world.board.limits.force_march_extra
+    limit = rating + (extra if group.force else 0)
     to = world.bid_territory(group.to)
     barred = entry_problem(world, blocks, to)  # 11.3-11.7, rather than "no legal path"
     if barred is not None:
@@ -151,7 +152,7 @@ def plan_group(world: World, power: str, origin: str, group: MoveGroup,
         if why is not None:
             return PathCheck(why=why)
     else:
-        found = shortest_path(world, power, origin, to, blocks, rating + FORCE_MARCH_EXTRA)
+        found = shortest_path(world, power, origin, to, blocks, rating + extra)
         if found.why is not None:
             return found
         path = found.path
@@ -243,15 +244,17 @@ def pin(world: World, mover: str, territory: str, n: int) -> None:
 def force_march_losses(world: World, power: str) -> None:
     """4.4: "After all movement is completed, roll a die for each force-marching block:
     1-3: Lose one step per extra territory moved; 4-6: No loss." Blocks may be eliminated.
+    (The 3 is tables.toml ``limits.force_march_loss_on``.)
 
     The rolls and losses are shown to the owner only: the blocks are hidden.
     """
+    loss_on = world.board.limits.force_march_loss_on
     for b in sorted(world.state.blocks):
         bs = world.state.blocks[b]
         if bs.forced <= 0 or not world.state.on_map(b) or world.power_of(b) != power:
             continue
         roll = world.dice.d6(msg("force march {block}", block=world.name(b)), visible_to=[power])
-        lost = bs.forced if roll <= FORCE_MARCH_LOSS_MAX else 0
+        lost = bs.forced if roll <= loss_on else 0
         world.emit("force_march", [power], block=world.name(b), roll=roll, steps_lost=lost)
         for _ in range(lost):
             if take_step(world, b, hidden=True):

@@ -10,8 +10,6 @@ from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import SiegeState, other_power
 from gm.i18n import msg
 
-GARRISON_RATING = ("C", 1)  # 6.3: "Garrisons ... are treated as defending C1 blocks"
-RP_LOSS_ON_CAPTURE = 4  # 8.1: "the original territory's owner reduces their RP level by 4"
 
 
 def resolve_sieges(world: World) -> None:
@@ -29,7 +27,8 @@ def resolve(world: World, siege: SiegeState) -> None:
     """6.3: "a siege consists of only one combat round ... the attacker must score hits
     equal to or greater than the strength of the garrison in a single round ... Garrisons
     fight back ... treated as defending C1 blocks ... Garrisons never retreat or suffer
-    losses." 6.5: a siege is resolved only if the besiegers' side still stands there."""
+    losses." (C1: tables.toml ``limits.garrison_rating``.) 6.5: a siege is resolved only
+    if the besiegers' side still stands there."""
     t = world.board.territories[siege.territory]
     blocks = _still_on(world, siege)
     if not blocks or t.garrison is None or not world.enemy_controlled(siege.territory,
@@ -45,7 +44,7 @@ def resolve(world: World, siege: SiegeState) -> None:
                         "rating": str(world.rating(b))} for b in blocks])
     hits = 0
     for letter in "ABCD":
-        if letter == GARRISON_RATING[0]:
+        if letter == world.board.limits.garrison_rating.letter:
             _garrison_fires(world, siege, value)
         for b in blocks:
             spec = world.spec(b)
@@ -70,9 +69,10 @@ def _garrison_fires(world: World, siege: SiegeState, value: int) -> None:
     t = world.board.territories[siege.territory]
     dice = world.dice.roll(value, msg("siege of {territory}: the garrison fires",
                                           territory=t.name))
-    hits = sum(1 for d in dice if d <= GARRISON_RATING[1])
+    rating = world.board.limits.garrison_rating  # 6.3: "treated as defending C1 blocks"
+    hits = sum(1 for d in dice if d <= rating.number)
     world.emit("fire", None, territory=t.name, round=1, block=f"garrison {t.name}",
-               rating="C1", dice=dice, hits=hits)
+               rating=str(rating), dice=dice, hits=hits)
     for _ in range(hits):
         target = strongest(world, _still_on(world, siege))
         if target is None:
@@ -113,8 +113,9 @@ def capture(world: World, siege: SiegeState) -> None:
     """6.4: "A successful siege against an enemy nation's territory allows you to place a
     garrison marker ... against an enemy garrison in a friendly nation's territory only
     removes the enemy garrison marker (Exception: you always place a garrison marker when
-    you successfully siege a territory in Poland.)" 8.1: the original owner loses 4 RP
-    levels, regained on recapture. 10.2: a captured capital calls a truce (at the end of
+    you successfully siege a territory in Poland.)" 8.1: "the original territory's owner
+    reduces their RP level by 4" (tables.toml ``limits.rp_per_garrison``), regained on
+    recapture. 10.2: a captured capital calls a truce (at the end of
     the phase)."""
     t = world.board.territories[siege.territory]
     nation = world.spec(siege.blocks[0]).nation
@@ -130,9 +131,9 @@ def capture(world: World, siege: SiegeState) -> None:
         pass
     elif owner is not None and owner in world.state.rp:
         if friendly_land and lost_before:
-            world.state.rp[owner] += RP_LOSS_ON_CAPTURE
+            world.state.rp[owner] += world.board.limits.rp_per_garrison
         elif not friendly_land:
-            world.state.rp[owner] = max(0, world.state.rp[owner] - RP_LOSS_ON_CAPTURE)
+            world.state.rp[owner] = max(0, world.state.rp[owner] - world.board.limits.rp_per_garrison)
     world.emit("captured", None, territory=t.name, garrison=t.garrison.name if t.garrison else "",
                by=nation, control=world.controller(siege.territory))
     harbor_captured(world, siege.territory, other_power(siege.power))

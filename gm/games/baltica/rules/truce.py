@@ -17,7 +17,6 @@ from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import OFF_MAP, POOL
 
 YEARS_ON_THE_TRACK = 4  # 10.2: "Place a cube ... on the Year Track four years ahead"
-RP_PER_GARRISON = 4  # 8.1: a captured garrison costs its owner 4 RP levels, regained
 NO_OFFER = ("sweden", "ukraine", "poland")  # 10.2: "Any nation (except Sweden, Ukraine, or
 # Poland) may offer to submit to a truce during any Interphase."
 
@@ -150,7 +149,7 @@ def lift_markers(world: World, nation: str) -> None:
             continue
         del gs.control[territory]
         if owner is not None and owner != holder and owner in gs.rp:
-            gs.rp[owner] += RP_PER_GARRISON
+            gs.rp[owner] += world.board.limits.rp_per_garrison  # 8.1: regained
         world.emit("marker_removed", territory=world.tname(territory), nation=holder,
                    control=world.controller(territory))
 

@@ -17,9 +17,6 @@ from gm.games.baltica.state import POWERS, REMOVED, GameState, other_power
 from gm.games.base import Event
 from gm.i18n import Name, Text, as_data, name
 
-NORMAL_BORDER_LIMIT = 6  # 4.2: "Normal border: 6 blocks."
-DIFFICULT_BORDER_LIMIT = 2  # 4.2: "Difficult Terrain border: 2 blocks."
-
 
 def border_key(a: str, b: str) -> str:
     """The state's key for a border, crossed from ``a`` into ``b``."""
@@ -245,8 +242,11 @@ class World:
         return border is not None and border.terrain is Terrain.DIFFICULT
 
     def border_limit(self, a: str, b: str) -> int:
-        """4.2: blocks per player per border per game turn."""
-        return DIFFICULT_BORDER_LIMIT if self.difficult(a, b) else NORMAL_BORDER_LIMIT
+        """4.2: blocks per player per border per game turn: "Normal border: 6 blocks.
+        Difficult Terrain border: 2 blocks." (tables.toml ``limits.border_normal``,
+        ``limits.border_difficult``)."""
+        limits = self.board.limits
+        return limits.border_difficult if self.difficult(a, b) else limits.border_normal
 
     def border_room(self, power: str, a: str, b: str) -> int:
         """How many more of ``power``'s blocks may cross from ``a`` to ``b`` this turn (4.2)."""
