@@ -145,3 +145,32 @@ def test_attrition_track_boxes_are_checked(raw: dict[str, Any]) -> None:
     assert any("lower box 1 effect: nation: unknown nation 'brandenburg'" in p for p in problems)
     assert any("lower box 3: box: 7 is outside 3-3" in p for p in problems)
     assert any("lower box 4: source: missing" in p for p in problems)
+
+
+def test_rule_9_1_a_fleet_takes_its_movement_from_the_limits_not_a_line_of_its_own(
+        raw: dict[str, Any]) -> None:
+    """9.1: every fleet moves as far as ``limits.fleet_movement`` (the galley fleet
+    ``galley_movement``): a ``movement`` on one fleet would be a second place for that
+    number, and ``galley`` is a fleet's alone."""
+    raw["blocks.toml"]["block"]["wachtmeister"]["movement"] = 6
+    raw["blocks.toml"]["block"]["karl-xii"]["galley"] = True
+    problems = check_raw(raw)
+    assert any(p.startswith("blocks.toml: block wachtmeister: movement: a fleet moves tables.toml")
+               for p in problems), problems
+    assert any(p.startswith("blocks.toml: block karl-xii: galley: only a fleet") for p in problems), problems
+
+
+def test_the_limits_the_engine_reads_are_whole_numbers_in_range(raw: dict[str, Any]) -> None:
+    """3.1-9.2: the action table gives whole actions or an event, and each limit read into
+    Board.limits is a whole number in its range (a GM's typo is named, not adjudicated)."""
+    tables = raw["tables.toml"]
+    tables["limits"]["border_normal"] = "2"
+    del tables["limits"]["fleet_capacity_regiments"]
+    tables["limits"]["garrison_rating"] = "E1"
+    tables["action_table"]["2"] = {"actions": 1, "event": True}
+    problems = check_raw(raw)
+    assert "tables.toml: limits: border_normal: '2' is not a whole number from 1 to 99" in problems
+    assert "tables.toml: limits: fleet_capacity_regiments: None is not a whole number from 0 to 9" \
+        in problems
+    assert any(p.startswith("tables.toml: limits: garrison_rating: 'E1'") for p in problems), problems
+    assert "tables.toml: action_table: 2: give actions (1 or more) or event = true (3.1)" in problems
