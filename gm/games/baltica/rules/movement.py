@@ -16,7 +16,6 @@ from gm.games.baltica.state import other_power
 from gm.i18n import msg
 
 
-
 @dataclass(frozen=True)
 class PathCheck:
     """A checked path (without the origin), or why it cannot be taken."""

@@ -11,7 +11,6 @@ from gm.games.baltica.state import SiegeState, other_power
 from gm.i18n import msg
 
 
-
 def resolve_sieges(world: World) -> None:
     """0.3/6.1: "After any battles, all siege attempts are resolved", by territory name."""
     for siege in sorted(world.state.turn.sieges, key=lambda s: s.territory):
