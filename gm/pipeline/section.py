@@ -15,14 +15,15 @@ from gm.db.models import Game, Seat
 from gm.i18n import msg, plural, translate
 from gm.mail.mime import DecodedMail
 from gm.orders import commands as c
-from gm.orders.envelope import CommandLine, OrderLine, Section
+from gm.orders.envelope import CommandLine, OrderLine, Problem, Section
 from gm.pipeline.commands import CommandRunner
-from gm.pipeline.reply import SectionReply
+from gm.pipeline.reply import Entry, SectionReply
 from gm.pipeline.signon import check_signon, choose_game
+from gm.pipeline.unsigned import unread
 from gm.service.context import ServiceContext
 from gm.service.deadlines import Lateness, lateness
 from gm.service.errors import ServiceError
-from gm.service.games import current_phase, phase_info, seat_for_power
+from gm.service.games import current_phase, phase_info, seat_for_power, seats
 from gm.service.orders import submit_orders
 
 
@@ -103,6 +104,7 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     fatal = [e for e in section.errors if e.fatal]
     if fatal:
         reply.rejected = msg(fatal[0].problem.value)
+        _list_unread(sc, section, game, reply, fatal[0].problem is Problem.NO_PASSWORD)
         return reply
     signon = check_signon(sc.ctx, sc.session, game, section, sc.mail.from_addr, sc.inbound_id)
     if not signon.ok:
@@ -309,3 +311,22 @@ def _tell_power(sc: SectionContext, game: Game, power: str) -> None:
                    msg("The moderator gave orders for {power} in game {game}. Send STATUS to "
                        "see the position.", power=power, game=game.id), lang) + "\n",
                key=f"moderator-orders:{sc.inbound_id}:{power}")
+
+
+def _list_unread(sc: SectionContext, section: Section, game: Game, reply: SectionReply,
+                 no_password: bool) -> None:
+    """The lines of a section refused for want of a sign-on, listed as not read; one that
+    reads as a mistyped sign-on named (gm.pipeline.unsigned)."""
+    lines = [o.line for o in section.orders]
+    if not lines:
+        return
+    held = seats(sc.session, game.id)
+    entries, more = unread(lines, [s.power for s in held], no_password)
+    sender = sc.mail.from_addr.lower()  # a seat's own address: its language (orders.md §8)
+    reply.language = next((s.language for s in held if (s.address or "").lower() == sender),
+                          reply.language)
+    reply.entries.extend(entries)
+    if more:
+        reply.entries.append(Entry("note", plural("and {num} more line, not read",
+                                                  "and {num} more lines, not read", more, num=more)))
+
