@@ -7,7 +7,19 @@ engine breaks that rule (checked by breaking it on purpose).
 
 from __future__ import annotations
 
-from viking_tables import event, hold, send, ship, ships_at, table, tid, types, venture
+from viking_tables import (
+    event,
+    hold,
+    module,
+    orders,
+    send,
+    ship,
+    ships_at,
+    table,
+    tid,
+    types,
+    venture,
+)
 
 
 def test_rule_influence_phase_followers_on_the_jarlboard_count() -> None:
@@ -96,3 +108,22 @@ def test_rule_i_rus_needs_your_follower_for_the_advocate() -> None:
     assert event(out, "refused")["why"] == "no rus follower left on your jarlboard"
     assert out.state["players"]["blue"]["advocates"] == [tid("Steward")]
     assert out.state["players"]["red"]["advocates"] == []
+
+
+def test_rule_g_sweden_draw_a_saga_tile_from_the_saga_pile_refused_when_it_is_empty() -> None:
+    """Influence Actions G, Sweden Action: "Draw a Saga Tile from the Saga Pile into your
+    hand." (DRAW: "Draw a tile from the top of the SAGA PILE and place it in your hand.")
+    With the pile empty there is nothing to draw: the order is refused when the mail
+    arrives and when carried out, with the reason, and the action is not spent: red's four
+    invests from the saga track after it are all carried out."""
+    state = table(pile=[], silfr=30)
+    state["influence"]["sweden"] = "red"
+    text = "sweden\ninvest 1\ninvest 2\ninvest 3\ninvest 4"
+    why = "the saga pile is empty: the sweden action draws from it"
+    checked = module.validate(state, "red", orders(state, "red", text))
+    assert [v.reason for v in checked] == [why, "", "", "", ""], checked
+    out = send(state, {"red": text})
+    assert event(out, "refused")["why"] == why
+    assert [e for e in types(out) if e == "refused"] == ["refused"]
+    assert [e for e in types(out) if e == "bought"] == ["bought"] * 4
+    assert out.state["influence"]["sweden"] == "red"

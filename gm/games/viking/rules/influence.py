@@ -79,7 +79,15 @@ def sweden(t: Table, p: str) -> None:
     no longship on it (ex. 4, 3, 2); else any empty or venture post (ex. 1: the
     longship is placed, the venture cannot be played). Pre-printed posts cannot
     take a venture.
+
+    With the saga pile empty there is no tile to draw, so the action is refused (when
+    the mail arrives and again when carried out) and the action is not spent: the
+    action is the draw ("Draw a Saga Tile from the Saga Pile into your hand", and
+    DRAW: "Draw a tile from the top of the SAGA PILE"), as INVEST's draw is refused
+    (docs/viking.md, "Sweden action").
     """
+    if not t.s["pile"]:
+        raise Refusal(msg("the saga pile is empty: the sweden action draws from it"))
     tid = t.draw(p, "sweden")
     t.action_bonus(p, "sweden")
     if tid is None or t.tile(tid).type != "venture":
