@@ -335,6 +335,26 @@ class Limits:
     """9.2: the regiment blocks one fleet carries."""
     rp_per_garrison: int
     """8.1: the RP levels a captured garrison costs its owner."""
+    battle_rounds: int
+    """5.4 (3CG 6.2): the most combat rounds a battle lasts."""
+    activation_needs: int
+    """10.1: the roll that activates a nation whose activation names none."""
+    truce_years_ahead: int
+    """10.2 (3CG 6.9, 6.10): how many years ahead a truce's cube goes on the Year Track."""
+    rp_per_ceded_territory: int
+    """11.1 (3CG 10.1): Sweden's RP level lost for each territory ceded."""
+    rp_polish_capitals: int
+    """11.5: Saxony's RP level lost while both Polish capitals are lost."""
+    reform_years_ahead: int
+    """11.2: the fewest years ahead a reformed Russian army goes on the Year Track."""
+    fleet_years_ahead: int
+    """11.2: the years ahead the Russian fleets go on the Year Track when Nyen falls."""
+    austro_turkish_war_needs: int
+    """11.6: the roll that starts the Austro-Turkish War."""
+    night_rider_needs: int
+    """2.3 (3CG 11.1): the roll that brings Karl XII back from exile the first time."""
+    night_rider_needs_drop: int
+    """2.3 (3CG 11.1): how much lower that roll is after each failed one."""
 
     @classmethod
     def read(cls, tables: Mapping[str, Any]) -> Limits:
@@ -356,6 +376,16 @@ class Limits:
             fleet_capacity_armies=int(lim["fleet_capacity_armies"]),
             fleet_capacity_regiments=int(lim["fleet_capacity_regiments"]),
             rp_per_garrison=int(lim["rp_per_garrison"]),
+            battle_rounds=int(lim["battle_rounds"]),
+            activation_needs=int(lim["activation_needs"]),
+            truce_years_ahead=int(lim["truce_years_ahead"]),
+            rp_per_ceded_territory=int(lim["rp_per_ceded_territory"]),
+            rp_polish_capitals=int(lim["rp_polish_capitals"]),
+            reform_years_ahead=int(lim["reform_years_ahead"]),
+            fleet_years_ahead=int(lim["fleet_years_ahead"]),
+            austro_turkish_war_needs=int(lim["austro_turkish_war_needs"]),
+            night_rider_needs=int(lim["night_rider_needs"]),
+            night_rider_needs_drop=int(lim["night_rider_needs_drop"]),
         )
 
 
@@ -407,8 +437,8 @@ class Board:
 
     @cached_property
     def limits(self) -> Limits:
-        """The action table and the limits the rules read (3.1, 4.2, 4.4, 6.3, 7.1, 8.1,
-        9.1, 9.2), typed once from ``tables`` (issue 21: no dict lookup per call)."""
+        """The action table and the limits the rules read (3.1, 4.2, 4.4, 5.4, 6.3, 7.1,
+        2.3, 8.1, 9.1, 9.2, 10.1, 10.2, 11.1, 11.2, 11.5, 11.6), typed once from ``tables`` (issue 21: no dict lookup per call)."""
         return Limits.read(self.tables)
 
     # -- graph -------------------------------------------------------------

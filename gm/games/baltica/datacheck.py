@@ -483,8 +483,13 @@ READ_LIMITS = {  # tables.toml limits the engine reads as numbers (board.Limits)
     "force_march_loss_on": (0, 6), "forage_army": (0, 9), "forage_regiment": (0, 9),
     "fleet_movement": (1, 20), "galley_movement": (1, 20), "fleet_capacity_armies": (0, 9),
     "fleet_capacity_regiments": (0, 9), "rp_per_garrison": (0, 40),
+    "battle_rounds": (1, 9), "activation_needs": (1, 6), "truce_years_ahead": (1, 20),
+    "rp_per_ceded_territory": (0, 40), "rp_polish_capitals": (0, 40),
+    "reform_years_ahead": (1, 20), "fleet_years_ahead": (1, 20),
+    "austro_turkish_war_needs": (1, 6), "night_rider_needs": (1, 6),
+    "night_rider_needs_drop": (0, 5),
 }
-"""3.1-9.2: the ``limits`` read into :class:`gm.games.baltica.board.Limits`."""
+"""2.3-11.6: the ``limits`` read into :class:`gm.games.baltica.board.Limits`."""
 
 
 def _check_read_limits(tables: Mapping[str, Any], problems: Problems) -> None:

@@ -166,7 +166,8 @@ def test_3cg_variant_uses_3cg_spellings_and_entry_dates(boards: dict[str, Board]
     assert old.territories["kurland"].name == "Kurlandia"
     assert old.territories["vasternorrland"].name == "Gävleborg"
     assert old.nations["denmark"].activation["from_year"] == 1701
-    assert (gmt.nations["ukraine"].activation["needs"], old.nations["ukraine"].activation["needs"]) == (6, 5)
+    assert (gmt.nations["ukraine"].activation.get("needs", gmt.limits.activation_needs),
+            old.nations["ukraine"].activation["needs"]) == (6, 5)  # GMT: 10.1's "on a 6"
     assert old.tables["event_table"]["1"]["id"] == "plague"
     assert gmt.tables["event_table"]["1"]["id"] == "polish_civil_war"
 

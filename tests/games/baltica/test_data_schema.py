@@ -174,3 +174,34 @@ def test_the_limits_the_engine_reads_are_whole_numbers_in_range(raw: dict[str, A
         in problems
     assert any(p.startswith("tables.toml: limits: garrison_rating: 'E1'") for p in problems), problems
     assert "tables.toml: action_table: 2: give actions (1 or more) or event = true (3.1)" in problems
+
+
+def test_the_rule_books_numbers_moved_into_the_limits_are_checked(raw: dict[str, Any]) -> None:
+    """2.3, 5.4, 10.1, 10.2, 11.1, 11.2, 11.5, 11.6: each number the engine now reads from
+    tables.toml ``limits`` instead of its code is refused, named, when it is missing, not
+    a whole number or out of range (a die roll is 1-6); the board is not built."""
+    limits = raw["tables.toml"]["limits"]
+    del limits["battle_rounds"]
+    limits["activation_needs"] = 7
+    limits["truce_years_ahead"] = "4"
+    limits["rp_per_ceded_territory"] = -4
+    limits["rp_polish_capitals"] = 4.0
+    limits["reform_years_ahead"] = 0
+    limits["fleet_years_ahead"] = True
+    limits["austro_turkish_war_needs"] = 0
+    limits["night_rider_needs"] = "six"
+    limits["night_rider_needs_drop"] = 6
+    problems = check_raw(raw)
+    for line in ("battle_rounds: None is not a whole number from 1 to 9",
+                 "activation_needs: 7 is not a whole number from 1 to 6",
+                 "truce_years_ahead: '4' is not a whole number from 1 to 20",
+                 "rp_per_ceded_territory: -4 is not a whole number from 0 to 40",
+                 "rp_polish_capitals: 4.0 is not a whole number from 0 to 40",
+                 "reform_years_ahead: 0 is not a whole number from 1 to 20",
+                 "fleet_years_ahead: True is not a whole number from 1 to 20",
+                 "austro_turkish_war_needs: 0 is not a whole number from 1 to 6",
+                 "night_rider_needs: 'six' is not a whole number from 1 to 6",
+                 "night_rider_needs_drop: 6 is not a whole number from 0 to 5"):
+        assert f"tables.toml: limits: {line}" in problems, problems
+    with pytest.raises(DataError, match="battle_rounds"):
+        build_board("gmt-2012", raw)

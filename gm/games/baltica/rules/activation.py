@@ -9,7 +9,6 @@ from gm.games.baltica.rules.world import World
 from gm.i18n import msg
 
 KARL_XII = "karl-xii"
-ACTIVATION_ROLL = 6  # 10.1: "on a 6, that nation becomes active and enters the war"
 
 
 def may_roll(world: World, nation: str, power: str) -> bool:
@@ -52,9 +51,10 @@ def modifier(world: World, nation: str) -> int:
 
 def activation_roll(world: World, nation: str, bonus: int = 0, why: str = "10.1") -> bool:
     """Roll one die for ``nation`` (+ modifiers + ``bonus``); True when it reaches the
-    nation's number (6 unless nations.toml says otherwise)."""
+    nation's number: 10.1 "on a 6, that nation becomes active" (tables.toml
+    ``limits.activation_needs``) unless nations.toml ``activation.needs`` says otherwise."""
     act = world.board.nations[nation].activation
-    needs = int(act.get("needs", ACTIVATION_ROLL))
+    needs = int(act.get("needs", world.board.limits.activation_needs))
     if "needs_from_1711" in act and world.state.year >= 1711:  # 3CG 9.6: "From 1711 ... 5 and 6"
         needs = int(act["needs_from_1711"])
     needs = reactivation_needs(world, nation, needs)  # 3CG 6.10

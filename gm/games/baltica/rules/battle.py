@@ -20,7 +20,6 @@ from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import POWERS, other_power
 from gm.i18n import msg
 
-ROUNDS = 3  # 5.4: "Battles are fought over a maximum of three combat rounds."
 LETTERS = "ABCD"  # 5.4: "A blocks go before B blocks, which go before C ... D blocks going last"
 
 RetreatWish = Callable[[str, int], str | None]
@@ -247,7 +246,7 @@ def fight(world: World, territory: str, wish: RetreatWish,
                reserves={p: sum(1 for b in battle.side(world, p) if b in battle.reserves)
                          for p in POWERS})
     round_ = 1
-    for round_ in range(1, ROUNDS + 1):
+    for round_ in range(1, world.board.limits.battle_rounds + 1):  # 5.4 (limits.battle_rounds)
         if round_ == 2 and battle.reserves:
             world.emit("reserves_revealed", None, territory=world.tname(territory),
                        blocks=_public(world, sorted(b for b in battle.reserves

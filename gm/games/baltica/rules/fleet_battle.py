@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from gm.games.baltica.rules.battle import ROUNDS, Battle, RetreatWish, fire, turn_order
+from gm.games.baltica.rules.battle import Battle, RetreatWish, fire, turn_order
 from gm.games.baltica.rules.fleets import cargo_of, fleets_at
 from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
@@ -99,7 +99,7 @@ def fight_at_sea(world: World, sea: str, wish: RetreatWish) -> str | None:
                            for f in battle.side(world, p)] for p in POWERS},
                reserves={p: 0 for p in POWERS})
     round_ = 0
-    for round_ in range(1, ROUNDS + 1):
+    for round_ in range(1, world.board.limits.battle_rounds + 1):  # 5.4 (limits.battle_rounds)
         for f in turn_order(world, battle, round_):
             if world.state.blocks[f].location != sea:
                 continue

@@ -17,12 +17,9 @@ from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import ASIDE, OFF_MAP, POOL
 from gm.i18n import msg
 
-CEDED_RP = 4  # 11.1: "Each territory ceded reduces Sweden's RP level by 4"
 CESSIONS = {"bremen-verden": "hannover", "pommern": "prussia"}  # 11.1
-POLISH_CAPITALS_RP = 4  # 11.5: "reduce Saxony's RP level by 4"
-UKRAINE_RP = 8  # 11.8: "Russia regains its lost 8 RPs"
-AUSTRO_TURKISH_WAR = 6  # 11.6: "which occurs on a 6"
 SOLIDARITY = ("russia", "saxony")  # 11.6: "Russia and Saxony are immediately activated"
+UKRAINE_RP = 8  # 11.8: "Russia regains its lost 8 RPs"
 MAZEPA, BRITISH_FLEET, HANNOVER = "mazepa", "british-fleet", "hannover"
 PORTSMOUTH = "portsmouth"  # 11.11: "The British Fleet block always starts in Portsmouth"
 
@@ -70,7 +67,7 @@ def cede(world: World, territory: str, nation: str | None) -> Why | None:
     gs = world.state
     gs.ceded[territory] = nation
     gs.control[territory] = nation
-    gs.rp["sweden"] = max(0, gs.rp.get("sweden", 0) - CEDED_RP)
+    gs.rp["sweden"] = max(0, gs.rp.get("sweden", 0) - world.board.limits.rp_per_ceded_territory)
     if nation not in gs.permanently_inactive:
         gs.permanently_inactive.append(nation)
     world.emit("ceded", territory=world.tname(territory), nation=nation,
@@ -102,7 +99,7 @@ def polish_capitals(world: World) -> None:
     held = all(world.controlled_by(t, "coalition") for t in capitals)
     if lost and not gs.polish_capitals_lost:
         gs.polish_capitals_lost = True
-        gs.rp["saxony"] = max(0, gs.rp["saxony"] - POLISH_CAPITALS_RP)
+        gs.rp["saxony"] = max(0, gs.rp["saxony"] - world.board.limits.rp_polish_capitals)
         world.emit("polish_capitals_lost", rp=gs.rp["saxony"])
         polish = [b for b, bs in gs.blocks.items()
                   if world.spec(b).nation == "poland" and bs.location not in OFF_MAP]
@@ -113,7 +110,7 @@ def polish_capitals(world: World) -> None:
                        count=len(polish))
     elif held and gs.polish_capitals_lost:
         gs.polish_capitals_lost = False
-        gs.rp["saxony"] += POLISH_CAPITALS_RP
+        gs.rp["saxony"] += world.board.limits.rp_polish_capitals
         world.emit("polish_capitals_regained", rp=gs.rp["saxony"])
 
 
@@ -183,7 +180,8 @@ def austro_turkish_war(world: World) -> None:
     """11.6: "While the Ottomans are active, roll each following Interphase for the start
     of the Austro-Turkish War, which occurs on a 6. If it occurs, a truce is imposed on
     the Ottomans immediately (10.2)." (Interphase sub-step; "following": not in the
-    Interphase in which they entered the war.) Not a 3CG rule (reading "none"): 3CG 10.5
+    Interphase in which they entered the war; the 6 is tables.toml
+    ``limits.austro_turkish_war_needs``.) Not a 3CG rule (reading "none"): 3CG 10.5
     removes the Turks from 1716 instead."""
     if world.reading("austro_turkish_war") == "none":
         return
@@ -192,7 +190,7 @@ def austro_turkish_war(world: World) -> None:
             for e in world.events):
         return
     roll = world.dice.d6(msg("Austro-Turkish War (11.6)"))
-    war = roll >= AUSTRO_TURKISH_WAR
+    war = roll >= world.board.limits.austro_turkish_war_needs
     world.emit("austro_turkish_war", roll=roll, war=war)
     if war:
         impose_truce(world, "ottoman", "austro_turkish_war")

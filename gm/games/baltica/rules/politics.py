@@ -113,7 +113,8 @@ def special_envoy(world: World, power: str, nation: str, r: dict[str, Any],
     target = next((n for n in choices.targets if n in allies), None)
     if target is None and allies:
         target = min(allies, key=lambda n: (
-            int(world.board.nations[n].activation.get("needs", activation.ACTIVATION_ROLL))
+            int(world.board.nations[n].activation.get("needs",
+                                                      world.board.limits.activation_needs))
             - activation.modifier(world, n), allies.index(n)))
     if target is None:
         world.emit("no_effect", power=power, result=r["id"], reason="no_ally")

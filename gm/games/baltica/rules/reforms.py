@@ -14,8 +14,6 @@ from gm.i18n import msg
 
 RUSSIA = "russia"
 KARL_XII = "karl-xii"
-REFORM_YEARS_AHEAD = 2  # 11.2: "in any Year box ... at least two years ahead"
-FLEET_YEARS_AHEAD = 2  # 11.2: "place the two Russian fleet blocks on the Year Track two years ahead"
 
 
 def reform_problem(world: World, power: str, block: str) -> Why | None:
@@ -72,7 +70,7 @@ def reform(world: World, power: str, block: str, order: Reform) -> None:
     bs.location, bs.strength, bs.aboard = REMOVED, 0, None
     twin = world.spec(block).star_pair
     assert twin is not None
-    year = free_year(world, world.state.year + REFORM_YEARS_AHEAD)
+    year = free_year(world, world.state.year + world.board.limits.reform_years_ahead)
     world.state.blocks[twin].location = YEAR_TRACK
     world.state.year_track[twin] = year
     world.emit("reformed", [power], block=world.name(block), territory=world.tname(where),
@@ -137,13 +135,14 @@ def nyen_changed_hands(world: World, territory: str) -> None:
             world.emit("nyen_track_reset", territory=t.name)
         return
     fleets = russian_fleets(world)
+    ahead = world.board.limits.fleet_years_ahead  # 11.2: "two years ahead"
     if world.controller(territory) == RUSSIA:
         placed = [b for b in fleets if world.state.blocks[b].location == REMOVED]
         for b in placed:
             world.state.blocks[b].location = YEAR_TRACK
-            world.state.year_track[b] = world.state.year + FLEET_YEARS_AHEAD
+            world.state.year_track[b] = world.state.year + ahead
         if placed:
-            world.emit("fleets_on_year_track", year=world.state.year + FLEET_YEARS_AHEAD,
+            world.emit("fleets_on_year_track", year=world.state.year + ahead,
                        count=len(placed))
     else:
         back = [b for b in fleets if b in world.state.year_track]
@@ -198,6 +197,15 @@ def nyen_track(world: World) -> None:
             world.emit("navy_founded", nation=RUSSIA, count=len(fleets))
 
 
+def night_rider_needs(world: World) -> int:
+    """2.3: "On a roll of 6 ... If the roll fails, roll again in the following Interphase;
+    he now arrives on a 5 or 6. Continue rolling each Interphase, increasing the chances by
+    1." (3CG 11.1 likewise; tables.toml ``limits.night_rider_needs``,
+    ``night_rider_needs_drop``), never above a 1."""
+    lim = world.board.limits
+    return max(1, lim.night_rider_needs - lim.night_rider_needs_drop * world.state.exile_rolls)
+
+
 def night_rider_3cg(world: World) -> None:
     """3CG 11.1 KARL XII - THE NIGHT RIDER, in a scenario whose special rules name it
     (12.4): "Start rolling 1D6 for the Karl XII block on game turn 2. On a roll of 6 he
@@ -219,7 +227,7 @@ def night_rider_3cg(world: World) -> None:
     where = world.board.territories.get(karl.location)
     if karl.location != EXILE and (where is None or where.nation != "ottoman"):
         return
-    needs = max(1, 6 - world.state.exile_rolls)
+    needs = night_rider_needs(world)
     roll = world.dice.d6(msg("3CG 11.1 the Night Rider"))
     success = roll >= needs
     world.emit("night_rider_roll", roll=roll, needs=needs, success=success, rule="3CG 11.1")
@@ -252,7 +260,7 @@ def karl_returns(world: World, deploy: Sequence[str]) -> None:
         return
     if world.reading("night_rider") == "scenario":
         return
-    needs = max(1, 6 - world.state.exile_rolls)
+    needs = night_rider_needs(world)
     roll = world.dice.d6(msg("2.3 Karl XII returns from exile"))
     success = roll >= needs
     world.emit("night_rider_roll", roll=roll, needs=needs, success=success)

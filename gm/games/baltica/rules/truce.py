@@ -16,7 +16,6 @@ from gm.games.baltica.rules.results import Why
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import OFF_MAP, POOL
 
-YEARS_ON_THE_TRACK = 4  # 10.2: "Place a cube ... on the Year Track four years ahead"
 NO_OFFER = ("sweden", "ukraine", "poland")  # 10.2: "Any nation (except Sweden, Ukraine, or
 # Poland) may offer to submit to a truce during any Interphase."
 
@@ -234,14 +233,14 @@ def offer_truce(world: World, power: str, nation: str) -> Why | None:
 
 
 def years_on_the_track(world: World) -> int:
-    """How many years ahead a truce's cube goes (10.2: four). 3CG 6.9: "A truce is valid
-    for 3 years before you may start rolling for activation"; 6.10: the rolls are made
-    "after the winter turn is finished but BEFORE the spring turn of the next year ...
-    EXAMPLE: Denmark is out of the war in 1705. The allied player may start to roll for
-    Denmark's activation after the winter turn 1708 but before 1709 spring turn starts",
-    which is the Interphase the state counts as 1709: ``years`` + 1 (``tables.truce``)."""
-    table = world.board.tables.get("truce")
-    return YEARS_ON_THE_TRACK if table is None else int(table["years"]) + 1
+    """How many years ahead a truce's cube goes (10.2: "on the Year Track four years
+    ahead"; tables.toml ``limits.truce_years_ahead``). 3CG 6.9: "A truce is valid for 3
+    years before you may start rolling for activation"; 6.10: the rolls are made "after
+    the winter turn is finished but BEFORE the spring turn of the next year ... EXAMPLE:
+    Denmark is out of the war in 1705. The allied player may start to roll for Denmark's
+    activation after the winter turn 1708 but before 1709 spring turn starts", which is
+    the Interphase the state counts as 1709: four years on (the 3CG ruleset's value)."""
+    return world.board.limits.truce_years_ahead
 
 
 def reactivation_needs(world: World, nation: str, needs: int) -> int:
