@@ -1,5 +1,5 @@
-"""The action table and limits of tables.toml are read: a GM's corrected line changes the
-engine's ruling (docs/baltica-data.md: "a rules fact lives in one place")."""
+"""The action table and limits of tables.toml (and nations.toml's Ukrainian RP loss) are
+read: a GM's corrected line changes the engine's ruling (docs/baltica-data.md: "a rules fact lives in one place")."""
 
 from __future__ import annotations
 
@@ -285,3 +285,37 @@ def test_rule_2_3_a_corrected_night_rider_roll(renumbered: Board) -> None:
         assert (karl.location != EXILE) is back
         assert [e.data["needs"] for e in w.events if e.type == "night_rider_roll"] == (
             [5, 3] if back else [6, 5])
+
+
+def test_rule_11_8_russia_regains_what_the_activation_took(tmp_path: Path) -> None:
+    """11.8: "Reduce Russia's RP level by 8 ... when Ukraine is activated"; "Russia
+    regains its lost 8 RPs": the 8 is nations.toml ukraine ``activation.rp_loss`` alone,
+    so a corrected 6 is lost and regained."""
+    board = edited(tmp_path, "gmt-2012", "nations.toml",
+                   ('activation = { active_at_start = false, rolled_by = "sweden", '
+                    'karl_in_ukraine = 2, requires_active = "russia", rp_loss_to = "russia", '
+                    'rp_loss = 8, part_of = "russia" }',
+                    'activation = { active_at_start = false, rolled_by = "sweden", '
+                    'karl_in_ukraine = 2, requires_active = "russia", rp_loss_to = "russia", '
+                    'rp_loss = 6, part_of = "russia" }'))
+    for b, rp in ((load_board("gmt-2012"), 8), (board, 6)):
+        w = scenario_world(b)
+        before = w.state.rp["russia"]
+        activation.activate(w, "ukraine", "10.1")
+        assert w.state.rp["russia"] == before - rp
+        w.triggers.add("mazepa-eliminated")
+        nations.ukraine_pacification(w)
+        assert "ukraine" not in w.state.active and w.state.rp["russia"] == before
+
+
+def test_rule_3cg_10_7_no_rp_windfall_when_ukraine_rejoins() -> None:
+    """3CG 10.7: "Ukraine rejoins Russia as soon as the Mazepa block is killed. Adjust
+    Russian RP´s thereafter." The 3CG activation (9.8) takes no RPs from Russia, so none
+    come back (the GMT 11.8 "regains its lost 8 RPs" gave Russia 8 it never lost)."""
+    w = scenario_world(load_board("3cg-1.1"))
+    before = w.state.rp["russia"]
+    activation.activate(w, "ukraine", "10.1")
+    assert w.state.rp["russia"] == before
+    w.triggers.add("mazepa-eliminated")
+    nations.ukraine_pacification(w)
+    assert "ukraine" not in w.state.active and w.state.rp["russia"] == before

@@ -19,7 +19,6 @@ from gm.i18n import msg
 
 CESSIONS = {"bremen-verden": "hannover", "pommern": "prussia"}  # 11.1
 SOLIDARITY = ("russia", "saxony")  # 11.6: "Russia and Saxony are immediately activated"
-UKRAINE_RP = 8  # 11.8: "Russia regains its lost 8 RPs"
 MAZEPA, BRITISH_FLEET, HANNOVER = "mazepa", "british-fleet", "hannover"
 PORTSMOUTH = "portsmouth"  # 11.11: "The British Fleet block always starts in Portsmouth"
 
@@ -201,7 +200,12 @@ def ukraine_pacification(world: World) -> None:
     """11.8: "Ukraine rejoins Russia at the end of the phase when the Mazepa block is
     eliminated or Baturyn is captured by Russian siege. Russia regains its lost 8 RPs and
     the Mazepa block is set aside. Ukraine may be activated again by the procedure used
-    above." (The triggers are noted by losses.py and siege.py in ``world.triggers``.)"""
+    above." (The triggers are noted by losses.py and siege.py in ``world.triggers``.)
+
+    The RPs regained are those the activation took (nations.toml ukraine
+    ``activation.rp_loss`` to ``rp_loss_to``, 11.8: "Reduce Russia's RP level by 8"), so the
+    8 is written once; the 3CG activation takes none (3CG 10.7: "Adjust Russian RP's
+    thereafter"), so none come back."""
     gs = world.state
     triggers = {"mazepa-eliminated"}
     if world.reading("ukraine_rejoins") != "mazepa":  # 3CG 10.7: "as soon as the Mazepa
@@ -209,8 +213,10 @@ def ukraine_pacification(world: World) -> None:
     if "ukraine" not in gs.active or not world.triggers & triggers:
         return
     gs.active.remove("ukraine")
-    if "russia" in gs.rp:
-        gs.rp["russia"] += UKRAINE_RP
+    act = world.board.nations["ukraine"].activation
+    loser = act.get("rp_loss_to")
+    if loser in gs.rp:
+        gs.rp[loser] += int(act.get("rp_loss", 0))
     mazepa = gs.blocks.get(MAZEPA)
     if mazepa is not None:
         mazepa.location, mazepa.strength, mazepa.aboard = ASIDE, 0, None
