@@ -100,6 +100,31 @@ def linked(d: BritanniaData, state: State, power: str, merchants: Iterable[str] 
     return out
 
 
+def retreat_reach(d: BritanniaData, state: State, power: str, area: str) -> set[str]:
+    """Where ``power``'s armies retreating from ``area`` may go (seed, Colonial Combat
+    Resolutions, AR): "If the Area is adjacent to another Area that is Controlled by the
+    player, he can retreat to that Area. If the Area is connected to a Sea Zone containing one
+    of the player's Merchant Fleets, he can retreat by sea through connected Sea Zones
+    (Communication Link) to any Area he Controls or to his Home Area." The path is a
+    Communication Link from ``area``: through the power's merchant seas, its calm Control areas
+    and its home; it ends in an area it Controls or at home (the home node, when reached)."""
+    through = traversable(d, state, power, state["merchants"].get(power, []))
+    home = d.home(power)
+    sea_links = _sea_links(d, state)
+    seen, queue, out = {area}, deque([area]), set()
+    while queue:
+        node = queue.popleft()
+        for nb in _neighbours(d, sea_links, node):
+            if nb in seen:
+                continue
+            if nb == home or (nb in d.areas and controls(state, nb, power)):
+                out.add(nb)
+            if nb in through:
+                seen.add(nb)
+                queue.append(nb)
+    return out
+
+
 def army_path(d: BritanniaData, state: State, power: str, origin: str, dest: str,
               merchants: Iterable[str], via: tuple[str, ...] = ()) -> list[str] | None:
     """A legal army path (seed, Movement: Army Units), or None.

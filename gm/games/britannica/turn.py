@@ -72,7 +72,8 @@ def movement_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence
     fought = _colonial_combat(d, new, dice)
     events += fought
     events += _established_together(d, new, fought)
-    attempted = {e.data["area"] for e in fought} | set(new.pop("suppressing", []))
+    attempted = {e.data["area"] for e in fought if e.type == "colonial_combat"} | set(
+        new.pop("suppressing", []))
     events += ottoman_annexation(d, new, attempted)
     events += _marker_adjustment(d, new)
     events += severed_annexations(d, new, ())
@@ -241,19 +242,64 @@ def _colonial_combat(d: BritanniaData, new: State, dice: Dice) -> list[Event]:
                         new.setdefault("ottoman_triggers", []).append(p)
                 if area in new["unrest"]:
                     new["unrest"].remove(area)
-            elif res["retreat"]:
-                _retreat(d, new, p, area)
             events.append(Event("colonial_combat", res))
+            if res["retreat"]:
+                events += _retreat(d, new, p, area)
     return events
 
 
-def _retreat(d: BritanniaData, state: State, power: str, area: str) -> None:
-    """Default retreat: an adjacent area the power controls (highest value), else home."""
-    cands = sorted((a for a in d.neighbours(area) if b.controls(state, a, power)),
+def _retreat(d: BritanniaData, state: State, power: str, area: str) -> list[Event]:
+    """A colonial retreat of ``power``'s units from ``area`` (seed, Colonial Combat
+    Resolutions, AR; Army Units: a Control marker not established by the Marker Adjustment
+    Phase, "as they would following unsuccessful Colonial Combat"; Unrest in a Controlled
+    Area: "all Military Units (Army and Naval) in the Area must retreat"). The armies follow
+    the default list, "1. An adjacent area controlled by that player 2. Back to the home
+    country", each where the rule lets them go (:func:`board.retreat_reach`), then a Great
+    Power's any other Area it Controls by sea; "If a player cannot retreat his Units they are
+    instead eliminated" (a minor power's too: "If that isn't possible they are eliminated").
+    Naval units move like naval units (seed, Naval Units): an adjacent coastal Control area,
+    else home. Each retreat is told, like a war's."""
+    events = []
+    for kind in ("army", "fleet"):
+        units = [u for u in b.units_at(state, power, area) if u["type"] == kind]
+        if not units:
+            continue
+        dest = (_army_retreat(d, state, power, area) if kind == "army"
+                else _fleet_retreat(d, state, power, area))
+        if dest is None:
+            gone = {u["id"] for u in units}
+            state["units"] = [u for u in state["units"] if u["id"] not in gone]
+        else:
+            for u in units:
+                u["at"] = dest
+        events.append(Event("colonial_retreat", {
+            "power": power, "unit": kind, "from": area, "to": dest,
+            "strength": sum(u["strength"] for u in units)}))
+    return events
+
+
+def _army_retreat(d: BritanniaData, state: State, power: str, area: str) -> str | None:
+    """The armies' destination (see :func:`_retreat`); None: they are eliminated."""
+    reach = b.retreat_reach(d, state, power, area) - {area}
+    home = d.home(power)
+
+    def best(areas: set[str]) -> str | None:
+        return min(areas, key=lambda a: (-d.areas[a].value, a)) if areas else None
+
+    adjacent = best({a for a in d.neighbours(area) if a in reach and a != home})
+    if adjacent is not None:
+        return adjacent
+    if home in reach:
+        return "home"
+    return best(reach - {home}) if power in d.great_powers else None
+
+
+def _fleet_retreat(d: BritanniaData, state: State, power: str, area: str) -> str:
+    """Naval units: the adjacent Control area of highest value they may enter, else home."""
+    cands = sorted((a for a in d.neighbours(area) if b.controls(state, a, power)
+                    and b.fleet_may_reach(d, state, power, a)),
                    key=lambda a: (-d.areas[a].value, a))
-    dest = cands[0] if cands else "home"
-    for u in b.units_at(state, power, area):
-        u["at"] = dest
+    return cands[0] if cands else "home"
 
 
 def _marker_adjustment(d: BritanniaData, new: State) -> list[Event]:
@@ -266,9 +312,9 @@ def _marker_adjustment(d: BritanniaData, new: State) -> list[Event]:
         gone = control or (ms if influence else [m for m in ms if m["kind"] == "interest"])
         for m in list(gone):
             ms.remove(m)
-            _retreat(d, new, m["power"], area)
             events.append(Event("marker_removed", {"area": area, "power": m["power"],
                                                    "kind": m["kind"], "cause": "unrest"}))
+            events += _retreat(d, new, m["power"], area)
     new["unrest"] = []
     for area in sorted(new["markers"]):
         ms = new["markers"][area]
@@ -278,9 +324,9 @@ def _marker_adjustment(d: BritanniaData, new: State) -> list[Event]:
                     ms.remove(m)
                     if m.get("was"):
                         ms.append({"power": m["power"], "kind": m["was"], "established": True})
-                    _retreat(d, new, m["power"], area)
                     events.append(Event("marker_removed", {"area": area, "power": m["power"],
                                                            "kind": m["kind"], "cause": "not_established"}))
+                    events += _retreat(d, new, m["power"], area)
                     continue
                 m["established"] = True
                 events.append(Event("marker_established", {"area": area, "power": m["power"],

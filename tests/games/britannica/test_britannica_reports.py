@@ -54,6 +54,7 @@ SAMPLES: dict[str, dict] = {
     "chinese_resentment": {"cri": 124, "roll": 11, "rebellion": True},
     "colonial_combat": {"area": "tunis", "attack": 3, "defence": 2, "table": "table1", "ratio": "3:2",
                         "roll": 6, "result": "DR", "won": True, "lost": [], "retreat": False, "power": "italy"},
+    "colonial_retreat": {"power": "italy", "unit": "army", "from": "tunis", "to": None, "strength": 3},
     "congress_called": {"by": "france", "site": "russia", "asked": "italy", "parties": ["france", "italy"],
                         "disputes": []},
     "congress_members": {"site": "russia", "members": ["france", "italy", "russia"], "proposals": ["Tunis"]},
