@@ -307,4 +307,25 @@ def _check_setup(d: BritanniaData) -> list[str]:
                 out.append(f"setup {sid}: unit in unknown area {loc}")
         for zs in s["merchants"].values():
             out += [f"setup {sid}: merchant in unknown sea {z}" for z in zs if z not in d.seas]
+        out += _check_minor_links(d, sid, s)
+    return out
+
+
+def _check_minor_links(d: BritanniaData, sid: str, s: Mapping[str, Any]) -> list[str]:
+    """A minor power never buys nor moves a merchant fleet: its set-up fleets must give it a
+    Communication Link to areas of its activity table, or it could never place a marker
+    (seed, Determining Minor Power Activity: "The Minor Power must have a Communication Link")."""
+    from gm.games.britannica.board import linked  # board reads this module's data
+
+    if any(mp not in s["merchants"] for mp in d.minor_powers) or any(
+            z not in d.seas for zs in s["merchants"].values() for z in zs):
+        return []
+    state = {"markers": {a: [{"power": p, "kind": k, "established": True} for p, k in ms]
+                         for a, ms in s["markers"].items() if a in d.areas},
+             "merchants": s["merchants"], "unrest": [], "canals": []}
+    out = []
+    for mp in d.minor_powers:
+        reach = linked(d, state, mp)
+        if not set(d.charts["minor_activity"][mp]["areas"][1:]) & reach:
+            out.append(f"setup {sid}: {mp}'s merchant fleets link it to no area of its activity table")
     return out

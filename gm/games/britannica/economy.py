@@ -296,8 +296,9 @@ def minor_powers(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
     what the active ones placed.
 
     Possession needs an own Protectorate and army there; Protectorate needs an
-    army from home and an eligible area; otherwise Influence, then Interest.
-    Minor powers pay nothing and need not defeat the area (seed, Minor Powers).
+    army from home and an eligible area; otherwise Influence, then Interest; every one
+    a Communication Link (:func:`_minor_place`). Minor powers pay nothing and need not
+    defeat the area (seed, Minor Powers).
     """
     events: list[Event] = []
     active: list[str] = []
@@ -320,10 +321,12 @@ def minor_powers(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
 
 
 def _adjacent_choice(d: BritanniaData, state: State, mp: str) -> str | None:
-    """Roll 2: the highest-value free area adjacent by land to the minor's control markers."""
+    """Roll 2: the highest-value free area adjacent by land to the minor's control markers
+    that its Communication Link reaches (seed, Determining Minor Power Activity)."""
     own = b.controlled_areas(state, mp)
+    reach = b.linked(d, state, mp)
     cands = {n for a in own for n in d.neighbours(a)
-             if d.areas[n].type != "home" and not any(
+             if n in reach and d.areas[n].type != "home" and not any(
                  m["kind"] in CONTROL_KINDS for m in state["markers"].get(n, []))}
     if not cands:
         return None
@@ -331,6 +334,12 @@ def _adjacent_choice(d: BritanniaData, state: State, mp: str) -> str | None:
 
 
 def _minor_place(d: BritanniaData, state: State, mp: str, area: str, events: list[Event]) -> bool:
+    """The placement schedule in ``area`` (seed, Determining Minor Power Activity); False
+    when nothing can be placed there and the GM rolls again. Each step says "The Minor Power
+    must have a Communication Link" (Game Terms: one "must exist between an Area and the
+    players Home Country in order to place a Status marker in the Area")."""
+    if area not in b.linked(d, state, mp):
+        return False
     ms = state["markers"].setdefault(area, [])
     mine = b.marker_of(state, area, mp)
     others_control = any(m["kind"] in CONTROL_KINDS and m["power"] != mp for m in ms)
