@@ -52,7 +52,7 @@ def test_rule_minor_powers_placement_roll_2_takes_an_adjacent_area_it_can_link()
     area adjacent by land link to any of its Control markers", and it still "must have a
     Communication Link". Spain holds a Protectorate in Ashantee, beyond its merchant fleets'
     link: Nigeria (value 5) next to it is out of reach, so Spain takes Morocco (value 4), next
-    to its Rio de Oro (it used to take Nigeria and place nothing)."""
+    to its Rio de Oro (it used to take Nigeria)."""
     d = load()
     s = set_up()
     s["markers"]["ashantee"] = [{"power": "spain", "kind": "protectorate", "established": True}]
