@@ -115,10 +115,8 @@ def demo(app: App, game_id: str) -> None:
         scenario = module.scenarios()[0]
         seats = [SeatSpec(p, f"{p}@localhost") for p in scenario.powers]
         made = create_game(ctx, session, game_id=game_id, module_name=module.name,
-                           scenario=scenario.id, seats=seats, moderator_address="moderator@localhost")
-    from gm.service.adjudicate import settle
-
-    settle(ctx, game_id, by="gm")
+                           scenario=scenario.id, seats=seats, moderator_address="moderator@localhost",
+                           play_out=True)  # as `gm game new`: one first report, not two
     click.echo(f"demo game '{game_id}' created: {module.title}, {scenario.title}")
     for power, pw in made.passwords.items():
         click.echo(f"  {power}: sign on with  POWER {power} {pw}")
