@@ -67,7 +67,7 @@ def colonial_combat(d: BritanniaData, area: str, armies: list[dict[str, Any]], d
     if strength == 0:
         return {"area": area, "attack": attack, "defence": 0, "result": "automatic",
                 "won": True, "lost": [], "retreat": False}
-    roll = dice.d6(msg("colonial combat {area}", area=area))
+    roll = dice.d6(msg("colonial combat {area}", area=d.said(area)))
     table, col, res = resolve(d, attack, strength, roll)
     lost: list[dict[str, Any]] = []
     won = res in ("DR", "DE")

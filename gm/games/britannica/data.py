@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from gm.i18n import Name
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 AREA_TYPES = frozenset(
     {"home", "independent", "ottoman", "chinese_empire", "chinese_vassal", "unorganized"}
@@ -100,6 +102,17 @@ class BritanniaData:
             if p["seat"] not in seen:
                 seen.append(p["seat"])
         return tuple(seen)
+
+    def said(self, key: str) -> Name:
+        """A power or a place (by id) as a dice purpose names it, said in the reader's
+        language with its ``words`` name (rules.toml, map.toml); English keeps the id, as
+        dice purposes always wrote it (``gm verify`` compares a replay's purposes with the
+        logged ones), as Pax Baltica's ``World.said`` does."""
+        table = (self.rules["powers"].get(key) or self.rules["minor_powers"].get(key)
+                 or self.rules["non_players"].get(key) or self.raw_map["areas"].get(key)
+                 or self.raw_map["sea_zones"].get(key) or {})
+        return Name(key, **{lang: str(w["name"]) for lang, w in table.get("words", {}).items()
+                            if lang != "en" and "name" in w})
 
     def home(self, power: str) -> str:
         table = self.rules["powers"].get(power) or self.rules["minor_powers"][power]

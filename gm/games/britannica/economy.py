@@ -104,7 +104,7 @@ def colonial_office(d: BritanniaData, state: State, power: str, dice: Dice) -> t
     always = d.rules["powers"][power].get("always_roll_colonial_office", False)
     if not b.controlled_areas(state, power) and not always:
         return int(table[5]), None
-    roll = dice.d6(msg("colonial office {power}", power=power), visible_to=[d.seat_of(power)])
+    roll = dice.d6(msg("colonial office {power}", power=d.said(power)), visible_to=[d.seat_of(power)])
     return int(table[roll - 1]), roll
 
 
@@ -304,13 +304,13 @@ def minor_powers(d: BritanniaData, state: State, dice: Dice) -> list[Event]:
     active: list[str] = []
     for mp in d.minor_powers:
         chart = d.charts["minor_activity"][mp]
-        roll = dice.d6(msg("minor power activity {power}", power=mp))
+        roll = dice.d6(msg("minor power activity {power}", power=d.said(mp)))
         if roll not in chart["active_on"]:
             continue
         active.append(mp)
         area = None
         for _ in range(20):
-            r = dice.d6_sum(2, msg("minor power area {power}", power=mp))
+            r = dice.d6_sum(2, msg("minor power area {power}", power=d.said(mp)))
             area = chart["areas"][r - 2]
             if area == "adjacent":
                 area = _adjacent_choice(d, state, mp)

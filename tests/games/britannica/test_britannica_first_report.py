@@ -78,3 +78,18 @@ def test_rule_setting_up_the_game_dice_logged_and_verified(ctx) -> None:  # type
         assert {f"minor power activity {m}" for m in ("belgium", "netherlands", "portugal", "spain")} \
             <= set(purposes)
         assert [m.describe() for m in verify_game(s, "pax0", SEED)] == []
+
+
+def test_the_dice_lines_name_powers_in_the_readers_language(ctx) -> None:  # type: ignore[no-untyped-def]
+    """A French seat's report lists the set-up's rolls with the powers' French names
+    ("activité de puissance mineure (Belgique)"), not the data's ids ("(belgium)"); the
+    English report and the logged purposes (which `gm verify` compares) keep the ids."""
+    _new_game(ctx)
+    (_, french), = outbox(ctx, kind="report", to=ADDR["france"])
+    dice = french[french.index("Dés :"):]
+    for minor in ("Belgique", "Pays-Bas", "Portugal", "Espagne"):
+        assert f"activité de puissance mineure ({minor}) :" in dice, dice
+    assert "ministère des Colonies (France) :" in dice
+    assert "(belgium)" not in dice and "(france)" not in dice
+    (_, english), = outbox(ctx, kind="report", to=ADDR["britain"])
+    assert "minor power activity belgium:" in english

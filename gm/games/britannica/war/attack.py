@@ -111,7 +111,7 @@ def _attacks(d: BritanniaData, state: State, war: War, s: int,
         bonus = _area_bonus(d, state, war, where, unit)
         att = sum(u["strength"] for u in att_units) + (bonus if gm_side == s else 0)
         dfc = sum(u["strength"] for u in def_units) + (bonus if gm_side == 1 - s else 0)
-        roll = dice.d6(msg("war attack {area}", area=where))
+        roll = dice.d6(msg("war attack {area}", area=d.said(where)))
         table, col, res = resolve(d, att, dfc, roll)
         war["attacked"] = True
         lost: list[dict[str, Any]] = []
