@@ -9,7 +9,7 @@ Names are resolved in the slot they stand in (areas, seas, powers) with
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -20,9 +20,10 @@ from lark.exceptions import LarkError, UnexpectedInput, VisitError
 from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData, load
 from gm.games.britannica.data import aliases as data_aliases
-from gm.i18n import Text, msg
+from gm.i18n import Name, Text, msg
 from gm.orders.conditions import all_of, any_of
 from gm.orders.grammar import inline_rules, parse_inline, unknown_command, without_full_stop
+from gm.orders.help import find_topic, topics_of
 from gm.orders.lalr import RefusedAtFirstWord
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
 from gm.orders.names import NameIndex, NameNotResolved, fold, query_keys, strip_accents
@@ -46,9 +47,21 @@ POWER_ALIASES = {
     "ottoman": ["Ottoman Empire", "Ottomans", "Turkey", "Turquie", "Empire ottoman"],
 }
 _ARTICLE = re.compile(r"^(?:l['’]\s*|(?:la|le|les)\s+)", re.IGNORECASE)
-HOME_WORDS = ("home", "patrie", "foyer", "metropole")
+HOME_WORDS = ("home", "patrie", "foyer", "metropole", "pays")
+"""What names the home box in an order (folded: "métropole", "la métropole", "au pays" as
+a French report says it: ``_is_home``)."""
+_HOME_KEYS = frozenset(fold(w) for w in HOME_WORDS)
+HOME_ECHO = Name("home", fr="métropole")
+"""The home box in an order's echo: "métropole" for a French seat, a word the grammar reads."""
 # Words of area and sea names that are also keywords ("Rio de Oro", "New Zealand"...).
 _RESERVED = {"de", "and", "new", "state", "in", "to", "for", "or", "et", "en", "a", "no", "not"}
+
+
+def _is_home(text: str) -> bool:
+    """Whether ``text`` names the home box: "home", "métropole", "la métropole", "pays"...
+    (accents, an article and "au"/"en" as a French report writes it ignored)."""
+    key = fold(_ARTICLE.sub("", text))
+    return key in _HOME_KEYS or (key[:2] in ("au", "en") and key[2:] in _HOME_KEYS)
 
 
 class _Refused(Exception):
@@ -156,7 +169,7 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         return " ".join(str(t) for t in items)
 
     def _area(self, text: str, home_ok: bool = False) -> str:
-        if home_ok and text.lower() in HOME_WORDS:
+        if home_ok and _is_home(text):
             return "home"
         return self.n.by_name[self.n.areas.resolve(text)]
 
@@ -165,7 +178,7 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
 
     def _place(self, text: str) -> str:
         """An area or a sea zone (paths and ``via``)."""
-        if text.lower() in HOME_WORDS:
+        if _is_home(text):
             return "home"
         if self.n.seas.is_exact(text) and not self.n.areas.is_exact(text):
             return self._sea(text)  # "Caribbean" is the sea, not the start of "Caribbean Islands"
@@ -504,10 +517,23 @@ def _without_full_stop(line: SourceLine, actor: str, n: Names, after_prose: str 
 
 def _not_an_order(line: SourceLine, commands: tuple[str, ...],
                   after_prose: str | None) -> LineError | Ignored:
-    first = fold(line.text.split(" ", 1)[0].split(":", 1)[0])
-    if first not in _folded_command_words():
+    word = line.text.split(" ", 1)[0].split(":", 1)[0]
+    if fold(word) not in _folded_command_words():
         return unknown_command(line, commands or command_words(), after_prose)
-    return LineError(line, ErrorKind.INVALID, "not an order of Pax Britannica (see HELP)")
+    return LineError(line, ErrorKind.INVALID, how_written(word))
+
+
+@cache
+def how_written(word: str) -> Text:
+    """Why a line that begins with an order's word (``word``, as written) did not read as
+    that order: the order's syntax from its HELP topic (britannica.topics.toml), said in
+    the reader's language, so that the player can write it again without asking HELP."""
+    found = find_topic(topics_of("britannica"), word)
+    syntax = found[1].get("syntax") if found else None
+    if found is None or not isinstance(syntax, Mapping) or "en" not in syntax:
+        return msg("not understood (HELP lists the orders of Pax Britannica)")
+    return msg("not understood: it is written {syntax} (HELP {topic})",
+               syntax=Text(str(syntax["en"])), topic=found[0])
 
 
 def parse_lines(lines: Sequence[SourceLine], power: str,
@@ -533,7 +559,23 @@ def parse_lines(lines: Sequence[SourceLine], power: str,
 
 # -- canonical echo (re-parses to the same order) ------------------------------
 def _nm(ident: str) -> str:
-    return "home" if ident == "home" else o._area_name(ident)
+    """A place in an echo: its English name, said in French with the data's French name
+    where the grammar reads that name back as the same place (orders.md §8)."""
+    if ident == "home":
+        return HOME_ECHO
+    english = o._area_name(ident)
+    return _said_place(ident, english)
+
+
+@cache
+def _said_place(ident: str, english: str) -> str:
+    d = load()
+    raw = d.raw_map["areas"].get(ident) or d.raw_map["sea_zones"].get(ident) or {}
+    forms = {lang: str(w["name"]) for lang, w in raw.get("words", {}).items()
+             if lang != "en" and "name" in w}
+    index = names().areas if ident in d.areas else names().seas
+    kept = {lang: n for lang, n in forms.items() if index.lookup(n) == english}
+    return Name(english, **kept) if kept else english
 
 
 def _pname(name: str) -> str:
@@ -560,6 +602,14 @@ def _joined(parts: list[Text]) -> Text:
     out = parts[0]
     for part in parts[1:]:
         out = msg("{a}; {b}", a=out, b=part)
+    return out
+
+
+def _listed(parts: list[str]) -> str:
+    """``a, b, c`` as one message, each part said in the reader's language."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = msg("{a}, {b}", a=out, b=part)
     return out
 
 
@@ -596,7 +646,7 @@ def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
             if via:
                 return msg("move {unit} {strength} from {origin} to {dest} via {via}",
                            unit=_word(unit), strength=s, origin=_nm(origin), dest=_nm(dest),
-                           via=", ".join(_nm(v) for v in via))
+                           via=_listed([_nm(v) for v in via]))
             return msg("move {unit} {strength} from {origin} to {dest}", unit=_word(unit),
                        strength=s, origin=_nm(origin), dest=_nm(dest))
         case o.Merchant(_, None, dest):

@@ -149,4 +149,4 @@ def test_an_order_may_name_a_place_by_its_french_name(pax) -> None:  # type: ign
     assert "REFUSED  place influence in Persia: refused: you already have a marker there" in reply
     assert "place influence in Dutch East Indies: refused: the status rules forbid" in reply
     reply = send(pax, "france", "placer influence en Baloutchistan")
-    assert "placer influence dans Baluchistan" in reply and "inconnu" not in reply
+    assert "placer influence dans Baloutchistan" in reply and "inconnu" not in reply

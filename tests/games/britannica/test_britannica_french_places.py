@@ -104,3 +104,61 @@ def test_a_player_may_upgrade_and_downgrade_with_en_as_the_french_report_says_it
         [o.Upgrade("france", "egypt", "protectorate")]
     assert orders_of(state, "france", "rétrograder Maroc en intérêt", judged=False) == \
         [o.Downgrade("france", "morocco", "interest")]
+
+
+def test_home_is_read_as_the_french_report_writes_it() -> None:
+    """The French report lists "armée 10 au pays" and the data's home box is "la
+    métropole": a French player who writes either form moves from or to home (before,
+    only "patrie", "foyer" and an unaccented "metropole" were read: "de pays" was refused
+    as an unknown sea zone)."""
+    from gm.games.britannica import orders as o
+    from tests.rules.britannica.britannica_helpers import orders_of
+
+    state = module.setup("1880", {})
+    for origin in ("métropole", "la métropole", "pays", "Metropole"):
+        [move] = orders_of(state, "france", f"déplacer armée 1 de Sénégambie vers {origin}",
+                           judged=False)
+        assert move == o.Move("france", "army", 1, "senegambia", "home", ()), origin
+        [back] = orders_of(state, "france", f"déplacer armée 10 de {origin} vers Alger",
+                           judged=False)
+        assert (back.origin, back.dest) == ("home", "algiers"), origin
+
+
+def test_a_french_seats_echo_names_places_in_french_and_reads_back() -> None:
+    """orders.md §8: the reply says a French seat's orders back in French, place names
+    included ("améliorer Égypte vers protectorat", "de métropole"), and that echo is read
+    again as the same order."""
+    from gm.games.britannica.parser import echo
+    from gm.i18n import translate
+    from tests.rules.britannica.britannica_helpers import orders_of
+
+    state = module.setup("1880", {})
+    written = ["upgrade Egypt to protectorate", "move army 10 from home to Algiers via Mediterranean",
+               "move army 1 from Senegambia to home"]
+    for line in written:
+        [order] = orders_of(state, "france", line, judged=False)
+        said = translate(echo(order), "fr")
+        assert orders_of(state, "france", said, judged=False) == [order], said
+        assert translate(echo(order), "en") == str(echo(order))
+    [upgrade] = orders_of(state, "france", written[0], judged=False)
+    assert translate(echo(upgrade), "fr") == "améliorer Égypte vers protectorat"
+    [move] = orders_of(state, "france", written[1], judged=False)
+    assert translate(echo(move), "fr") == "déplacer armée 10 de métropole vers Alger par Méditerranée"
+
+
+def test_an_order_word_that_does_not_read_gives_the_orders_syntax() -> None:
+    """A line that starts like a move but does not read as one ("from" left out) is
+    answered with the move's written form, in the reader's language, so the player can
+    write it again without a HELP round trip."""
+    from gm.i18n import translate
+    from gm.orders.model import LineError, SourceLine
+
+    state = module.setup("1880", {})
+    for text, lang, said in [
+        ("move army 10 to Tunis", "en", "not understood: it is written move army|fleet "
+         "STRENGTH from home|AREA to AREA [via SEA, ...] (HELP move)"),
+        ("déplacer armée 10 au pays vers Alger", "fr", "incompris : il s'écrit déplacer "
+         "armée|flotte FORCE de métropole|ZONE vers ZONE [par MER, ...] (HELP move)")]:
+        [line] = module.parse_orders(state, "france", [SourceLine(1, text)]).lines
+        assert isinstance(line, LineError)
+        assert translate(line.reason, lang) == said
