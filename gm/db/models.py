@@ -210,6 +210,21 @@ class Report(SQLModel, table=True):
     created_at: datetime
 
 
+class HeldReport(SQLModel, table=True):
+    """What a report held for the moderator (``preview``) was written from, so RELEASE
+    writes it again with the deadline counted from the release (gm.service.reports
+    ``rewrite_held_reports``); removed at the release."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, max_length=64)
+    message_id: str = Field(max_length=998, unique=True)  # the held mail's (OutboundMail)
+    key: str = Field(max_length=998)  # the key it was queued under (its map's Content-ID)
+    phase_seq: int  # the stored report's phase (Report.phase_seq) and branch
+    branch: int = 0
+    power: str | None = Field(default=None, max_length=64)  # None: an observer's, not stored
+    context: dict[str, Any] | None = _json()  # the ReportContext as JSON
+
+
 class SignonFailure(SQLModel, table=True):
     """Failed sign-ons, for rate limiting per address and per power."""
 
