@@ -370,17 +370,19 @@ def _tell_everyone(ctx: ServiceContext, session: Session, game: Game, phase: Pha
 
 
 def release(ctx: ServiceContext, session: Session, game: Game, *, actor: str, reason: str = "") -> int:
-    """Release held (preview) reports to the players; the phase's clock starts now."""
+    """Release held (preview) reports to the players; the phase's clock starts now.
+
+    The held reports were written at the close, with the deadline counted from then: each
+    is written again with the one counted from the release (gm.service.reports
+    ``rewrite_held_reports``). A seat whose report could not be (none held for its address,
+    a context not kept) gets the new-deadline notice instead."""
     from gm.service.phases import deadline_for
+    from gm.service.reports import queue_deadline_moved, rewrite_held_reports
 
     held = list(session.exec(select(OutboundMail).where(
         OutboundMail.game_id == game.id, OutboundMail.status == "held")))
     if not held:
         raise Conflict(f"game {game.id} has no reports waiting for release")
-    for row in held:
-        row.status = "queued"
-        row.next_attempt_at = ctx.clock.now()
-        session.add(row)
     phase = current_phase(session, game.id)
     moved = False
     if not phase.released:
@@ -389,12 +391,15 @@ def release(ctx: ServiceContext, session: Session, game: Game, *, actor: str, re
             old, phase.deadline = phase.deadline, deadline_for(game, phase.kind, ctx.clock.now())
             moved = phase.deadline != old
         session.add(phase)
+    told = rewrite_held_reports(ctx, session, game, phase, deadline_moved=moved)
+    for row in held:
+        row.status = "queued"
+        row.next_attempt_at = ctx.clock.now()
+        session.add(row)
     record_act(ctx, session, game, actor=actor, command="release", args={"mails": len(held)},
                reason=reason)
-    if moved:  # the held reports give the deadline counted from the close: tell the new one
-        from gm.service.reports import queue_deadline_moved
-
-        queue_deadline_moved(ctx, session, game, phase)
+    if moved:  # a seat told the deadline of the close some other way learns the new one
+        queue_deadline_moved(ctx, session, game, phase, told=told)
     return len(held)
 
 

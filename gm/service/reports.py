@@ -7,12 +7,17 @@ held until the moderator releases them (``gm mod release``).
 A report mail has a plain-text part, an HTML part with the same facts, the
 map of the board as the power may know it (PNG shown inline, SVG attached)
 and the next deadline as a calendar file (docs/reports.md).
+
+A held report keeps what it was written from (table ``heldreport``): the release starts
+the phase's clock, and :func:`rewrite_held_reports` writes each report again from it with
+the deadline counted from the release, everything else as it was at the close.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import datetime
 from typing import Any, cast
 
@@ -25,10 +30,10 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from gm.db.engine import session_scope
-from gm.db.models import EventLog, Game, ModeratorAct, OutboundMail, Phase, Report, Seat
-from gm.dice import group_rolls
+from gm.db.models import EventLog, Game, HeldReport, ModeratorAct, OutboundMail, Phase, Report, Seat
+from gm.dice import RollGroup, group_rolls
 from gm.games.base import SPECTATOR, GameModule, map_view
-from gm.i18n import msg, translate
+from gm.i18n import Text, as_data, from_data, msg, translate
 from gm.mail.compose import Attachment
 from gm.maps.source import MAP_SOURCE_NAME, MAP_SOURCE_TYPE, MapSource
 from gm.present import calendar
@@ -306,7 +311,7 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
             queue_report(ctx, session, game, rc, to=[address],
                          subject=f"[{game.id}] {current.phase_id}: public report",
                          key=_observer_key(game.id, seq, branch, address), held=held,
-                         queued=queued)
+                         queued=queued, report_of=(seq, branch, None))
     for r in rulings_rows:
         r.published = True
         session.add(r)
@@ -432,18 +437,21 @@ def _store_and_queue(ctx: ServiceContext, session: Session, game: Game, seq: int
         return
     queue_report(ctx, session, game, rc, to=to, subject=f"[{game.id}] {phase_id}: report for {who}",
                  key=_report_key(game.id, seq, branch, power), held=held, extra=extra,
-                 queued=queued, mails=mails)
+                 queued=queued, mails=mails, report_of=(seq, branch, power))
 
 
 def queue_report(ctx: ServiceContext, session: Session, game: Game, rc: ReportContext, *,
                  to: list[str], subject: str, key: str, held: bool = False,
                  extra: tuple[Attachment, ...] = (), queued: set[str] | None = None,
-                 mails: list[OutboundMail] | None = None) -> None:
+                 mails: list[OutboundMail] | None = None,
+                 report_of: tuple[int, int, str | None] | None = None) -> None:
     """Queue one report mail under ``key``; nothing is rendered when ``key`` is already queued.
     ``extra``: more attachments (the final reports' history). ``queued``: the keys a mail
     is queued under, read in this transaction by :func:`queued_keys` (else ``key`` is looked
     up here); ``key`` is added to it. With ``mails`` the mail's row is put there for the
-    caller to queue with the others (gm.service.outbox.insert_rows), else queued now."""
+    caller to queue with the others (gm.service.outbox.insert_rows), else queued now.
+    ``report_of``: the phase, branch and power its stored copy is kept under (power None:
+    none, an observer's); a ``held`` report keeps its context for the release with it."""
     if key in queued if queued is not None else already_queued(ctx, session, key):
         return
     from gm.service.outbox import MailFields, content_id, outbound_row
@@ -457,6 +465,153 @@ def queue_report(ctx: ServiceContext, session: Session, game: Game, rc: ReportCo
         mails.append(outbound_row(ctx, session, **what))
     if queued is not None:
         queued.add(key)
+    if held and report_of is not None and not rc.ended:
+        keep_for_release(ctx, session, game, rc, key=key, report_of=report_of)
+
+
+def keep_for_release(ctx: ServiceContext, session: Session, game: Game, rc: ReportContext, *,
+                     key: str, report_of: tuple[int, int, str | None]) -> None:
+    """Keep what the held report queued under ``key`` was written from, so the release can
+    write it again with the deadline counted from then (:func:`rewrite_held_reports`).
+    When JSON would not give the context back as it is, nothing is kept: that report goes
+    out as written, and its player gets the new-deadline notice (gm.service.moderator
+    ``release``)."""
+    from gm.service.outbox import message_id_for
+
+    data = context_to_json(rc)
+    if data is None:
+        return
+    seq, branch, power = report_of
+    session.add(HeldReport(game_id=game.id, message_id=message_id_for(ctx, session, key),
+                           key=key, phase_seq=seq, branch=branch, power=power, context=data))
+
+
+def context_to_json(rc: ReportContext) -> dict[str, Any] | None:
+    """``rc`` as JSON (:func:`context_from_json` reads it), or None when reading it back
+    would not give ``rc`` exactly, types included (a view holding a tuple, a number as a
+    key...): a report written again from it could then say something else. A message kept
+    to be said in the reader's language (gm.i18n ``Text``: a roll's purpose) is kept as
+    its data (gm.i18n ``as_data``), so it is said as before."""
+    rolls = [{"purpose": g.purpose, "source": g.source, "values": list(g.values),
+              "first": g.first, "last": g.last} for g in rc.rolls]
+    data = dict(rc.as_dict(), deadline=_iso(rc.deadline), opened_at=_iso(rc.opened_at),
+                rolls=rolls)
+    try:
+        kept = json.loads(json.dumps(_to_json(data)))
+    except (TypeError, ValueError):
+        return None
+    return kept if _same(context_from_json(kept), rc) else None
+
+
+def context_from_json(data: dict[str, Any]) -> ReportContext:
+    """The :class:`ReportContext` :func:`context_to_json` kept."""
+    kept = _from_json(data)
+    rolls = [RollGroup(g["purpose"], g["source"], tuple(g["values"]), g["first"], g["last"])
+             for g in kept["rolls"]]
+    return ReportContext(**dict(kept, deadline=_moment(kept["deadline"]),
+                                opened_at=_moment(kept["opened_at"]), rolls=rolls))
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _moment(iso: str | None) -> datetime | None:
+    return None if iso is None else datetime.fromisoformat(iso)
+
+
+_TEXT = "__gm_text__"
+"""The key of the one-key mapping a kept context holds a gm.i18n ``Text`` in."""
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, Text):
+        return {_TEXT: as_data(value)}
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise TypeError("a key that is not text")
+        return {k: _to_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_to_json(v) for v in value]
+    return value
+
+
+def _from_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        if len(value) == 1 and _TEXT in value:
+            return from_data(value[_TEXT])
+        return {k: _from_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_from_json(v) for v in value]
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """``a == b``, and of the same types all the way down (a ``Text`` equals its English
+    string, a tuple never equals a list); messages with the same data."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, Text):
+        return bool(as_data(a) == as_data(b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(v, b[k]) for k, v in a.items())
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if is_dataclass(a):
+        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in fields(a)
+                   if f.compare)
+    return bool(a == b)
+
+
+def rewrite_held_reports(ctx: ServiceContext, session: Session, game: Game, phase: Phase, *,
+                         deadline_moved: bool) -> set[str]:
+    """At the release: when ``deadline_moved``, write each held report that opens ``phase``
+    again from its kept context with the phase's deadline now (text, HTML, calendar file,
+    the map's words), under the same Message-ID, and its stored copy (HISTORY) too; nothing
+    else changes, as the context is the one of the close (its rulings, events, dice,
+    position). The kept contexts of the game are then dropped. Returns the addresses
+    (lower case) whose report now names the phase's deadline."""
+    kept = list(session.exec(select(HeldReport).where(HeldReport.game_id == game.id)))
+    if not kept:
+        return set()
+    mails = {m.message_id: m for m in session.exec(select(OutboundMail).where(
+        col(OutboundMail.message_id).in_([k.message_id for k in kept]),
+        OutboundMail.status == "held"))}
+    told: set[str] = set()
+    for held in kept:
+        mail = mails.get(held.message_id)
+        rc = context_from_json(held.context) if held.context else None
+        if deadline_moved and mail is not None and rc is not None and rc.phase_seq == phase.seq:
+            rc.deadline = phase.deadline
+            _rewrite_mail(ctx, session, game, rc, mail, held.key)
+            if held.power is not None:
+                _rewrite_stored(session, game, held, rc)
+            told |= {a.lower() for a in mail.recipients or []}
+        session.delete(held)
+    return told
+
+
+def _rewrite_mail(ctx: ServiceContext, session: Session, game: Game, rc: ReportContext,
+                  mail: OutboundMail, key: str) -> None:
+    """``mail`` built again from ``rc``: same key (Message-ID, map's Content-ID), recipients
+    and subject."""
+    from gm.service.outbox import content_id, outbound_values
+
+    report = render_report_mail(ctx, game, rc, map_cid=content_id(ctx, session, key))
+    mail.raw = outbound_values(ctx, session, game_id=game.id, kind=mail.kind,
+                               to=list(mail.recipients or []), subject=mail.subject,
+                               text=report.text, html=report.html,
+                               attachments=report.attachments, key=key)["raw"]
+    session.add(mail)
+
+
+def _rewrite_stored(session: Session, game: Game, held: HeldReport, rc: ReportContext) -> None:
+    stored = session.exec(select(Report).where(
+        Report.game_id == game.id, Report.phase_seq == held.phase_seq,
+        Report.branch == held.branch, Report.power == held.power)).first()
+    if stored is not None:
+        stored.text = render_report(game, rc)
+        session.add(stored)
 
 
 def already_queued(ctx: ServiceContext, session: Session, key: str) -> bool:
@@ -480,17 +635,18 @@ def queue_current_report(ctx: ServiceContext, session: Session, game: Game, curr
 
 
 def queue_deadline_moved(ctx: ServiceContext, session: Session, game: Game, phase: Phase,
-                         reason: str = "") -> None:
+                         reason: str = "", *, told: set[str] | None = None) -> None:
     """Tell every active seat the phase's new deadline, with a calendar file replacing the old.
 
     The file has the same UID as the one the phase's report carried and a higher
-    SEQUENCE, so calendars move the event instead of adding one.
+    SEQUENCE, so calendars move the event instead of adding one. ``told``: addresses (lower
+    case) whose report names the new deadline already (a release), told nothing more.
     """
     if phase.deadline is None:
         return
     stamp = phase.deadline.strftime("%Y%m%dT%H%M%S")
     for seat in seats(session, game.id):
-        if not seat.active or not seat.address:
+        if not seat.active or not seat.address or seat.address.lower() in (told or ()):
             continue
         ics = deadline_calendar(ctx, game, power=seat.power, language=seat.language,
                                 phase_id=phase.phase_id, seq=phase.seq, opened_at=phase.opens_at,

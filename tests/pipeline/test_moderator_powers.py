@@ -216,7 +216,8 @@ def test_release_by_mail_sends_the_held_reports_and_starts_the_phases_clock(race
 
 def test_players_learn_the_deadline_a_release_sets_not_the_one_of_the_close(race) -> None:  # type: ignore[no-untyped-def]
     """The held reports were written at the close, with the deadline counted from then; a
-    RELEASE days later starts the clock again, and each player is told the new deadline."""
+    RELEASE days later starts the clock again, and the report each player gets names the
+    new deadline, with no notice repeating it (tests/pipeline/test_release_deadline.py)."""
     from gm.db.models import Game
     from gm.i18n import translate, when
 
@@ -233,7 +234,8 @@ def test_players_learn_the_deadline_a_release_sets_not_the_one_of_the_close(race
     assert f"Deadline: {translate(when(new), 'en')}" in reply  # the moderator's reply too
     for address, language in ((NORTH, "en"), (SOUTH, "fr")):
         said = translate(when(new), language)
-        assert any(said in text for text in mails_to(race, address, before, kind="notice")), said
+        assert said in outbox(race, kind="report", to=address)[-1][1], said
+        assert mails_to(race, address, before, kind="notice") == []
 
 
 def test_unhold_lifts_the_hold_closes_the_phase_again_and_is_recorded_privately(race) -> None:  # type: ignore[no-untyped-def]
