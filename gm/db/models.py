@@ -57,6 +57,15 @@ class Seat(SQLModel, table=True):
     controls: list[str] | None = _json()  # further powers this seat orders for (FOR ...)
     missed_in_row: int = 0
     active: bool = True
+    # The seat's address bounces for good (a 5.x.x bounce of a mail gm sent it; migration
+    # 0006): the address marked, when, which outbox mail came back first, the server's
+    # words, and how many of gm's mails to it have bounced since. The mark holds while
+    # ``bounce_address`` is the seat's address; "" means not marked (gm.service.bouncing).
+    bounce_address: str = Field(default="", max_length=320)
+    bounce_at: datetime | None = None
+    bounce_mail: int | None = None
+    bounce_said: str = ""
+    bounce_count: int = 0
 
 
 class Phase(SQLModel, table=True):
