@@ -231,7 +231,8 @@ def game_show(app: App, game_id: str, as_json: bool) -> None:
                            "timezone": s.timezone, "missed_in_row": s.missed_in_row,
                            "submitted": s.power in roll and roll[s.power].submitted,
                            "ready": s.power in roll and roll[s.power].ready,
-                           "late": s.power in roll and roll[s.power].late}
+                           "late": s.power in roll and roll[s.power].late,
+                           "bouncing": _bouncing(s)}
                           for s in seats(session, game_id)]}
     text = [f"{g.id}: {g.module} {g.scenario} ({data['status']})"]
     if g.hold_reason:
@@ -240,7 +241,10 @@ def game_show(app: App, game_id: str, as_json: bool) -> None:
     text += [
             f"phase {data['phase']} ({data['phase_state']}), deadline {data['deadline']}",
             f"owing orders: {', '.join(data['owing']) or 'nobody'}"]
-    text += [f"  {s['power']:<14} {s['address']:<32} {_flags(s)}".rstrip() for s in data["seats"]]
+    for s in data["seats"]:
+        text.append(f"  {s['power']:<14} {s['address']:<32} {_flags(s)}".rstrip())
+        if s["bouncing"]:
+            text.append(_bouncing_line(s["bouncing"]))
     if data["observers"]:
         text.append(f"observers: {', '.join(data['observers'])}")
     text += [f"waiting: {w['address']} for {w['power']} (since {w['at'][:16]})" for w in data["waiting"]]
@@ -267,9 +271,30 @@ def _show_forming(app: App, g: Any, as_json: bool) -> None:
 
 
 def _flags(seat: dict[str, Any]) -> str:
-    """A seat's roll call in `gm game show`: submitted, READY, late (gm.service.roll)."""
+    """A seat's roll call in `gm game show`: submitted, READY, late (gm.service.roll), and
+    BOUNCING when its address is marked as bouncing (gm.service.bouncing)."""
     return " ".join(w for w, on in (("submitted", seat["submitted"]), ("READY", seat["ready"]),
-                                    ("late", seat["late"])) if on)
+                                    ("late", seat["late"]), ("BOUNCING", seat["bouncing"]))
+                    if on)
+
+
+def _bouncing(seat: Any) -> dict[str, Any] | None:
+    """The seat's mark as bouncing, for `gm game show` (None: not marked)."""
+    from gm.service.bouncing import bouncing
+
+    mark = bouncing(seat)
+    if mark is None:
+        return None
+    return {"address": mark.address, "since": mark.since, "mail": mark.mail, "said": mark.said,
+            "count": mark.count}
+
+
+def _bouncing_line(mark: dict[str, Any]) -> str:
+    """Under a seat whose address bounces: since when, which mail, how many, the server's words."""
+    since = f"{mark['since']:%Y-%m-%d %H:%M} UTC" if mark["since"] else "?"
+    count = f"{mark['count']} mails bounced" if mark["count"] > 1 else "1 mail bounced"
+    return (f"    bouncing since {since} (mail {mark['mail']}; {count}; told once): "
+            f"{mark['said'] or 'no reason given'}")
 
 
 @game.command("observe")

@@ -20,6 +20,7 @@ from gm.orders import commands as c
 from gm.orders.model import SourceLine
 from gm.pipeline.reply import SectionReply
 from gm.service import moderator as mod
+from gm.service.bouncing import clear as clear_bouncing
 from gm.service.errors import ServiceError
 from gm.service.games import current_phase, seat_for_power
 from gm.service.games import seats as seats_of
@@ -188,6 +189,7 @@ class CommandRunner:
     def do_setaddress(self, line: SourceLine, cmd: c.SetAddress, acting: str | None) -> None:
         seat = self._own_seat()
         old, seat.address = seat.address, cmd.address
+        clear_bouncing(seat)  # a new address: whether it bounces is not known yet
         self.sc.session.add(seat)
         text = (f"==== gm notice {self.game.id} ====\nFrom now on, mail for {seat.power} in game "
                 f"{self.game.id} goes to {cmd.address} (it went to {old}).\n")

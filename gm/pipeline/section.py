@@ -7,6 +7,7 @@ Runs inside the mail's transaction. What must happen after the commit
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from sqlmodel import Session
@@ -20,11 +21,14 @@ from gm.pipeline.commands import CommandRunner
 from gm.pipeline.reply import Entry, SectionReply
 from gm.pipeline.signon import check_signon, choose_game
 from gm.pipeline.unsigned import unread
+from gm.service.bouncing import clear as clear_bouncing
 from gm.service.context import ServiceContext
 from gm.service.deadlines import Lateness, lateness
 from gm.service.errors import ServiceError
 from gm.service.games import current_phase, phase_info, seat_for_power, seats
 from gm.service.orders import submit_orders
+
+log = logging.getLogger("gm.pipeline")
 
 
 @dataclass
@@ -114,6 +118,7 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     if seat is not None:
         reply.power, reply.timezone, reply.seat_id = seat.power, seat.timezone, seat.id
         sc.signed_on[int(seat.id or 0)] = seat
+        _mailbox_works(sc, game, seat)
         if seat.address and seat.address.lower() != sc.mail.reply_address.lower():
             reply.copy_to = seat.address
     else:
@@ -147,6 +152,17 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
         return reply
     _carry_out(sc, game, seat, section, reply)
     return reply
+
+
+def _mailbox_works(sc: SectionContext, game: Game, seat: Seat) -> None:
+    """A mail from the seat's own address, signed on as the seat: the mailbox works, so a
+    mark of it as bouncing is taken off (gm.service.bouncing); a later bounce is told."""
+    sent_from = {a.lower() for a in (sc.mail.from_addr, sc.mail.reply_address) if a}
+    if seat.address.lower() not in sent_from or not clear_bouncing(seat):
+        return
+    sc.session.add(seat)
+    log.info("%s in %s wrote from %s, marked as bouncing: the mark is cleared", seat.power,
+             game.id, seat.address)
 
 
 def _forming_section(sc: SectionContext, section: Section, game: Game, reply: SectionReply, *,

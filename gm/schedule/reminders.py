@@ -24,10 +24,11 @@ from sqlmodel import Session
 from gm.clock import utc
 from gm.db.claims import lock_open_phase, marker
 from gm.db.engine import session_scope
-from gm.db.models import Game, Phase
+from gm.db.models import Game, Phase, Seat
 from gm.i18n import msg, translate
 from gm.l10n import duration
 from gm.schedule.phases import OpenPhase, Owed, owed
+from gm.service.bouncing import bouncing
 from gm.service.context import ServiceContext
 from gm.service.deadlines import RemindWho, format_duration, rounded_left
 from gm.service.games import get_game, seat_for_power
@@ -111,7 +112,8 @@ def _summary(ctx: ServiceContext, session: Session, game: Game, phase: Phase, wh
         seat = seat_for_power(session, game.id, item.power)
         rows.append({"power": item.power, "has_orders": item.has_orders,
                      "address": seat.address if seat else "",
-                     "missed_in_row": seat.missed_in_row if seat else 0})
+                     "missed_in_row": seat.missed_in_row if seat else 0,
+                     "bouncing": _bouncing(seat, item)})
     lang = str((game.settings or {}).get("moderator_language", "en"))
     deadline = utc(phase.deadline) if phase.deadline else None
     left = duration(rounded_left(deadline - utc(ctx.clock.now())), lang) if deadline else label
@@ -121,3 +123,12 @@ def _summary(ctx: ServiceContext, session: Session, game: Game, phase: Phase, wh
                subject=f"[{game.id}] {len(rows)} missing for {phase.phase_id} ({left} left)",
                text=text, key=f"missing:{game.id}:{phase.seq}:{marker(label, utc(phase.deadline or ctx.clock.now()))}")
 
+
+
+def _bouncing(seat: Seat | None, item: Owed) -> dict[str, Any] | None:
+    """A power with no orders whose address is marked as bouncing: usually why; since when
+    and the server's words (gm.service.bouncing)."""
+    mark = bouncing(seat) if seat is not None and not item.has_orders else None
+    if mark is None or mark.since is None:
+        return None
+    return {"since": utc(mark.since), "said": mark.said, "count": mark.count}

@@ -13,6 +13,11 @@ says *failed* (``Action: failed`` in a DSN; a plain bounce that is not a delay w
   ``bounce:<outbox id>:<address>`` (the same bounce twice, or one from each of several
   servers, finds it queued), and for a game's mail the ``mail.bounced`` event is looked
   for too (a game whose moderator has no address);
+* once per seat's address for a failure for good (a ``5.x.x`` status): the first such
+  bounce marks the game's seats that address holds as bouncing (gm.service.bouncing) and
+  is told; later ones to that marked address are logged (the event, with ``told``
+  false) and counted on the seat, not told, until the mark is cleared (the address
+  changes, or a mail from it signs on as the seat);
 * never about a bounce notice itself (its kind is :data:`NOTICE_KIND`), and never to the
   address that failed: the moderator's own address failing makes no loop;
 * to the game's moderator for a game's mail, else to those gm.pipeline.handle tells of a
@@ -39,6 +44,7 @@ from gm.db.models import EventLog, Game, OutboundMail, Seat
 from gm.i18n import Text, msg, translate
 from gm.l10n import moment
 from gm.mail.dsn import Bounce, Failure, read_bounce
+from gm.service.bouncing import bouncing, count_again, mark, permanent
 from gm.service.context import ServiceContext
 from gm.service.errors import ServiceError
 from gm.service.games import current_phase
@@ -140,6 +146,13 @@ def _tell(ctx: ServiceContext, session: Session, row: Returned, game: Game | Non
     if _told_before(ctx, session, row, address, key):
         return f"{note} (told before)"
     seats = _seats(session, row.game_id, address)
+    marked = _seats_to_mark(session, game, address, failure)
+    if marked and all(bouncing(s) is not None for s in marked):
+        return _marked_before(ctx, session, game, row, failure, seats, bounce, inbound_id,
+                              marked, note)
+    for seat in marked:
+        mark(seat, at=ctx.clock.now(), mail=row.id, said=_said(failure))
+        session.add(seat)
     if game is not None:
         _log_event(ctx, session, game, row, failure, seats, bounce, inbound_id)
     wanted = [moderator_address(ctx, game)] if game is not None else moderators_for(ctx, session, address)
@@ -153,8 +166,40 @@ def _tell(ctx: ServiceContext, session: Session, row: Returned, game: Game | Non
                                 subject=about), language)
         queue_mail(ctx, session, game_id=game.id if game else None, kind=NOTICE_KIND, to=to,
                    subject=f"[{game.id}] {subject}" if game else subject,
-                   text=_notice(row, game, bounce, failure, seats, language), key=key)
+                   text=_notice(row, game, bounce, failure, seats, language,
+                                marked=bool(marked)), key=key)
     return note
+
+
+def _seats_to_mark(session: Session, game: Game | None, address: str,
+                   failure: Failure) -> list[Seat]:
+    """The seats of ``game`` that ``address`` holds, when its failure is for good (5.x.x):
+    their rows locked (on PostgreSQL a second bounce taken at the same moment waits, then
+    finds them marked). A mail of no game, or a failure that may pass (4.x.x, no status),
+    marks nothing."""
+    if game is None or not permanent(failure.status.status):
+        return []
+    return list(session.exec(select(Seat).where(
+        Seat.game_id == game.id, func.lower(col(Seat.address)) == address.lower()).order_by(
+            col(Seat.power)).with_for_update()))
+
+
+def _marked_before(ctx: ServiceContext, session: Session, game: Game | None, row: Returned,
+                   failure: Failure, seats: list[tuple[str, str]], bounce: Bounce,
+                   inbound_id: int, marked: list[Seat], note: str) -> str:
+    """A hard bounce to an address its seats already mark as bouncing: counted and logged,
+    the moderator not told again (told of the first one)."""
+    for seat in marked:
+        count_again(seat)
+        session.add(seat)
+    if game is not None:
+        _log_event(ctx, session, game, row, failure, seats, bounce, inbound_id, told=False)
+    first = bouncing(marked[0])
+    since = f"{utc(first.since):%Y-%m-%d %H:%M} UTC" if first and first.since else "before"
+    log.warning("mail %s (%s, %s) to %s bounced: %s; the address bounces since %s: "
+                "nobody told again", row.id, row.kind, row.game_id, failure.address,
+                _said(failure), since)
+    return f"{note} (address bouncing since {since}: not told again)"
 
 
 def _told_before(ctx: ServiceContext, session: Session, row: Returned, address: str, key: str) -> bool:
@@ -180,7 +225,8 @@ def _seats(session: Session, game_id: str | None, address: str) -> list[tuple[st
 
 
 def _log_event(ctx: ServiceContext, session: Session, game: Game, row: Returned, failure: Failure,
-               seats: list[tuple[str, str]], bounce: Bounce, inbound_id: int) -> None:
+               seats: list[tuple[str, str]], bounce: Bounce, inbound_id: int, *,
+               told: bool = True) -> None:
     try:
         phase = current_phase(session, game.id)
         seq, branch = phase.seq, phase.dice_branch
@@ -191,11 +237,13 @@ def _log_event(ctx: ServiceContext, session: Session, game: Game, row: Returned,
         "powers": [p for _, p in seats], "action": "failed", "status": failure.status.status,
         "diagnostic": failure.status.diagnostic, "reporting_mta": bounce.reporting_mta,
         "inbound": inbound_id}
+    if not told:  # the address was marked bouncing by an earlier mail's bounce
+        data["told"] = False
     log_event(ctx, session, game.id, seq, branch, EVENT, data, visible_to=[])
 
 
 def _notice(row: Returned, game: Game | None, bounce: Bounce, failure: Failure,
-            seats: list[tuple[str, str]], language: str) -> str:
+            seats: list[tuple[str, str]], language: str, *, marked: bool = False) -> str:
     """The moderator's notice of one failed recipient, in ``language``."""
     def t(text: Text) -> str:
         return translate(text, language)
@@ -248,6 +296,13 @@ def _notice(row: Returned, game: Game | None, bounce: Bounce, failure: Failure,
                                   address=address, game=game.id)))
     if not seats and not observer:
         lines.append("- " + t(msg("nothing is needed: no seat is concerned.")))
-    lines += ["", t(msg("gm changes nothing by itself: later mail to {address} is sent as "
-                        "usual, and each mail that bounces is told once.", address=address))]
+    if marked:
+        lines += ["", t(msg("The server says this is for good: the seat's address is now "
+                            "marked as bouncing (gm game show lists it). gm goes on sending to "
+                            "{address}, and later mails to it that bounce are not told again "
+                            "until it works again (a mail from it signed on as the seat) or the "
+                            "seat's address changes.", address=address))]
+    else:
+        lines += ["", t(msg("gm changes nothing by itself: later mail to {address} is sent as "
+                            "usual, and each mail that bounces is told once.", address=address))]
     return "\n".join(lines) + "\n"

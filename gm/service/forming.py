@@ -24,6 +24,7 @@ from sqlmodel import Session, col, select
 from gm.db.models import Game, Seat
 from gm.i18n import Text, msg, plural
 from gm.orders.names import fold
+from gm.service.bouncing import clear as clear_bouncing
 from gm.service.context import ServiceContext
 from gm.service.games import NewGame, begin_play, seats
 from gm.service.notify import notify_moderator
@@ -199,6 +200,7 @@ def decline(ctx: ServiceContext, session: Session, game: Game, address: str, *,
     language = (request or {}).get("language") or (seat.language if seat else "en")
     if seat is not None:
         seat.address = ""
+        clear_bouncing(seat)
         session.add(seat)
     declined = ((game.settings or {}).get("forming") or {}).get("declined") or []
     _save(session, game, pending=[p for p in requests if p is not request],
@@ -214,6 +216,7 @@ def decline(ctx: ServiceContext, session: Session, game: Game, address: str, *,
 def _seat(ctx: ServiceContext, session: Session, game: Game, seat: Seat, address: str,
           language: str, *, by: str) -> JoinAnswer:
     seat.address, seat.language = address, language
+    clear_bouncing(seat)
     session.add(seat)
     session.flush()
     left = open_seats(session, game)

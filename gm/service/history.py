@@ -58,7 +58,9 @@ def _bounces(session: Session, game_id: str) -> list[dict[str, Any]]:
         out.append({"at": e.at, "what": "bounce", "mail": d.get("mail"), "kind": d.get("kind", ""),
                     "subject": d.get("subject", ""), "address": d.get("address", ""),
                     "powers": list(d.get("powers") or []), "status": d.get("status", ""),
-                    "diagnostic": d.get("diagnostic", "")})
+                    "diagnostic": d.get("diagnostic", ""),
+                    # False: the address was marked as bouncing already (gm.service.bouncing)
+                    "told": d.get("told", True)})
     return out
 
 
@@ -110,7 +112,8 @@ def history_text(rows: list[dict[str, Any]]) -> str:
             powers = f" ({', '.join(r['powers'])})" if r["powers"] else ""
             said = " ".join(x for x in (r["status"], r["diagnostic"]) if x)
             out.append(f"  {_when(r['at'])}  mail {r['mail']} ({r['kind']}) to {r['address']}{powers} "
-                       f"bounced: {said} [private]")
+                       f"bounced: {said}{'' if r.get('told', True) else ' (not told again)'} "
+                       "[private]")
         elif what == "moderator ruling":
             text = (r["args"] or {}).get("text", "")
             out.append(f"  {_when(r['at'])}  RULING by {r['actor']}: {text}")

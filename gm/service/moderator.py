@@ -17,6 +17,7 @@ from sqlmodel import Session, col, func, select
 from gm.clock import utc
 from gm.db.models import Game, ModeratorAct, OrderSet, OutboundMail, Phase
 from gm.i18n import msg, translate, when
+from gm.service.bouncing import clear as clear_bouncing
 from gm.service.context import ServiceContext
 from gm.service.errors import Conflict, NotFound
 from gm.service.games import current_phase, get_seat, seats
@@ -252,6 +253,7 @@ def replace_power(ctx: ServiceContext, session: Session, game: Game, *, actor: s
     old = seat.address
     seat.address, seat.password_hash, seat.missed_in_row, seat.active = (
         address, hash_password(password), 0, True)
+    clear_bouncing(seat)  # a new player's address: whether it bounces is not known yet
     session.add(seat)
     from gm.service.observers import leave_waiting
 

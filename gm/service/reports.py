@@ -29,6 +29,7 @@ from sqlalchemy import inspect as sa_inspect
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
+from gm.clock import utc
 from gm.db.engine import session_scope
 from gm.db.models import EventLog, Game, HeldReport, ModeratorAct, OutboundMail, Phase, Report, Seat
 from gm.dice import RollGroup, group_rolls
@@ -37,6 +38,7 @@ from gm.i18n import Text, as_data, from_data, msg, translate
 from gm.mail.compose import Attachment
 from gm.maps.source import MAP_SOURCE_NAME, MAP_SOURCE_TYPE, MapSource
 from gm.present import calendar
+from gm.service.bouncing import bouncing
 from gm.service.context import ServiceContext
 from gm.service.games import module_of, seats
 from gm.service.mapwords import map_words
@@ -69,6 +71,9 @@ class ReportContext:
     opened_at: datetime | None = None  # when the current phase opened (the event's SEQUENCE)
     history: str | None = None  # the game has ended: the attached history's file name
     power_name: str = ""  # who the report is for, in its language ("la Suède", issue 20)
+    # the moderator's report only: the seats whose address is marked as bouncing
+    # (gm.service.bouncing), each {power, address, since, said}
+    bouncing: list[dict[str, Any]] = field(default_factory=list)
     _body: list[str | None] = field(default_factory=list, init=False, repr=False, compare=False)
     """The game's text body once rendered (:func:`_body_text`): the stored text and the
     mail's text share it (issue 21: it was rendered twice a report)."""
@@ -92,7 +97,10 @@ def visible(row: EventLog, power: str | None) -> bool:
 
 def build_context(game: Game, module: GameModule, closed: Phase | None, current: Phase,
                   power: str | None, seat: Seat | None, rows: list[EventLog],
-                  rulings: list[str], defaulted: list[str]) -> ReportContext:
+                  rulings: list[str], defaulted: list[str], *,
+                  seat_rows: list[Seat] | None = None) -> ReportContext:
+    """What ``power``'s report may use (``seat_rows``: the game's seats, read for the
+    moderator's report only)."""
     shown = [r for r in rows if visible(r, power)]
     return ReportContext(
         game_id=game.id, game_title=module.title, power=power,
@@ -107,7 +115,20 @@ def build_context(game: Game, module: GameModule, closed: Phase | None, current:
         rulings=rulings, defaulted=defaulted, commitment=game.commitment,
         ended=current.state == "ended", phase_seq=current.seq, opened_at=current.opens_at,
         power_name=_seat_name(module, power, seat.language if seat else "en"),
+        bouncing=bouncing_seats(seat_rows) if power is None and seat_rows else [],
     )
+
+
+def bouncing_seats(seat_rows: list[Seat]) -> list[dict[str, Any]]:
+    """The seats among ``seat_rows`` whose address is marked as bouncing, for the
+    moderator's report: power, address, since when (UTC) and the server's words."""
+    out = []
+    for seat in seat_rows:
+        mark = bouncing(seat)
+        if mark is not None and mark.since is not None:
+            out.append({"power": seat.power, "address": mark.address, "since": utc(mark.since),
+                        "said": mark.said or "-"})
+    return out
 
 
 @functools.lru_cache(maxsize=256)
@@ -273,9 +294,9 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
     seq = closed.seq if closed else current.seq
     branch = closed.dice_branch if closed else 0
     mod = moderator_address(ctx, game)
+    all_seats = seats(session, game.id) if seat_rows is None else seat_rows
     who: list[tuple[str, Seat | None, list[str], bool]] = [(seat.power, seat, [seat.address], held)
-           for seat in (seats(session, game.id) if seat_rows is None else seat_rows)
-           if seat.active]
+           for seat in all_seats if seat.active]
     who.append(("", None, [mod] if mod else [], False))
     observers = [a for a in (game.settings or {}).get("observers", []) if a]
     keys = [_report_key(game.id, seq, branch, power) for power, _, to, _ in who if to]
@@ -285,7 +306,7 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
     rulings_rows = pending_rulings(session, game.id) if there.rulings else []
     rulings = [str((r.args or {}).get("text", r.reason)) for r in rulings_rows]
     targets = [(power, build_context(game, module, closed, current, power or None, seat, rows,
-                                     rulings, defaulted), to, hold)
+                                     rulings, defaulted, seat_rows=all_seats), to, hold)
                for power, seat, to, hold in who]
     final = current.state == "ended"
     if final:  # store every final report first: the history attached to each holds them all
@@ -622,7 +643,8 @@ def current_report(ctx: ServiceContext, session: Session, game: Game, current: P
                    power: str | None, seat: Seat | None) -> str:
     """The text of a fresh report of the current position."""
     module = module_of(game)
-    rc = build_context(game, module, None, current, power, seat, [], [], [])
+    rc = build_context(game, module, None, current, power, seat, [], [], [],
+                       seat_rows=seats(session, game.id) if power is None else None)
     return render_report(game, rc)
 
 

@@ -83,7 +83,10 @@ def report(lang: str) -> list[dict[str, Any]]:
          "rulings": ["x"], "map_cid": "map1", "map_src": "cid:map1", "body": None,
          "body_html": None, "events": [NS(type="moved", data={"x": 1})],
          "view": {"sweden": {"Skane": 3}}, "rolls": rolls, "page": {}}
-    return [b, {**b, "ended": True, "history": "history.html", "power": ""}]
+    bouncing = [{"power": "sweden", "address": "s@example.org",
+                 "since": datetime(2026, 1, 5, 9, 30, tzinfo=UTC),
+                 "said": "5.1.1 550 5.1.1 User unknown"}]
+    return [b, {**b, "ended": True, "history": "history.html", "power": "", "bouncing": bouncing}]
 
 
 def archive_extra(lang: str) -> list[dict[str, Any]]:
@@ -118,7 +121,9 @@ def map_words(lang: str) -> list[dict[str, Any]]:
 
 
 def missing_summary(lang: str) -> list[dict[str, Any]]:
-    rows = [{"power": "sweden", "has_orders": False, "address": "s@example.org", "missed_in_row": 1},
+    rows = [{"power": "sweden", "has_orders": False, "address": "s@example.org", "missed_in_row": 1,
+             "bouncing": {"since": datetime(2026, 1, 5, 9, 30, tzinfo=UTC),
+                          "said": "5.1.1 550 5.1.1 User unknown", "count": 2}},
             {"power": "russia", "has_orders": True, "address": "", "missed_in_row": 3}]
     b = {**_base(), "left": duration(timedelta(hours=24), lang), "missing": rows}
     return [b, {**b, "missing": []}]

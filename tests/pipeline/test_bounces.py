@@ -4,19 +4,23 @@ hears of each failed recipient once, nobody hears of anything else."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from email.utils import make_msgid
 
 from sqlmodel import select
 
 from gm.db.engine import session_scope
-from gm.db.models import EventLog, Game, InboundMail, OutboundMail
+from gm.db.models import EventLog, Game, InboundMail, OutboundMail, Seat
+from gm.schedule.sweep import sweep
 from gm.service.adjudicate import close_phase
 from gm.service.bounces import EVENT, NOTICE_KIND
 from gm.service.context import ServiceContext
 from gm.service.history import history_rows, history_text
+from gm.service.moderator import replace_power
 from gm.service.observers import set_observer
 from tests.mail.test_dsn import postfix_dsn, qmail_bounce
 from tests.pipeline.conftest import deliver, mail, outbox
+from tests.pipeline.test_judge_habits import _show
 
 DIAGNOSTIC = ("550 5.1.1 <south@example.org>: Recipient address rejected: User unknown in "
               "local recipient table")
@@ -106,8 +110,10 @@ def test_the_same_bounce_twice_or_from_a_second_server_tells_once(race) -> None:
 
 
 def test_each_failed_recipient_and_each_mail_is_told_on_its_own(race) -> None:  # type: ignore[no-untyped-def]
-    deliver(race, dsn_for(sent(race, "report", "south@example.org")))
-    deliver(race, dsn_for(sent(race, "welcome", "south@example.org")))
+    """A failure that may pass (4.x.x: a mailbox full, given up on) marks nothing: each
+    mail that comes back so is told."""
+    deliver(race, dsn_for(sent(race, "report", "south@example.org"), status="4.2.2"))
+    deliver(race, dsn_for(sent(race, "welcome", "south@example.org"), status="4.2.2"))
     deliver(race, dsn_for(sent(race, "report", "north@example.org")))
     assert sorted(n.subject.split(" bounced")[0] for n, _ in notices(race)) == [
         "[race1] mail to north@example.org", "[race1] mail to south@example.org",
@@ -273,3 +279,136 @@ def test_a_mail_of_no_game_with_nobody_to_tell_is_only_noted(race) -> None:  # t
     assert notices(race) == []
     assert inbound(race, inbound_id).note.startswith(f"bounce of mail {reply.id} to stranger@")
 
+
+
+# -- a seat's address that bounces for good: marked, told once ---------------------------
+
+def seat(ctx: ServiceContext, power: str) -> Seat:
+    with session_scope(ctx.engine) as s:
+        row = s.exec(select(Seat).where(Seat.game_id == "race1", Seat.power == power)).one()
+        return row
+
+
+def second_mail_to(ctx: ServiceContext, address: str) -> OutboundMail:
+    """Another mail gm sends ``address`` (the next phase's report)."""
+    before = {r.id for r, _ in outbox(ctx, kind="report", to=address)}
+    assert close_phase(ctx, "race1", 0, by="test").closed
+    return next(r for r, _ in outbox(ctx, kind="report", to=address) if r.id not in before)
+
+
+def test_two_hard_bounces_for_one_address_tell_the_moderator_once(race) -> None:  # type: ignore[no-untyped-def]
+    welcome = sent(race, "welcome", "south@example.org")
+    deliver(race, dsn_for(welcome))
+    [(_, text)] = notices(race)
+    assert "marked as bouncing" in text and "not told again" in text
+    assert "each mail that bounces is told once" not in text
+    report = sent(race, "report", "south@example.org")
+    later = deliver(race, dsn_for(report))
+    assert len(notices(race)) == 1  # the second mail's bounce tells nobody
+    first, second = bounce_events(race)  # but both are recorded
+    assert "told" not in (first.data or {}) and (second.data or {})["told"] is False
+    assert (second.data or {})["mail"] == report.id
+    assert inbound(race, later).note.startswith(f"bounce of mail {report.id} to south@example.org")
+    assert "not told again" in inbound(race, later).note
+    with session_scope(race.engine) as s:
+        listed = history_text(history_rows(s, "race1", private=True))
+    assert f"mail {report.id} (report) to south@example.org (south) bounced: 5.1.1 " in listed
+    assert "(not told again) [private]" in listed
+    mark = seat(race, "south")
+    assert (mark.bounce_address, mark.bounce_mail, mark.bounce_count) == (
+        "south@example.org", welcome.id, 2)
+    assert mark.bounce_said == f"5.1.1 {DIAGNOSTIC}"
+    assert seat(race, "north").bounce_address == ""  # only the seat that address holds
+
+
+def marked_and_quiet(ctx: ServiceContext) -> None:
+    """South's report and welcome both bounce for good: the moderator hears of the first."""
+    deliver(ctx, dsn_for(sent(ctx, "report", "south@example.org")))
+    deliver(ctx, dsn_for(sent(ctx, "welcome", "south@example.org")))
+    assert len(notices(ctx)) == 1
+
+
+def test_after_set_address_a_bounce_to_the_new_address_tells_again(race) -> None:  # type: ignore[no-untyped-def]
+    marked_and_quiet(race)
+    deliver(race, mail("GAME race1\nPOWER south s-secret\nSET ADDRESS south@new.example\n",
+                       sender="south@phone.example"))  # not the marked address itself
+    assert seat(race, "south").address == "south@new.example"
+    assert seat(race, "south").bounce_address == ""
+    deliver(race, dsn_for(second_mail_to(race, "south@new.example")))
+    assert [n.subject.split(" bounced")[0] for n, _ in notices(race)] == [
+        "[race1] mail to south@example.org", "[race1] mail to south@new.example"]
+
+
+def test_after_the_moderator_replaces_the_player_a_bounce_tells_again(race) -> None:  # type: ignore[no-untyped-def]
+    marked_and_quiet(race)
+    with session_scope(race.engine) as s:
+        game = s.get(Game, "race1")
+        assert game is not None
+        replace_power(race, s, game, actor="mod@example.org", power="south",
+                      address="sud@example.net")
+    assert seat(race, "south").bounce_address == ""
+    deliver(race, dsn_for(sent(race, "welcome", "sud@example.net")))
+    assert len(notices(race)) == 2
+
+
+def test_a_signed_on_mail_from_the_marked_address_clears_the_mark(race) -> None:  # type: ignore[no-untyped-def]
+    marked_and_quiet(race)
+    deliver(race, mail("GAME race1\nPOWER south s-secret\nSTATUS\n", sender="south@phone.example"))
+    assert seat(race, "south").bounce_address == "south@example.org"  # another mailbox: no proof
+    deliver(race, mail("GAME race1\nPOWER south wrong-secret\nSTATUS\n", sender="south@example.org"))
+    assert seat(race, "south").bounce_address == "south@example.org"  # not signed on
+    deliver(race, mail("GAME race1\nPOWER south s-secret\nSTATUS\n", sender="south@example.org"))
+    assert seat(race, "south").bounce_address == ""
+    deliver(race, dsn_for(second_mail_to(race, "south@example.org")))
+    assert len(notices(race)) == 2  # it bounces again: the moderator hears of it again
+
+
+def test_gm_game_show_shows_the_bouncing_address(race) -> None:  # type: ignore[no-untyped-def]
+    report = sent(race, "report", "south@example.org")
+    deliver(race, dsn_for(report))
+    text, data = _show(race)
+    seats = {s["power"]: s for s in data["seats"]}
+    assert seats["north"]["bouncing"] is None
+    mark = seats["south"]["bouncing"]
+    assert (mark["address"], mark["mail"], mark["count"]) == ("south@example.org", report.id, 1)
+    assert mark["said"] == f"5.1.1 {DIAGNOSTIC}"
+    lines = text.splitlines()
+    south = next(i for i, x in enumerate(lines) if x.strip().startswith("south"))
+    assert "BOUNCING" in lines[south].split()
+    assert lines[south + 1].strip().startswith("bouncing since 2026-")
+    assert f"(mail {report.id}; 1 mail bounced; told once): 5.1.1 550 5.1.1" in lines[south + 1]
+
+
+def test_the_missing_orders_summary_says_the_address_bounces(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, dsn_for(sent(race, "report", "south@example.org")))
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 1\n"))
+    deadline = seat_deadline(race)
+    race.clock.set(deadline - timedelta(hours=24))
+    assert sweep(race).reminders
+    [summary] = [t for r, t in outbox(race, kind="notice") if "missing" in r.subject]
+    assert "- south: no orders (south@example.org)" in summary
+    assert "its address bounces since" in summary and "(5.1.1 550 5.1.1" in summary
+    assert "which is likely why" in summary
+
+
+def test_the_moderator_s_report_and_status_list_the_bouncing_address(race) -> None:  # type: ignore[no-untyped-def]
+    deliver(race, dsn_for(sent(race, "report", "south@example.org")))
+    assert close_phase(race, "race1", 0, by="test").closed
+    moderator_report = outbox(race, kind="report", to="mod@example.org")[-1][1]
+    assert "Addresses that bounce" in moderator_report
+    assert "- south: south@example.org, since" in moderator_report
+    south_report = outbox(race, kind="report", to="south@example.org")[-1][1]
+    assert "Addresses that bounce" not in south_report  # the moderator's only
+    deliver(race, mail("GAME race1\nMODERATOR mod-secret\nSTATUS\n", sender="mod@example.org"))
+    status = outbox(race, kind="reply", to="mod@example.org")[-1][1]
+    assert "- south: south@example.org, since" in status
+
+
+def seat_deadline(ctx: ServiceContext):  # type: ignore[no-untyped-def]
+    from gm.clock import utc
+    from gm.service.games import current_phase
+
+    with session_scope(ctx.engine) as s:
+        deadline = current_phase(s, "race1").deadline
+    assert deadline is not None
+    return utc(deadline)
