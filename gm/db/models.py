@@ -58,7 +58,7 @@ class Seat(SQLModel, table=True):
     missed_in_row: int = 0
     active: bool = True
     # The seat's address bounces for good (a 5.x.x bounce of a mail gm sent it; migration
-    # 0006): the address marked, when, which outbox mail came back first, the server's
+    # 0007): the address marked, when, which outbox mail came back first, the server's
     # words, and how many of gm's mails to it have bounced since. The mark holds while
     # ``bounce_address`` is the seat's address; "" means not marked (gm.service.bouncing).
     bounce_address: str = Field(default="", max_length=320)

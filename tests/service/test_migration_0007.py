@@ -1,4 +1,4 @@
-"""Migration 0006: a seat's mark as bouncing (gm.service.bouncing), on a database with
+"""Migration 0007: a seat's mark as bouncing (gm.service.bouncing), on a database with
 seats already in it, down and up again, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
@@ -31,14 +31,14 @@ def _seat_columns(ctx: ServiceContext) -> set[str]:
     return {c["name"] for c in inspect(ctx.engine).get_columns("seat")}
 
 
-def test_seats_made_before_0006_start_unmarked_and_the_mark_goes_down_and_up(ctx) -> None:  # type: ignore[no-untyped-def]
+def test_seats_made_before_0007_start_unmarked_and_the_mark_goes_down_and_up(ctx) -> None:  # type: ignore[no-untyped-def]
     with session_scope(ctx.engine) as s:
         create_game(ctx, s, game_id="race1", module_name="race", scenario="duel",
                     seats=[SeatSpec("north", "north@example.org", password="n"),
                            SeatSpec("south", "south@example.org", password="s")],
                     moderator_address="mod@example.org", seed=b"\x02" * 32)
-    _to(ctx, "0005_game_phase_indexes")
-    assert current_revision(ctx.engine) == "0005_game_phase_indexes"
+    _to(ctx, "0006_held_report")
+    assert current_revision(ctx.engine) == "0006_held_report"
     assert not COLUMNS & _seat_columns(ctx)
     with ctx.engine.connect() as conn:  # the seats are still there
         assert conn.execute(text("SELECT count(*) FROM seat")).scalar() == 2
@@ -51,7 +51,7 @@ def test_seats_made_before_0006_start_unmarked_and_the_mark_goes_down_and_up(ctx
             ("north", "", None, None, "", 0), ("south", "", None, None, "", 0)]
         rows[1].bounce_address, rows[1].bounce_count = "south@example.org", 2
         s.add(rows[1])
-    _to(ctx, "0005_game_phase_indexes")  # a marked seat goes down too (the mark is lost)
+    _to(ctx, "0006_held_report")  # a marked seat goes down too (the mark is lost)
     upgrade(ctx.engine)
     with session_scope(ctx.engine) as s:
         assert s.exec(select(Seat.bounce_address).where(Seat.power == "south")).one() == ""

@@ -7,16 +7,16 @@ address that bounced, when, the outbox mail that came back first, the server's w
 and how many mails to it have bounced since), so later bounces to that address are
 recorded but not told again (gm.service.bouncing). Existing seats start unmarked.
 
-Revision ID: 0006_seat_bounce
-Revises: 0005_game_phase_indexes
+Revision ID: 0007_seat_bounce
+Revises: 0006_held_report
 Create Date: 2026-11-30 11:30:00
 """
 import sqlalchemy as sa
 import sqlmodel.sql.sqltypes
 from alembic import op
 
-revision = '0006_seat_bounce'
-down_revision = '0005_game_phase_indexes'
+revision = '0007_seat_bounce'
+down_revision = '0006_held_report'
 branch_labels = None
 depends_on = None
 
