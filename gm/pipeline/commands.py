@@ -242,9 +242,12 @@ class CommandRunner:
         if address.lower() in (a.lower() for a in observers(game)):
             reply.note(msg("You already receive the public reports of game {game}.", game=game.id))
             return
-        notify_moderator(sc.ctx, sc.session, game, f"{address} asks to observe {game.id}",
-                         f"{address} asks to receive the public reports of game {game.id}.\n"
-                         f"To agree: gm game observe {game.id} {address}\n",
+        notify_moderator(sc.ctx, sc.session, game,
+                         msg("{address} asks to observe {game}", address=address, game=game.id), [
+                             msg("{address} asks to receive the public reports of game {game}.",
+                                 address=address, game=game.id),
+                             msg("To agree: gm game observe {game} {address}", game=game.id,
+                                 address=address)],
                          key=f"observe-request:{sc.inbound_id}")
         reply.note(msg("The moderator of game {game} has been asked to send you its public "
                        "reports.", game=game.id))
@@ -295,11 +298,13 @@ class CommandRunner:
         if add_waiting(sc.ctx, sc.session, game, address, written):
             from gm.service.notify import notify_moderator
 
-            notify_moderator(sc.ctx, sc.session, game, f"{address} asks to play {written} in {game.id}",
-                             f"{address} asks to play {written} in game {game.id} and is on its "
-                             f"waiting list (gm game show {game.id}).\nTo give them a seat, by "
-                             f"mail: REPLACE POWER <power> WITH {address}\n",
-                             key=f"join-request:{sc.inbound_id}")
+            notify_moderator(sc.ctx, sc.session, game, msg(
+                "{address} asks to play {power} in {game}", address=address, power=written,
+                game=game.id), [
+                msg("{address} asks to play {power} in game {game} and is on its waiting list "
+                    "(gm game show {game}).", address=address, power=written, game=game.id),
+                msg("To give them a seat, by mail: REPLACE POWER <power> WITH {address}",
+                    address=address)], key=f"join-request:{sc.inbound_id}")
         reply.note(msg("You are on the waiting list of game {game} for {power}; its moderator "
                        "decides and will write to you.", game=game.id, power=written))
 

@@ -33,8 +33,10 @@ from sqlalchemy import ColumnElement, Connection, CursorResult, bindparam, updat
 from sqlmodel import Session, col, select
 
 from gm.checkpoint import checkpoint
+from gm.clock import utc
 from gm.db.engine import session_scope
 from gm.db.models import Game, OutboundMail
+from gm.i18n import msg, when
 from gm.mail.compose import RENDER_HEADER
 from gm.mail.types import FailureKind, MailSink, SendResult
 from gm.pipeline import drawahead, drawpool
@@ -421,10 +423,11 @@ def record(ctx: ServiceContext, mail_id: int, result: SendResult, kind: str | No
                 row.status = "failed"
                 game = session.get(Game, row.game_id) if row.game_id else None
                 if game is not None and row.kind != "notice":
-                    notify_moderator(ctx, session, game, "a mail could not be delivered",
-                                     f"To {', '.join(row.recipients or [])}: {row.subject}\n"
-                                     f"Error: {row.last_error}\nAttempts: {row.attempts}",
-                                     key=f"undeliverable:{row.id}")
+                    notify_moderator(ctx, session, game, msg("a mail could not be delivered"), [
+                        msg("To {recipients}: {subject}", recipients=", ".join(row.recipients or []),
+                            subject=row.subject),
+                        msg("Error: {error}", error=row.last_error),
+                        msg("Attempts: {n}", n=row.attempts)], key=f"undeliverable:{row.id}")
             else:
                 row.next_attempt_at = now + backoff(row.attempts)
                 if row.attempts == TELL_AFTER_ATTEMPTS:
@@ -439,8 +442,10 @@ def _tell_delayed(ctx: ServiceContext, session: Session, row: OutboundMail) -> N
     if game is None or row.kind == "notice":
         return
     hour = ctx.clock.now().strftime("%Y%m%d%H")
-    notify_moderator(ctx, session, game, "mail is delayed: the mail server refuses it for now",
-                     f"To {', '.join(row.recipients or [])}: {row.subject}\n"
-                     f"Error: {row.last_error}\nAttempts so far: {row.attempts} of {MAX_ATTEMPTS}; "
-                     f"next at {row.next_attempt_at:%Y-%m-%d %H:%M} UTC. gm keeps retrying.",
-                     key=f"delayed:{game.id}:{hour}")
+    notify_moderator(ctx, session, game, msg("mail is delayed: the mail server refuses it for now"), [
+        msg("To {recipients}: {subject}", recipients=", ".join(row.recipients or []),
+            subject=row.subject),
+        msg("Error: {error}", error=row.last_error),
+        msg("Attempts so far: {n} of {limit}; next at {when}. gm keeps retrying.",
+            n=row.attempts, limit=MAX_ATTEMPTS, when=when(utc(row.next_attempt_at or ctx.clock.now())))],
+        key=f"delayed:{game.id}:{hour}")

@@ -33,9 +33,10 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, func, select
 from sqlmodel.sql.expression import SelectOfScalar
 
+from gm.clock import utc
 from gm.db.core import run, table
 from gm.db.models import Game, OutboundMail, ReplyCharge
-from gm.i18n import N_, msg, translate
+from gm.i18n import N_, msg, plural, translate, when
 from gm.l10n import moment
 from gm.mail.classify import Classification, MailClass, classify_with_reason
 from gm.mail.mime import DecodedMail, plus_tag
@@ -150,24 +151,26 @@ def queue_notice(ctx: ServiceContext, session: Session, *, to: str, inbound_id: 
     first = session.exec(select(func.min(ReplyCharge.at)).where(
         ReplyCharge.address == addr, ReplyCharge.at > ctx.clock.now() - BUDGET_WINDOW)).one()
     until = (first or ctx.clock.now()) + BUDGET_WINDOW
-    words = dict(limit=budget(ctx), address=to, until=f"{until:%Y-%m-%d %H:%M}",
-                 service=ctx.service_address)
-    text = translate(msg(_NOTICE, limit=words["limit"], address=to,
+    limit = budget(ctx)
+    text = translate(msg(_NOTICE, limit=limit, address=to,
                          until=moment(until, "UTC", language), service=ctx.service_address),
                      language)
     queue_mail(ctx, session, game_id=game.id if game else None, kind="notice", to=[to],
                subject=subject, text=f"==== gm notice ====\n{text}\n", key=f"reply-budget:{inbound_id}",
                in_reply_to=in_reply_to, references=references)
-    report = (f"{words['limit']} replies went to {to} within an hour, to mails in which no "
-              f"sign-on held: a mail loop with a robot, or someone flooding gm. gm sent one "
-              f"notice and answers nothing more to that address until {words['until']} UTC "
-              "(mails from it are still read).")
+    stopped = msg("replies to {address} stopped for an hour", address=to)
+    report = plural(
+        "{n} reply went to {address} within an hour, to a mail in which no sign-on held: a mail "
+        "loop with a robot, or someone flooding gm. gm sent one notice and answers nothing more "
+        "to that address until {until} (mails from it are still read).",
+        "{n} replies went to {address} within an hour, to mails in which no sign-on held: a mail "
+        "loop with a robot, or someone flooding gm. gm sent one notice and answers nothing more "
+        "to that address until {until} (mails from it are still read).",
+        limit, address=to, until=when(utc(until)))
     if game is not None:
-        notify_moderator(ctx, session, game, f"replies to {to} stopped for an hour", report,
-                         key=f"reply-budget:{inbound_id}")
+        notify_moderator(ctx, session, game, stopped, report, key=f"reply-budget:{inbound_id}")
         return
     moderator = str(ctx.settings.get("moderator_address", ""))
-    if moderator and not is_our_address(ctx, moderator):
-        queue_mail(ctx, session, game_id=None, kind="notice", to=[moderator],
-                   subject=f"replies to {to} stopped for an hour",
+    if moderator and not is_our_address(ctx, moderator):  # the service's own: in English
+        queue_mail(ctx, session, game_id=None, kind="notice", to=[moderator], subject=stopped,
                    text=f"==== gm notice ====\n{report}\n", key=f"notice:reply-budget:{inbound_id}")

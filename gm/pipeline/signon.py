@@ -163,13 +163,18 @@ def _report_limit(ctx: ServiceContext, session: Session, game: Game, power: str,
     """
     from gm.service.notify import notify_moderator
 
+    refused = msg(
+        "Further sign-ons from that address, and as {power} from any address but the "
+        "moderator's own, are refused for an hour, even with the right password (the owner is "
+        "warned if it is used). If this is not the player, consider a new password for the seat.",
+        power=power) if power == "moderator" else msg(
+        "Further sign-ons from that address, and as {power} from any address but the seat's "
+        "own, are refused for an hour, even with the right password (the owner is warned if it "
+        "is used). If this is not the player, consider a new password for the seat.", power=power)
     notify_moderator(
-        ctx, session, game, f"sign-ons as {power} blocked for an hour",
-        f"{MAX_FAILURES} failed sign-ons within an hour (the last as {power}, from {sender}).\n"
-        f"Further sign-ons from that address, and as {power} from any address but the "
-        f"{'moderator' if power == 'moderator' else 'seat'}'s own, are refused for an hour, "
-        "even with the right password (the owner is warned if it is used). If this is "
-        "not the player, consider a new password for the seat.",
+        ctx, session, game, msg("sign-ons as {power} blocked for an hour", power=power), [
+            msg("{n} failed sign-ons within an hour (the last as {power}, from {sender}).",
+                n=MAX_FAILURES, power=power, sender=sender), refused],
         key=f"signon-limit:{inbound_id}:{power}")
 
 

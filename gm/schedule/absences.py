@@ -28,12 +28,12 @@ from gm.db.claims import lock_open_phase, marker, stamp
 from gm.db.engine import session_scope
 from gm.db.models import Phase
 from gm.db.schedule_tables import Absence
-from gm.i18n import msg
+from gm.i18n import msg, translate, when
 from gm.schedule.phases import OpenPhase, owed
 from gm.service.context import ServiceContext
 from gm.service.deadlines import AbsencePolicy, deadline_for
 from gm.service.games import get_game
-from gm.service.notify import notify_moderator
+from gm.service.notify import moderator_language, notify_moderator
 from gm.service.reports import queue_deadline_moved
 
 ASK_BEFORE = timedelta(hours=24)  # when no reminders are set
@@ -126,14 +126,19 @@ def _extended(row: OpenPhase, last_day: date) -> datetime | None:
 def _tell(ctx: ServiceContext, session: Session, row: OpenPhase, phase: Phase,
           missing: dict[str, date], pol: AbsencePolicy, new: datetime | None) -> None:
     game = get_game(session, row.game_id)
-    names = ", ".join(f"{p} (away until {d.isoformat()})" for p, d in sorted(missing.items()))
+    language = moderator_language(game)
+    names = ", ".join(translate(msg("{power} (away until {day})", power=p, day=d.isoformat()),
+                                language) for p, d in sorted(missing.items()))
     if pol is AbsencePolicy.EXTEND and new is not None:
-        what = f"By the game's absence policy the deadline moves to {stamp(new)}."
+        what = msg("By the game's absence policy the deadline moves to {deadline}.",
+                   deadline=when(utc(new)))
     elif pol is AbsencePolicy.EXTEND:
-        what = "The deadline cannot move later; the defaults apply."
+        what = msg("The deadline cannot move later; the defaults apply.")
     else:
-        what = ("Decide: EXTEND the deadline, or do nothing and they get their default orders "
-                f"at {stamp(row.deadline)}.")
-    notify_moderator(ctx, session, game, f"absent without orders for {row.phase_id}",
-                     f"No orders for {row.phase_id} (deadline {stamp(row.deadline)}) from: "
-                     f"{names}.\n{what}", key=f"absence:{row.game_id}:{row.seq}:{stamp(row.deadline)}")
+        what = msg("Decide: EXTEND the deadline, or do nothing and they get their default orders "
+                   "at {deadline}.", deadline=when(utc(row.deadline)))
+    notify_moderator(ctx, session, game,
+                     msg("absent without orders for {phase}", phase=row.phase_id), [
+                         msg("No orders for {phase} (deadline {deadline}) from: {names}.",
+                             phase=row.phase_id, deadline=when(utc(row.deadline)), names=names),
+                         what], key=f"absence:{row.game_id}:{row.seq}:{stamp(row.deadline)}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gm.db.engine import session_scope
+from gm.i18n import msg, plural
 from gm.service.context import ServiceContext
 from gm.service.deadlines import policy
 from gm.service.games import get_game, seat_for_power
@@ -32,11 +33,17 @@ def warn_missed(ctx: ServiceContext, game_id: str, seq: int, phase_id: str,
             seat = seat_for_power(session, game_id, power)
             if seat is None or limit <= 0 or seat.missed_in_row < limit:
                 continue
+            n = seat.missed_in_row
             notify_moderator(
-                ctx, session, game, f"{power} missed {seat.missed_in_row} phases in a row",
-                f"{power} ({seat.address or 'no address'}) sent no orders for {phase_id} and has "
-                f"now missed {seat.missed_in_row} phases in a row; it got its default orders.\n"
-                f"To hand the seat to a new player: REPLACE POWER {power} WITH address",
+                ctx, session, game, plural("{power} missed {n} phase in a row",
+                                           "{power} missed {n} phases in a row", n, power=power), [
+                    plural("{power} ({address}) sent no orders for {phase} and has now missed {n} "
+                           "phase in a row; it got its default orders.",
+                           "{power} ({address}) sent no orders for {phase} and has now missed {n} "
+                           "phases in a row; it got its default orders.", n, power=power,
+                           address=seat.address or msg("no address"), phase=phase_id),
+                    msg("To hand the seat to a new player: REPLACE POWER {power} WITH address",
+                        power=power)],
                 key=f"nmr:{game_id}:{seq}:{power}")
             warned.append(power)
     return warned

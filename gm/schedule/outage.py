@@ -28,12 +28,13 @@ from gm.clock import utc
 from gm.db.claims import lock_open_phase, marker, serialize_writers, stamp
 from gm.db.engine import session_scope
 from gm.db.schedule_tables import Heartbeat
-from gm.i18n import msg
+from gm.i18n import msg, when
+from gm.l10n import duration
 from gm.schedule.phases import OpenPhase, open_phases
 from gm.service.context import ServiceContext
-from gm.service.deadlines import OutagePolicy, format_duration
+from gm.service.deadlines import OutagePolicy
 from gm.service.games import get_game
-from gm.service.notify import notify_moderator
+from gm.service.notify import moderator_language, notify_moderator
 from gm.service.reports import queue_deadline_moved
 
 HEARTBEAT_LOCK = 0x676D_6862  # "gmhb": the advisory lock key of the heartbeat transaction
@@ -119,11 +120,15 @@ def _apply(ctx: ServiceContext, session: Session, outage: Outage, row: OpenPhase
 def _tell(ctx: ServiceContext, session: Session, row: OpenPhase, outage: Outage,
           pol: OutagePolicy, new_deadline: datetime) -> None:
     game = get_game(session, row.game_id)
-    done = ("it is adjudicated now, once" if pol is OutagePolicy.ADJUDICATE else
-            f"the deadline moves by the length of the outage to {stamp(new_deadline)}")
-    text = (f"The service was down from {stamp(outage.since)} to {stamp(outage.until)} "
-            f"({format_duration(outage.length)}).\nThe deadline of {row.phase_id} "
-            f"({stamp(row.deadline)}) fell in that time; by the game's on_outage policy "
-            f"({pol.value}) {done}.\nUse EXTEND or ADJUDICATE NOW to decide otherwise.")
-    notify_moderator(ctx, session, game, f"outage: deadline of {row.phase_id}", text,
+    done = (msg("it is adjudicated now, once") if pol is OutagePolicy.ADJUDICATE else
+            msg("the deadline moves by the length of the outage to {deadline}",
+                deadline=when(utc(new_deadline))))
+    text = [msg("The service was down from {since} to {until} ({length}).",
+                since=when(utc(outage.since)), until=when(utc(outage.until)),
+                length=duration(outage.length, moderator_language(game))),
+            msg("The deadline of {phase} ({deadline}) fell in that time; by the game's on_outage "
+                "policy ({policy}) {done}.", phase=row.phase_id, deadline=when(utc(row.deadline)),
+                policy=pol.value, done=done),
+            msg("Use EXTEND or ADJUDICATE NOW to decide otherwise.")]
+    notify_moderator(ctx, session, game, msg("outage: deadline of {phase}", phase=row.phase_id), text,
                      key=f"outage:{row.game_id}:{row.seq}:{stamp(row.deadline)}")

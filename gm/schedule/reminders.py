@@ -25,14 +25,14 @@ from gm.clock import utc
 from gm.db.claims import lock_open_phase, marker
 from gm.db.engine import session_scope
 from gm.db.models import Game, Phase, Seat
-from gm.i18n import msg, translate
+from gm.i18n import msg, plural, translate
 from gm.l10n import duration
 from gm.schedule.phases import OpenPhase, Owed, owed
 from gm.service.bouncing import bouncing
 from gm.service.context import ServiceContext
 from gm.service.deadlines import RemindWho, format_duration, rounded_left
 from gm.service.games import get_game, seat_for_power
-from gm.service.notify import moderator_address
+from gm.service.notify import moderator_address, moderator_language
 from gm.service.outbox import queue_mail
 from gm.service.render import render, render_html
 
@@ -114,13 +114,15 @@ def _summary(ctx: ServiceContext, session: Session, game: Game, phase: Phase, wh
                      "address": seat.address if seat else "",
                      "missed_in_row": seat.missed_in_row if seat else 0,
                      "bouncing": _bouncing(seat, item)})
-    lang = str((game.settings or {}).get("moderator_language", "en"))
+    lang = moderator_language(game)
     deadline = utc(phase.deadline) if phase.deadline else None
     left = duration(rounded_left(deadline - utc(ctx.clock.now())), lang) if deadline else label
     text = render("missing_summary", lang, game.module, game_id=game.id, phase=phase.phase_id,
                   deadline=deadline, left=left, missing=rows)
     queue_mail(ctx, session, game_id=game.id, kind="notice", to=[to],
-               subject=f"[{game.id}] {len(rows)} missing for {phase.phase_id} ({left} left)",
+               subject=f"[{game.id}] " + translate(plural(
+                   "{n} missing for {phase} ({left} left)", "{n} missing for {phase} ({left} left)",
+                   len(rows), phase=phase.phase_id, left=left), lang),
                text=text, key=f"missing:{game.id}:{phase.seq}:{marker(label, utc(phase.deadline or ctx.clock.now()))}")
 
 

@@ -36,7 +36,7 @@ from gm.db.engine import session_scope
 from gm.db.models import EventLog, Game, Phase, Seat
 from gm.dice import Dice, DiceExhausted
 from gm.games.base import GameModule, Outcome
-from gm.i18n import msg
+from gm.i18n import msg, plural
 from gm.service.context import ServiceContext
 from gm.service.games import current_orders, get_game, module_of, phase_info, seats
 from gm.service.orders import store_orders
@@ -378,9 +378,13 @@ def _dice_ran_out(ctx: ServiceContext, game_id: str, seq: int, exc: DiceExhauste
         session.add(row)
         log_event(ctx, session, game_id, seq, row.dice_branch, "adjudication.stopped",
                   {"phase_id": row.phase_id, "reason": str(exc)}, visible_to=[])
-        notify_moderator(ctx, session, game, f"adjudication of {row.phase_id} stopped",
-                         f"{exc}.\nThe phase stays open without a deadline until you act "
-                         "(DICE ... or EXTEND).", key=f"dice-out:{game_id}:{seq}:{len(exc.purpose)}")
+        notify_moderator(ctx, session, game, msg("adjudication of {phase} stopped", phase=row.phase_id), [
+            plural("The supplied rolls ({n} used) ran out at '{purpose}'; supply more dice or add "
+                   "THEN SEED to let the seed take over.",
+                   "The supplied rolls ({n} used) ran out at '{purpose}'; supply more dice or add "
+                   "THEN SEED to let the seed take over.", exc.used, purpose=exc.purpose),
+            msg("The phase stays open without a deadline until you act (DICE ... or EXTEND).")],
+            key=f"dice-out:{game_id}:{seq}:{len(exc.purpose)}")
         return CloseResult(False, game_id, row.phase_id, problem=str(exc))
 
 
@@ -407,13 +411,13 @@ def hold(ctx: ServiceContext, game_id: str, seq: int, exc: BaseException) -> Clo
                   {"phase_id": row.phase_id, "error": error}, visible_to=[])
         trace = "".join(traceback.format_exception(exc)[-12:])
         notify_moderator(
-            ctx, session, game, f"held: {row.phase_id} could not be closed",
-            f"Closing {row.phase_id} raised an error, so nothing of it was applied: the phase\n"
-            f"is still open with every order sent for it. The game is held: no phase of it\n"
-            f"is closed until you lift the hold. Every other game goes on.\n\n"
-            f"Error: {error}\n\n{trace}\n"
-            f"When the cause is fixed (or to try again): gm mod unhold {game_id}\n"
-            f"(it lifts the hold and closes {row.phase_id} again).",
+            ctx, session, game, msg("held: {phase} could not be closed", phase=row.phase_id), [
+                msg("Closing {phase} raised an error, so nothing of it was applied: the phase is "
+                    "still open with every order sent for it. The game is held: no phase of it is "
+                    "closed until you lift the hold. Every other game goes on.", phase=row.phase_id),
+                "", msg("Error: {error}", error=error), "", trace,
+                msg("When the cause is fixed (or to try again): gm mod unhold {game} (it lifts the "
+                    "hold and closes {phase} again).", game=game_id, phase=row.phase_id)],
             key=f"held:{game_id}:{seq}:{n}")
         # The players see the deadline pass without a report: told why, once a phase (a
         # hold again after `gm mod unhold` queues the same keys), never the error, which

@@ -142,12 +142,13 @@ def _ask(ctx: ServiceContext, session: Session, game: Game, address: str, power:
     entry = {"address": address, "power": power, "language": language,
              "at": ctx.clock.now().isoformat()}
     _save(session, game, pending=[*requests, entry])
-    notify_moderator(ctx, session, game, f"{address} asks to play {power} in {game.id}",
-                     f"{address} asks to play {power} in game {game.id}, which is forming "
-                     f"(open: {', '.join(open_seats(session, game))}).\n"
-                     f"To approve: gm mod approve {game.id} {address}\n"
-                     f"or by mail: GAME {game.id} / MODERATOR <password> / APPROVE {address}\n",
-                     key=f"join-ask:{game.id}:{inbound_id}:{address}")
+    notify_moderator(ctx, session, game, msg("{address} asks to play {power} in {game}",
+                                             address=address, power=power, game=game.id), [
+        msg("{address} asks to play {power} in game {game}, which is forming (open: {open}).",
+            address=address, power=power, game=game.id, open=", ".join(open_seats(session, game))),
+        msg("To approve: gm mod approve {game} {address}", game=game.id, address=address),
+        msg("or by mail: GAME {game} / MODERATOR <password> / APPROVE {address}", game=game.id,
+            address=address)], key=f"join-ask:{game.id}:{inbound_id}:{address}")
     return JoinAnswer(msg("your request to play {power} in game {game} waits for the "
                           "moderator's approval; you will be told when you have a seat",
                           power=power, game=game.id))
@@ -246,11 +247,11 @@ def start(ctx: ServiceContext, session: Session, game: Game) -> NewGame:
     session.add(game)
     session.flush()
     begin_play(ctx, session, made, play_out=True)
-    lines = "\n".join(f"  {s.power}: {s.address}" for s in seats(session, game.id))
-    notify_moderator(ctx, session, game, f"game {game.id} has started",
-                     f"Every seat of game {game.id} is filled; the game has started and each "
-                     f"player was mailed a welcome with their password.\n{lines}\n",
-                     key=f"forming-started:{game.id}")
+    lines = [f"  {s.power}: {s.address}" for s in seats(session, game.id)]
+    notify_moderator(ctx, session, game, msg("game {game} has started", game=game.id), [
+        msg("Every seat of game {game} is filled; the game has started and each player was "
+            "mailed a welcome with their password.", game=game.id), *lines],
+        key=f"forming-started:{game.id}")
     return made
 
 

@@ -33,15 +33,26 @@ def moderators_for(ctx: ServiceContext, session: Session, address: str) -> list[
     return [a for a in dict.fromkeys(found) if a]
 
 
-def notify_moderator(ctx: ServiceContext, session: Session, game: Game, subject: str, text: str,
-                     *, key: str) -> None:
-    """Queue a notice to the game's moderator (nothing if the game has none)."""
+def notify_moderator(ctx: ServiceContext, session: Session, game: Game, subject: Text,
+                     text: Text | Sequence[str], *, key: str) -> None:
+    """Queue a notice to the game's moderator (nothing if the game has none), said in the
+    game's :func:`moderator_language`. ``text``: a message, or its lines, each a
+    :class:`Text` said in that language or a plain ``str`` kept as written (data: an
+    error's trace, a list of seats)."""
     to = moderator_address(ctx, game)
     if not to:
         return
-    body = f"==== gm notice {game.id} ====\n{text.rstrip()}\n"
+    language = moderator_language(game)
+    body = f"==== gm notice {game.id} ====\n{said(text, language).rstrip()}\n"
     queue_mail(ctx, session, game_id=game.id, kind="notice", to=[to],
-               subject=f"[{game.id}] {subject}", text=body, key=f"notice:{key}")
+               subject=f"[{game.id}] {translate(subject, language)}", text=body,
+               key=f"notice:{key}")
+
+
+def said(text: Text | Sequence[str], language: str) -> str:
+    """A message, or lines of messages and data, in ``language`` (lines joined)."""
+    lines = [text] if isinstance(text, str) else text
+    return "\n".join(translate(line, language) for line in lines)
 
 
 def tell_players(ctx: ServiceContext, session: Session, game: Game, *, what: str, subject: Text,

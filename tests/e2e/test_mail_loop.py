@@ -15,6 +15,7 @@ from datetime import timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
 from sqlmodel import col, select
 
 from gm.clock import FakeClock
@@ -152,6 +153,26 @@ def test_a_budget_spent_on_mail_to_a_game_is_told_to_that_games_moderator(race: 
         deliver(race, mail("GAME race1\nadvance 1\n", sender="bot@example.net"))
     [(told, text)] = outbox(race, kind="notice", to="mod@example.org")
     assert told.game_id == "race1" and "bot@example.net" in text
+
+
+@pytest.mark.parametrize(("language", "subject", "words"), [
+    ("en", "replies to bot@example.net stopped for an hour",
+     ["1 reply went to bot@example.net within an hour", "answers nothing more"]),
+    ("fr", "réponses à bot@example.net suspendues pour une heure",
+     ["1 réponse est partie vers bot@example.net en une heure", "ne répond plus à cette adresse"])])
+def test_the_games_moderator_is_told_of_a_spent_budget_in_their_language(
+        race: ServiceContext, language: str, subject: str, words: list[str]) -> None:
+    from tests.pipeline.conftest import deliver, mail, outbox
+    from tests.support.moderator_notice import assert_in, moderator_speaks
+
+    moderator_speaks(race, "race1", language)
+    race.settings["reply_budget"] = 1
+    for _ in range(3):
+        deliver(race, mail("GAME race1\nadvance 1\n", sender="bot@example.net"))
+    [(told, text)] = outbox(race, kind="notice", to="mod@example.org")
+    assert told.subject == f"[race1] {subject}"
+    assert all(w in text for w in words), text
+    assert_in(language, text)
 
 
 def test_our_own_mail_coming_back_is_never_answered(race: ServiceContext) -> None:

@@ -28,6 +28,7 @@ from gm.service.outbox import queue_mail
 from tests.e2e.conftest import header
 from tests.e2e.test_faults import ORDERS, clear, rows
 from tests.pipeline.conftest import deliver, mail
+from tests.support.moderator_notice import assert_in, moderator_speaks
 from tests.support.servers import SmtpMode, SmtpTestServer
 
 
@@ -106,6 +107,28 @@ def test_a_mail_refused_for_now_at_its_last_attempt_is_given_up_and_the_moderato
     smtp_server.mode = SmtpMode.ACCEPT
     assert send_due(race, sink) == 2  # the two notices; the reply is not tried again
     assert [m.recipients for m in smtp_server.received] == [["mod@example.org"]] * 2
+
+
+@pytest.mark.parametrize(("language", "delayed", "given_up", "words"), [
+    ("en", "mail is delayed: the mail server refuses it for now", "a mail could not be delivered",
+     [f"Attempts so far: {TELL_AFTER_ATTEMPTS} of {MAX_ATTEMPTS}", "gm keeps retrying.", f"Attempts: {MAX_ATTEMPTS}"]),
+    ("fr", "mail retardé : le serveur de messagerie le refuse pour l'instant",
+     "un mail n'a pas pu être distribué",
+     [f"Tentatives jusqu'ici : {TELL_AFTER_ATTEMPTS} sur {MAX_ATTEMPTS}", "gm continue d'essayer.", f"Tentatives : {MAX_ATTEMPTS}"])])
+def test_the_notices_of_a_delayed_and_an_undelivered_mail_are_in_the_moderator_s_language(
+        race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer, language: str,  # type: ignore[no-untyped-def]
+        delayed: str, given_up: str, words: list[str]) -> None:
+    moderator_speaks(race, "race1", language)
+    orders_answered_into(race, smtp_server, SmtpMode.TEMPFAIL)
+    retry_delays(race, SmtpSink(smtp_settings), MAX_ATTEMPTS)
+    notices = only(race, "notice")
+    assert [n.subject for n in notices] == [f"[race1] {delayed}", f"[race1] {given_up}"]
+    texts = [email.message_from_bytes(n.raw, policy=default_policy).get_content() for n in notices]
+    for word, text in zip(words, [texts[0], texts[0], texts[1]], strict=True):
+        assert word in text
+    for text in texts:
+        assert_in(language, text)
+        assert "451" in text and "north@example.org" in text  # the server's words, the address
 
 
 def test_the_moderator_is_told_of_a_delayed_mail_once_an_hour_not_once_for_ever(

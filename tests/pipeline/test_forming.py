@@ -11,6 +11,7 @@ from email.policy import default as default_policy
 from typing import Any
 
 import icalendar
+import pytest
 from click.testing import CliRunner
 
 from gm.cli.main import cli
@@ -19,6 +20,7 @@ from gm.db.engine import session_scope
 from gm.l10n import moment
 from gm.service.games import SeatSpec, create_game, current_phase
 from tests.pipeline.conftest import deliver, mail, outbox
+from tests.support.moderator_notice import assert_in, moderator_speaks
 
 MOD = "mod@example.org"
 
@@ -82,6 +84,35 @@ def test_join_takes_a_seat_and_the_game_starts_when_the_last_is_filled(ctx) -> N
     password = text.split("POWER north ", 1)[1].split()[0]
     deliver(ctx, mail(f"GAME race1\nPOWER north {password}\nadvance 2\n", sender="ann@example.net"))
     assert "OK  advance 2" in _reply(ctx, "ann@example.net")
+
+
+@pytest.mark.parametrize(("language", "asks", "started", "words"), [
+    ("en", "ann@example.net asks to play north in race1", "game race1 has started",
+     ["ann@example.net asks to play north in game race1, which is forming (open: north, south).",
+      "To approve: gm mod approve race1 ann@example.net",
+      "or by mail: GAME race1 / MODERATOR <password> / APPROVE ann@example.net",
+      "Every seat of game race1 is filled; the game has started"]),
+    ("fr", "ann@example.net demande à jouer north dans race1", "la partie race1 a commencé",
+     ["ann@example.net demande à jouer north dans la partie race1, en cours de constitution "
+      "(sièges libres : north, south).", "Pour accepter : gm mod approve race1 ann@example.net",
+      "ou par mail : GAME race1 / MODERATOR <mot de passe> / APPROVE ann@example.net",
+      "Tous les sièges de la partie race1 sont pris ; la partie a commencé"])])
+def test_the_moderator_is_asked_and_told_of_the_start_in_their_language(  # type: ignore[no-untyped-def]
+        ctx, language: str, asks: str, started: str, words: list[str]) -> None:
+    _forming(ctx, approve=True)
+    moderator_speaks(ctx, "race1", language)
+    deliver(ctx, mail("JOIN race1 north\n", sender="ann@example.net"))
+    assert _cli(ctx, "mod", "approve", "race1", "ann@example.net").exit_code == 0
+    deliver(ctx, mail("JOIN race1 south\n", sender="bob@example.net"))
+    assert _cli(ctx, "mod", "approve", "race1", "bob@example.net").exit_code == 0
+    told = outbox(ctx, kind="notice", to=MOD)
+    assert [n.subject for n, _ in told] == [f"[race1] {asks}",
+                                           f"[race1] {asks.replace('ann', 'bob').replace('north', 'south')}",
+                                           f"[race1] {started}"]
+    text = told[0][1] + told[2][1]
+    assert all(w in text for w in words), text
+    assert "north: ann@example.net" in text and "south: bob@example.net" in text
+    assert_in(language, text)
 
 
 def test_join_refusals_are_clear(ctx) -> None:  # type: ignore[no-untyped-def]

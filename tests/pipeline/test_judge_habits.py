@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from gm.l10n import moment
 from tests.pipeline.conftest import deliver, mail, outbox
+from tests.support.moderator_notice import assert_in, moderator_speaks
 
 
 def _reply(ctx, to: str) -> str:  # type: ignore[no-untyped-def]
@@ -400,6 +403,42 @@ def test_observe_by_mail_asks_the_moderator_and_sends_nothing_before_they_agree(
     assert "To agree: gm game observe race1 kibitz@example.net" in text
     deliver(race, mail("GAME race1\nMODERATOR mod-secret\nADJUDICATE NOW\n", sender="mod@example.org"))
     assert outbox(race, kind="report", to="kibitz@example.net") == []
+
+
+@pytest.mark.parametrize(("language", "subject", "words"), [
+    ("en", "kibitz@example.net asks to observe race1",
+     ["kibitz@example.net asks to receive the public reports of game race1.",
+      "To agree: gm game observe race1 kibitz@example.net"]),
+    ("fr", "kibitz@example.net demande à observer race1",
+     ["kibitz@example.net demande à recevoir les rapports publics de la partie race1.",
+      "Pour accepter : gm game observe race1 kibitz@example.net"])])
+def test_the_request_to_observe_is_in_the_moderator_s_language(  # type: ignore[no-untyped-def]
+        race, language: str, subject: str, words: list[str]) -> None:
+    moderator_speaks(race, "race1", language)
+    deliver(race, mail("OBSERVE race1\n", sender="kibitz@example.net"))
+    [(notice, text)] = outbox(race, kind="notice", to="mod@example.org")
+    assert notice.subject == f"[race1] {subject}"
+    assert all(w in text for w in words), text
+    assert_in(language, text)
+
+
+@pytest.mark.parametrize(("language", "subject", "words"), [
+    ("en", "newbie@example.net asks to play south in race1",
+     ["newbie@example.net asks to play south in game race1 and is on its waiting list "
+      "(gm game show race1).", "To give them a seat, by mail: REPLACE POWER <power> WITH "
+      "newbie@example.net"]),
+    ("fr", "newbie@example.net demande à jouer south dans race1",
+     ["newbie@example.net demande à jouer south dans la partie race1 et figure sur sa liste "
+      "d'attente (gm game show race1).", "Pour lui donner un siège, par mail : REPLACE POWER "
+      "<puissance> WITH newbie@example.net"])])
+def test_the_request_to_join_a_running_game_is_in_the_moderator_s_language(  # type: ignore[no-untyped-def]
+        race, language: str, subject: str, words: list[str]) -> None:
+    moderator_speaks(race, "race1", language)
+    deliver(race, mail("JOIN race1 south\n", sender="newbie@example.net"))
+    [(notice, text)] = outbox(race, kind="notice", to="mod@example.org")
+    assert notice.subject == f"[race1] {subject}"
+    assert all(w in text for w in words), text
+    assert_in(language, text)
 
 
 def test_join_puts_the_sender_on_the_waiting_list_and_the_moderator_gives_the_seat(race) -> None:  # type: ignore[no-untyped-def]

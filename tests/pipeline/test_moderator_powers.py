@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlmodel import col, select
 
 from gm.db.engine import session_scope
@@ -17,6 +18,7 @@ from gm.db.models import EventLog, ModeratorAct, Phase
 from gm.service.context import ServiceContext
 from gm.service.games import current_orders, current_phase
 from tests.pipeline.conftest import deliver, mail, outbox
+from tests.support.moderator_notice import assert_in, moderator_speaks
 
 NORTH, SOUTH, MOD = "north@example.org", "south@example.org", "mod@example.org"
 
@@ -265,3 +267,27 @@ def test_a_hold_is_no_event_of_the_game_in_the_moderator_s_report_after_unhold(r
     assert result is not None and result.closed
     [report] = mails_to(race, MOD, before, kind="report")
     assert "game.held" not in report and "KeyError" not in report, report
+
+
+@pytest.mark.parametrize(("language", "subject", "words"), [
+    ("en", "[race1] held: turn-1 could not be closed",
+     ["Closing turn-1 raised an error, so nothing of it was applied", "The game is held",
+      "When the cause is fixed (or to try again): gm mod unhold race1"]),
+    ("fr", "[race1] partie suspendue : turn-1 n'a pas pu être clôturée",
+     ["La clôture de turn-1 a provoqué une erreur, rien n'en a donc été appliqué",
+      "La partie est suspendue", "Une fois la cause réglée (ou pour réessayer) : gm mod unhold race1"])])
+def test_the_hold_is_told_in_the_moderator_s_language_with_the_error_as_it_was(  # type: ignore[no-untyped-def]
+        race, language: str, subject: str, words: list[str]) -> None:
+    from gm.service.adjudicate import hold as hold_game
+
+    moderator_speaks(race, "race1", language)
+    try:
+        raise KeyError("the closing error")
+    except KeyError as exc:
+        hold_game(race, "race1", 0, exc)
+    [(notice, text)] = outbox(race, kind="notice", to=MOD)
+    assert notice.subject == subject
+    assert all(w in text for w in words), text
+    assert "KeyError: 'the closing error'" in text  # the error and its trace are data: kept
+    assert 'raise KeyError("the closing error")' in text
+    assert_in(language, text, allow=["the closing error", "File \""])  # the trace

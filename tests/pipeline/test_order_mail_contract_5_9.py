@@ -14,6 +14,7 @@ from tests.pipeline.conftest import deliver, mail, outbox
 from tests.pipeline.test_judge_habits import PRESS, _press_settings
 from tests.pipeline.test_moderator_powers import mails_to, moderate, phase
 from tests.pipeline.test_standing_by_mail import ATTACK, SWEDEN, close, send
+from tests.support.moderator_notice import assert_in, moderator_speaks
 
 NORTH, SOUTH, MOD = "north@example.org", "south@example.org", "mod@example.org"
 
@@ -150,6 +151,17 @@ def test_dice_that_run_out_stop_the_adjudication_and_the_moderator_is_told(race:
     assert "ran out at 'south runs'" in text and "stays open without a deadline" in text
     assert len(mails_to(race, NORTH, kind="report")) == reports  # no results went out
     assert phase(race).phase_id == "turn-1"
+
+
+def test_dice_that_run_out_are_told_in_the_moderator_s_language(race: Any) -> None:
+    """The same notice (§9) for a moderator who reads French (``moderator_language``)."""
+    moderator_speaks(race, "race1", "fr")
+    moderate(race, "DICE 3\nADJUDICATE NOW\n")
+    [(notice, text)] = outbox(race, kind="notice", to=MOD)
+    assert notice.subject == "[race1] arbitrage de turn-1 interrompu"
+    assert "Les jets fournis (1 utilisé) sont épuisés à « south runs »" in text
+    assert "La phase reste ouverte sans date limite jusqu'à ce que vous agissiez" in text
+    assert_in("fr", text)
 
 
 def test_resume_deadline_sets_the_deadline_instead_of_moving_it_by_the_pause(race: Any) -> None:

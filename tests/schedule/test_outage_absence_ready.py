@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+import pytest
+
 from gm.db.engine import make_engine, session_scope
 from gm.schedule.absences import record_absence
 from gm.schedule.ready import maybe_adjudicate_early
@@ -11,6 +13,7 @@ from gm.schedule.sweep import sweep
 from gm.service.context import ServiceContext
 from gm.service.deadlines import OutagePolicy
 from tests.schedule.support import body, events, flags, new_game, order, outbox, phase
+from tests.support.moderator_notice import assert_in, moderator_speaks
 
 H = timedelta(hours=1)
 
@@ -36,6 +39,28 @@ def test_restart_after_a_passed_deadline_adjudicates_it_once_and_tells_the_moder
     told = [m for m in outbox(ctx, "notice") if "outage" in m.subject]
     assert len(told) == 1 and "adjudicated now, once" in body(told[0])
     again.engine.dispose()
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", ["outage: deadline of turn-1", "The service was down from Wed, Jan 7, 2026, 09:00 UTC "
+            "to Thu, Jan 8, 2026, 09:00 UTC (1 day).", "the deadline moves by the length of the "
+            "outage to Thu, Jan 8, 2026, 12:00 UTC", "Use EXTEND or ADJUDICATE NOW"]),
+    ("fr", ["arrêt du service : date limite de turn-1", "Le service était arrêté du mer. 7 janv. "
+            "2026, 09:00 UTC au jeu. 8 janv. 2026, 09:00 UTC (1 jour).", "la date limite est "
+            "repoussée de la durée de l'arrêt, au jeu. 8 janv. 2026, 12:00 UTC",
+            "Utilisez EXTEND ou ADJUDICATE NOW"])])
+def test_the_outage_notice_is_in_the_moderator_s_language(ctx, language: str, words: list[str]) -> None:  # type: ignore[no-untyped-def]
+    new_game(ctx, default="48h", on_outage="extend", outage_threshold="15m")
+    moderator_speaks(ctx, "race1", language)
+    deadline = phase(ctx).deadline
+    ctx.clock.set(deadline - 3 * H)
+    sweep(ctx)
+    ctx.clock.set(deadline + 21 * H)  # down for 24 hours
+    sweep(restarted(ctx))
+    [told] = [m for m in outbox(ctx, "notice") if "ADJUDICATE NOW" in body(m)]  # not the summary
+    text = f"{told.subject}\n{body(told)}"
+    assert all(w in text for w in words), text
+    assert_in(language, text)
 
 
 def test_restart_with_extend_policy_moves_the_deadline_by_the_outage(ctx) -> None:  # type: ignore[no-untyped-def]
@@ -140,6 +165,33 @@ def test_absence_with_ask_policy_tells_the_moderator_once_then_defaults(ctx) -> 
     assert len(asked) == 1 and "Decide: EXTEND" in body(asked[0])
     ctx.clock.set(deadline)
     assert sweep(ctx).closed[0].defaulted == ("north", "south")
+
+
+@pytest.mark.parametrize(("language", "policy", "words"), [
+    ("en", "ask", ["absent without orders for turn-1", "No orders for turn-1 (deadline Wed, Jan 7, "
+                   "2026, 12:00 UTC) from: south (away until 2026-01-10).", "Decide: EXTEND the "
+                   "deadline, or do nothing and they get their default orders at Wed, Jan 7, 2026, "
+                   "12:00 UTC."]),
+    ("fr", "ask", ["absents sans ordres pour turn-1", "Aucun ordre pour turn-1 (date limite : mer. "
+                   "7 janv. 2026, 12:00 UTC) de : south (absent jusqu'au 2026-01-10).", "À vous de "
+                   "décider : repoussez la date limite avec EXTEND"]),
+    ("en", "extend", ["By the game's absence policy the deadline moves to Tue, Jan 13, 2026, "
+                      "00:00 UTC."]),
+    ("fr", "extend", ["Selon la règle d'absence de la partie, la date limite est repoussée au mar. "
+                      "13 janv. 2026, 00:00 UTC."])])
+def test_the_absence_notice_is_in_the_moderator_s_language(  # type: ignore[no-untyped-def]
+        ctx, language: str, policy: str, words: list[str]) -> None:
+    new_game(ctx, default="48h", absence=policy)
+    moderator_speaks(ctx, "race1", language)
+    deadline = phase(ctx).deadline
+    _absent(ctx, "south", date(2026, 1, 6), date(2026, 1, 10))
+    order(ctx, "north")
+    ctx.clock.set(deadline if policy == "extend" else deadline - 23 * H)
+    assert len(sweep(ctx).absence_acts) == 1
+    [told] = [m for m in outbox(ctx, "notice") if "2026-01-10" in body(m)]  # not the summary
+    text = f"{told.subject}\n{body(told)}"
+    assert all(w in text for w in words), text
+    assert_in(language, text)
 
 
 def test_absence_dates_are_inclusive_a_one_day_absence_covers_its_deadline(ctx) -> None:  # type: ignore[no-untyped-def]

@@ -6,10 +6,13 @@ import email
 from datetime import timedelta
 from email.policy import default
 
+import pytest
+
 from gm.db.engine import session_scope
 from gm.schedule.sweep import sweep
 from gm.service.games import create_game
 from tests.schedule.support import SEATS, body, flags, new_game, order, outbox, phase
+from tests.support.moderator_notice import assert_in, moderator_speaks
 
 H = timedelta(hours=1)
 
@@ -110,6 +113,22 @@ def test_an_empty_reminder_list_turns_them_off(ctx) -> None:  # type: ignore[no-
     new_game(ctx, default="72h", reminders=[])
     ctx.clock.set(phase(ctx).deadline - H)
     assert sweep(ctx).reminders == [] and outbox(ctx, "reminder") == []
+
+
+@pytest.mark.parametrize(("language", "subject", "line"), [
+    ("en", "[race1] 1 missing for turn-1 (1 day left)", "- south: no orders (s@example.org)"),
+    ("fr", "[race1] 1 manquant pour turn-1 (encore 1 jour)", "- south : aucun ordre (s@example.org)")])
+def test_the_summary_and_its_subject_are_in_the_moderator_s_language(  # type: ignore[no-untyped-def]
+        ctx, language: str, subject: str, line: str) -> None:
+    new_game(ctx, default="72h", reminders=["24h"])
+    moderator_speaks(ctx, "race1", language)
+    order(ctx, "north")
+    ctx.clock.set(phase(ctx).deadline - 24 * H)
+    sweep(ctx)
+    [summary] = outbox(ctx, "notice")
+    assert summary.subject == subject
+    assert line in body(summary)
+    assert_in(language, body(summary))
 
 
 def test_a_late_reminder_states_the_time_really_left(ctx) -> None:  # type: ignore[no-untyped-def]

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from gm.db.engine import session_scope
 from gm.schedule.sweep import sweep
 from gm.service.games import get_game
 from tests.schedule.support import body, events, new_game, order, outbox, phase, phases
+from tests.support.moderator_notice import assert_in, moderator_speaks
 
 MIN = timedelta(minutes=1)
 
@@ -90,6 +93,28 @@ def test_moderator_is_told_after_n_missed_phases_in_a_row(ctx) -> None:  # type:
     notices = [m for m in outbox(ctx, "notice") if "missed 2 phases in a row" in m.subject]
     assert len(notices) == 1 and notices[0].recipients == ["mod@example.org"]
     assert "REPLACE POWER south WITH" in body(notices[0])
+
+
+@pytest.mark.parametrize(("language", "subject", "words"), [
+    ("en", "[race1] south missed 2 phases in a row",
+     ["south (s@example.org) sent no orders for turn-2 and has now missed 2 phases in a row; it "
+      "got its default orders.", "To hand the seat to a new player: REPLACE POWER south WITH"]),
+    ("fr", "[race1] south a manqué 2 phases de suite",
+     ["south (s@example.org) n'a envoyé aucun ordre pour turn-2 et a désormais manqué 2 phases "
+      "de suite ; ses ordres par défaut ont été appliqués.", "Pour confier le siège à un nouveau "
+      "joueur : REPLACE POWER south WITH"])])
+def test_the_missed_phases_notice_is_in_the_moderator_s_language(  # type: ignore[no-untyped-def]
+        ctx, language: str, subject: str, words: list[str]) -> None:
+    new_game(ctx, nmr_warn_after=2)
+    moderator_speaks(ctx, "race1", language)
+    for _ in range(2):
+        order(ctx, "north")
+        ctx.clock.set(phase(ctx).deadline)
+        sweep(ctx)
+    [told] = [m for m in outbox(ctx, "notice") if "REPLACE POWER" in body(m)]
+    assert told.subject == subject
+    assert all(w in body(told) for w in words), body(told)
+    assert_in(language, body(told))
 
 
 def test_sunday_evening_deadlines_stay_at_20_00_stockholm_across_dst(ctx) -> None:  # type: ignore[no-untyped-def]

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from gm.clock import FakeClock
 from gm.service.context import ServiceContext
 from tests.e2e.corpus_game import Snapshot
 from tests.security.conftest import ANNA, MOD, mails_to, send
+from tests.support.moderator_notice import assert_in, moderator_speaks
 
 GUESS = "GAME baltica42\nPOWER sweden guess{n}\nrecon Livland\n"
 
@@ -28,6 +31,25 @@ def test_guessing_a_power_password_is_limited_and_reported_to_the_moderator(game
     # ...and that the right password was then used from mallory's address (issue 22)
     assert "RIGHT password" in warnings[-1][1] and "mallory@evil.example" in warnings[-1][1]
     assert all("guess" not in t for _, t in mails_to(game, ANNA))
+
+
+@pytest.mark.parametrize(("language", "subject", "words"), [
+    ("en", "sign-ons as sweden blocked for an hour",
+     ["5 failed sign-ons within an hour (the last as sweden, from mallory@evil.example)",
+      "any address but the seat's own", "consider a new password for the seat"]),
+    ("fr", "identifications comme sweden bloquées pour une heure",
+     ["5 identifications échouées en une heure (la dernière comme sweden, depuis "
+      "mallory@evil.example)", "toute autre adresse que celle du siège",
+      "envisagez un nouveau mot de passe pour le siège"])])
+def test_the_moderator_is_told_of_the_limit_in_their_language(
+        game: ServiceContext, language: str, subject: str, words: list[str]) -> None:
+    moderator_speaks(game, "baltica42", language)
+    for n in range(5):
+        send(game, GUESS.format(n=n), sender="mallory@evil.example")
+    [(told, text)] = [(s, t) for s, t in mails_to(game, MOD, kind="notice") if "sweden" in s]
+    assert told == f"[baltica42] {subject}"
+    assert all(w in text for w in words), text
+    assert_in(language, text)
 
 
 def test_the_limit_holds_across_sender_addresses_and_lifts_after_an_hour(game: ServiceContext) -> None:
