@@ -25,7 +25,8 @@ When that transaction fails, nothing of it is kept:
   transaction of its own it is marked ``failed`` with the error (its raw
   bytes kept), the sender gets one answer ("not processed, nothing in it was
   applied, the moderator has been told", in the seat's language where the
-  address is a seat's), the moderator one notice with the error, and the
+  address is a seat's), the moderators one notice with the error (in the language of
+  their notices: gm.service.notify.moderators_by_language), and the
   daemon goes on with the next mail. It is never tried again by itself:
   ``gm mod retry MAIL`` handles it again, once. If another copy of the mail (same
   Message-ID) was settled meanwhile, it is only marked that one's duplicate: nobody is told.
@@ -42,7 +43,7 @@ from sqlmodel import Session, col, func, select
 from gm.checkpoint import checkpoint
 from gm.db.engine import session_scope
 from gm.db.models import Game, Seat
-from gm.i18n import msg, translate
+from gm.i18n import SOURCE_LANGUAGE, msg, translate
 from gm.mail.classify import MailClass, classify_with_reason
 from gm.mail.mask import mask_mail
 from gm.mail.mime import DecodedMail, decode
@@ -59,7 +60,7 @@ from gm.pipeline.signon import envelope_secrets, signon_secrets, warn_of_unread_
 from gm.service.bounces import take_bounce
 from gm.service.context import ServiceContext
 from gm.service.games import get_seat, module_of
-from gm.service.notify import moderators_for
+from gm.service.notify import moderators_by_language, said
 from gm.service.outbox import queue_answer, queue_mail
 
 log = logging.getLogger("gm.pipeline")
@@ -175,18 +176,31 @@ def shunt(ctx: ServiceContext, inbound_id: int, exc: BaseException) -> None:
                        subject=subject if subject.lower().startswith("re:") else f"Re: {subject}",
                        text=text + "\n", key=f"failed:{row.id}", in_reply_to=mail.message_id,
                        references=tuple(mail.references) + ((mail.message_id,) if mail.message_id else ()))
-        moderators = moderators_for(ctx, session, mail.from_addr if mail else row.sender)
-        if moderators:
-            trace = "".join(traceback.format_exception(exc)[-12:])
-            queue_mail(ctx, session, game_id=None, kind="notice", to=moderators,
-                       subject=f"[gm] mail {row.id} from {row.sender} failed: {type(exc).__name__}",
-                       text=(f"==== gm notice ====\nMail {row.id} from {row.sender}\n"
-                             f"(Message-ID {row.message_id}, subject {mail.subject if mail else '?'!r})\n"
-                             f"raised an error while it was handled, so nothing in it was applied.\n"
-                             f"The sender was told. The raw mail is kept.\n\n"
-                             f"Error: {error}\n\n{trace}\n"
-                             f"To handle it again, once: gm mod retry {row.id}\n"),
-                       key=f"failed-notice:{row.id}")
+        _tell_moderators(ctx, session, row, mail, exc)
+
+
+def _tell_moderators(ctx: ServiceContext, session: Session, row: Claimed, mail: DecodedMail | None,
+                     exc: BaseException) -> None:
+    """The notice of a shunted mail, to :func:`moderators_for` its sender, each in the language
+    of their notices: one mail per language, the English one (the service's moderator's) under
+    the key it always had, ``failed-notice:<mail>``."""
+    error = f"{type(exc).__name__}: {exc}"
+    trace = "".join(traceback.format_exception(exc)[-12:])
+    subject = msg("mail {id} from {sender} failed: {error}", id=row.id, sender=row.sender,
+                  error=type(exc).__name__)
+    text = [msg("Mail {id} from {sender}", id=row.id, sender=row.sender),
+            msg("(Message-ID {message_id}, subject {subject!r})", message_id=row.message_id,
+                subject=mail.subject if mail else "?"),
+            msg("raised an error while it was handled, so nothing in it was applied."),
+            msg("The sender was told. The raw mail is kept."), "",
+            msg("Error: {error}", error=error), "", trace,
+            msg("To handle it again, once: gm mod retry {id}", id=row.id)]
+    groups = moderators_by_language(ctx, session, mail.from_addr if mail else row.sender)
+    for language, moderators in groups.items():
+        queue_mail(ctx, session, game_id=None, kind="notice", to=moderators,
+                   subject="[gm] " + translate(subject, language),
+                   text="==== gm notice ====\n" + said(text, language) + "\n",
+                   key=f"failed-notice:{row.id}" + ("" if language == SOURCE_LANGUAGE else f":{language}"))
 
 
 def _answered(mail: DecodedMail) -> bool:

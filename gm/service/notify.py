@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from sqlmodel import Session, col, func, select
 
 from gm.db.models import Game, Seat
-from gm.i18n import Text, msg, translate
+from gm.i18n import SOURCE_LANGUAGE, Text, msg, translate
 from gm.service.context import ServiceContext
 from gm.service.games import seats
 from gm.service.outbox import queue_mail
@@ -31,6 +31,23 @@ def moderators_for(ctx: ServiceContext, session: Session, address: str) -> list[
     found = [str(ctx.settings.get("moderator_address", "") or "")]
     found += list(session.exec(select(Game.moderator_address).where(col(Game.id).in_(games))))
     return [a for a in dict.fromkeys(found) if a]
+
+
+def moderators_by_language(ctx: ServiceContext, session: Session, address: str) -> dict[str, list[str]]:
+    """:func:`moderators_for` ``address``, by the language of their notices, English first:
+    the service's moderator in English, a game's in its :func:`moderator_language` (in
+    English when the games an address moderates here disagree)."""
+    service = str(ctx.settings.get("moderator_address", "") or "")
+    games = select(Seat.game_id).where(func.lower(col(Seat.address)) == address.lower())
+    said: dict[str, set[str]] = {}
+    for game in session.exec(select(Game).where(col(Game.id).in_(games))):
+        if game.moderator_address:
+            said.setdefault(game.moderator_address, set()).add(moderator_language(game))
+    groups: dict[str, list[str]] = {SOURCE_LANGUAGE: []}
+    for to in moderators_for(ctx, session, address):
+        languages = said.get(to, set()) if to != service else set()
+        groups.setdefault(languages.pop() if len(languages) == 1 else SOURCE_LANGUAGE, []).append(to)
+    return {language: to for language, to in groups.items() if to}
 
 
 def notify_moderator(ctx: ServiceContext, session: Session, game: Game, subject: Text,
