@@ -1,0 +1,61 @@
+"""Pax Baltica by mail from a French seat (orders.md §2, §5, §8), through the real pipeline.
+
+12.5 The Last Army with Sweden played in French: what a French player types from a phone
+or a mail client, and what the replies and reports say back, each in the reader's language
+and without a second round of mail.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gm.db.engine import session_scope
+from gm.service.adjudicate import close_phase, settle
+from gm.service.games import SeatSpec, create_game, current_phase
+from tests.pipeline.conftest import deliver, mail, outbox
+
+SWEDEN, COALITION, MOD = "karl@example.org", "fredrik@example.org", "mod@example.org"
+SEATS = [SeatSpec("sweden", SWEDEN, password="sw-secret", language="fr"),
+         SeatSpec("coalition", COALITION, password="co-secret")]
+SIGNON_SE = "PARTIE lb1\nPUISSANCE sweden sw-secret\n"
+SIGNON_CO = "GAME lb1\nPOWER coalition co-secret\n"
+
+
+@pytest.fixture
+def lb(ctx):  # type: ignore[no-untyped-def]
+    """12.5 with the action roll given by the moderator: Sweden 5, the Coalition 2, so
+    Sweden (3 actions) orders first, in 1718-autumn-actions-sweden."""
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="lb1", module_name="baltica", scenario="12.5",
+                    seats=SEATS, moderator_address=MOD, moderator_password="mod-secret",
+                    seed=b"\x05" * 32)
+    deliver(ctx, mail("GAME lb1\nMODERATOR mod-secret\nDICE 5 2\n", sender=MOD))
+    settle(ctx, "lb1", by="test")
+    assert phase_now(ctx)[0] == "1718-autumn-actions-sweden"
+    return ctx
+
+
+def phase_now(ctx) -> tuple[str, int]:  # type: ignore[no-untyped-def]
+    with session_scope(ctx.engine) as s:
+        p = current_phase(s, "lb1")
+        return p.phase_id, p.seq
+
+
+def close(ctx) -> None:  # type: ignore[no-untyped-def]
+    assert close_phase(ctx, "lb1", phase_now(ctx)[1], by="test").closed
+    settle(ctx, "lb1", by="test")
+
+
+def reply_to(ctx, sender: str, body: str) -> str:  # type: ignore[no-untyped-def]
+    deliver(ctx, mail(body, sender=sender))
+    return outbox(ctx, kind="reply", to=sender)[-1][1]
+
+
+def test_8_a_french_apostrophe_typed_by_a_phone_is_an_apostrophe(lb) -> None:  # type: ignore[no-untyped-def]
+    """§8: "Every keyword has a French form, accents optional". Phones and mail clients
+    type ’ for ': "pertes d’abord" and "campagne d’hiver" are the keywords a French
+    player writes; they used to be refused ("non compris à 'd’abord'"), costing a mail."""
+    reply = reply_to(lb, SWEDEN, SIGNON_SE + "pertes d’abord Savolax, Elfsborg\n")
+    assert "OK  pertes d'abord Savolax, Elfsborg" in reply
+    assert "non compris" not in reply
+
