@@ -48,6 +48,7 @@ from gm.games.baltica.orders import (
     Solidarity,
     TruceOffer,
     WinterCampaign,
+    joined,
     order_from_json,
     order_to_json,
 )
@@ -71,7 +72,7 @@ from gm.games.base import (
     Validation,
     Verdict,
 )
-from gm.i18n import msg, translate
+from gm.i18n import Text, msg, translate
 from gm.orders.conditions import Conditional
 from gm.orders.model import ParsedOrder, ParseResult, SourceLine
 
@@ -541,7 +542,7 @@ def _move_paths(world: World, power: str, origin: str, order: Move) -> Validatio
     rating without ``force``: a warning (the engine never force-marches by itself); no
     legal path even force-marching: refused. Section 11's limits are judged by the caller,
     with the mail's earlier moves."""
-    notes: list[str] = []
+    notes: list[Text] = []
     verdict = Verdict.ACCEPTED
     for g in order.groups:
         blocks = [world.bid_block(b) for b in g.blocks]
@@ -559,7 +560,7 @@ def _move_paths(world: World, power: str, origin: str, order: Move) -> Validatio
         elif not g.via:
             notes.append(msg("{blocks} by {path}", blocks=", ".join(g.blocks),
                              path=" → ".join(world.tname(t) for t in plan.path)))
-    return Validation(verdict, "; ".join(notes))
+    return Validation(verdict, joined(notes) if notes else "")  # each note in the reader's language
 
 
 class _ActionTally:

@@ -56,7 +56,7 @@ def _said(text: Text, lang: str) -> str:
     return text if lang == "en" else translate(text, lang)
 
 
-def _joined(parts: list[Text]) -> Text:
+def joined(parts: list[Text]) -> Text:
     """``a; b; c`` as one message (the French puts a space before the semicolon)."""
     out = parts[0]
     for part in parts[1:]:
@@ -120,7 +120,7 @@ class Move:
     def text(self) -> Text:
         """The canonical order as a message."""
         return msg("move from {origin}: {groups}", origin=self.origin,
-                   groups=_joined([g.text() for g in self.groups]))
+                   groups=joined([g.text() for g in self.groups]))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)

@@ -59,3 +59,14 @@ def test_8_a_french_apostrophe_typed_by_a_phone_is_an_apostrophe(lb) -> None:  #
     assert "OK  pertes d'abord Savolax, Elfsborg" in reply
     assert "non compris" not in reply
 
+
+def test_5_the_path_the_engine_picks_is_shown_in_the_readers_language(lb) -> None:  # type: ignore[no-untyped-def]
+    """§5: "Without via, the engine picks a shortest legal path and the reply shows it";
+    §8: "the seat's language chooses the reply's language". A French seat read
+    "(Karl XII by Åkershus)": the notes of a move lost their translation when joined."""
+    reply = reply_to(lb, SWEDEN, SIGNON_SE
+                     + "déplacer de Jamtland : Elfsborg vers Trondhjem ; Savolax vers Vasternorrland\n"
+                     + "déplacer de Vastergotland : Karl XII vers Akershus\n")
+    assert "(Elfsborg par Trondhjem ; Savolax par Västernorrland)" in reply
+    assert "(Karl XII par Åkershus)" in reply
+    assert " by " not in reply
