@@ -240,7 +240,8 @@ class BalticaModule(GameModule):
             if v.verdict is Verdict.ACCEPTED and cond is not None and not v.reason:
                 v = Validation(Verdict.TO_CHECK, msg("condition checked when carried out"))
             out.append(v)
-        return self._standing_where_they_stand(world, gs, power, kind, tally, orders, out)
+        out = self._standing_where_they_stand(world, gs, power, kind, tally, orders, out)
+        return _tell_replaced(world, power, orders, out)
 
     def _standing_where_they_stand(self, world: World, gs: GameState, power: str, kind: str,
                                    tally: _ActionTally, orders: Sequence[Any],
@@ -525,6 +526,28 @@ def _may_enter_the_war(world: World, nation: str) -> bool:
         return True
     auto = world.board.nations[nation].activation.get("automatic_from_year")
     return auto is not None and gs.year >= int(auto)
+
+
+def _tell_replaced(world: World, power: str, orders: Sequence[Any],
+                   judged: list[Validation]) -> list[Validation]:
+    """orders.md §5: standing decisions are used "unless the player replaces them in a
+    later sub-phase"; a kind given later replaces that kind given earlier in the season
+    (standing.py). The first accepted order of a kind says which earlier ones it replaces:
+    a player who adds a retreat for another block must not believe the first still
+    stands."""
+    stored = [o for o, v in zip(orders, judged, strict=True)
+              if v.stored and standing.is_standing(_plain(o))]
+    earlier = standing.given_earlier(world, power, [_plain(o) for o in stored])
+    out = list(judged)
+    for i, o in enumerate(orders):
+        kind = type(unwrap(_plain(o))[0])
+        if not out[i].stored or kind not in earlier:
+            continue
+        note = msg("it replaces what you gave earlier this season: {orders}",
+                   orders=joined([e.echo() for e in earlier.pop(kind)]))
+        v = out[i]
+        out[i] = Validation(v.verdict, msg("{a}; {b}", a=v.reason, b=note) if v.reason else note)
+    return out
 
 
 def _within(world: World, start: str, steps: int) -> set[str]:

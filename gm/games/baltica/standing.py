@@ -73,6 +73,20 @@ def record(world: World, orders: Mapping[str, Sequence[Any]]) -> None:
         world.state.turn.standing[power] = kept + [_to_json(o) for o in given]
 
 
+def given_earlier(world: World, power: str, orders: Sequence[Any]) -> dict[type, list[Any]]:
+    """The standing decisions ``power`` gave in an earlier phase of the season that
+    ``orders`` replace, by kind (a kind given later replaces that kind given earlier), so
+    the reply can say which (orders.md §2: "each order as understood")."""
+    kinds = _kinds(orders)
+    out: dict[type, list[Any]] = {}
+    for d in world.state.turn.standing.get(power, []):
+        o = _from_json(d)
+        kind = type(unwrap(o)[0])
+        if kind in kinds:
+            out.setdefault(kind, []).append(o)
+    return out
+
+
 def with_standing(world: World, orders: Mapping[str, Sequence[Any]]) -> dict[str, list[Any]]:
     """The orders of this phase with each power's standing decisions before them, minus
     the kinds the power gave anew in this phase (the phase's own orders replace them)."""

@@ -70,3 +70,24 @@ def test_5_the_path_the_engine_picks_is_shown_in_the_readers_language(lb) -> Non
     assert "(Elfsborg par Trondhjem ; Savolax par Västernorrland)" in reply
     assert "(Karl XII par Åkershus)" in reply
     assert " by " not in reply
+
+
+def test_5_a_standing_order_says_which_earlier_one_it_replaces(lb) -> None:  # type: ignore[no-untyped-def]
+    """§5: standing orders are "stored, and used when the battles ... come, unless the
+    player replaces them in a later sub-phase" (here: a kind given later replaces that
+    kind). Sweden gave a retreat for Karl XII with its actions, then a retreat for Elfsborg
+    in the Coalition's phase; the reply said only "kept as a standing order", and Karl
+    XII's retreat was gone without a word. The reply now names what it replaces."""
+    reply = reply_to(lb, SWEDEN, SIGNON_SE
+                     + "retraite Karl XII vers Vastergotland si tour >= 2 et force de Karl XII <= 1\n")
+    assert "remplace ce que" not in reply
+    close(lb)
+    assert phase_now(lb)[0] == "1718-autumn-actions-coalition"
+    reply = reply_to(lb, SWEDEN, SIGNON_SE + "retraite Elfsborg vers Jamtland si tour >= 2\n")
+    assert ("OK  retraite Elfsborg vers Jämtland si round >= 2   (gardé comme ordre permanent "
+            "pour les batailles de cette saison ; il remplace ce que vous avez donné plus tôt "
+            "dans la saison : retraite Karl XII vers Västergötland si round >= 2 et force de "
+            "Karl XII <= 1)") in reply
+    # Another kind replaces nothing.
+    reply = reply_to(lb, SWEDEN, SIGNON_SE + "pertes d'abord Savolax\n")
+    assert "OK  pertes d'abord Savolax   (gardé comme ordre permanent pour les batailles de cette saison)" in reply
