@@ -91,3 +91,21 @@ def test_5_a_standing_order_says_which_earlier_one_it_replaces(lb) -> None:  # t
     # Another kind replaces nothing.
     reply = reply_to(lb, SWEDEN, SIGNON_SE + "pertes d'abord Savolax\n")
     assert "OK  pertes d'abord Savolax   (gardé comme ordre permanent pour les batailles de cette saison)" in reply
+
+
+def test_6_3_the_garrison_that_fires_back_is_named_in_the_readers_language(lb) -> None:  # type: ignore[no-untyped-def]
+    """6.3: "Garrisons fight back against siege attempts"; §8: the report in the seat's
+    language. The French report read "round 1 : garrison Christiansand (C1) lance ...":
+    the garrison's line was written in English in the engine."""
+    deliver(lb, mail("GAME lb1\nMODERATOR mod-secret\n"
+                     "SET blocks.karl-xii.location = christiansand: test set-up\n", sender=MOD))
+    assert "OK" in outbox(lb, kind="reply", to=MOD)[-1][1]
+    reply = reply_to(lb, SWEDEN, SIGNON_SE + "siège Christiansand avec Karl XII\n")
+    assert "OK  siège Christiansand avec Karl XII" in reply
+    close(lb)  # Sweden's actions
+    close(lb)  # the Coalition's: then the sieges (6.3) in the battles sub-phase
+    fr = "\n".join(t for _, t in outbox(lb, kind="report", to=SWEDEN))
+    en = "\n".join(t for _, t in outbox(lb, kind="report", to=COALITION))
+    assert "round 1 : la garnison de Christiansand (C1) lance" in fr
+    assert "garrison" not in fr
+    assert "round 1: the garrison of Christiansand (C1) rolls" in en

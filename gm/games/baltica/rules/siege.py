@@ -71,6 +71,7 @@ def _garrison_fires(world: World, siege: SiegeState, value: int) -> None:
     rating = world.board.limits.garrison_rating  # 6.3: "treated as defending C1 blocks"
     hits = sum(1 for d in dice if d <= rating.number)
     world.emit("fire", None, territory=t.name, round=1, block=f"garrison {t.name}",
+               garrison=t.garrison.name if t.garrison else t.name,  # said by the report
                rating=str(rating), dice=dice, hits=hits)
     for _ in range(hits):
         target = strongest(world, _still_on(world, siege))
