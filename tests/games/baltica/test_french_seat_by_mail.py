@@ -109,3 +109,21 @@ def test_6_3_the_garrison_that_fires_back_is_named_in_the_readers_language(lb) -
     assert "round 1 : la garnison de Christiansand (C1) lance" in fr
     assert "garrison" not in fr
     assert "round 1: the garrison of Christiansand (C1) rolls" in en
+
+
+def test_8_1_the_interphase_report_gives_the_rp_levels_builds_are_paid_from(lb) -> None:  # type: ignore[no-untyped-def]
+    """8.1-8.2: in the Interphase each nation at war spends the RPs of its RP level; the
+    players order their replacements and builds (docs/baltica.md, "The Interphase") from
+    the report that opens it. That report gave neither the RP levels nor the nations at
+    war: a player had to ask the moderator before ordering."""
+    for _ in range(12):
+        if phase_now(lb)[0] == "1719-interphase":
+            break
+        close(lb)
+    assert phase_now(lb)[0] == "1719-interphase"
+    fr = outbox(lb, kind="report", to=SWEDEN)[-1][1]
+    en = outbox(lb, kind="report", to=COALITION)[-1][1]
+    assert ("Niveaux de PR (8.1) : Suède 40, Russie 24, Saxe 16, Danemark 16, Empire ottoman 8 ; "
+            "en guerre : Suède, Danemark.") in fr
+    assert ("RP levels (8.1): Sweden 40, Russia 24, Saxony 16, Denmark 16, Ottoman Empire 8; "
+            "at war: Sweden, Denmark.") in en
