@@ -112,7 +112,8 @@ def build_context(game: Game, module: GameModule, closed: Phase | None, current:
         events=[{"type": r.type, "data": r.data or {}} for r in shown if r.type != "roll"
                 and not r.type.startswith(("phase.", "adjudication.", "moderator.", "mail.", "game."))],
         rolls=group_rolls(r.data or {} for r in shown if r.type == "roll"),
-        rulings=rulings, defaulted=defaulted, commitment=game.commitment,
+        rulings=rulings, commitment=game.commitment,
+        defaulted=[_seat_name(module, p, seat.language if seat else "en") for p in defaulted],
         ended=current.state == "ended", phase_seq=current.seq, opened_at=current.opens_at,
         power_name=_seat_name(module, power, seat.language if seat else "en"),
         bouncing=bouncing_seats(seat_rows) if power is None and seat_rows else [],

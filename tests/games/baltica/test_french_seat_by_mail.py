@@ -127,3 +127,13 @@ def test_8_1_the_interphase_report_gives_the_rp_levels_builds_are_paid_from(lb) 
             "en guerre : Suède, Danemark.") in fr
     assert ("RP levels (8.1): Sweden 40, Russia 24, Saxony 16, Denmark 16, Ottoman Empire 8; "
             "at war: Sweden, Denmark.") in en
+
+
+def test_the_report_names_the_seat_that_sent_no_orders_in_the_readers_language(lb) -> None:  # type: ignore[no-untyped-def]
+    """§8: "the seat's language chooses the reply's language" (issue 20: "rapport pour la
+    Suède", not "sweden"). The French report said "Pas d'ordres reçus de : sweden"."""
+    close(lb)  # Sweden sends nothing for its action phase: it passes
+    fr = outbox(lb, kind="report", to=SWEDEN)[-1][1]
+    en = outbox(lb, kind="report", to=COALITION)[-1][1]
+    assert "Pas d'ordres reçus de : la Suède (ordres par défaut appliqués)." in fr
+    assert "No orders received from: Sweden (defaults applied)." in en
