@@ -161,10 +161,13 @@ def replace(app: App, game_id: str, power: str, address: str, reason: str, priva
             actor: str) -> None:
     """Give POWER to a new player at ADDRESS: new password, the current report."""
     from gm.service import moderator as mod_service
+    from gm.service.games import current_phase
 
-    _run(app, game_id, lambda c, s, g: mod_service.replace_power(
-        c, s, g, actor=actor, power=power, address=address, reason=reason, private=private))
-    click.echo(f"{game_id}: {power} now played by {address}; password and report mailed")
+    released = _run(app, game_id, lambda c, s, g: (mod_service.replace_power(
+        c, s, g, actor=actor, power=power, address=address, reason=reason, private=private),
+        current_phase(s, g.id).released)[1])
+    click.echo(f"{game_id}: {power} now played by {address}; password mailed, "
+               + ("report mailed" if released else "report held until RELEASE"))
 
 
 @mod.command()

@@ -410,7 +410,9 @@ class CommandRunner:
     def do_replacepower(self, line: SourceLine, cmd: c.ReplacePower, acting: str | None) -> None:
         mod.replace_power(self.sc.ctx, self.sc.session, self.game, power=cmd.power,
                           address=cmd.address, **self._mod(cmd))
-        self.reply.done(line, f"{cmd.power} now played by {cmd.address}; password and report mailed")
+        held = not current_phase(self.sc.session, self.game.id).released
+        self.reply.done(line, f"{cmd.power} now played by {cmd.address}; password mailed, "
+                        + ("report held until RELEASE" if held else "report mailed"))
 
     def do_rollback(self, line: SourceLine, cmd: c.Rollback, acting: str | None) -> None:
         phase = mod.rollback(self.sc.ctx, self.sc.session, self.game, phase_id=cmd.phase.lower(),

@@ -24,7 +24,7 @@ from gm.service.games import current_phase, get_seat, seats
 from gm.service.notify import tell_players
 from gm.service.outbox import queue_mail
 from gm.service.passwords import hash_password, new_password
-from gm.service.phases import log_event
+from gm.service.phases import deadline_for, log_event, under_review
 
 
 def record_act(ctx: ServiceContext, session: Session, game: Game, *, actor: str, command: str,
@@ -84,7 +84,7 @@ def set_path(ctx: ServiceContext, session: Session, game: Game, *, actor: str, p
     records them as the act's ``changes``."""
     from gm.games.base import GameError
     from gm.service.games import module_of
-    from gm.service.phases import deadline_for, info_json
+    from gm.service.phases import info_json
 
     phase = _open_phase(session, game)
     state = json.loads(json.dumps(phase.game_state or {}))
@@ -217,8 +217,10 @@ def resume(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
                args={"paused_seconds": int(paused_for.total_seconds()),
                      "deadline": phase.deadline.isoformat() if phase.deadline else None},
                reason=reason, private=private)
-    until = (msg("the deadline of {phase} is now {deadline}", phase=phase.phase_id,
-                 deadline=when(utc(phase.deadline))) if phase.deadline
+    until = (msg("the moderator is still reviewing the last adjudication: your next report "
+                 "names the phase and its deadline") if under_review(phase)
+             else msg("the deadline of {phase} is now {deadline}", phase=phase.phase_id,
+                      deadline=when(utc(phase.deadline))) if phase.deadline
              else msg("{phase} has no deadline; the moderator closes it", phase=phase.phase_id))
     tell_players(ctx, session, game, what="resume", key=ctx.clock.now().isoformat(),
                  subject=msg("game resumed"), reason="" if private else reason,
@@ -245,8 +247,12 @@ def supply_dice(ctx: ServiceContext, session: Session, game: Game, *, actor: str
 
 def replace_power(ctx: ServiceContext, session: Session, game: Game, *, actor: str, power: str,
                   address: str, reason: str = "", private: bool = False) -> str:
-    """REPLACE POWER p WITH addr: new player, new password, the current report."""
-    from gm.service.reports import queue_current_report
+    """REPLACE POWER p WITH addr: new player, new password, the current report.
+
+    During the moderator's review (preview) the new player's report is held with the
+    others and goes out at RELEASE, and the seat's held report to the old player is
+    withdrawn: he no longer plays it."""
+    from gm.service.reports import queue_current_report, withdraw_held_reports
 
     seat = get_seat(session, game.id, power)
     password = new_password()
@@ -262,6 +268,8 @@ def replace_power(ctx: ServiceContext, session: Session, game: Game, *, actor: s
                args={"power": power, "old_address": old, "new_address": address},
                reason=reason, private=private)
     phase = current_phase(session, game.id)
+    if under_review(phase) and old and old.lower() != address.lower():
+        withdraw_held_reports(session, game, to=old, power=power)
     lang = seat.language
     welcome = (f"==== gm notice {game.id} ====\n" + translate(msg(
         "You now play {power} in game {game}.", power=power, game=game.id), lang) + "\n"
@@ -302,9 +310,15 @@ def rollback(ctx: ServiceContext, session: Session, game: Game, *, actor: str, p
     The phase reopens as a new row (the history keeps the old ones, marked
     ``undone``); its dice branch stays the same unless ``fresh_dice``, which
     takes a new, logged branch so a rollback cannot fish for better dice.
-    """
-    from gm.service.phases import deadline_for
 
+    During the moderator's review (preview) the held reports are withdrawn: they report
+    what the rollback undoes. A phase the players were never shown (the one under review)
+    reopens still under review: its fresh reports are held until RELEASE.
+    """
+    from gm.service.reports import withdraw_held_reports
+
+    if under_review(current_phase(session, game.id)):
+        withdraw_held_reports(session, game)
     target = session.exec(select(Phase).where(
         Phase.game_id == game.id, Phase.phase_id == phase_id, Phase.state != "undone"
     ).order_by(col(Phase.seq).desc())).first()
@@ -325,7 +339,7 @@ def rollback(ctx: ServiceContext, session: Session, game: Game, *, actor: str, p
         game_state=target.game_state, info=target.info,
         dice_branch=branches + 1 if fresh_dice else target.dice_branch,
         supplied_dice=target.supplied_dice, supplied_then_seed=target.supplied_then_seed,
-        reminders_sent=[],
+        reminders_sent=[], released=target.released,
     )
     session.add(reopened)
     session.flush()
@@ -356,14 +370,21 @@ def _tell_everyone(ctx: ServiceContext, session: Session, game: Game, phase: Pha
     reopened phase (orders.md §9)."""
     from gm.service.reports import queue_current_report
 
-    until = (msg("you may change them until {deadline}",
-                 deadline=when(utc(phase.deadline))) if phase.deadline
-             else msg("the moderator will set the deadline"))
-    tell_players(ctx, session, game, what="rollback", key=f"{game.id}:{phase.seq}",
-                 subject=msg("rolled back to {phase}", phase=phase.phase_id), reason=reason,
-                 text=msg("The moderator rolled game {game} back to {phase}. Your orders for it "
-                          "are kept; {until}. The fresh report follows.", game=game.id,
-                          phase=phase.phase_id, until=until))
+    if under_review(phase):  # its id is the moderator's until RELEASE
+        tell_players(ctx, session, game, what="rollback", key=f"{game.id}:{phase.seq}",
+                     subject=msg("rolled back"), reason=reason,
+                     text=msg("The moderator rolled game {game} back. Your orders are kept. The "
+                              "moderator reviews the position first: your next report names "
+                              "the phase and its deadline.", game=game.id))
+    else:
+        until = (msg("you may change them until {deadline}",
+                     deadline=when(utc(phase.deadline))) if phase.deadline
+                 else msg("the moderator will set the deadline"))
+        tell_players(ctx, session, game, what="rollback", key=f"{game.id}:{phase.seq}",
+                     subject=msg("rolled back to {phase}", phase=phase.phase_id), reason=reason,
+                     text=msg("The moderator rolled game {game} back to {phase}. Your orders for "
+                              "it are kept; {until}. The fresh report follows.", game=game.id,
+                              phase=phase.phase_id, until=until))
     for seat in seats(session, game.id):
         if seat.active and seat.address:
             queue_current_report(ctx, session, game, phase, seat.power, seat, to=[seat.address],

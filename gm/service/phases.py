@@ -29,6 +29,12 @@ def deadline_for(game: Game, kind: str, opens_at: datetime) -> datetime | None:
     return policy_deadline(game.settings or {}, kind, opens_at)
 
 
+def under_review(phase: Phase) -> bool:
+    """The phase's reports are held for the moderator's review (game setting ``preview``):
+    until RELEASE no player may learn its id, deadline or what led to it."""
+    return phase.state == "open" and not phase.released
+
+
 def _deadline(game: Game, info: PhaseInfo, now: datetime) -> datetime | None:
     """A phase that owes nobody's orders (a die roll) is due at once."""
     return now if not info.owing else deadline_for(game, info.kind, now)

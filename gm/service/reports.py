@@ -44,7 +44,7 @@ from gm.service.games import module_of, seats
 from gm.service.mapwords import map_words
 from gm.service.notify import moderator_address
 from gm.service.outbox import insert_rows, queue_mail
-from gm.service.phases import events_of
+from gm.service.phases import events_of, under_review
 from gm.service.render import render, render_html
 
 
@@ -652,9 +652,33 @@ def current_report(ctx: ServiceContext, session: Session, game: Game, current: P
 def queue_current_report(ctx: ServiceContext, session: Session, game: Game, current: Phase,
                          power: str | None, seat: Seat | None, *, to: list[str], subject: str,
                          key: str) -> None:
-    """Mail a fresh report of the current position (STATUS, welcome, a new player)."""
+    """Mail a fresh report of the current position (a game's start, a new player, a
+    rollback). While ``current`` is under the moderator's review (preview) it is held with
+    the phase's other reports and written again at the release with its deadline."""
     rc = build_context(game, module_of(game), None, current, power, seat, [], [], [])
-    queue_report(ctx, session, game, rc, to=to, subject=subject, key=key)
+    held = under_review(current)
+    queue_report(ctx, session, game, rc, to=to, subject=subject, key=key, held=held,
+                 report_of=(current.seq, current.dice_branch, None) if held else None)
+
+
+def withdraw_held_reports(session: Session, game: Game, *, to: str | None = None,
+                          power: str | None = None) -> int:
+    """Take back the held reports of ``game`` (only those to address ``to`` and for seat
+    ``power`` when given): marked ``withdrawn``, never sent, their kept contexts dropped.
+    A rollback during the review undoes what they report; a seat given to a new player
+    during it is no longer the old player's to read. Returns how many."""
+    rows = [row for row in session.exec(select(OutboundMail).where(
+        OutboundMail.game_id == game.id, OutboundMail.kind == "report",
+        OutboundMail.status == "held"))
+        if (to is None or to.lower() in {a.lower() for a in row.recipients or []})
+        and (power is None or (row.subject or "").endswith(f": report for {power}"))]
+    ids = [row.message_id for row in rows]
+    for kept in session.exec(select(HeldReport).where(col(HeldReport.message_id).in_(ids))):
+        session.delete(kept)
+    for row in rows:
+        row.status = "withdrawn"
+        session.add(row)
+    return len(rows)
 
 
 def queue_deadline_moved(ctx: ServiceContext, session: Session, game: Game, phase: Phase,

@@ -97,8 +97,8 @@ def game_lines(session: Session) -> list[GameLine]:
                                 "open: " + ", ".join(open_seats(session, game)), None))
             continue
         phase = current_phase(session, game.id)
-        held = phase.state == "open" and not phase.released
+        held = phase.state == "open" and not phase.released  # its id would tell a result
         out.append(GameLine(game.id, game.module, game.scenario,
                             "held" if game.hold_reason else game.status,
-                            phase.phase_id, None if held else phase.deadline))
+                            "" if held else phase.phase_id, None if held else phase.deadline))
     return out

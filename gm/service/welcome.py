@@ -50,7 +50,9 @@ def queue_welcomes(ctx: ServiceContext, session: Session, made: NewGame) -> None
     deadline and its .ics. A seat whose turn comes later (a sequential game) is told who
     orders first and that the report opening its own phase brings its deadline and .ics.
     When the phase still owes nobody's orders (a game created by code without playing the
-    opening out), the welcome says so and carries no calendar file.
+    opening out), the welcome says so and carries no calendar file. When what was played
+    out is held for the moderator's review (preview), the welcome names no phase: the one
+    now open would tell what the opening rolls gave before RELEASE.
     """
     game = made.game
     phase = current_phase(session, game.id)
@@ -58,7 +60,8 @@ def queue_welcomes(ctx: ServiceContext, session: Session, made: NewGame) -> None
     title = next((sc.title for sc in module.scenarios() if sc.id == game.scenario), game.scenario)
     scenario = title if game.scenario in title else f"{title} ({game.scenario})"
     info = phase_info(phase)
-    no_orders = not info.owing or not phase.released  # a die roll, or a preview not released
+    under_review = not phase.released  # preview: the phase's id would tell what was rolled
+    no_orders = not info.owing or under_review
     everyone = seats(session, game.id)
     for power, password in made.passwords.items():
         seat = get_seat(session, game.id, power)
@@ -75,7 +78,7 @@ def queue_welcomes(ctx: ServiceContext, session: Session, made: NewGame) -> None
                      scenario=scenario, moderator=moderator_address(ctx, game),
                      others=other_seats(game, everyone, power), no_orders=no_orders,
                      turn_of="" if no_orders or mine else ", ".join(info.owing),
-                     next_phase=later, latest=latest)
+                     next_phase=later, latest=latest, under_review=under_review)
         queue_mail(ctx, session, game_id=game.id, kind="welcome", to=[seat.address],
                    subject=f"[{game.id}] welcome: you play {power}",
                    text=render("welcome", seat.language, game.module, **words),
