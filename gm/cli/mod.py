@@ -69,6 +69,10 @@ def extend(app: App, game_id: str, amount: str | None, to: str | None, reason: s
     phase = _run(app, game_id, lambda c, s, g: mod_service.extend(
         c, s, g, actor=actor, by=parse_duration(amount) if amount else None,
         to=parse_when(to) if to else None, reason=reason, private=private))
+    if not phase.released:  # under review: applied by RELEASE (gm.service.moderator.extend)
+        click.echo(f"{game_id}: the clock of {phase.phase_id} has not started; this extension "
+                   "applies to the deadline RELEASE sets, and no player was told")
+        return
     click.echo(f"{game_id}: {phase.phase_id} deadline now {when(phase.deadline)}")
 
 

@@ -390,6 +390,13 @@ class CommandRunner:
 
     def do_extend(self, line: SourceLine, cmd: c.Extend, acting: str | None) -> None:
         phase = mod.extend(self.sc.ctx, self.sc.session, self.game, by=cmd.by, to=cmd.to, **self._mod(cmd))
+        if not phase.released:  # under review: the act waits for RELEASE (mod.extend)
+            self.reply.done(line, msg(
+                "the clock of {phase} has not started: RELEASE starts it and sets its deadline "
+                "to {deadline}; no player was told", phase=phase.phase_id,
+                deadline=when(utc(cmd.to)) if cmd.to else msg(
+                    "the one counted from the release, moved by this EXTEND")))
+            return
         self.reply.deadline = phase.deadline
         self.reply.done(line, msg("deadline now {deadline}", deadline=when(phase.deadline))
                         if phase.deadline else msg("no deadline"))

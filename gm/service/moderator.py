@@ -48,8 +48,22 @@ def _open_phase(session: Session, game: Game) -> Phase:
 def extend(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
            by: timedelta | None = None, to: datetime | None = None, reason: str = "",
            private: bool = False) -> Phase:
-    """EXTEND 48h / EXTEND TO time: move the current deadline."""
+    """EXTEND 48h / EXTEND TO time: move the current deadline.
+
+    A phase under the moderator's review (preview) has no clock yet: RELEASE starts it. The
+    act is then recorded for the release, which adds ``by`` to the deadline it counts from
+    the release, or makes ``to`` the deadline (:func:`released_deadline`); no player is
+    told anything before (a notice would name the held phase)."""
     phase = _open_phase(session, game)
+    if under_review(phase):
+        later: dict[str, Any] = {"phase_id": phase.phase_id, "at_release": True}
+        if to is not None:
+            later["to"] = utc(to).isoformat()
+        else:
+            later["by"] = int((by or timedelta()).total_seconds())
+        record_act(ctx, session, game, actor=actor, command="extend", args=later, reason=reason,
+                   private=private)
+        return phase
     base = utc(phase.deadline) if phase.deadline else ctx.clock.now()
     new = utc(to) if to is not None else base + (by or timedelta())
     phase.deadline = new
@@ -398,8 +412,8 @@ def release(ctx: ServiceContext, session: Session, game: Game, *, actor: str, re
     The held reports were written at the close, with the deadline counted from then: each
     is written again with the one counted from the release (gm.service.reports
     ``rewrite_held_reports``). A seat whose report could not be (none held for its address,
-    a context not kept) gets the new-deadline notice instead."""
-    from gm.service.phases import deadline_for
+    a context not kept) gets the new-deadline notice instead. An EXTEND made during the
+    review applies on top of the deadline counted from the release (:func:`extend`)."""
     from gm.service.reports import queue_deadline_moved, rewrite_held_reports
 
     held = list(session.exec(select(OutboundMail).where(
@@ -411,7 +425,8 @@ def release(ctx: ServiceContext, session: Session, game: Game, *, actor: str, re
     if not phase.released:
         phase.released = True
         if phase.state == "open":
-            old, phase.deadline = phase.deadline, deadline_for(game, phase.kind, ctx.clock.now())
+            old, phase.deadline = phase.deadline, released_deadline(session, game, phase,
+                                                                    ctx.clock.now())
             moved = phase.deadline != old
         session.add(phase)
     told = rewrite_held_reports(ctx, session, game, phase, deadline_moved=moved)
@@ -424,6 +439,23 @@ def release(ctx: ServiceContext, session: Session, game: Game, *, actor: str, re
     if moved:  # a seat told the deadline of the close some other way learns the new one
         queue_deadline_moved(ctx, session, game, phase, told=told)
     return len(held)
+
+
+def released_deadline(session: Session, game: Game, phase: Phase, now: datetime) -> datetime | None:
+    """The deadline RELEASE gives ``phase``: a phase of its kind opening ``now``, moved by
+    each EXTEND made during the review, in their order (``by``: added; ``to``: that one)."""
+    deadline = deadline_for(game, phase.kind, now)
+    acts = session.exec(select(ModeratorAct).where(
+        ModeratorAct.game_id == game.id, ModeratorAct.phase_seq == phase.seq,
+        ModeratorAct.command == "extend").order_by(col(ModeratorAct.id)))
+    for args in (a.args or {} for a in acts):
+        if not args.get("at_release"):
+            continue
+        if "to" in args:
+            deadline = utc(datetime.fromisoformat(str(args["to"])))
+        else:
+            deadline = (deadline or now) + timedelta(seconds=int(args.get("by", 0)))
+    return deadline
 
 
 REVEAL_WARNING = ("the game is still running: once the seed is published, players can "

@@ -93,6 +93,35 @@ def test_a_player_given_a_seat_by_gm_mod_replace_during_the_review_gets_its_repo
     check_replaced_during_review(race)
 
 
+def test_an_extend_during_the_review_tells_no_player_and_lengthens_the_released_deadline(
+        race: Any) -> None:
+    """EXTEND 1d during the review: no notice names the held phase; the moderator reads
+    that the clock has not started; RELEASE sets the deadline counted from the release,
+    one day later, and the released reports name it."""
+    reviewed(race)
+    reply = moderate(race, "EXTEND 1d: a holiday\n")
+    assert "the clock of turn-2 has not started" in reply, reply
+    for address in (NORTH, SOUTH):
+        assert mailbox(race, address, "notice") == [], "a notice named the held phase"
+    race.clock.advance(timedelta(days=3))
+    moderate(race, "RELEASE\n")
+    assert deadline(race) == race.clock.now() + timedelta(days=2) + timedelta(days=1)
+    for address, language in ((NORTH, "en"), (SOUTH, "fr")):
+        [report] = mailbox(race, address, "report")
+        assert fmt_time(deadline(race), "UTC", language) in report
+        assert mailbox(race, address, "notice") == []
+
+
+def test_an_extend_to_during_the_review_is_the_released_deadline(race: Any) -> None:
+    reviewed(race)
+    at = (race.clock.now() + timedelta(days=9)).replace(microsecond=0)
+    moderate(race, f"EXTEND TO {at:%Y-%m-%d %H:%M}\n")
+    assert mailbox(race, NORTH, "notice") == []
+    moderate(race, "RELEASE\n")
+    assert deadline(race) == at.replace(second=0)
+    assert fmt_time(deadline(race), "UTC", "en") in mailbox(race, NORTH, "report")[0]
+
+
 def test_resume_during_the_review_does_not_name_the_held_phase(race: Any) -> None:
     reviewed(race)
     moderate(race, "PAUSE\n")
