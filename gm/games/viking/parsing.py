@@ -48,7 +48,7 @@ from gm.orders.grammar import (
     parse_order_lines,
 )
 from gm.orders.model import ErrorKind, ParseResult, SourceLine
-from gm.orders.names import NameIndex
+from gm.orders.names import NameIndex, fold
 
 
 class VikingTransformer(OrderTransformer):
@@ -322,7 +322,8 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
     places = {**posts, **{r.name: [r.name_fr, *data.aliases.get(r.id, ())]
                           for r in data.regions.values()},
               "home": ["jarlboard", "foyer", "plateau"]}
-    powers: dict[str, list[str]] = {p: [data.jarls[jarl].name] if jarl else [] for p, jarl in jarls}
+    powers: dict[str, list[str]] = {p: [*([data.jarls[jarl].name] if jarl else []),
+                                        *colour_names(data, p)] for p, jarl in jarls}
     choice = {**places, **powers, **tiles}
     context = ParseContext(
         names={"tile": _index(tiles, "tile"), "post": _index(posts, "post"),
@@ -331,6 +332,17 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
         power=power, language=language, commands=phase_commands(step), extra=extra)
     _contexts.put(key, (data, context))  # the data is kept alive: its id stays its own
     return context
+
+
+def colour_names(data: Data, power: str) -> list[str]:
+    """A player's colour as every report language shows it (rules.toml ``colors``,
+    ``display_<language>``): a French report says "Rouge", so "défier Rouge" names red."""
+    entry = data.rules["colors"]
+    if power not in entry["value"]:
+        return []
+    i = entry["value"].index(power)
+    return [shown[i] for key, shown in entry.items()
+            if key.startswith("display_") and fold(shown[i]) != fold(power)]
 
 
 @cache
