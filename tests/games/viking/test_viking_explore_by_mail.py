@@ -4,7 +4,7 @@ mail a player sent and checks the reply or report says what happened, in their l
 from __future__ import annotations
 
 import pytest
-from test_viking_by_mail import ADDR, MOD, SETTINGS, now
+from test_viking_by_mail import ADDR, DATA, MOD, SETTINGS, now
 from test_viking_s7_by_mail import position, reply_to, ship
 
 from gm.db.engine import session_scope
@@ -39,3 +39,16 @@ def test_a_french_seat_names_a_rival_by_the_colour_its_report_shows(pvfr) -> Non
                                   "offrir Vert : donner 1 silfr contre rien")
     assert "introuvable" not in reply and "??" not in reply, reply
     assert "OK  offrir green : donner 1 silfr contre rien" in reply, reply
+
+
+def test_s7_invest_n_buys_the_tile_the_report_numbers_n(pv) -> None:  # type: ignore[no-untyped-def]
+    """orders.md §7: ``invest 3  # buy the saga tile in track slot 3``, slots "counted
+    from 1 ... as the report lists the track". The report labelled each tile with its
+    cost ("5: Shipwright"), so a player writing ``invest 5`` for it bought the tile of
+    slot 5 (7 silfr) instead: the report numbers the slots, the cost beside each."""
+    _, state, _ = now(pv)
+    report = outbox(pv, kind="report", to=ADDR["red"])[-1][1]
+    line = next(x for x in report.splitlines() if x.startswith("Saga track:"))
+    fourth = DATA.tiles[state["track"][3]].name
+    assert f"4. {fourth} ({DATA.rule('track_costs')[3]} silfr)" in line, line
+    assert f"invest buy {fourth}:" in reply_to(pv, "red", "invest 4")  # too dear for red now
