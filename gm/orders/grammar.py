@@ -52,7 +52,14 @@ from gm.orders.model import (
     ParseResult,
     SourceLine,
 )
-from gm.orders.names import NameIndex, NameNotResolved, edit_distance, fold, strip_accents
+from gm.orders.names import (
+    NameIndex,
+    NameNotResolved,
+    edit_distance,
+    either,
+    fold,
+    strip_accents,
+)
 from gm.orders.prose import prose_signal
 from gm.orders.text import straighten_quotes
 from gm.resources import grammar_root
@@ -573,7 +580,7 @@ def unknown_command(line: SourceLine, commands: Sequence[str],
         return Ignored(line)
     if near:
         reason = msg("unknown command {word!r}: did you mean {commands}?", word=first,
-                     commands=" or ".join(near))
+                     commands=either(near))
     else:
         reason = msg("unknown command {word!r} (HELP lists the orders of this phase)", word=first)
     return LineError(line, ErrorKind.INVALID, reason, near)

@@ -167,6 +167,14 @@ def edit_distance(a: str, b: str) -> int:
     return prev[-1]
 
 
+def either(names: Iterable[str]) -> str:
+    """``A or B or C`` as one message, the ``or`` in the reader's language ("A ou B")."""
+    out: str = ""
+    for name in names:
+        out = msg("{a} or {b}", a=out, b=name) if out else name
+    return out
+
+
 @dataclass(frozen=True)
 class NameFailure:
     """A name that matched nothing (UNKNOWN_NAME) or several things (AMBIGUOUS).
@@ -188,7 +196,7 @@ class NameFailure:
                        text=self.text, names=", ".join(self.candidates))
         if self.candidates:
             return msg("unknown {slot} {text!r}: did you mean {names}?", slot=msg(what),
-                       text=self.text, names=" or ".join(self.candidates))
+                       text=self.text, names=either(self.candidates))
         # TRANSLATORS: {slot} is a noun of either gender (territory, zone, tile)
         return msg("unknown {slot} {text!r}", slot=msg(what), text=self.text)
 

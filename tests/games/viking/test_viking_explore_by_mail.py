@@ -52,3 +52,11 @@ def test_s7_invest_n_buys_the_tile_the_report_numbers_n(pv) -> None:  # type: ig
     fourth = DATA.tiles[state["track"][3]].name
     assert f"4. {fourth} ({DATA.rule('track_costs')[3]} silfr)" in line, line
     assert f"invest buy {fourth}:" in reply_to(pv, "red", "invest 4")  # too dear for red now
+
+
+def test_s2_nearest_names_are_offered_in_the_seats_language(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """orders.md §2: a misspelt name is answered with "the nearest names ("did you mean
+    Skåne?")"; §8: "the seat's language chooses the reply's language". The French seat
+    read "vouliez-vous dire Gotland or Gotaland ?", an English "or" in French."""
+    reply = reply_to(pvfr, "red", "voyager de foyer vers Gotlnd")
+    assert "vouliez-vous dire Gotland ou Gotaland ?" in reply, reply
