@@ -60,3 +60,25 @@ def test_s2_nearest_names_are_offered_in_the_seats_language(pvfr) -> None:  # ty
     read "vouliez-vous dire Gotland or Gotaland ?", an English "or" in French."""
     reply = reply_to(pvfr, "red", "voyager de foyer vers Gotlnd")
     assert "vouliez-vous dire Gotland ou Gotaland ?" in reply, reply
+
+
+def test_journey_from_home_refused_names_where_the_first_step_may_go(pv) -> None:  # type: ignore[no-untyped-def]
+    """Standard Actions B, Steps: "When moving a Longship from your Jarlboard to the
+    gameboard, the first step is into a Region or Post next to any of your Home Markers."
+    orders.md §2: a refused order is "said why"; the reply said only "Finland is not next
+    to one of your homes", and the report does not list the places next to a home, so
+    the player had to ask. It now names them."""
+    _, state, _ = now(pv)
+    from gm.games.viking.table import Table
+    entries = sorted(DATA.place_name(n) for n in Table(DATA, state).home_entries("red"))
+    far = next(r.name for r in DATA.regions.values() if r.id not in Table(DATA, state).home_entries("red"))
+    reply = reply_to(pv, "red", f"journey from home to {far}")
+    assert (f"{far} is not next to one of your homes: a longship leaving your jarlboard "
+            f"steps first into {', '.join(entries)}") in reply, reply
+
+
+def test_journey_from_home_refused_in_french_names_where_to_step(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """The same refusal, to the French seat (orders.md §8)."""
+    reply = reply_to(pvfr, "red", "voyager de foyer vers Finland")
+    assert "Finland n'est à côté d'aucun de vos foyers : un drakkar qui quitte votre plateau " \
+           "de jarl entre d'abord dans " in reply, reply

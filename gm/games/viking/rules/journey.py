@@ -42,7 +42,9 @@ def start(t: Table, p: str, order: Journey) -> None:
         if t.ship_supply(p) <= 0:
             raise Refusal(msg("no longship left on your jarlboard"))
         if path[0] not in t.home_entries(p):
-            raise Refusal(msg("{place} is not next to one of your homes", place=t.name(path[0])))
+            raise Refusal(msg("{place} is not next to one of your homes: a longship leaving your "
+                              "jarlboard steps first into {places}", place=t.name(path[0]),
+                              places=", ".join(sorted(t.name(n) for n in t.home_entries(p)))))
     else:
         ready = sorted((sh for sh in t.ships_of(p, begin) if not sh["exhausted"]),
                        key=lambda sh: "fleet" in sh)
