@@ -56,11 +56,15 @@ class Table:
     def emit(self, type_: str, visible_to: Any = None, **data: Any) -> None:
         """Record an event; a message built with ``msg`` (a reason) is kept in English
         under its key and as data under ``KEY_msg``, so a report says it in the
-        reader's language (templates: ``d.get("why_msg", d.why) | say(lang)``)."""
+        reader's language (templates: ``d.get("why_msg", d.why) | say(lang)``); a list of
+        such messages likewise, item by item."""
         vis = frozenset(visible_to) if visible_to is not None else None
         for key, value in list(data.items()):
             if isinstance(value, Text):
                 data[key], data[f"{key}_msg"] = str(value), as_data(value)
+            elif isinstance(value, list) and value and all(isinstance(v, Text) for v in value):
+                # a list of messages (a trade's items) likewise: d.get("give_msg", d.give)
+                data[key], data[f"{key}_msg"] = [str(v) for v in value], [as_data(v) for v in value]
         self.events.append(Event(f"viking.{type_}", data, vis))
 
     # -- players --------------------------------------------------------------

@@ -4,6 +4,7 @@ mail a player sent and checks the reply or report says what happened, in their l
 from __future__ import annotations
 
 import pytest
+from test_viking_althing_trade_by_mail import send
 from test_viking_by_mail import ADDR, DATA, MOD, SETTINGS, now
 from test_viking_s7_by_mail import position, reply_to, ship
 
@@ -82,3 +83,16 @@ def test_journey_from_home_refused_in_french_names_where_to_step(pvfr) -> None: 
     reply = reply_to(pvfr, "red", "voyager de foyer vers Finland")
     assert "Finland n'est à côté d'aucun de vos foyers : un drakkar qui quitte votre plateau " \
            "de jarl entre d'abord dans " in reply, reply
+
+
+def test_a_trade_is_reported_to_a_french_seat_with_french_items(pv) -> None:  # type: ignore[no-untyped-def]
+    """Key Concepts, Trade: "you may Trade Saga Tiles, Longships, Followers, Silfr"; the
+    trade's items were stored as English text, so blue's French report read "Échange :
+    Rouge donne 1 silfr à Vert contre longship at Holmgard"."""
+    position(pv, lambda st: st["ships"].extend([ship("red", "ladoga"), ship("green", "holmgard")]))
+    send(pv, "red", "journey from Ladoga to Holmgard\n"
+                    "offer green: give 1 silfr for longship at Holmgard")
+    assert now(pv)[0] == "round-1-red-trade-1-0"
+    send(pv, "green", "accept")
+    report = outbox(pv, kind="report", to=ADDR["blue"])[-1][1]
+    assert "Échange : Rouge donne 1 silfr à Vert contre drakkar sur Holmgard." in report, report

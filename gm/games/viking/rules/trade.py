@@ -19,7 +19,7 @@ from typing import Any
 from gm.games.viking.orders import Item
 from gm.games.viking.rules import journey
 from gm.games.viking.table import Refusal, Table
-from gm.i18n import msg
+from gm.i18n import Text, msg
 
 
 def propose(t: Table, p: str, rival: str, give: tuple[Item, ...], get: tuple[Item, ...],
@@ -90,10 +90,10 @@ def answer(t: Table, response: Any) -> None:
            give=[i.echo() for i in give], get=[i.echo() for i in get])
 
 
-def _public(item: Item) -> str:
+def _public(item: Item) -> Text:
     """What everyone learns of an item: a traded tile is not named (hands are private,
     unless the game makes all information public)."""
-    return "a saga tile" if item.kind == "tile" else item.echo()
+    return msg("a saga tile") if item.kind == "tile" else item.echo()
 
 
 def _check(t: Table, giver: str, items: tuple[Item, ...]) -> None:
