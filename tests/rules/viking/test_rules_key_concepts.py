@@ -69,7 +69,8 @@ def test_rule_duchies_two_venture_posts_are_a_home_for_the_journey() -> None:
     state = table()  # red is Sigrid, home Skara next to Gotaland
     venture(state, "gorodische", "Holmgard Bazaar", "red")
     out = send(state, {"red": "journey from home to Holmgard"})
-    assert event(out, "refused")["why"] == "Holmgard is not next to one of your homes"
+    assert event(out, "refused")["why"] == ("Holmgard is not next to one of your homes: a longship "
+                                            "leaving your jarlboard steps first into Gotaland")
     venture(state, "ilmen", "River Pilots", "red")
     assert [p["duchies"] for p in module.view(state, "red")["players"]
             if p["power"] == "red"] == [["Holmgard"]]
