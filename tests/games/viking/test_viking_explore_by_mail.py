@@ -3,6 +3,8 @@ mail a player sent and checks the reply or report says what happened, in their l
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from test_viking_althing_trade_by_mail import send
 from test_viking_by_mail import ADDR, DATA, MOD, SETTINGS, now
@@ -96,3 +98,37 @@ def test_a_trade_is_reported_to_a_french_seat_with_french_items(pv) -> None:  # 
     send(pv, "green", "accept")
     report = outbox(pv, kind="report", to=ADDR["blue"])[-1][1]
     assert "Échange : Rouge donne 1 silfr à Vert contre drakkar sur Holmgard." in report, report
+
+
+def test_a_french_report_says_home_and_the_jarldom_followers_in_french(pv) -> None:  # type: ignore[no-untyped-def]
+    """orders.md §8: "the seat's language chooses the reply's language". Blue's French
+    report read "Rouge voyage de home vers Gotaland" and "partisans : jarldom 0, Suède 0,
+    théocratie 0, Rus 0": the journey from the jarlboard and the jarldom followers in
+    English, where its orders say "voyager de foyer" and "jarlat"."""
+    _, state, _ = now(pv)
+    from gm.games.viking.table import Table
+    entry = DATA.place_name(sorted(Table(DATA, state).home_entries("red"))[0])
+    send(pv, "red", f"journey from home to {entry}\npass")
+    report = outbox(pv, kind="report", to=ADDR["blue"])[-1][1]
+    assert f"Rouge part de son foyer vers {entry}." in report, report
+    assert "partisans : jarlat 0, Suède 0, théocratie 0, Rus 0" in report, report
+    assert "jarldom" not in report
+
+
+def test_a_traded_tile_is_a_saga_tile_in_french(pv) -> None:  # type: ignore[no-untyped-def]
+    """Fog: "the tile drawn or traded only for its holder"; the others read that a saga
+    tile changed hands, in French "une tuile de saga", not "a saga tile"."""
+    odin = next(t.id for t in DATA.tileset("starter") if t.name == "Odin")
+
+    def colocated(st: dict[str, Any]) -> None:
+        st["pile"] = [x for x in st["pile"] if x != odin]
+        st["track"] = [None if x == odin else x for x in st["track"]]
+        st["players"]["green"]["hand"].append(odin)
+        st["ships"].extend([ship("red", "ladoga"), ship("green", "holmgard")])
+
+    position(pv, colocated)
+    send(pv, "red", "journey from Ladoga to Holmgard\noffer green: give 1 silfr for nothing")
+    send(pv, "green", "counter: give tile Odin for 1 silfr")
+    send(pv, "red", "accept")
+    report = outbox(pv, kind="report", to=ADDR["blue"])[-1][1]
+    assert "Échange : Vert donne une tuile de saga à Rouge contre 1 silfr." in report, report
