@@ -51,7 +51,10 @@ def test_s7_invest_n_buys_the_tile_the_report_numbers_n(pv) -> None:  # type: ig
     slot 5 (7 silfr) instead: the report numbers the slots, the cost beside each."""
     _, state, _ = now(pv)
     report = outbox(pv, kind="report", to=ADDR["red"])[-1][1]
-    line = next(x for x in report.splitlines() if x.startswith("Saga track:"))
+    lines = report.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("Saga track:"))
+    line = lines[at]
+    assert lines[at - 1] == "", "the track stays a paragraph of its own"
     fourth = DATA.tiles[state["track"][3]].name
     assert f"4. {fourth} ({DATA.rule('track_costs')[3]} silfr)" in line, line
     assert f"invest buy {fourth}:" in reply_to(pv, "red", "invest 4")  # too dear for red now
