@@ -135,3 +135,46 @@ def test_a_traded_tile_is_a_saga_tile_in_french(pv) -> None:  # type: ignore[no-
     send(pv, "red", "accept")
     report = outbox(pv, kind="report", to=ADDR["blue"])[-1][1]
     assert "Échange : Vert donne une tuile de saga à Rouge contre 1 silfr." in report, report
+
+
+def status(ctx, p: str) -> str:  # type: ignore[no-untyped-def]
+    """The report STATUS sends again (orders.md §1: "send me my current report")."""
+    from tests.pipeline.conftest import deliver, mail
+    deliver(ctx, mail(f"GAME pv1\nPOWER {p} {p}-pw\nSTATUS\n", sender=ADDR[p]))
+    return outbox(ctx, to=ADDR[p])[-1][1]
+
+
+def test_a_hand_tile_says_what_it_does(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """Docs (viking.md, Known limits): "The 220 printed saga tiles are not in the seed:
+    games use the starter set written for gm", so no player holds a printed tile to
+    read. The report named a tile's type, place and trigger, never its ability: Storm
+    Season (effects: every rival pays 1 silfr) read "Storm Season: event, West,
+    immediate", and an Althing was voted on blind. The hand, the saga track and the
+    Althing now say what each tile does, in the seat's language."""
+    storm = next(t.id for t in DATA.tileset("starter") if t.name == "Storm Season")
+
+    def in_hand(st: dict[str, Any]) -> None:
+        st["pile"] = [x for x in st["pile"] if x != storm]
+        st["track"] = [None if x == storm else x for x in st["track"]]
+        st["players"]["red"]["hand"].append(storm)
+        st["players"]["green"]["hand"].append(storm)
+
+    position(pvfr, in_hand)
+    assert "  Storm Season: événement, West, immédiat (chaque adversaire paie 1 silfr)" \
+        in status(pvfr, "red")
+    assert "  Storm Season: event, West, immediate (each rival pays 1 silfr)" \
+        in status(pvfr, "green")
+
+
+def test_the_althing_report_says_what_the_event_does(pv) -> None:  # type: ignore[no-untyped-def]
+    """PLAY, Events: "Althing - In turn order, vote whether the Event Resolves": the
+    voters read what they vote on (Thingvellir Assembly: every player gains 2 silfr),
+    in their language (blue writes French)."""
+    from test_viking_althing_trade_by_mail import prepare
+    p0, _, _ = prepare(pv)
+    send(pv, p0, "play Thingvellir Assembly")
+    assert now(pv)[0] == f"round-1-{p0}-althing-1"
+    assert "Thingvellir Assembly: event, North, althing (every player gains 2 silfr)" \
+        in outbox(pv, kind="report", to=ADDR["green"])[-1][1]
+    assert "Thingvellir Assembly: événement, North, Althing (chaque joueur gagne 2 silfr)" \
+        in outbox(pv, kind="report", to=ADDR["blue"])[-1][1]
