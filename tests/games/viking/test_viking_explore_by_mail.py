@@ -178,3 +178,15 @@ def test_the_althing_report_says_what_the_event_does(pv) -> None:  # type: ignor
         in outbox(pv, kind="report", to=ADDR["green"])[-1][1]
     assert "Thingvellir Assembly: événement, North, Althing (chaque joueur gagne 2 silfr)" \
         in outbox(pv, kind="report", to=ADDR["blue"])[-1][1]
+
+
+def test_the_report_says_what_each_victory_card_asks(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """Victory: a player wins by meeting a face-up victory card; the cards are
+    reconstructed for gm (docs/viking.md, Data), so a player cannot look them up: the
+    report named "Warlord (standard)" and never what it asks."""
+    def warlord(st: dict[str, Any]) -> None:
+        st["victory"]["cards"][0], st["victory"]["faceup"][0] = "s1", True
+
+    position(pvfr, warlord)
+    assert "  Warlord: 4 partisans jarlat et 1 allié puissant" in status(pvfr, "red")
+    assert "  Warlord: 4 jarldom followers and 1 powerful ally" in status(pvfr, "green")
