@@ -190,3 +190,13 @@ def test_the_report_says_what_each_victory_card_asks(pvfr) -> None:  # type: ign
     position(pvfr, warlord)
     assert "  Warlord: 4 partisans jarlat et 1 allié puissant" in status(pvfr, "red")
     assert "  Warlord: 4 jarldom followers and 1 powerful ally" in status(pvfr, "green")
+
+
+def test_s8_help_lists_the_vote_and_lists_of_names_in_the_seats_language(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """orders.md §8: "Every keyword has a French form ... listed by HELP in French". The
+    French HELP read "voter <no>", "garder <tiles>" and "vers <places>": the grammar's
+    own rule names, in English, and only one of the two votes."""
+    reply = reply_to(pvfr, "red", "AIDE")
+    assert "  voter oui | non\n" in reply and "  garder TUILE, TUILE\n" in reply, reply
+    assert "  voyager drakkar N vers LIEU, LIEU, LIEU\n" in reply
+    assert "<" not in reply.split("Ordres de ce jeu :")[1].split("Plus :")[0]
