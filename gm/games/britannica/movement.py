@@ -49,6 +49,7 @@ class Refusal(Enum):
     TRANSFER_FORBIDDEN = "only Germany may transfer money, and only to Austria-Hungary"
     NOT_YOUR_POWER = "your seat does not control that power"
     WRONG_PHASE = "not an order of this phase"
+    NO_TREATY = "no treaty of that name names you as a party"
     NOT_IMPLEMENTED = "not yet implemented"
     ALREADY_THERE = "you already have a marker there; use upgrade"
     SPECIAL_GARRISON = "the Indian Army / Western Garrison must keep three Army(10) in its zone"

@@ -373,10 +373,13 @@ def negotiation_phase(d: BritanniaData, state: State, orders: Mapping[str, Seque
     events: list[Event] = []
     calls: list[o.CallCongress] = []
     early: dict[str, list[dict[str, Any]]] = {}
-    for actor, own in sorted(by_actor(orders).items()):
+    acts = by_actor(orders)
+    for actor, own in sorted(acts.items()):
         seat = d.seat_of(actor)
         for i, order in enumerate(own, 1):
             base = o.base(order)
+            if isinstance(base, o.TreatyText | o.Sign | o.Breach):
+                continue  # below, every power's drafts before the signatures
             if isinstance(base, o.CallCongress):
                 calls.append(base)
             elif isinstance(base, (o.Attend, o.Propose)):
@@ -386,6 +389,7 @@ def negotiation_phase(d: BritanniaData, state: State, orders: Mapping[str, Seque
                 events += [refusal(d, actor, i, order, got)] if isinstance(got, str) else got
             else:
                 events += _negotiate(new, actor, seat, i, order, d)
+    events += _treaty_orders(d, new, acts)  # a breach lodged here may give the call its CB
     evs, refused = congress.call(d, new, calls)
     events += evs + [refusal(d, c.actor, 0, c, why) for c, why in refused]
     if new.get("congress"):
@@ -551,12 +555,17 @@ def end_of_turn(d: BritanniaData, new: State, dice: Dice) -> list[Event]:
 
 def _treaty_orders(d: BritanniaData, new: State, acts: Mapping[str, Sequence[o.AnyOrder]]
                    ) -> list[Event]:
-    """Treaties may be presented at any time (seed, Treaties): drafts and signatures."""
+    """Treaties may be presented at any time (seed, Treaties): drafts and signatures. The
+    phase's drafts come first, then its signatures, then its breaches, each step in
+    alphabetical order of the acting power: the seed lets "an exact copy of the treaty ...
+    be sent by each individual to the GM for it to become valid", so a party signing in the
+    mail phase in which another drafts the treaty signs it whatever the powers' names."""
     events: list[Event] = []
-    for actor, own in sorted(acts.items()):
-        for i, order in enumerate(own, 1):
-            if isinstance(o.base(order), o.TreatyText | o.Sign | o.Breach):
-                events += _negotiate(new, actor, d.seat_of(actor), i, order, d)
+    for step in (o.TreatyText, o.Sign, o.Breach):
+        for actor, own in sorted(acts.items()):
+            for i, order in enumerate(own, 1):
+                if isinstance(o.base(order), step):
+                    events += _negotiate(new, actor, d.seat_of(actor), i, order, d)
     return events
 
 
@@ -617,7 +626,10 @@ def _negotiate(new: State, actor: str, seat: str, i: int, order: o.AnyOrder,
                                      "text": t["text"] if t["ratified"] else ""}, vis)]
     if isinstance(base, o.SwitchPower):
         return []
-    why = Refusal.NOT_IMPLEMENTED if isinstance(base, o.NotYet) else Refusal.WRONG_PHASE
+    if isinstance(base, o.Sign) and not isinstance(order, o.Conditional):
+        why = Refusal.NO_TREATY
+    else:
+        why = Refusal.NOT_IMPLEMENTED if isinstance(base, o.NotYet) else Refusal.WRONG_PHASE
     return [Event("order_not_carried_out", {"power": actor, "number": i, "order": echo(order),
                                             "reason": why.name, "why": why.value},
                   frozenset({seat}))]

@@ -53,3 +53,27 @@ def test_rule_treaties_a_secret_treaty_scrapped_by_war_stays_secret() -> None:
     [scrapped] = [e for e in events if e.type == "treaty_scrapped"]
     assert scrapped.visible_to == frozenset({"germany", "italy", "russia"})
     assert s["treaties"] == []
+
+
+def test_rule_treaties_each_party_may_send_its_copy_in_the_phase_the_treaty_is_drafted() -> None:
+    """"Treaties must be submitted to the GM with the signature of all parties or an exact copy
+    of the treaty can be sent by each individual to the GM for it to become valid." France
+    drafts "Entente" and Britain signs it in the same Negotiation phase: the treaty is ratified,
+    whichever power's name comes first (Britain's signature used to be taken before France's
+    draft existed and was refused as "not an order of this phase")."""
+    s, events = play(_negotiation(),
+                     {"france": 'treaty "Entente" secret between france, britain: no war',
+                      "britain": 'sign treaty "Entente"'})
+    assert [e.type for e in events if e.type.startswith("treaty")] == [
+        "treaty_drafted", "treaty_ratified"]
+    assert not [e for e in events if e.type == "order_not_carried_out"]
+    [treaty] = s["treaties"]
+    assert treaty["ratified"] and treaty["signed"] == ["france", "britain"]
+
+
+def test_rule_treaties_a_signature_with_no_such_treaty_says_so() -> None:
+    """Orders not carried out are told with the reason (docs/britannica.md): a signature of
+    a treaty nobody drafted names that, not "not an order of this phase"."""
+    _, events = play(_negotiation(), {"britain": 'sign treaty "Entente"'})
+    [refused] = [e for e in events if e.type == "order_not_carried_out"]
+    assert refused.data["reason"] == "NO_TREATY"
