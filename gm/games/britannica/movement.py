@@ -9,7 +9,7 @@ depends on the order in which powers are looked at (orders.md §4).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -281,12 +281,25 @@ _DO: dict[type, Callable[[Ctx, Any], dict[str, Any]]] = {o.Place: do_place, o.Up
        o.Transfer: do_transfer}
 
 
+def acting_order(d: BritanniaData, actors: Iterable[str]) -> list[str]:
+    """The order in which the acting powers' Movement orders are carried out: a power whose
+    orders another seat gives (Austria-Hungary, "always controlled by Germany") after the
+    seat's own power, so that the £ "the German player can transfer ... from the German
+    treasury to Austria-Hungary" pay for Austria-Hungary's orders of the same phase (seed,
+    Austria-Hungary); otherwise alphabetical. No other power's orders change what an order
+    finds, so this order changes no result but that one."""
+    return sorted(actors, key=lambda p: (d.seat_of(p) != p, p))
+
+
 def run_power(d: BritanniaData, start: State, actor: str, seat: str,
               own: Sequence[o.AnyOrder], submitted: Mapping[str, Sequence[o.AnyOrder]],
-              funds_after: list[int] | None = None) -> tuple[Ctx, list[Event]]:
+              funds_after: list[int] | None = None, received: int = 0) -> tuple[Ctx, list[Event]]:
     """Carry out one acting power's orders top to bottom on its own copy of the board;
-    ``funds_after``, when given, gets the power's money after each order."""
+    ``funds_after``, when given, gets the power's money after each order; ``received``: the
+    £ transferred to the power this phase (:func:`acting_order`), in its treasury first."""
     c = Ctx(d, start, copy_state(start), actor, submitted, canal_built=[], transfers=[])
+    if received:
+        c.mine["treasury"][actor] += received
     events: list[Event] = []
     exhausted_at: int | None = None
     for i, order in enumerate(own, 1):
@@ -336,13 +349,18 @@ def spending(d: BritanniaData, start: State, seat: str, orders: Sequence[o.AnyOr
     by_actor: dict[str, list[tuple[int, o.AnyOrder]]] = {}
     for i, order in enumerate(orders):
         by_actor.setdefault(o.actor_of(order), []).append((i, order))
-    for actor, items in by_actor.items():
+    received: dict[str, int] = {}
+    for actor in acting_order(d, by_actor):
+        items = by_actor[actor]
         if actor not in start.get("treasury", {}):
             continue
-        funds = int(start["treasury"][actor])
+        funds = int(start["treasury"][actor]) + received.get(actor, 0)
         own = [x for _, x in items]
         after: list[int] = []
-        _, events = run_power(d, start, actor, seat, own, {actor: own}, funds_after=after)
+        c, events = run_power(d, start, actor, seat, own, {actor: own}, funds_after=after,
+                              received=received.get(actor, 0))
+        for to, amount in c.transfers or []:
+            received[to] = received.get(to, 0) + amount
         before = 0
         for k, (i, _) in enumerate(items):
             short = any(e.data.get("number") == k + 1 and e.data.get("reason") in (

@@ -27,7 +27,13 @@ from gm.games.britannica import orders as o
 from gm.games.britannica.annexation import ottoman_annexation, severed_annexations
 from gm.games.britannica.combat import colonial_combat
 from gm.games.britannica.data import BritanniaData, after_balkan_wars
-from gm.games.britannica.movement import Refusal, merge, renumber_new_units, run_power
+from gm.games.britannica.movement import (
+    Refusal,
+    acting_order,
+    merge,
+    renumber_new_units,
+    run_power,
+)
 from gm.games.britannica.refusals import refusal
 from gm.games.britannica.tensions import change_cri, great_war_end, raise_eti
 from gm.i18n import msg
@@ -54,10 +60,14 @@ def movement_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence
     new = copy_state(start)
     built: dict[str, list[str]] = {}
     navy: dict[str, int] = {}
-    for actor in sorted(d.great_powers):
+    received: dict[str, int] = {}
+    for actor in acting_order(d, d.great_powers):
         own = submitted.get(actor, [])
-        ctx, evs = run_power(d, start, actor, d.seat_of(actor), own, submitted)
-        merge(d, new, ctx)
+        ctx, evs = run_power(d, start, actor, d.seat_of(actor), own, submitted,
+                             received=received.get(actor, 0))
+        merge(d, new, ctx)  # the treasury of a power that received £ is its own run's
+        for to, amount in ctx.transfers or []:
+            received[to] = received.get(to, 0) + amount
         navy[actor] = ctx.eti
         for pid in ctx.canal_built or []:
             built.setdefault(pid, []).append(actor)

@@ -37,3 +37,23 @@ def test_add_counts_the_money_of_the_orders_already_stored(pax) -> None:  # type
     reply = send(pax, "britain", "ADD", "buy army 3", "buy army 3")
     assert "(£10: britain has spent £40 of £40)" in reply
     assert "the money runs out here: £0 of britain's £40 left" in reply
+
+
+def test_germany_s_transfer_pays_for_austria_hungary_s_orders_of_the_same_phase(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Seed, Austria-Hungary: "The German player can transfer £'s from the German treasury
+    to Austria-Hungary" and "can ... build new military units and place status markers" for
+    it. Germany's mail transfers £10, then places Austria-Hungary's Influence in Rumania
+    (£10, with £9 of its own): the reply counts the transfer and the marker is placed (it used
+    to warn that the money runs out, and the order was skipped for "not enough money" while
+    the £10 arrived in the same phase)."""
+    deliver(pax, mail("GAME pax1\nMODERATOR mod-secret\nSET treasury.austria-hungary = 9\n"
+                      "SET treasury.germany = 35\n", sender=MOD))
+    reply = send(pax, "germany", "transfer 10 to austria-hungary", "FOR austria-hungary",
+                 "place influence in Rumania")
+    assert "(£10: germany has spent £10 of £35)" in reply
+    assert "£10: austria-hungary has spent £10 of £19)" in reply, reply
+    assert "money runs out" not in reply
+    close(pax)
+    text = report(pax, "germany")
+    assert "Austria-Hungary places influence in Rumania." in text, text
+    assert "not enough money" not in text
