@@ -425,8 +425,11 @@ class _Commands(Transformer):
     def no_wait(self, k: list[Any]) -> c.Wait:
         return c.Wait(False)
 
-    def press(self, k: list[Token]) -> c.Press:
-        to = tuple(self._v(t).lower() for t in k)
+    def press_name(self, k: list[Token]) -> str:
+        return " ".join(self._v(t) for t in k)
+
+    def press(self, k: list[str]) -> c.Press:
+        to = tuple(name.lower() for name in k)
         if c.ALL_POWERS in to or "tous" in to:
             to = (c.ALL_POWERS,)
         return c.Press(to, "")

@@ -22,7 +22,7 @@ from gm.pipeline.reply import SectionReply
 from gm.service import moderator as mod
 from gm.service.bouncing import clear as clear_bouncing
 from gm.service.errors import ServiceError
-from gm.service.games import current_phase, seat_for_power
+from gm.service.games import current_phase, module_of, seat_for_power
 from gm.service.games import seats as seats_of
 from gm.service.orders import set_flags
 from gm.service.outbox import queue_mail
@@ -204,11 +204,14 @@ class CommandRunner:
         sent_to = forward_press(self.sc.ctx, self.sc.session, self.game, acting or "moderator",
                                 cmd, key=f"press:{self.sc.inbound_id}:{line.number}",
                                 moderator=self.seat is None)
+        # the powers as the reader's reports name them ("l'Italie"), else by their ids
+        local = module_of(self.game).seat_names(self.seat.language if self.seat else "en")
+        powers = ", ".join(local.get(p, p) for p in sent_to)
         if (self.game.settings or {}).get("press_held") and self.seat is not None:
             self.reply.done(line, msg("press to {powers} will go out with the next reports",
-                                      powers=", ".join(sent_to)))
+                                      powers=powers))
         else:
-            self.reply.done(line, msg("press sent to {powers}", powers=", ".join(sent_to)))
+            self.reply.done(line, msg("press sent to {powers}", powers=powers))
 
     def do_help(self, line: SourceLine, cmd: c.Help, acting: str | None) -> None:
         self.game_help(self.reply, self.game, cmd.topic, self.seat.language if self.seat else "en")

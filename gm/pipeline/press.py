@@ -22,12 +22,12 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from gm.db.models import Game
-from gm.i18n import msg
+from gm.i18n import languages, msg
 from gm.orders import commands as c
 from gm.orders.names import fold
 from gm.service.context import ServiceContext
 from gm.service.errors import Forbidden, NotFound
-from gm.service.games import seats
+from gm.service.games import module_of, seats
 from gm.service.notify import moderator_address
 from gm.service.outbox import queue_mail
 
@@ -39,6 +39,24 @@ def press_rule(game: Game) -> str:
     """The game's press rule, its judge aliases resolved."""
     raw = str((game.settings or {}).get("press", "allowed")).strip().lower()
     return ALIASES.get(raw, raw)
+
+
+_ARTICLES = ("l'", "la ", "le ", "les ", "the ")
+
+
+def _local_names(game: Game) -> dict[str, str]:
+    """Each seat's name in every language gm speaks, folded, to the seat's power: a French
+    player writes ``PRESSE A italie, Grande-Bretagne`` (the game's ``seat_names``, "l'Italie",
+    with and without the article)."""
+    module = module_of(game)
+    out: dict[str, str] = {}
+    for language in languages():
+        for power, name in module.seat_names(language).items():
+            low = name.strip().lower()
+            bare = next((low[len(a):] for a in _ARTICLES if low.startswith(a)), low)
+            for form in (low, bare):
+                out.setdefault(fold(form), fold(power))
+    return out
 
 
 def forward_press(ctx: ServiceContext, session: Session, game: Game, sender: str, cmd: c.Press,
@@ -53,6 +71,7 @@ def forward_press(ctx: ServiceContext, session: Session, game: Game, sender: str
         raise Forbidden(msg("game {game} allows no press", game=game.id))
     held = bool(settings.get("press_held")) and not moderator
     table = {fold(s.power): s for s in seats(session, game.id) if s.active}
+    table |= {k: table[p] for k, p in _local_names(game).items() if p in table and k not in table}
     anonymous = rule == "anonymous" and not moderator
     wanted = [p for p in table.values() if anonymous or p.power != sender] if cmd.broadcast else []
     for name in () if cmd.broadcast else cmd.to:
