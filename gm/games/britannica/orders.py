@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
 from typing import Any
 
+from gm.i18n import msg
 from gm.orders.conditions import (
     All,
     Any_,
@@ -191,7 +192,13 @@ class Places(OrderPredicate):
                 and order.kind in KIND_SETS.get(self.kind, frozenset({self.kind})))
 
     def echo(self) -> str:
-        return f"{self.power} places {'no ' if self.negated else ''}{self.kind} in {_area_name(self.area)}"
+        from gm.games.britannica.parser import said_place, said_power, said_word
+
+        said = {"power": said_power(self.power), "kind": said_word(self.kind),
+                "area": said_place(self.area)}
+        if self.negated:
+            return msg("{power} places no {kind} in {area}", **said)
+        return msg("{power} places {kind} in {area}", **said)
 
 
 @dataclass(frozen=True)
@@ -207,7 +214,10 @@ class MovesInto(OrderPredicate):
                 or (isinstance(order, Garrison) and order.area == self.area))
 
     def echo(self) -> str:
-        return f"{self.power} moves into {_area_name(self.area)}"
+        from gm.games.britannica.parser import said_place, said_power
+
+        return msg("{power} moves into {area}", power=said_power(self.power),
+                   area=said_place(self.area))
 
 
 @dataclass(frozen=True)
@@ -221,7 +231,9 @@ class BuysFleet(OrderPredicate):
         return isinstance(order, Buy) and order.unit == "fleet"
 
     def echo(self) -> str:
-        return f"{self.power} buys fleet"
+        from gm.games.britannica.parser import said_power
+
+        return msg("{power} buys fleet", power=said_power(self.power))
 
 
 Cond = Condition

@@ -20,7 +20,7 @@ from lark.exceptions import LarkError, UnexpectedInput, VisitError
 from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData, load
 from gm.games.britannica.data import aliases as data_aliases
-from gm.i18n import Name, Text, msg
+from gm.i18n import Name, Text, languages, msg
 from gm.orders.conditions import all_of, any_of
 from gm.orders.grammar import inline_rules, parse_inline, unknown_command, without_full_stop
 from gm.orders.help import find_topic, topics_of
@@ -348,7 +348,7 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
 
     # -- conditions -----------------------------------------------------------
     def places(self, c: list) -> o.Places:
-        negated = any(isinstance(x, Token) and x.type == "NO" for x in c)
+        negated = any(isinstance(x, Token) and x.type in ("NO", "NE") for x in c)
         kind_tok = next(x for x in c if isinstance(x, Token) and x.type == "KIND")
         kind = self._kind(kind_tok)
         if kind == "none":
@@ -359,7 +359,7 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         return o.MovesInto(self._power(c[0]), self._area(c[3]))
 
     def buys(self, c: list) -> o.BuysFleet:
-        if self._unit(c[2]) != "fleet":
+        if self._unit(c[-1]) != "fleet":
             raise _Refused(ErrorKind.INVALID, msg("only 'buys fleet' is a condition"))
         return o.BuysFleet(self._power(c[0]))
 
@@ -484,7 +484,7 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
         order = parse_inline(_inline_parser(), _Build(n, actor), prepared, refused_at_first_word=True)
     except (UnexpectedInput, RefusedAtFirstWord):  # the same grammar: the tree parser refuses it too
         return _without_full_stop(line, actor, n, after_prose, commands) or _not_an_order(
-            line, commands, after_prose)
+            line, commands, after_prose, actor, n)
     except Exception:  # noqa: S110 - refused: read again below, for the very same answer
         pass
     else:
@@ -501,8 +501,24 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
         raise
     except LarkError:
         return _without_full_stop(line, actor, n, after_prose, commands) or _not_an_order(
-            line, commands, after_prose)
+            line, commands, after_prose, actor, n)
     return ParsedOrder(line, order, echo(order))
+
+
+_COND_WORD = re.compile(r"\s(?:if|si|unless|sauf\s+si)\s", re.IGNORECASE)
+_THEN_WORD = re.compile(r"\s(?:then|alors)\s", re.IGNORECASE)
+
+
+def _condition_unread(line: SourceLine, actor: str, n: Names) -> bool:
+    """Whether the line is an order that reads with a condition that does not (``ORDER if
+    C``, ``ORDER unless C``, ``if C then ORDER``): the order's own syntax would not help."""
+    text = line.text.strip()
+    starts = re.match(r"(?:if|si)\s", text, re.IGNORECASE)
+    found = _THEN_WORD.search(text) if starts else _COND_WORD.search(text)
+    if not found:
+        return False
+    order = text[found.end():] if starts else text[:found.start()]
+    return isinstance(parse_line(SourceLine(line.number, order), actor, n), ParsedOrder)
 
 
 def _without_full_stop(line: SourceLine, actor: str, n: Names, after_prose: str | None,
@@ -515,11 +531,16 @@ def _without_full_stop(line: SourceLine, actor: str, n: Names, after_prose: str 
     return ParsedOrder(line, again.order, again.echo) if isinstance(again, ParsedOrder) else None
 
 
-def _not_an_order(line: SourceLine, commands: tuple[str, ...],
-                  after_prose: str | None) -> LineError | Ignored:
+def _not_an_order(line: SourceLine, commands: tuple[str, ...], after_prose: str | None,
+                  actor: str, n: Names) -> LineError | Ignored:
     word = line.text.split(" ", 1)[0].split(":", 1)[0]
     if fold(word) not in _folded_command_words():
         return unknown_command(line, commands or command_words(), after_prose)
+    if _condition_unread(line, actor, n):
+        return LineError(line, ErrorKind.INVALID, msg(
+            "not understood: the order reads, its condition does not; a condition is written "
+            "POWER places [no] KIND in AREA, POWER moves into AREA, POWER buys fleet or "
+            "funds >= N (HELP conditions)"))
     return LineError(line, ErrorKind.INVALID, how_written(word))
 
 
@@ -567,6 +588,33 @@ def _nm(ident: str) -> str:
     return _said_place(ident, english)
 
 
+def said_place(ident: str) -> str:
+    """A place as an echo says it in the reader's language (:func:`_nm`)."""
+    return _nm(ident)
+
+
+@cache
+def said_power(ident: str) -> str:
+    """A power as an echo says it: its id, said in French with its French name ("Italie",
+    rules.toml ``words``) where the grammar reads that name back as the same power."""
+    from gm.games.britannica.view import words
+
+    forms = {}
+    for lang in languages()[1:]:
+        said = str(words(load(), lang)["power"].get(ident, {}).get("name", ""))
+        try:
+            if said and names().powers.resolve(said) == ident:
+                forms[lang] = said
+        except NameNotResolved:
+            pass
+    return Name(ident, **forms) if forms else ident
+
+
+def said_word(word: str) -> str:
+    """A keyword of an echo (a unit, a marker kind) in the reader's language."""
+    return _word(word)
+
+
 @cache
 def _said_place(ident: str, english: str) -> str:
     d = load()
@@ -590,7 +638,8 @@ def _pname(name: str) -> str:
 _WORDS = {"army": msg("army"), "fleet": msg("fleet"), "interest": msg("interest"),
           "influence": msg("influence"), "protectorate": msg("protectorate"),
           "possession": msg("possession"), "none": msg("none"), "yes": msg("yes"),
-          "no": msg("no"), "abstain": msg("abstain")}
+          "no": msg("no"), "abstain": msg("abstain"), "control": msg("control"),
+          "any": msg("any")}
 
 
 def _word(word: str) -> str:

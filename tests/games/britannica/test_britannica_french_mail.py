@@ -19,3 +19,37 @@ def test_press_names_the_powers_as_french_players_write_them(pax) -> None:  # ty
         [(_, body)] = outbox(pax, kind="press", to=ADDR[power])
         assert "La Tunisie est française." in body
     assert not outbox(pax, kind="press", to=ADDR["germany"])
+
+
+def test_conditions_read_as_french_players_write_them_and_are_said_back_in_french(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """orders.md §8: "si ... alors (if ... then), sauf si (unless), et, ou, non; the Pax
+    Britannica ... verbs likewise": a French player writes the seed's Tunis condition as
+    French is written ("si l'Italie ne place pas de contrôle à Tunis"), and the reply says
+    the condition back in French, in words the grammar reads again (it was "puissance
+    introuvable : 'Italie ne'", "incompris" for "pénètre en" and "achète une flotte", and the
+    conditions it read were echoed in English: "sauf si germany buys fleet")."""
+    reply = send(pax, "france", "VERIFIER",
+                 "placer influence au Maroc si l'Italie ne place pas de contrôle au Maroc",
+                 "placer intérêt en Perse sauf si la Russie pénètre en Perse",
+                 "acheter armée 3 sauf si l'Allemagne achète une flotte",
+                 "acheter armée 1 si la Russie place un marqueur influence en Perse")
+    assert "??" not in reply, reply
+    assert "si Italie ne place aucun marqueur contrôle dans Maroc" in reply, reply
+    assert "sauf si Russie pénètre dans Perse" in reply
+    assert "sauf si Allemagne achète une flotte" in reply
+    assert "si Russie place un marqueur influence dans Perse" in reply
+    for english in ("places", "moves into", "buys fleet", "italy", "germany"):
+        assert english not in reply, english
+
+
+def test_an_order_whose_condition_does_not_read_is_told_how_a_condition_is_written(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """orders.md §2: each line not accepted comes "with the reason". The order part of
+    "acheter armée 3 si la Russie construit une flotte" is right; the reply gives the
+    condition's syntax, not the order's ("il s'écrit acheter armée|flotte FORCE" sent the
+    player to fix what was not wrong)."""
+    reply = send(pax, "france", "VERIFIER", "acheter armée 3 si la Russie construit une flotte")
+    assert "l'ordre se lit, sa condition non" in reply, reply
+    assert "PUISSANCE achète une flotte" in reply and "(AIDE conditions)" in reply
+    assert "acheter armée|flotte FORCE" not in reply
+    english = send(pax, "britain", "CHECK", "buy army 3 unless russia builds a fleet")
+    assert "the order reads, its condition does not" in english, english
