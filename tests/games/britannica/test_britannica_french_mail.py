@@ -53,3 +53,21 @@ def test_an_order_whose_condition_does_not_read_is_told_how_a_condition_is_writt
     assert "acheter armée|flotte FORCE" not in reply
     english = send(pax, "britain", "CHECK", "buy army 3 unless russia builds a fleet")
     assert "the order reads, its condition does not" in english, english
+
+
+def test_help_canal_names_the_two_canals_a_player_may_build(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Seed, Canals and Straits: "any player can construct a Caribbean - South Pacific Canal
+    through Panama or Central America"; Suez is Egypt's strait, never built. HELP canal
+    said "(Panama, Suez)"."""
+    for power, line, expected in (("britain", "HELP canal", "(Panama, Central America)"),
+                                  ("france", "AIDE canal", "(Panama, Amérique centrale)")):
+        reply = send(pax, power, line)
+        assert expected in reply and "Suez" not in reply, reply
+
+
+def test_a_second_marker_is_refused_with_the_order_to_write_instead(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """orders.md §2: a refused order says why and, in the reader's language, what to write:
+    France has Influence in Madagascar; "placer intérêt à Madagascar" is refused with the
+    upgrade order in French (it said "utilisez la promotion", a word no order has)."""
+    reply = send(pax, "france", "VERIFIER", "placer intérêt à Madagascar")
+    assert "écrivez « améliorer ZONE vers TYPE »" in reply, reply
