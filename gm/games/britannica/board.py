@@ -137,7 +137,7 @@ def army_path(d: BritanniaData, state: State, power: str, origin: str, dest: str
     start = home if origin == "home" else origin
     end = home if dest == "home" else dest
     through = traversable(d, state, power, merchants)
-    if not _may_end(d, state, power, end):
+    if not may_end(d, state, power, end):
         return None
     sea_links = _sea_links(d, state)
     waypoints = [start, *via, end]
@@ -150,7 +150,10 @@ def army_path(d: BritanniaData, state: State, power: str, origin: str, dest: str
     return path
 
 
-def _may_end(d: BritanniaData, state: State, power: str, area: str) -> bool:
+def may_end(d: BritanniaData, state: State, power: str, area: str) -> bool:
+    """Whether an army may end its move in ``area`` (seed, Movement: Army Units): home, an
+    area with the power's Control marker (established or not), or one in unrest with no
+    other power's Control marker."""
     if area == d.home(power):
         return True
     if area not in d.areas or d.areas[area].type == "home":

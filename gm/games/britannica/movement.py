@@ -42,6 +42,13 @@ class Refusal(Enum):
     NO_DOWNGRADE = "only Interest and Influence markers may be downgraded"
     NO_UNIT = "no such unit there"
     NO_PATH = "no legal path"
+    NO_END = ("an army ends its move only at home, where you have a Control marker, or in an "
+              "area in unrest with no other power's Control marker: place one there above this "
+              "order")
+    NO_FLEET_END = ("a naval unit goes only home or to a coastal area where your Control marker "
+                    "is established")
+    NOT_UNORGANIZED = ("a Protectorate or Possession goes only in an Unorganized or Chinese "
+                       "Vassal area, or in an area in unrest")
     MERCHANT_TAKEN = "already a merchant fleet of yours in that sea zone"
     NO_NEW_MERCHANT = "no new merchant fleet is due to you this turn"
     NO_CANAL_RIGHT = "a canal needs an established Influence or Control marker there"
@@ -127,7 +134,7 @@ def _legal_placement(c: Ctx, area: str, kind: str) -> None:
     if kind in ("protectorate", "possession"):
         unrest = area in c.start.get("unrest", [])
         if b.area_type(c.d, c.start, area) not in ("unorganized", "chinese_vassal") and not unrest:
-            raise Refused(Refusal.ILLEGAL_PLACEMENT)
+            raise Refused(Refusal.NOT_UNORGANIZED)
     if kind == "dominion":
         raise Refused(Refusal.ILLEGAL_PLACEMENT)
 
@@ -211,9 +218,12 @@ def do_move(c: Ctx, order: o.Move) -> dict[str, Any]:
         raise Refused(Refusal.HOME_COUNTRY)
     if order.unit == "fleet":
         if not b.fleet_may_reach(c.d, c.mine, c.actor, order.dest):
-            raise Refused(Refusal.NO_PATH)
+            raise Refused(Refusal.NO_FLEET_END)
         path: list[str] = [order.origin, order.dest]
     else:
+        end = c.d.home(c.actor) if order.dest == "home" else order.dest
+        if not b.may_end(c.d, c.mine, c.actor, end):
+            raise Refused(Refusal.NO_END)
         found = b.army_path(c.d, c.mine, c.actor, order.origin, order.dest,
                             c.mine["merchants"].get(c.actor, []), order.via)
         if found is None:

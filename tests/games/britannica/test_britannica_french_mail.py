@@ -71,3 +71,19 @@ def test_a_second_marker_is_refused_with_the_order_to_write_instead(pax) -> None
     upgrade order in French (it said "utilisez la promotion", a word no order has)."""
     reply = send(pax, "france", "VERIFIER", "placer intérêt à Madagascar")
     assert "écrivez « améliorer ZONE vers TYPE »" in reply, reply
+
+
+def test_a_refused_placement_and_move_say_which_rule_in_french(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """orders.md §2: what the power's own position forbids is refused "and said why". Seed,
+    Status Change: "You can place a Protectorate or Possession marker... In any Unorganized or
+    Chinese Vassal Area... In any Area in Unrest"; Army Units: an army ends its move in an
+    area in unrest or with the player's Control marker. France upgrading its Influence in
+    Tunis (Independent, calm) and moving an army there was told "les règles de statut
+    interdisent ce marqueur" and "aucun chemin permis", which named neither rule."""
+    reply = send(pax, "france", "VERIFIER", "améliorer Tunis en protectorat",
+                 "déplacer armée 3 de métropole à Tunis par Méditerranée")
+    assert ("un protectorat ou une possession ne se place que dans une région inorganisée ou "
+            "vassale de la Chine, ou dans une région en troubles") in reply, reply
+    assert ("une armée ne termine son mouvement qu'au pays, là où vous avez un marqueur de "
+            "contrôle, ou dans une région en troubles sans marqueur de contrôle d'une autre "
+            "puissance : placez-en un plus haut dans vos ordres") in reply

@@ -21,7 +21,9 @@ def test_orders_the_position_forbids_are_refused_with_the_reason(pax) -> None:  
 
 def test_an_order_after_one_that_makes_it_possible_is_accepted(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     reply = send(pax, "britain", "move army 3 from home to Eritrea")
-    assert "REFUSED  move army 3 from home to Eritrea: refused: no legal path" in reply
+    assert ("REFUSED  move army 3 from home to Eritrea: refused: an army ends its move only at "
+            "home, where you have a Control marker, or in an area in unrest with no other "
+            "power's Control marker: place one there above this order") in reply
     reply = send(pax, "britain", "place protectorate in Eritrea", "move army 3 from home to Eritrea")
     assert "OK  move army 3 from home to Eritrea\n" in reply  # the Protectorate above gives the path
     assert "REFUSED" not in reply

@@ -200,7 +200,7 @@ def test_rule_naval_units_move_only_to_an_established_control_marker() -> None:
             "move fleet 3 from home to Burma\nmove fleet 10 from home to Aden")
     new, events = play(s, {"britain": text}, lead=[6] * 5, unjudged=("britain",))
     [refused] = [e for e in of_type(events, "order_not_carried_out") if e["power"] == "britain"]
-    assert (refused["number"], refused["reason"]) == (3, "NO_PATH")
+    assert (refused["number"], refused["reason"]) == (3, "NO_FLEET_END")
     fleets = {u["strength"]: u["at"] for u in new["units"] if u["power"] == "britain" and u["type"] == "fleet"}
     assert fleets == {3: "home", 10: "aden"}
 
@@ -215,7 +215,7 @@ def test_rule_army_units_may_not_enter_unrest_under_another_power_s_control() ->
     s["unrest"] = ["algiers"]
     new, events = play(s, {"italy": "move army 3 from home to Algiers"}, lead=[6] * 5,
                        unjudged=("italy",))
-    assert [e["reason"] for e in of_type(events, "order_not_carried_out")] == ["NO_PATH"]
+    assert [e["reason"] for e in of_type(events, "order_not_carried_out")] == ["NO_END"]
     assert not [u for u in new["units"] if u["power"] == "italy" and u["at"] == "algiers"]
 
 
@@ -242,7 +242,7 @@ def test_rule_status_change_protectorate_only_in_unorganized_chinese_vassal_or_u
     s = set_up()
     s["markers"].pop("tunis")
     _, events = play(s, {"italy": "place protectorate in Tunis"}, unjudged=("italy",))
-    assert [e["reason"] for e in of_type(events, "order_not_carried_out")] == ["ILLEGAL_PLACEMENT"]
+    assert [e["reason"] for e in of_type(events, "order_not_carried_out")] == ["NOT_UNORGANIZED"]
     s["unrest"] = ["tunis"]
     _, events = play(s, {"italy": "place protectorate in Tunis"}, lead=[6] * 5)
     assert of_type(events, "place_done") == [{"power": "italy", "area": "tunis", "kind": "protectorate"}]
