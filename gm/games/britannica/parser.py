@@ -159,10 +159,23 @@ def _add_local_names(slot: dict[str, list[str]], raw: dict[str, dict[str, Any]])
 class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's order
     """Tree -> typed order; names resolved in their slot."""
 
-    def __init__(self, n: Names, actor: str) -> None:
+    def __init__(self, n: Names, actor: str, written: str = "", prepared: str = "") -> None:
         super().__init__()
         self.n = n
         self.actor = actor
+        self.written = written  # the line as the player wrote it (a treaty's text, verbatim)
+        self.prepared = prepared  # the line the grammar reads (accents removed)
+
+    def _verbatim(self, rest: Token) -> str:
+        """A free text (a treaty's terms) as the player wrote it, accents and all: the grammar
+        reads the line without accents; the text is the written line's part after as many
+        colons as the read line has before it."""
+        text = str(rest).strip()
+        if not self.written or not self.prepared or rest.start_pos is None:
+            return text
+        k = self.prepared[:rest.start_pos].count(":")
+        parts = self.written.split(":", k)
+        return parts[k].strip() if len(parts) == k + 1 else text
 
     # -- names ----------------------------------------------------------------
     def name(self, items: list[Token]) -> str:
@@ -269,7 +282,7 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         parties = tuple(self._power(x) for x in c[4:] if not isinstance(x, Token))
         rest = [x for x in c[4:] if isinstance(x, Token) and x.type == "REST"]
         return o.TreatyText(self.actor, str(c[1]).strip('" '), str(c[2]).lower() == "public",
-                            parties, str(rest[0]).strip() if rest else "")
+                            parties, self._verbatim(rest[0]) if rest else "")
 
     def volunteer(self, c: list) -> o.Volunteer:
         names_ = [x for x in c if not isinstance(x, Token)]
@@ -481,7 +494,8 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
     n = n or names()
     prepared = _prepare(line.text, n)
     try:
-        order = parse_inline(_inline_parser(), _Build(n, actor), prepared, refused_at_first_word=True)
+        order = parse_inline(_inline_parser(), _Build(n, actor, line.text, prepared), prepared,
+                             refused_at_first_word=True)
     except (UnexpectedInput, RefusedAtFirstWord):  # the same grammar: the tree parser refuses it too
         return _without_full_stop(line, actor, n, after_prose, commands) or _not_an_order(
             line, commands, after_prose, actor, n)
@@ -491,7 +505,7 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
         return ParsedOrder(line, order, echo(order))
     try:
         tree: Tree[Token] = _parser().parse(prepared)
-        order = _Build(n, actor).transform(tree)
+        order = _Build(n, actor, line.text, prepared).transform(tree)
     except VisitError as exc:
         inner = exc.orig_exc
         if isinstance(inner, NameNotResolved):
@@ -713,8 +727,9 @@ def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
         case o.Sign(_, name):
             return msg('sign treaty "{name}"', name=name)
         case o.TreatyText(_, name, public, parties, text):
-            vis = "public" if public else "secret"
-            return f'treaty "{name}" {vis} between {", ".join(parties)}: {text}'
+            return msg('treaty "{name}" {visibility} between {parties}: {text}', name=name,
+                       visibility="public" if public else "secret",
+                       parties=_listed([said_power(p) for p in parties]), text=text)
         case o.NotYet(_, _, text):
             return text
         case o.Volunteer(_, area, to):

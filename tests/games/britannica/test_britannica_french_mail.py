@@ -3,7 +3,9 @@ keyword has a French form ... A French order is accepted from any seat")."""
 
 from __future__ import annotations
 
-from tests.games.britannica.test_britannica_by_mail import ADDR, pax, send  # noqa: F401
+from gm.db.engine import session_scope
+from gm.service.games import current_orders
+from tests.games.britannica.test_britannica_by_mail import ADDR, close, pax, phase_now, send  # noqa: F401
 from tests.pipeline.conftest import outbox
 
 
@@ -87,3 +89,19 @@ def test_a_refused_placement_and_move_say_which_rule_in_french(pax) -> None:  # 
     assert ("une armée ne termine son mouvement qu'au pays, là où vous avez un marqueur de "
             "contrôle, ou dans une région en troubles sans marqueur de contrôle d'une autre "
             "puissance : placez-en un plus haut dans vos ordres") in reply
+
+
+def test_a_treaty_keeps_its_terms_as_written_and_is_said_back_in_french(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Seed, Treaties: "Treaties must be written in order to avoid disputes over what the
+    signers of a Treaty really meant": the terms are kept as the player wrote them, accents
+    and all (they were stored and echoed without accents: "soutien mutuel en Mediterranee"),
+    and a French seat's reply says the treaty back in French (it said "treaty ... secret
+    between france, britain")."""
+    assert close(pax) == "1880-negotiation"
+    reply = send(pax, "france", "traité « Entente » secret entre France, Grande-Bretagne : "
+                 "soutien mutuel en Méditerranée, à 10:30 précises")
+    assert ("OK  traité « Entente » secret entre France, Grande-Bretagne : soutien mutuel en "
+            "Méditerranée, à 10:30 précises") in reply, reply
+    with session_scope(pax.engine) as s:
+        [row] = [r for r in current_orders(s, "pax1", phase_now(pax)[1]).values()]
+        assert "soutien mutuel en Méditerranée, à 10:30 précises" in str(row.orders)
