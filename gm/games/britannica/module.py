@@ -25,7 +25,7 @@ from gm.games.britannica.parser import parse_lines
 from gm.games.britannica.turn import adjudicate
 from gm.games.britannica.view import view as fog_view
 from gm.games.britannica.view import words as data_words
-from gm.i18n import msg
+from gm.i18n import Name, languages, msg
 from gm.orders.model import ParseResult, SourceLine
 
 MOVEMENT_ORDERS = (o.Buy, o.Place, o.Upgrade, o.Downgrade, o.Move, o.Merchant, o.Canal,
@@ -98,13 +98,22 @@ def _with_money(d: Any, state: State, seat: str, orders: Sequence[Any],
         if short:
             out[i] = Validation(Verdict.WARNING, msg(
                 "the money runs out here: £{left} of {actor}'s £{funds} left; this order and "
-                "those below it will be skipped", left=funds - spent, actor=actor, funds=funds))
+                "those below it will be skipped", left=funds - spent, actor=_said(actor, "of"),
+                funds=funds))
             continue
-        note = msg("£{cost}: {actor} has spent £{spent} of £{funds}", cost=cost, actor=actor,
-                   spent=spent, funds=funds)
+        note = msg("£{cost}: {actor} has spent £{spent} of £{funds}", cost=cost,
+                   actor=_said(actor, "the"), spent=spent, funds=funds)
         v = out[i]
         out[i] = Validation(v.verdict, msg("{a}; {b}", a=v.reason, b=note) if v.reason else note)
     return out
+
+
+def _said(power: str, form: str) -> Name:
+    """A power in a reply line: its id in English (as the replies always said it), in other
+    languages its name in that ``form`` (rules.toml ``words``: "la France", "du Japon")."""
+    forms = {lang: str(_words(lang)["power"][power][form]) for lang in languages()[1:]
+             if power in _words(lang)["power"]}
+    return Name(power, **forms)
 
 
 def _seat_of_actor(d: Any, state: State, actor: str) -> str | None:

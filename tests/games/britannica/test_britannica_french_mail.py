@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from gm.db.engine import session_scope
 from gm.service.games import current_orders
-from tests.games.britannica.test_britannica_by_mail import ADDR, close, pax, phase_now, send  # noqa: F401
-from tests.pipeline.conftest import outbox
+from tests.games.britannica.test_britannica_by_mail import ADDR, MOD, close, pax, phase_now, send  # noqa: F401
+from tests.pipeline.conftest import deliver, mail, outbox
 
 
 def test_press_names_the_powers_as_french_players_write_them(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
@@ -105,3 +105,13 @@ def test_a_treaty_keeps_its_terms_as_written_and_is_said_back_in_french(pax) -> 
     with session_scope(pax.engine) as s:
         [row] = [r for r in current_orders(s, "pax1", phase_now(pax)[1]).values()]
         assert "soutien mutuel en Méditerranée, à 10:30 précises" in str(row.orders)
+
+
+def test_the_money_lines_are_french_for_a_french_seat(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """orders.md §2 (warnings: "money that will run out") in the reader's language, as the
+    French reports write money and powers ("21 £", "la France"): the reply said "£10 :
+    france a dépensé £10 sur £21" and "il reste £1 des £21 de france"."""
+    deliver(pax, mail("GAME pax1\nMODERATOR mod-secret\nSET treasury.france = 21\n", sender=MOD))
+    reply = send(pax, "france", "VERIFIER", "acheter armée 3", "acheter armée 10")
+    assert "(10 £ : la France a dépensé 10 £ sur 21 £)" in reply, reply
+    assert "il reste 11 £ des 21 £ de la France ;" in reply
