@@ -442,11 +442,9 @@ def position_refusals(d: BritanniaData, start: State, seat: str, orders: Sequenc
 
 
 def _refused(seat: str, actor: str, i: int, order: o.AnyOrder, why: Refusal) -> Event:
-    from gm.games.britannica.parser import echo
+    from gm.games.britannica.refusals import not_carried_out
 
-    return Event("order_not_carried_out",
-                 {"power": actor, "number": i, "order": echo(order), "reason": why.name,
-                  "why": why.value}, frozenset({seat}))
+    return not_carried_out(seat, actor, i, order, why.name, why.value)
 
 
 def merge(d: BritanniaData, new: State, c: Ctx) -> None:

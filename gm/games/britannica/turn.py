@@ -34,7 +34,7 @@ from gm.games.britannica.movement import (
     renumber_new_units,
     run_power,
 )
-from gm.games.britannica.refusals import refusal
+from gm.games.britannica.refusals import not_carried_out, refusal
 from gm.games.britannica.tensions import change_cri, great_war_end, raise_eti
 from gm.i18n import msg
 
@@ -613,8 +613,6 @@ def adjudicate(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.A
 
 def _negotiate(new: State, actor: str, seat: str, i: int, order: o.AnyOrder,
                d: BritanniaData) -> list[Event]:
-    from gm.games.britannica.parser import echo
-
     base = o.base(order)
     if isinstance(base, o.Breach):
         got = treaties.breach(d, new, actor, base.name, base.violator)
@@ -640,9 +638,7 @@ def _negotiate(new: State, actor: str, seat: str, i: int, order: o.AnyOrder,
         why = Refusal.NO_TREATY
     else:
         why = Refusal.NOT_IMPLEMENTED if isinstance(base, o.NotYet) else Refusal.WRONG_PHASE
-    return [Event("order_not_carried_out", {"power": actor, "number": i, "order": echo(order),
-                                            "reason": why.name, "why": why.value},
-                  frozenset({seat}))]
+    return [not_carried_out(seat, actor, i, order, why.name, why.value)]
 
 
 def chinese_resentment(d: BritanniaData, new: State, dice: Dice) -> list[Event]:

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from gm.db.engine import session_scope
 from gm.service.games import current_orders
-from tests.games.britannica.test_britannica_by_mail import ADDR, MOD, close, pax, phase_now, send  # noqa: F401
+from tests.games.britannica.test_britannica_by_mail import (  # noqa: F401
+    ADDR,
+    MOD,
+    close,
+    pax,
+    phase_now,
+    report,
+    send,
+)
 from tests.pipeline.conftest import deliver, mail, outbox
 
 
@@ -115,3 +123,16 @@ def test_the_money_lines_are_french_for_a_french_seat(pax) -> None:  # type: ign
     reply = send(pax, "france", "VERIFIER", "acheter armée 3", "acheter armée 10")
     assert "(10 £ : la France a dépensé 10 £ sur 21 £)" in reply, reply
     assert "il reste 11 £ des 21 £ de la France ;" in reply
+
+
+def test_an_order_not_carried_out_is_quoted_in_french_in_a_french_report(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """docs/britannica.md: "Orders not carried out are always told to their owner, with the
+    reason", in the reader's language (orders.md §8): France's conditional purchase, not
+    carried out because Germany buys a fleet, is quoted as the reply said it, in French (the
+    report quoted it in English: « buy army 3 unless germany buys fleet »)."""
+    send(pax, "france", "acheter armée 3 sauf si l'Allemagne achète une flotte")
+    send(pax, "germany", "buy fleet 1")
+    assert close(pax) == "1880-negotiation"
+    text = report(pax, "france")
+    assert ("Non exécuté : ordre 1 de la France « acheter armée 3 sauf si Allemagne achète une "
+            "flotte » : sa condition n'était pas remplie.") in text, text
