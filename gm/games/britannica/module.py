@@ -26,6 +26,7 @@ from gm.games.britannica.turn import adjudicate
 from gm.games.britannica.view import view as fog_view
 from gm.games.britannica.view import words as data_words
 from gm.i18n import Name, languages, msg
+from gm.orders.conditions import Not, OrderPredicate
 from gm.orders.model import ParseResult, SourceLine
 
 MOVEMENT_ORDERS = (o.Buy, o.Place, o.Upgrade, o.Downgrade, o.Move, o.Merchant, o.Canal,
@@ -90,22 +91,57 @@ def _with_money(d: Any, state: State, seat: str, orders: Sequence[Any],
     kept = [i for i, v in enumerate(judged) if v.verdict is not Verdict.REFUSED]
     money = spending(d, state, seat, [orders[i] for i in kept])
     out = list(judged)
+    unsure: set[str] = set()  # acting powers with a costly order conditional on others above
     for n, i in enumerate(kept):
         if n not in money:
+            if _on_others(orders[i]) and isinstance(o.base(orders[i]), _PAID):
+                unsure.add(o.actor_of(orders[i]))  # not carried out in the reading: it may be
             continue
         cost, spent, funds, short = money[n]
         actor = o.actor_of(orders[i])
+        said = {"left": funds - spent, "actor": _said(actor, "of"), "funds": funds}
+        if short and actor in unsure:
+            out[i] = Validation(Verdict.WARNING, msg(
+                "the money may run out here, as a conditional order above reads other powers' "
+                "orders: £{left} of {actor}'s £{funds} left; if so, this order and those below "
+                "it are skipped", **said))
+            continue
+        if short and _on_others(orders[i]):
+            unsure.add(actor)
+            out[i] = Validation(Verdict.WARNING, msg(
+                "if this order is carried out (its condition reads other powers' orders), "
+                "the money runs out here: £{left} of {actor}'s £{funds} left; it and those "
+                "below it would then be skipped", **said))
+            continue
         if short:
             out[i] = Validation(Verdict.WARNING, msg(
                 "the money runs out here: £{left} of {actor}'s £{funds} left; this order and "
-                "those below it will be skipped", left=funds - spent, actor=_said(actor, "of"),
-                funds=funds))
+                "those below it will be skipped", **said))
             continue
+        if _on_others(orders[i]) and isinstance(o.base(orders[i]), _PAID):
+            unsure.add(actor)
         note = msg("£{cost}: {actor} has spent £{spent} of £{funds}", cost=cost,
                    actor=_said(actor, "the"), spent=spent, funds=funds)
         v = out[i]
         out[i] = Validation(v.verdict, msg("{a}; {b}", a=v.reason, b=note) if v.reason else note)
     return out
+
+
+_PAID = (o.Buy, o.Place, o.Upgrade, o.Canal, o.Transfer)  # the orders that cost money
+
+
+def _on_others(order: Any) -> bool:
+    """Whether ``order`` is conditional on other powers' orders (orders.md §4: it "sees every
+    order that power submitted"), which the mail's own money lines cannot know."""
+    if not isinstance(order, o.Conditional):
+        return False
+    todo: list[Any] = [order.cond]
+    while todo:
+        c = todo.pop()
+        if isinstance(c, OrderPredicate):
+            return True
+        todo += list(getattr(c, "items", ())) + ([c.item] if isinstance(c, Not) else [])
+    return False
 
 
 def _said(power: str, form: str) -> Name:

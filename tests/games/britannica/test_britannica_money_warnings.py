@@ -57,3 +57,38 @@ def test_germany_s_transfer_pays_for_austria_hungary_s_orders_of_the_same_phase(
     text = report(pax, "germany")
     assert "Austria-Hungary places influence in Rumania." in text, text
     assert "not enough money" not in text
+
+
+def test_money_running_out_on_an_order_conditional_on_others_is_said_as_a_possibility(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """orders.md §4: a condition about another power "sees every order that power submitted",
+    which the mail cannot know; seed, Movement/Status Change: "Players may 'overspend' with
+    their orders if they suspect that some placements may not happen". Britain's £40 buys an
+    army 3 (£10), a fleet 10 unless Germany buys a fleet (£30), then an army 10 (£30): the
+    reply says the money may run out at the army 10, as the fleet above may not be bought
+    (it said "this order and those below it will be skipped" as a certainty); Germany buys a
+    fleet, and the army 10 is bought."""
+    reply = send(pax, "britain", "buy army 3", "buy fleet 10 unless germany buys fleet",
+                 "buy army 10")
+    assert ("buy army 10   (accepted with a warning: the money may run out here, as a "
+            "conditional order above reads other powers' orders: £0 of britain's £40 left; if "
+            "so, this order and those below it are skipped)") in reply, reply
+    send(pax, "germany", "buy fleet 1")
+    close(pax)
+    assert "Britain buys an army of strength 10." in report(pax, "britain")
+
+
+def test_money_running_out_at_an_order_conditional_on_others_says_if_it_is_carried_out(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The same, where the conditional order itself cannot be paid: with £35, an army 3 (£10)
+    leaves £25, short of "buy fleet 10 unless germany buys fleet" (£30): the reply says the
+    money runs out there if it is carried out, and that the army 1 below may be skipped;
+    Germany buys a fleet, so the fleet is not bought and the army 1 is."""
+    deliver(pax, mail("GAME pax1\nMODERATOR mod-secret\nSET treasury.britain = 35\n", sender=MOD))
+    reply = send(pax, "britain", "buy army 3", "buy fleet 10 unless germany buys fleet",
+                 "buy army 1")
+    assert ("buy fleet 10 unless germany buys fleet   (accepted with a warning: if this order is "
+            "carried out (its condition reads other powers' orders), the money runs out here: "
+            "£25 of britain's £35 left; it and those below it would then be skipped)") in reply, reply
+    assert "buy army 1   (accepted with a warning: the money may run out here" in reply
+    send(pax, "germany", "buy fleet 1")
+    close(pax)
+    assert "Britain buys an army of strength 1." in report(pax, "britain")
