@@ -53,7 +53,9 @@ class Robot:
         if in_reply_to:
             msg["In-Reply-To"] = in_reply_to
         msg.set_content(body)
-        (self.inbox / "new" / f"robot.{self.sent}.eml").write_bytes(bytes(msg))
+        tmp = self.inbox / "tmp" / f"robot.{self.sent}.eml"  # as an MTA delivers: never a
+        tmp.write_bytes(bytes(msg))  # half-written file in new/ for the daemon to read
+        tmp.rename(self.inbox / "new" / tmp.name)
 
     def answer_all(self) -> int:
         """Answer what came since the last call, as a ticket system would; return how many."""
