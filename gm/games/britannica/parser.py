@@ -660,19 +660,12 @@ def _word(word: str) -> str:
     return _WORDS.get(word, word)
 
 
-def _joined(parts: list[Text]) -> Text:
-    """``a; b; c`` as one message (the French puts a space before the semicolon)."""
+def _joined(parts: Sequence[str], listed: bool = False) -> str:
+    """``a; b; c`` as one message (the French puts a space before the semicolon), or with
+    ``listed`` ``a, b, c``; each part said in the reader's language."""
     out = parts[0]
     for part in parts[1:]:
-        out = msg("{a}; {b}", a=out, b=part)
-    return out
-
-
-def _listed(parts: list[str]) -> str:
-    """``a, b, c`` as one message, each part said in the reader's language."""
-    out = parts[0]
-    for part in parts[1:]:
-        out = msg("{a}, {b}", a=out, b=part)
+        out = msg("{a}, {b}", a=out, b=part) if listed else msg("{a}; {b}", a=out, b=part)
     return out
 
 
@@ -709,7 +702,7 @@ def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
             if via:
                 return msg("move {unit} {strength} from {origin} to {dest} via {via}",
                            unit=_word(unit), strength=s, origin=_nm(origin), dest=_nm(dest),
-                           via=_listed([_nm(v) for v in via]))
+                           via=_joined([_nm(v) for v in via], listed=True))
             return msg("move {unit} {strength} from {origin} to {dest}", unit=_word(unit),
                        strength=s, origin=_nm(origin), dest=_nm(dest))
         case o.Merchant(_, None, dest):
@@ -729,7 +722,7 @@ def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
         case o.TreatyText(_, name, public, parties, text):
             return msg('treaty "{name}" {visibility} between {parties}: {text}', name=name,
                        visibility="public" if public else "secret",
-                       parties=_listed([said_power(p) for p in parties]), text=text)
+                       parties=_joined([said_power(p) for p in parties], listed=True), text=text)
         case o.NotYet(_, _, text):
             return text
         case o.Volunteer(_, area, to):
