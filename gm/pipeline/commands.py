@@ -75,9 +75,24 @@ class CommandRunner:
 
     def do_ready(self, line: SourceLine, cmd: c.Ready, acting: str | None) -> None:
         set_flags(self.sc.ctx, self.sc.session, self.game, self._power(acting), ready=cmd.ready)
-        self.reply.done(line, msg("your orders are final") if cmd.ready else msg("not ready any more"))
-        if cmd.ready:
-            self.sc.after.ready_check.add(self.game.id)
+        if not cmd.ready:
+            self.reply.done(line, msg("not ready any more"))
+            return
+        self.reply.done(line, msg("your orders are final") if self._closes_early() else msg(
+            "your orders are final; this game closes its phases at the deadline, even when "
+            "every player is READY"))
+        self.sc.after.ready_check.add(self.game.id)
+
+    def _closes_early(self) -> bool:
+        """Whether READY can close the open phase before its deadline (orders.md §1: "and
+        the game allows it"): ``deadlines.early``, or a sequential phase waiting for one
+        power (gm.schedule.ready). A player told only "final" expected an early close."""
+        from gm.schedule.ready import alone
+        from gm.service.deadlines import policy
+
+        rules = policy(self.game.settings)
+        return rules.early or (rules.early_alone
+                               and alone(current_phase(self.sc.session, self.game.id)))
 
     def do_wait(self, line: SourceLine, cmd: c.Wait, acting: str | None) -> None:
         set_flags(self.sc.ctx, self.sc.session, self.game, self._power(acting), wait=cmd.wait)

@@ -367,3 +367,22 @@ def test_everyone_ready_closes_nothing_in_a_paused_game_or_an_unreleased_preview
         flags(ctx, "south", game, ready=True)
         assert maybe_adjudicate_early(ctx, game) is False
         assert phase(ctx, game).phase_id == "turn-1" and phase(ctx, game).state == "open"
+
+
+@pytest.mark.parametrize(("early", "told"), [
+    (True, "your orders are final\n"),
+    (False, "your orders are final; this game closes its phases at the deadline, even when "
+            "every player is READY")])
+def test_s1_ready_says_whether_the_game_allows_an_early_close(ctx, early: bool, told: str) -> None:  # type: ignore[no-untyped-def]
+    """orders.md §1: READY is "my orders are final; when every power due has said READY,
+    nobody said WAIT and the game allows it, adjudicate before the deadline". A player of
+    a game that does not allow it was told only "final" and waited for an early close."""
+    from tests.pipeline.conftest import deliver, mail
+    from tests.pipeline.conftest import outbox as sent
+
+    new_game(ctx, early=early)
+    deliver(ctx, mail("GAME race1\nPOWER north n-secret\nadvance 2\nREADY\n", sender="n@example.org"))
+    [(_, text)] = sent(ctx, kind="reply", to="n@example.org")
+    assert f"READY: {told}" in text, text
+    if early:
+        assert "closes its phases at the deadline" not in text
