@@ -21,6 +21,7 @@ from gm.pipeline.commands import CommandRunner
 from gm.pipeline.reply import Entry, SectionReply
 from gm.pipeline.signon import check_signon, choose_game
 from gm.pipeline.unsigned import unread
+from gm.service.bouncing import bouncing
 from gm.service.bouncing import clear as clear_bouncing
 from gm.service.context import ServiceContext
 from gm.service.deadlines import Lateness, lateness
@@ -158,8 +159,9 @@ def _mailbox_works(sc: SectionContext, game: Game, seat: Seat) -> None:
     """A mail from the seat's own address, signed on as the seat: the mailbox works, so a
     mark of it as bouncing is taken off (gm.service.bouncing); a later bounce is told."""
     sent_from = {a.lower() for a in (sc.mail.from_addr, sc.mail.reply_address) if a}
-    if seat.address.lower() not in sent_from or not clear_bouncing(seat):
-        return
+    if bouncing(seat) is None or seat.address.lower() not in sent_from:
+        return  # the common case: the seat row is left untouched (nothing to flush)
+    clear_bouncing(seat)
     sc.session.add(seat)
     log.info("%s in %s wrote from %s, marked as bouncing: the mark is cleared", seat.power,
              game.id, seat.address)
