@@ -7,12 +7,11 @@ from typing import Any
 
 import pytest
 from test_viking_althing_trade_by_mail import send
-from test_viking_by_mail import ADDR, DATA, MOD, SETTINGS, now
+from test_viking_by_mail import ADDR, DATA, now
 from test_viking_s7_by_mail import position, reply_to, ship
 
-from gm.db.engine import session_scope
-from gm.service.adjudicate import settle
-from gm.service.games import SeatSpec, create_game
+from gm.service.games import SeatSpec
+from tests.games.viking.conftest import start_pv
 from tests.pipeline.conftest import outbox
 
 FRENCH_RED = [SeatSpec(p, ADDR[p], password=f"{p}-pw", language="fr" if p == "red" else "en")
@@ -22,12 +21,7 @@ FRENCH_RED = [SeatSpec(p, ADDR[p], password=f"{p}-pw", language="fr" if p == "re
 @pytest.fixture
 def pvfr(ctx):  # type: ignore[no-untyped-def]
     """The 3-player game of ``pv`` (red's turn first) with red writing French."""
-    with session_scope(ctx.engine) as s:
-        create_game(ctx, s, game_id="pv1", module_name="viking", scenario="3p", seats=FRENCH_RED,
-                    moderator_address=MOD, moderator_password="mod-secret",
-                    settings=SETTINGS, seed=b"\x07" * 32)
-    settle(ctx, "pv1", by="test")
-    return ctx
+    return start_pv(ctx, FRENCH_RED)
 
 
 def test_a_french_seat_names_a_rival_by_the_colour_its_report_shows(pvfr) -> None:  # type: ignore[no-untyped-def]
