@@ -30,7 +30,7 @@ from typing import Any
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
-from gm.i18n import msg
+from gm.i18n import Text, languages, msg
 from gm.orders.conditions import (
     Comparison,
     Conditional,
@@ -516,8 +516,70 @@ def _syntax_error(
         return unknown_command(line, commands, after_prose)
     label = _named(grammar, error)
     where = _where(error)
-    reason = msg("{label} ({where})", label=label, where=where) if label else msg("not understood {where}", where=where)
-    return LineError(line, ErrorKind.INVALID, reason)
+    if label:
+        return LineError(line, ErrorKind.INVALID, msg("{label} ({where})", label=label, where=where))
+    if _in_condition(line.text, error):
+        return LineError(line, ErrorKind.INVALID, msg(
+            "not understood {where}, in its condition (HELP conditions)",
+            where=where))
+    written = _written(grammar.grammar_path, _order_word(line.text))
+    if written is None:
+        return LineError(line, ErrorKind.INVALID, msg("not understood {where}", where=where))
+    syntax, topic = written
+    return LineError(line, ErrorKind.INVALID, msg(
+        "not understood {where}; it is written {syntax} (HELP {topic})",
+        where=where, syntax=Text(syntax), topic=topic))
+
+
+_CONDITION = re.compile(r"\s(?:if|si|unless|sauf\s+si)\s", re.IGNORECASE)
+"""Where the condition of ``ORDER if|unless CONDITION`` starts (conditions.lark)."""
+_THEN = re.compile(r"\s(?:then|alors)\s", re.IGNORECASE)
+"""Where the order of ``if CONDITION then ORDER`` starts."""
+
+
+def _in_condition(text: str, error: UnexpectedInput) -> bool:
+    """Whether Lark stopped inside the line's condition, the order before it read: a past
+    the word ``if``/``unless`` of ``ORDER if CONDITION``, or before ``then`` in ``if
+    CONDITION then ORDER``. Such a line is answered about its condition, not with the
+    order's syntax ("move ... if Karl XII arrives")."""
+    column = len(text) + 1 if isinstance(error, UnexpectedToken) and error.token.type == "$END" \
+        else getattr(error, "column", -1)
+    if column < 1:
+        return False
+    if _IF_FIRST.match(text):
+        then = _THEN.search(text)
+        return then is None or column <= then.end()  # Lark stops at 'then' itself too
+    found = _CONDITION.search(text)
+    return found is not None and column > found.end()
+
+
+_IF_FIRST = re.compile(r"\s*(?:if|si)\s", re.IGNORECASE)
+
+
+def _order_word(text: str) -> str:
+    """The first word of a line's order, folded: after ``then`` in ``if CONDITION then
+    ORDER``, else the line's first word."""
+    then = _THEN.search(text) if _IF_FIRST.match(text) else None
+    words = text[then.end():].split(maxsplit=1) if then else text.split(maxsplit=1)
+    return fold(words[0]) if words else ""
+
+
+@lru_cache(maxsize=256)
+def _written(grammar: Path, word: str) -> tuple[str, str] | None:
+    """How the order of the grammar file ``grammar`` that a line's first word (``word``,
+    folded) begins is written, as its
+    HELP shows it in the language of that word ("sail" the English form, "naviguer" the
+    French), and its HELP topic; None when no order begins so. A line that starts as an
+    order and does not read is answered with the order's syntax, so that the player can
+    write it again without a round of mail for HELP (orders.md §2: the reason)."""
+    from gm.orders.help import command_help, load_docs  # help reads this module's grammars
+
+    docs = load_docs(grammar)
+    for language in languages():
+        for entry in command_help(load_parser(grammar), "order", docs, language):
+            if fold(entry.syntax.split(maxsplit=1)[0]) == word:
+                return entry.syntax, entry.name.replace("_", " ")
+    return None
 
 
 _FIRST_WORD = re.compile(r"[^\W_][\w'’\-]*")

@@ -73,14 +73,20 @@ class _Renderer:
         self.literals = {t.name: t.pattern.value for t in parser.terminals}
         self.is_str = {t.name for t in parser.terminals if t.pattern.type == "str"}
         self.rules: dict[str, list[list[str]]] = {}
+        self.other_forms: dict[str, list[list[str]]] = {}  # alternatives under an alias
         for r in parser.rules:
-            self.rules.setdefault(r.origin.name, []).append([s.name for s in r.expansion])
+            into = self.other_forms if r.alias else self.rules
+            into.setdefault(r.origin.name, []).append([s.name for s in r.expansion])
 
     def keywords(self, expansion: Sequence[str]) -> set[str]:
         return {s for s in expansion if s in self.is_str}
 
     def pick(self, rule: str, language: str) -> list[str]:
-        options = self.rules[rule]
+        """The expansion of ``rule`` HELP shows: its first in English, the one with the
+        fewest English keywords in another language. An alternative under an alias
+        (baltica.lark's ``-> move_blocks``, another way to write the same order) is
+        shown only when the rule has no other."""
+        options = self.rules.get(rule) or self.other_forms[rule]
         first = options[0]
         if language == "en" or len(options) == 1:
             return first

@@ -1,0 +1,123 @@
+"""Pax Baltica orders as hurried players write them, answered so that the next mail is right.
+
+orders.md §2: "each line not accepted, with the reason"; and where the contract leaves a
+choice, gm chooses what saves the player a round of mail (docs/orders.md, "Choices"):
+
+* ``move BLOCKS from TERRITORY to TERRITORY`` is read as the one group of ``move from
+  TERRITORY: BLOCKS to TERRITORY``: it is how Pax Britannica's moves and this game's own
+  ``sail``, ``embark`` and ``land`` are written, and players wrote it (the reply said only
+  "a move needs 'from TERRITORY:' then ...");
+* a line that starts as an order and does not read is answered with how that order is
+  written, in the language of the word it starts with ("not understood at 'to', column 19"
+  sent the player to HELP for another round);
+* a line whose order reads and whose condition does not is answered about its condition;
+* the reasons are said in the seat's language (they were English for a French seat).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import select
+
+from gm.db.engine import session_scope
+from gm.db.models import OrderSet
+from gm.service.adjudicate import close_phase
+from gm.service.games import SeatSpec, create_game, current_phase
+from tests.pipeline.conftest import deliver, mail, outbox
+
+SWEDEN, COALITION, MOD = "anna@example.se", "boris@example.ru", "mod@example.org"
+
+
+def _baltica(ctx: Any, language: str = "en") -> None:
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="b1", module_name="baltica", scenario="12.1",
+                    seats=[SeatSpec("sweden", SWEDEN, password="sw-pw", language=language),
+                           SeatSpec("coalition", COALITION, password="co-pw")],
+                    moderator_address=MOD, moderator_password="mod-pw", seed=b"\x42" * 32)
+    deliver(ctx, mail("GAME b1\nMODERATOR mod-pw\nDICE 5 2\n", sender=MOD))
+    with session_scope(ctx.engine) as s:
+        seq = current_phase(s, "b1").seq
+    assert close_phase(ctx, "b1", seq, by="test").closed
+    with session_scope(ctx.engine) as s:
+        assert current_phase(s, "b1").phase_id == "1700-autumn-actions-sweden"
+
+
+def _send(ctx: Any, body: str) -> str:
+    deliver(ctx, mail("GAME b1\nPOWER sweden sw-pw\n" + body, sender=SWEDEN))
+    return outbox(ctx, kind="reply", to=SWEDEN)[-1][1]
+
+
+def _stored(ctx: Any) -> list[str]:
+    with session_scope(ctx.engine) as s:
+        return [o.text for o in s.exec(select(OrderSet).where(
+            OrderSet.game_id == "b1", OrderSet.power == "sweden", OrderSet.current)).all()]
+
+
+def test_orders_md_5_move_blocks_from_territory_to_territory_is_the_move_of_one_group(ctx: Any) -> None:
+    """"move from Skåne: Karl XII, Dalregementet to Småland" (orders.md §5), written the way
+    Pax Britannica and this game's sail/embark/land are: read as that move, echoed in its
+    own form so that the player learns it, and stored."""
+    _baltica(ctx)
+    reply = _send(ctx, "move Karl XII, Dalregementet from Skane to Smaland\n")
+    assert "OK  move from Skåne: Karl XII, Dalregementet to Småland" in reply, reply
+    assert "you wrote: move Karl XII, Dalregementet from Skane to Smaland" in reply
+    assert "??" not in reply
+    assert any("move from Skåne: Karl XII, Dalregementet to Småland" in t for t in _stored(ctx))
+
+
+def test_orders_md_8_deplacer_blocs_de_territoire_vers_territoire_with_via_and_force(ctx: Any) -> None:
+    """The French form of the same order, with 'par' and 'forcée' (orders.md §8)."""
+    _baltica(ctx, "fr")
+    reply = _send(ctx, "déplacer Karl XII de Skåne vers Småland par Östergötland forcée\n")
+    assert "OK  déplacer de Skåne : Karl XII vers Småland par Östergötland forcée" in reply, reply
+    assert "??" not in reply
+
+
+def test_orders_md_2_an_order_that_does_not_read_is_answered_with_how_it_is_written(ctx: Any) -> None:
+    """"each line not accepted, with the reason": a sail without 'from', an embark without
+    its territory, a land without its sea get the order's syntax as HELP shows it."""
+    _baltica(ctx)
+    reply = _send(ctx, "sail Wachtmeister to Gulf of Finland\n"
+                       "embark Karl XII onto Wachtmeister\n"
+                       "if round >= 2 then siege Ingermanland Vellinck\n")
+    assert ("sail Wachtmeister to Gulf of Finland: not understood at 'to', column 19; "
+            "it is written sail <blocks> from <waters> to <waters> (HELP sail)") in reply, reply
+    assert "it is written embark <blocks> from <territory> onto <blocks> (HELP embark)" in reply
+    # the order of "if CONDITION then ORDER" is the one after 'then'
+    assert "it is written siege <territory> with <blocks> (HELP siege)" in reply
+
+
+def test_orders_md_2_a_french_word_is_answered_with_the_french_form(ctx: Any) -> None:
+    _baltica(ctx, "fr")
+    reply = _send(ctx, "naviguer Wachtmeister vers Golfe de Finlande\n")
+    assert "il s'écrit naviguer" in reply, reply
+    assert "vers" in reply.split("il s'écrit", 1)[1]
+
+
+def test_orders_md_4_a_condition_that_does_not_read_is_named_as_the_condition(ctx: Any) -> None:
+    """orders.md §4 lists the conditions; "if Karl XII arrives" is none of them. The order
+    before it reads: the reply says the condition is what to write again, not the order's
+    syntax."""
+    _baltica(ctx)
+    reply = _send(ctx, "move from Estland: Vellinck to Ingermanland if Karl XII arrives\n"
+                       "if Karl XII arrives then siege Ingermanland with Vellinck\n")
+    assert reply.count("in its condition (HELP conditions)") == 2, reply
+    assert "it is written" not in reply
+
+
+def test_orders_md_2_the_reasons_of_a_move_that_does_not_read_in_the_seats_language(ctx: Any) -> None:
+    """A French seat read "a move needs 'from TERRITORY:' then 'BLOCKS to TERRITORY'" in
+    English."""
+    _baltica(ctx, "fr")
+    reply = _send(ctx, "déplacer Karl XII vers Livland\nsiège Estland\n")
+    assert "un déplacement s'écrit 'déplacer de TERRITOIRE : BLOCS vers TERRITOIRE'" in reply, reply
+    assert "un siège demande 'avec' et les blocs assiégeants" in reply
+    assert "needs" not in reply
+
+
+def test_help_move_shows_the_move_from_form_first_and_the_other_in_its_doc(ctx: Any) -> None:
+    _baltica(ctx)
+    reply = _send(ctx, "HELP move\n")
+    assert "move from <territory>: <group>" in reply, reply
+    assert "move Karl XII, Dalregementet from Skåne to Småland" in reply
