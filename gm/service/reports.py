@@ -42,7 +42,7 @@ from gm.service.bouncing import bouncing
 from gm.service.context import ServiceContext
 from gm.service.games import module_of, seats
 from gm.service.mapwords import map_words
-from gm.service.notify import moderator_address
+from gm.service.notify import moderator_address, moderator_language
 from gm.service.outbox import insert_rows, queue_mail
 from gm.service.phases import events_of, under_review
 from gm.service.render import render, render_html
@@ -102,22 +102,34 @@ def build_context(game: Game, module: GameModule, closed: Phase | None, current:
     """What ``power``'s report may use (``seat_rows``: the game's seats, read for the
     moderator's report only)."""
     shown = [r for r in rows if visible(r, power)]
+    # the moderator's report in the game's moderator_language, as every notice to them
+    language = seat.language if seat else moderator_language(game) if power is None else "en"
     return ReportContext(
         game_id=game.id, game_title=module.title, power=power,
-        language=seat.language if seat else "en", timezone=seat.timezone if seat else "UTC",
+        language=language, timezone=seat.timezone if seat else "UTC",
         closed_phase=closed.phase_id if closed else "", phase=current.phase_id,
         deadline=current.deadline,
         view=(module.public_view(current.game_state or {}) if power == SPECTATOR
               else module.view(current.game_state or {}, power)),
-        events=[{"type": r.type, "data": r.data or {}} for r in shown if r.type != "roll"
+        events=[{"type": r.type, "data": r.data or {}, "by": _whose(r, power)} for r in shown
+                if r.type != "roll"
                 and not r.type.startswith(("phase.", "adjudication.", "moderator.", "mail.", "game."))],
         rolls=group_rolls(r.data or {} for r in shown if r.type == "roll"),
         rulings=rulings, commitment=game.commitment,
-        defaulted=[_seat_name(module, p, seat.language if seat else "en") for p in defaulted],
+        defaulted=[_seat_name(module, p, language) for p in defaulted],
         ended=current.state == "ended", phase_seq=current.seq, opened_at=current.opens_at,
-        power_name=_seat_name(module, power, seat.language if seat else "en"),
+        power_name=_seat_name(module, power, language),
         bouncing=bouncing_seats(seat_rows) if power is None and seat_rows else [],
     )
+
+
+def _whose(row: EventLog, power: str | None) -> str:
+    """The one power an event told to that power alone belongs to, when the moderator
+    reads it ("" otherwise): the moderator sees every event, and a line a game words for
+    its power ("You moved Karl XII ...") names that power instead."""
+    if power is None and row.visible_to is not None and len(row.visible_to) == 1:
+        return str(next(iter(row.visible_to)))
+    return ""
 
 
 def bouncing_seats(seat_rows: list[Seat]) -> list[dict[str, Any]]:
