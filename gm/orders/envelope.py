@@ -368,17 +368,15 @@ class _Commands(Transformer):
         return self.src[tok.start_pos : tok.end_pos]
 
     def _mod(self, kids: list[Any]) -> tuple[list[Token], dict[str, Any]]:
-        toks = [k for k in kids if isinstance(k, Token)]
+        toks = [k for k in kids if isinstance(k, Token) and k.type != "PRIVATE"]
         flags = [k for k in kids if not isinstance(k, Token)]
+        private = any(isinstance(k, Token) and k.type == "PRIVATE" for k in kids)
         reasons = [k[1] for k in flags if isinstance(k, tuple) and k[0] == "reason"]
-        opts = {"private": "private" in flags, "reason": reasons[0] if reasons else None}
+        opts = {"private": private, "reason": reasons[0] if reasons else None}
         return toks, opts
 
     def start(self, k: list[Any]) -> Any:
         return k[0]
-
-    def private(self, k: list[Any]) -> str:
-        return "private"
 
     def fresh(self, k: list[Any]) -> str:
         return "fresh"
