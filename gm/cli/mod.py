@@ -176,6 +176,39 @@ def replace(app: App, game_id: str, power: str, address: str, reason: str, priva
 
 @mod.command()
 @click.argument("game_id")
+@click.argument("power")
+@click.option("--reason", default="", help="Why (recorded in the private history).")
+@click.option("--actor", default="moderator (cli)", help="Who acts (recorded).")
+@pass_app
+def unbounce(app: App, game_id: str, power: str, reason: str, actor: str) -> None:
+    """POWER's address works again (the mailbox was full and is fixed): take off its mark
+    as bouncing for good (`gm game show`: BOUNCING), so that the next mail to it that
+    bounces is told again. A private act (`gm history GAME --private`); nobody is mailed."""
+    from gm.service import moderator as mod_service
+
+    mark = _run(app, game_id, lambda c, s, g: mod_service.unbounce(
+        c, s, g, actor=actor, power=power, reason=reason))
+    click.echo(f"{game_id}: {mark.address} of {power} is no longer marked as bouncing "
+               f"({mark.count} bounced since {when(mark.since)}); the next bounce is told again")
+
+
+@mod.command()
+@click.argument("game_id")
+@click.argument("power")
+@_common
+@pass_app
+def resend(app: App, game_id: str, power: str, reason: str, private: bool, actor: str) -> None:
+    """Mail POWER its current report again, to the seat's own address (a report the
+    player says never came). Refused while the phase is under review (RELEASE sends it)."""
+    from gm.service import moderator as mod_service
+
+    address = _run(app, game_id, lambda c, s, g: mod_service.send_report(
+        c, s, g, actor=actor, power=power, reason=reason, private=private).address)
+    click.echo(f"{game_id}: the current report of {power} is on its way to {address}")
+
+
+@mod.command()
+@click.argument("game_id")
 @_common
 @pass_app
 def pause(app: App, game_id: str, reason: str, private: bool, actor: str) -> None:

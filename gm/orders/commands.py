@@ -243,6 +243,20 @@ class Release(ModeratorCommand):
     pass
 
 
+@dataclass(frozen=True, kw_only=True)
+class Unbounce(ModeratorCommand):
+    """``UNBOUNCE power``: the seat's address works again; its mark as bouncing goes."""
+
+    power: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class SendReport(ModeratorCommand):
+    """``SEND REPORT power``: the current report again, to the seat's own address."""
+
+    power: str
+
+
 SignOn = PowerSignOn | ModeratorSignOn
 Command = (
     Game | PowerSignOn | ModeratorSignOn | Phase | For | Check | Add | Status | Ready | Wait

@@ -46,7 +46,7 @@ COMMAND_WORDS = frozenset(
      "extend", "prolonger", "adjudicate", "arbitrer", "ruling", "decision", "replace",
      "remplacer", "rollback", "retour", "pause", "resume", "reprendre", "dice", "des",
      "release", "liberer", "list", "liste", "orders", "ordres", "send", "envoyer", "observe", "observer", "join", "rejoindre",
-     "approve", "approuver"}
+     "approve", "approuver", "unbounce", "retablir"}
 )
 """The first words of command lines; a line so starting is parsed as a command."""
 
@@ -59,8 +59,8 @@ READY?).
 Not the moderator's, nor the words that are a command only with another (``NOT READY``)."""
 
 _NEEDS_SECOND = {"replace": {"power"}, "remplacer": {"puissance"}, "not": {"ready"},
-                 "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}, "send": {"password"},
-                 "envoyer": {"motdepasse"}}
+                 "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}, "send": {"password", "report"},
+                 "envoyer": {"motdepasse", "rapport"}}
 _AT_MOST = {"orders": 1, "ordres": 1, "list": 2, "liste": 2, "observe": 2, "observer": 2,
             "join": 3, "rejoindre": 3, "approve": 3, "approuver": 3}
 """Words that are a command only in a line of at most this many words and no colon
@@ -522,6 +522,14 @@ class _Commands(Transformer):
 
     def release(self, k: list[Any]) -> c.Release:
         return c.Release(**self._mod(k)[1])
+
+    def unbounce(self, k: list[Any]) -> c.Unbounce:
+        toks, opts = self._mod(k)
+        return c.Unbounce(power=self._v(toks[0]).lower(), **opts)
+
+    def send_report(self, k: list[Any]) -> c.SendReport:
+        toks, opts = self._mod(k)
+        return c.SendReport(power=self._v(toks[0]).lower(), **opts)
 
 
 def _duration(tok: Token) -> timedelta:

@@ -469,7 +469,35 @@ class CommandRunner:
         self.reply.deadline = current_phase(self.sc.session, self.game.id).deadline
         self.reply.done(line, f"{n} held reports released")
 
+    def do_unbounce(self, line: SourceLine, cmd: c.Unbounce, acting: str | None) -> None:
+        seat = self._seat_named(cmd.power)
+        mark = mod.unbounce(self.sc.ctx, self.sc.session, self.game, actor=self.actor,
+                            power=seat.power, reason=cmd.reason or "")
+        self.reply.done(line, msg("{address} of {power} is no longer marked as bouncing; the "
+                                  "next mail to it that bounces is told to you again (a private "
+                                  "act)", address=mark.address, power=seat.power))
+
+    def do_sendreport(self, line: SourceLine, cmd: c.SendReport, acting: str | None) -> None:
+        seat = mod.send_report(self.sc.ctx, self.sc.session, self.game,
+                               power=self._seat_named(cmd.power).power, **self._mod(cmd))
+        self.reply.done(line, msg("the current report of {phase} is on its way to {power} at "
+                                  "{address}", phase=current_phase(self.sc.session,
+                                                                   self.game.id).phase_id,
+                                  power=seat.power, address=seat.address))
+
     # -- helpers ---------------------------------------------------------
+
+    def _seat_named(self, written: str) -> Seat:
+        """The seat of the power ``written`` (in any language the game knows), or a refusal
+        naming the game's powers."""
+        from gm.pipeline.signon import resolve_power
+
+        seat = resolve_power(self.sc.session, self.game, written)
+        if seat is None:
+            names = ", ".join(s.power for s in seats_of(self.sc.session, self.game.id))
+            raise ServiceError(msg("game {game} has no power {power!r} (powers: {names})",
+                                   game=self.game.id, power=written, names=names))
+        return seat
 
     def _own_seat(self) -> Seat:
         if self.seat is None:

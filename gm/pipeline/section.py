@@ -27,6 +27,7 @@ from gm.service.context import ServiceContext
 from gm.service.deadlines import Lateness, lateness
 from gm.service.errors import ServiceError
 from gm.service.games import current_phase, phase_info, seat_for_power, seats
+from gm.service.notify import moderator_language
 from gm.service.orders import submit_orders
 
 log = logging.getLogger("gm.pipeline")
@@ -124,6 +125,7 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
             reply.copy_to = seat.address
     else:
         reply.power = "moderator"
+        reply.language = moderator_language(game)  # the game's moderator_language setting
         sc.after.phases_may_change = True
         reply.phase, reply.deadline = phase.phase_id, phase.deadline
     if held and seat is not None:
@@ -190,6 +192,7 @@ def _forming_section(sc: SectionContext, section: Section, game: Game, reply: Se
             reply.rejected = signon.problem
             return
         reply.power = "moderator"
+        reply.language = moderator_language(game)
         approvals = [x for x in section.items if isinstance(x, CommandLine)
                      and isinstance(x.command, c.ApproveJoin)]
         if approvals:

@@ -302,6 +302,10 @@ def _notice(row: Returned, game: Game | None, bounce: Bounce, failure: Failure,
                             "{address}, and later mails to it that bounce are not told again "
                             "until it works again (a mail from it signed on as the seat) or the "
                             "seat's address changes.", address=address))]
+        lines += [t(msg("When you learn that it works again (the player emptied the mailbox): "
+                        "gm mod unbounce {game} {power} (by mail: UNBOUNCE {power}) takes the "
+                        "mark off, and gm mod resend {game} {power} (SEND REPORT {power}) mails "
+                        "the current report again.", game=g, power=p)) for g, p in seats]
     else:
         lines += ["", t(msg("gm changes nothing by itself: later mail to {address} is sent as "
                             "usual, and each mail that bounces is told once.", address=address))]

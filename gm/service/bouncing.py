@@ -12,7 +12,8 @@ player's name, and does not need telling again with every later mail. gm does th
 * **Cleared** when the seat's address changes (SET ADDRESS, REPLACE POWER / ``gm mod
   replace``, a forming seat given or taken back), or when the player shows the mailbox
   works: a mail from that address that signs on as the seat (right password), whatever it
-  asks. A bounce after that is told again.
+  asks; or when the moderator knows it works again (UNBOUNCE / ``gm mod unbounce``,
+  gm.service.moderator.unbounce). A bounce after that is told again.
 
 gm goes on sending to a marked address: a mailbox can come back.
 

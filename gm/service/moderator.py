@@ -15,8 +15,9 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from gm.clock import utc
-from gm.db.models import Game, ModeratorAct, OrderSet, OutboundMail, Phase
+from gm.db.models import Game, ModeratorAct, OrderSet, OutboundMail, Phase, Seat
 from gm.i18n import msg, translate, when
+from gm.service.bouncing import Bouncing, bouncing
 from gm.service.bouncing import clear as clear_bouncing
 from gm.service.context import ServiceContext
 from gm.service.errors import Conflict, NotFound
@@ -315,6 +316,56 @@ def replace_power(ctx: ServiceContext, session: Session, game: Game, *, actor: s
                          subject=f"[{game.id}] {phase.phase_id}: report for {power}",
                          key=f"report-new-player:{game.id}:{phase.seq}:{power}:{address}")
     return password
+
+
+def unbounce(ctx: ServiceContext, session: Session, game: Game, *, actor: str, power: str,
+             reason: str = "") -> Bouncing:
+    """UNBOUNCE power / ``gm mod unbounce``: the moderator knows the seat's address works
+    again (the mailbox was full, the player fixed it), so its mark as bouncing for good
+    (gm.service.bouncing) is taken off and the next bounce to it is told again.
+
+    Always a private act: the mark, like the bounces that made it, is the moderator's
+    business, and the act names the player's address. A seat without a mark for its
+    current address is refused and nothing changes."""
+    seat = get_seat(session, game.id, power)
+    mark = bouncing(seat)
+    if mark is None:
+        raise Conflict(msg("{power}'s address {address} is not marked as bouncing; nothing "
+                           "changed", power=seat.power, address=seat.address or "-"))
+    clear_bouncing(seat)
+    session.add(seat)
+    record_act(ctx, session, game, actor=actor, command="unbounce",
+               args={"power": seat.power, "address": mark.address,
+                     "since": mark.since.isoformat() if mark.since else None,
+                     "bounced": mark.count},
+               reason=reason, private=True)
+    return mark
+
+
+def send_report(ctx: ServiceContext, session: Session, game: Game, *, actor: str, power: str,
+                reason: str = "", private: bool = False) -> Seat:
+    """SEND REPORT power / ``gm mod resend``: the current report again, to the seat's own
+    address (a player who says it never came; a mailbox that works again). Refused, with
+    nothing sent, while the phase is under the moderator's review (RELEASE sends the held
+    reports) and for a seat without an address or no longer played."""
+    from gm.service.reports import queue_current_report
+
+    seat = get_seat(session, game.id, power)
+    if not seat.active or not seat.address:
+        raise Conflict(msg("{power} has no player to send it to; nothing was sent",
+                           power=seat.power))
+    phase = current_phase(session, game.id)
+    if under_review(phase):
+        raise Conflict(msg("the reports of {phase} are held for your review; RELEASE sends "
+                           "them; nothing was sent", phase=phase.phase_id))
+    record_act(ctx, session, game, actor=actor, command="send-report",
+               args={"power": seat.power, "phase_id": phase.phase_id}, reason=reason,
+               private=private)
+    queue_current_report(ctx, session, game, phase, seat.power, seat, to=[seat.address],
+                         subject=f"[{game.id}] {phase.phase_id}: report for {seat.power}",
+                         key=f"report-again:{game.id}:{phase.seq}:{seat.power}:"
+                             f"{ctx.clock.now().isoformat()}")
+    return seat
 
 
 def rollback(ctx: ServiceContext, session: Session, game: Game, *, actor: str, phase_id: str,

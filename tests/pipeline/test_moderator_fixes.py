@@ -1,0 +1,195 @@
+""""A moderator must be able to fix anything": what a moderator met in a real game and
+could fix only by editing the database, on the race game, each checked by what the
+moderator and the players get (the reply, the CLI's words, the mails, the history).
+
+* A seat's address marked as bouncing for good (gm.service.bouncing) that the moderator
+  knows works again: ``UNBOUNCE power`` / ``gm mod unbounce``.
+* A report the player says never came: ``SEND REPORT power`` / ``gm mod resend``.
+* ``PRIVATE`` before a command's first argument (``REPLACE POWER PRIVATE south WITH
+  ...``, ``DICE PRIVATE 3 4``), as the moderator's HELP writes it, was refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from click.testing import CliRunner, Result
+from sqlmodel import select
+
+from gm.db.engine import session_scope
+from gm.db.models import ModeratorAct
+from gm.service.history import history_rows, history_text
+from tests.pipeline.conftest import deliver, mail, outbox
+from tests.pipeline.test_bounces import (
+    dsn_for,
+    marked_and_quiet,
+    notices,
+    seat,
+    second_mail_to,
+    sent,
+)
+from tests.pipeline.test_judge_habits import _press_settings, _show
+from tests.support.moderator_notice import assert_in, moderator_speaks
+
+NORTH, SOUTH, MOD = "north@example.org", "south@example.org", "mod@example.org"
+
+
+def moderate(ctx: Any, body: str) -> str:
+    """A moderator's mail for race1; the moderator's reply."""
+    deliver(ctx, mail(f"GAME race1\nMODERATOR mod-secret\n{body}", sender=MOD))
+    return outbox(ctx, kind="reply", to=MOD)[-1][1]
+
+
+def gm(ctx: Any, *args: str) -> Result:
+    """``gm ARGS`` as the moderator runs it on the game's database."""
+    from gm.cli.main import cli
+
+    url = ctx.engine.url.render_as_string(hide_password=False)
+    return CliRunner().invoke(cli, ["--db", url, *args])
+
+
+def history(ctx: Any, *, private: bool) -> str:
+    with session_scope(ctx.engine) as s:
+        return history_text(history_rows(s, "race1", private=private))
+
+
+def acts(ctx: Any) -> list[str]:
+    with session_scope(ctx.engine) as s:
+        return [a.command for a in s.exec(select(ModeratorAct))]
+
+
+def bouncing_in_show(ctx: Any) -> bool:
+    text, data = _show(ctx)
+    return any(s["bouncing"] for s in data["seats"]) or "BOUNCING" in text
+
+
+# -- UNBOUNCE: the moderator knows the address works again ------------------------------
+
+def test_unbounce_by_mail_clears_the_mark_and_the_next_bounce_is_told_again(race: Any) -> None:
+    marked_and_quiet(race)  # south's address bounced twice; the moderator heard once
+    assert bouncing_in_show(race)
+    reply = moderate(race, "UNBOUNCE south: mailbox emptied, says the player\n")
+    assert ("OK UNBOUNCE south: mailbox emptied, says the player: south@example.org of south "
+            "is no longer marked as bouncing; the next mail to it that bounces is told to you "
+            "again (a private act)") in " ".join(reply.split())
+    assert seat(race, "south").bounce_address == ""
+    assert not bouncing_in_show(race)
+    assert not [r for r, _ in outbox(race, to=SOUTH) if r.kind == "notice"]  # nobody else mailed
+    private = history(race, private=True)
+    assert ("moderator unbounce by moderator <mod@example.org>: power south, address "
+            "south@example.org") in private
+    assert "(mailbox emptied, says the player) [private]" in private
+    assert "unbounce" not in history(race, private=False)  # the address is not the players'
+    deliver(race, dsn_for(second_mail_to(race, SOUTH)))
+    assert len(notices(race)) == 2  # it bounced again: the moderator is told again
+
+
+def test_unbounce_is_answered_in_the_moderator_s_language(race: Any) -> None:
+    moderator_speaks(race, "race1", "fr")
+    marked_and_quiet(race)
+    reply = moderate(race, "RÉTABLIR south\n")
+    assert ("south@example.org de south n'est plus marquée comme ne recevant plus le "
+            "courrier" in " ".join(reply.split()))
+    assert_in("fr", reply, allow=["RÉTABLIR south"])
+
+
+def test_gm_mod_unbounce_clears_the_mark_and_says_so(race: Any) -> None:
+    marked_and_quiet(race)
+    done = gm(race, "mod", "unbounce", "race1", "south", "--reason", "the player phoned")
+    assert done.exit_code == 0, done.output
+    assert done.output.startswith("race1: south@example.org of south is no longer marked as "
+                                  "bouncing (2 bounced since 2026-")
+    assert done.output.rstrip().endswith("the next bounce is told again")
+    assert not bouncing_in_show(race)
+    assert "(the player phoned) [private]" in history(race, private=True)
+    deliver(race, dsn_for(second_mail_to(race, SOUTH)))
+    assert len(notices(race)) == 2
+
+
+def test_unbounce_of_a_seat_not_marked_or_unknown_is_refused_and_changes_nothing(race: Any) -> None:
+    marked_and_quiet(race)
+    reply = " ".join(moderate(race, "UNBOUNCE north\nUNBOUNCE west\n").split())
+    assert ("UNBOUNCE north: north's address north@example.org is not marked as bouncing; "
+            "nothing changed") in reply
+    assert "UNBOUNCE west: game race1 has no power 'west' (powers: north, south)" in reply
+    refused = gm(race, "mod", "unbounce", "race1", "north")
+    assert refused.exit_code == 1
+    assert "north's address north@example.org is not marked as bouncing; nothing changed" in (
+        refused.output)
+    assert gm(race, "mod", "unbounce", "race1", "west").exit_code == 1
+    assert "unbounce" not in acts(race)
+    assert seat(race, "south").bounce_address == SOUTH  # the other seat's mark stays
+
+
+def test_a_player_cannot_unbounce(race: Any) -> None:
+    marked_and_quiet(race)
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nUNBOUNCE south\n"))
+    reply = outbox(race, kind="reply", to=NORTH)[-1][1]
+    assert "only the moderator may use this command" in reply
+    assert seat(race, "south").bounce_address == SOUTH
+
+
+def test_the_bounce_notice_names_unbounce(race: Any) -> None:
+    deliver(race, dsn_for(sent(race, "report", SOUTH)))
+    [(_, text)] = notices(race)
+    assert "gm mod unbounce race1 south" in text and "UNBOUNCE south" in text
+
+
+# -- SEND REPORT: the report again, to the player -------------------------------------
+
+def reports_to(ctx: Any, address: str) -> list[str]:
+    return [text for _, text in outbox(ctx, kind="report", to=address)]
+
+
+def test_send_report_by_mail_mails_the_player_the_current_report(race: Any) -> None:
+    south_before, north_before = len(reports_to(race, SOUTH)), len(reports_to(race, NORTH))
+    reply = " ".join(moderate(race, "SEND REPORT south: he never got it\n").split())
+    assert ("OK SEND REPORT south: he never got it: the current report of turn-1 is on its way "
+            "to south at south@example.org") in reply
+    again = reports_to(race, SOUTH)
+    assert len(again) == south_before + 1
+    assert again[-1] == again[0]  # the very report of the phase, in south's French
+    assert len(reports_to(race, NORTH)) == north_before  # nobody else
+    assert "moderator send-report by moderator <mod@example.org>: power south, phase_id turn-1 " \
+           "(he never got it)" in history(race, private=False)
+
+
+def test_gm_mod_resend_mails_the_player_the_current_report(race: Any) -> None:
+    before = len(reports_to(race, NORTH))
+    done = gm(race, "mod", "resend", "race1", "north", "--private")
+    assert done.exit_code == 0, done.output
+    assert done.output == ("race1: the current report of north is on its way to "
+                           "north@example.org\n")
+    assert len(reports_to(race, NORTH)) == before + 1
+    assert "send-report" not in history(race, private=False)
+    assert "send-report" in history(race, private=True)
+
+
+def test_send_report_while_under_review_is_refused_and_sends_nothing(race: Any) -> None:
+    _press_settings(race, preview=True)
+    moderate(race, "ADJUDICATE NOW\n")
+    before = len(outbox(race))
+    reply = " ".join(moderate(race, "SEND REPORT south\n").split())
+    assert "SEND REPORT south: the reports of turn-2 are held for your review; RELEASE sends " \
+           "them; nothing was sent" in reply
+    refused = gm(race, "mod", "resend", "race1", "south")
+    assert refused.exit_code == 1 and "RELEASE sends them; nothing was sent" in refused.output
+    assert [r.kind for r, _ in outbox(race)[before:]] == ["reply"]  # the answer alone
+    assert "send-report" not in acts(race)
+
+
+# -- PRIVATE before a command's argument ------------------------------------------------
+
+def test_replace_power_private_is_carried_out_and_kept_out_of_the_public_history(race: Any) -> None:
+    reply = " ".join(moderate(race, "REPLACE POWER PRIVATE south WITH sud@example.net: "
+                                    "asked by mail\n").split())
+    assert "south now played by sud@example.net" in reply
+    assert seat(race, "south").address == "sud@example.net"
+    assert "moderator replace" not in history(race, private=False)
+    assert "(asked by mail) [private]" in history(race, private=True)
+
+
+def test_dice_private_is_carried_out(race: Any) -> None:
+    reply = " ".join(moderate(race, "DICE PRIVATE 3 4: a table roll\n").split())
+    assert "2 rolls will be used first in the next adjudication" in reply
+    assert "moderator dice" not in history(race, private=False)
