@@ -195,6 +195,25 @@ def unbounce(app: App, game_id: str, power: str, reason: str, actor: str) -> Non
 @mod.command()
 @click.argument("game_id")
 @click.argument("power")
+@click.argument("address")
+@click.option("--reason", default="", help="Why (recorded in the private history).")
+@click.option("--actor", default="moderator (cli)", help="Who acts (recorded).")
+@pass_app
+def address(app: App, game_id: str, power: str, address: str, reason: str, actor: str) -> None:
+    """Move POWER's mail to ADDRESS: the same player, a new mailbox (the old one is gone).
+    The password stays and nobody else is told (unlike `gm mod replace`); both addresses
+    get a notice saying how to get a new password (SEND PASSWORD). A private act."""
+    from gm.service import moderator as mod_service
+
+    old = _run(app, game_id, lambda c, s, g: mod_service.move_address(
+        c, s, g, actor=actor, power=power, address=address, reason=reason))
+    click.echo(f"{game_id}: mail for {power} now goes to {address} (it went to {old or '-'}); "
+               "both addresses were told, nobody else")
+
+
+@mod.command()
+@click.argument("game_id")
+@click.argument("power")
 @_common
 @pass_app
 def resend(app: App, game_id: str, power: str, reason: str, private: bool, actor: str) -> None:

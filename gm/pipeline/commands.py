@@ -202,6 +202,14 @@ class CommandRunner:
         self.reply.done(line, msg("times now shown in {zone} as well as UTC", zone=cmd.timezone))
 
     def do_setaddress(self, line: SourceLine, cmd: c.SetAddress, acting: str | None) -> None:
+        if self.seat is None:  # the moderator, acting as a power (POWER south, no password)
+            seat = self._seat_named(self._power(acting))
+            mod.move_address(self.sc.ctx, self.sc.session, self.game, actor=self.actor,
+                             power=seat.power, address=cmd.address)
+            self.reply.done(line, msg("mail for {power} now goes to {address}; both addresses "
+                                      "were told, nobody else (a private act)",
+                                      power=seat.power, address=cmd.address))
+            return
         seat = self._own_seat()
         old, seat.address = seat.address, cmd.address
         clear_bouncing(seat)  # a new address: whether it bounces is not known yet

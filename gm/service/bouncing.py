@@ -10,7 +10,7 @@ player's name, and does not need telling again with every later mail. gm does th
 * **Shown** where the moderator looks: ``gm game show``, the moderator's report (and
   STATUS), and the missing-orders summary of a power that has not ordered.
 * **Cleared** when the seat's address changes (SET ADDRESS, REPLACE POWER / ``gm mod
-  replace``, a forming seat given or taken back), or when the player shows the mailbox
+  replace``, ``gm mod address``, a forming seat given or taken back), or when the player shows the mailbox
   works: a mail from that address that signs on as the seat (right password), whatever it
   asks; or when the moderator knows it works again (UNBOUNCE / ``gm mod unbounce``,
   gm.service.moderator.unbounce). A bounce after that is told again.

@@ -342,6 +342,43 @@ def unbounce(ctx: ServiceContext, session: Session, game: Game, *, actor: str, p
     return mark
 
 
+def move_address(ctx: ServiceContext, session: Session, game: Game, *, actor: str, power: str,
+                 address: str, reason: str = "") -> str:
+    """The moderator acting as ``power`` with SET ADDRESS / ``gm mod address``: the same
+    player, a new mailbox (the old one is gone, and the password with it). Unlike REPLACE
+    POWER nobody else is told, the password stays, the report is not resent; the old and
+    the new address are told, in the seat's language, with how to get a new password.
+    A private act (it names addresses). Returns the old address. The same address again
+    is refused and nothing changes."""
+    seat = get_seat(session, game.id, power)
+    old = seat.address or ""
+    local, at, domain = address.partition("@")
+    if not local or not at or "." not in domain.strip(".") or any(c.isspace() for c in address):
+        raise Conflict(msg("{address!r} is not a mail address; nothing changed",
+                           address=address))
+    if old.lower() == address.lower():
+        raise Conflict(msg("mail for {power} already goes to {address}; nothing changed",
+                           power=seat.power, address=address))
+    seat.address = address
+    clear_bouncing(seat)  # a new address: whether it bounces is not known yet
+    session.add(seat)
+    record_act(ctx, session, game, actor=actor, command="address",
+               args={"power": seat.power, "old_address": old, "new_address": address},
+               reason=reason, private=True)
+    lang = seat.language
+    text = (f"==== gm notice {game.id} ====\n" + translate(msg(
+        "The moderator moved the mail of {power} in game {game} to {address} (it went to "
+        "{old}). Your password is unchanged; if it is lost, SEND PASSWORD {power} (after the "
+        "line GAME {game}) mails a new one to {address}.", power=seat.power, game=game.id,
+        address=address, old=old or "-"), lang) + "\n")
+    queue_mail(ctx, session, game_id=game.id, kind="notice", to=[a for a in (address, old) if a],
+               subject=f"[{game.id}] " + translate(msg("new address for {power}",
+                                                       power=seat.power), lang),
+               text=text, key=f"moderator-address:{game.id}:{seat.power}:"
+                              f"{ctx.clock.now().isoformat()}")
+    return old
+
+
 def send_report(ctx: ServiceContext, session: Session, game: Game, *, actor: str, power: str,
                 reason: str = "", private: bool = False) -> Seat:
     """SEND REPORT power / ``gm mod resend``: the current report again, to the seat's own

@@ -193,3 +193,52 @@ def test_dice_private_is_carried_out(race: Any) -> None:
     reply = " ".join(moderate(race, "DICE PRIVATE 3 4: a table roll\n").split())
     assert "2 rolls will be used first in the next adjudication" in reply
     assert "moderator dice" not in history(race, private=False)
+
+
+# -- SET ADDRESS for a player: the same player, a new mailbox ---------------------------
+
+def test_the_moderator_moves_a_seat_s_mail_to_a_new_address_by_mail(race: Any) -> None:
+    """South's mailbox is gone with the password in it: the moderator, acting as south,
+    moves the seat's mail. South keeps the seat and password; north hears nothing (REPLACE
+    POWER would tell everyone a new player came); SEND PASSWORD now reaches the new one."""
+    marked_and_quiet(race)
+    before = len(outbox(race))
+    reply = " ".join(moderate(race, "POWER south\nSET ADDRESS sud@new.example\n").split())
+    assert ("OK SET ADDRESS sud@new.example: mail for south now goes to sud@new.example; both "
+            "addresses were told, nobody else (a private act)") in reply
+    mailed = [(r.kind, r.recipients, t) for r, t in outbox(race)[before:] if r.kind != "reply"]
+    [(kind, to, text)] = mailed
+    assert kind == "notice" and to == ["sud@new.example", SOUTH]
+    assert ("Le modérateur a fait passer le courrier de south dans la partie race1 à "
+            "sud@new.example (il allait à south@example.org)") in " ".join(text.split())
+    assert "SEND PASSWORD south" in text
+    assert seat(race, "south").bounce_address == ""  # a new address: no mark
+    deliver(race, mail("GAME race1\nPOWER south s-secret\nSTATUS\n", sender="sud@new.example"))
+    answer = " ".join(outbox(race, kind="reply", to="sud@new.example")[-1][1].split())
+    assert "OK STATUS" in answer  # the same password still signs on, from the new mailbox
+    assert "moderator address" not in history(race, private=False)
+    assert ("moderator address by moderator <mod@example.org>: power south, old_address "
+            "south@example.org, new_address sud@new.example [private]") in history(race, private=True)
+
+
+def test_gm_mod_address_moves_the_mail_and_refuses_what_would_change_nothing(race: Any) -> None:
+    done = gm(race, "mod", "address", "race1", "north", "nord@new.example", "--reason", "phoned")
+    assert done.exit_code == 0, done.output
+    assert done.output == ("race1: mail for north now goes to nord@new.example (it went to "
+                           "north@example.org); both addresses were told, nobody else\n")
+    assert seat(race, "north").address == "nord@new.example"
+    again = gm(race, "mod", "address", "race1", "north", "NORD@new.example")
+    assert again.exit_code == 1
+    assert "mail for north already goes to NORD@new.example; nothing changed" in again.output
+    bad = gm(race, "mod", "address", "race1", "north", "nord-at-example")
+    assert bad.exit_code == 1 and "'nord-at-example' is not a mail address; nothing changed" in (
+        bad.output)
+    assert gm(race, "mod", "address", "race1", "west", "w@example.org").exit_code == 1
+    assert seat(race, "north").address == "nord@new.example"
+    assert [a for a in acts(race) if a == "address"] == ["address"]
+
+
+def test_set_address_from_the_moderator_needs_a_power(race: Any) -> None:
+    reply = " ".join(moderate(race, "SET ADDRESS x@new.example\n").split())
+    assert "SET ADDRESS x@new.example: say POWER <name> first" in reply
+    assert "address" not in acts(race)
