@@ -270,6 +270,7 @@ def replace_power(ctx: ServiceContext, session: Session, game: Game, *, actor: s
     from gm.service.reports import queue_current_report, withdraw_held_reports
 
     seat = get_seat(session, game.id, power)
+    _check_address(address)
     password = new_password()
     old = seat.address
     seat.address, seat.password_hash, seat.missed_in_row, seat.active = (
@@ -342,6 +343,16 @@ def unbounce(ctx: ServiceContext, session: Session, game: Game, *, actor: str, p
     return mark
 
 
+def _check_address(address: str) -> None:
+    """Refuse what is not one mail address (``gm mod replace``/``address`` take any text;
+    the mail commands' grammar wants an ``@``), before anything changes."""
+    local, at, domain = address.partition("@")
+    if (not local or not at or "@" in domain or "." not in domain.strip(".")
+            or any(c.isspace() or c in ',;<>"' for c in address)):
+        raise Conflict(msg("{address!r} is not a mail address; nothing changed",
+                           address=address))
+
+
 def move_address(ctx: ServiceContext, session: Session, game: Game, *, actor: str, power: str,
                  address: str, reason: str = "") -> str:
     """The moderator acting as ``power`` with SET ADDRESS / ``gm mod address``: the same
@@ -352,10 +363,7 @@ def move_address(ctx: ServiceContext, session: Session, game: Game, *, actor: st
     is refused and nothing changes."""
     seat = get_seat(session, game.id, power)
     old = seat.address or ""
-    local, at, domain = address.partition("@")
-    if not local or not at or "." not in domain.strip(".") or any(c.isspace() for c in address):
-        raise Conflict(msg("{address!r} is not a mail address; nothing changed",
-                           address=address))
+    _check_address(address)
     if old.lower() == address.lower():
         raise Conflict(msg("mail for {power} already goes to {address}; nothing changed",
                            power=seat.power, address=address))

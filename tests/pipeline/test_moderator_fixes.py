@@ -242,3 +242,12 @@ def test_set_address_from_the_moderator_needs_a_power(race: Any) -> None:
     reply = " ".join(moderate(race, "SET ADDRESS x@new.example\n").split())
     assert "SET ADDRESS x@new.example: say POWER <name> first" in reply
     assert "address" not in acts(race)
+
+
+def test_gm_mod_replace_with_no_mail_address_is_refused_in_words(race: Any) -> None:
+    """It was a traceback (the welcome's To header refused the text); nothing changed."""
+    before = len(outbox(race))
+    refused = gm(race, "mod", "replace", "race1", "south", "not-an-address")
+    assert refused.exit_code == 1
+    assert refused.output == "gm: 'not-an-address' is not a mail address; nothing changed\n"
+    assert seat(race, "south").address == SOUTH and len(outbox(race)) == before
