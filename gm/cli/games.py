@@ -317,6 +317,38 @@ def game_observe(app: App, game_id: str, address: str, stop: bool, as_json: bool
          f"{game_id} observers: {', '.join(after) or 'none'}")
 
 
+@game.command("moderator")
+@click.argument("game_id")
+@click.option("--address", default=None, help="The moderator's new mail address (notices go there; "
+              "MODERATOR sign-ons are checked against it).")
+@click.option("--language", default=None, help="The language of the moderator's notices and "
+              "replies (en, fr): the game's moderator_language.")
+@click.option("--new-password", "fresh_password", is_flag=True,
+              help="A new moderator password, shown once (the old one stops working).")
+@click.option("--actor", default="moderator (cli)", help="Who acts (recorded).")
+@pass_app
+def game_moderator(app: App, game_id: str, address: str | None, language: str | None,
+                   fresh_password: bool, actor: str) -> None:
+    """Change GAME_ID's moderator after its creation: another address, the language of
+    the moderator's mail, a new password. Nothing changes unless every value given is
+    good; a private act (`gm history GAME --private`). Nobody is mailed."""
+    from gm.db.engine import session_scope
+    from gm.service.games import get_game
+    from gm.service.moderator import set_moderator
+
+    if address is None and language is None and not fresh_password:
+        raise click.UsageError("give --address, --language or --new-password")
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        g = get_game(session, game_id)
+        password = set_moderator(ctx, session, g, actor=actor, address=address,
+                                 language=language, fresh_password=fresh_password)
+        now = (g.moderator_address or "-", (g.settings or {}).get("moderator_language", "en"))
+    click.echo(f"{game_id}: moderator {now[0]}, language {now[1]}")
+    if password:
+        click.echo(f"  moderator password: {password}\n(shown once; the old one no longer works)")
+
+
 @game.command("scenarios")
 @click.argument("module_name")
 @json_option

@@ -353,6 +353,49 @@ def _check_address(address: str) -> None:
                            address=address))
 
 
+def set_moderator(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
+                  address: str | None = None, language: str | None = None,
+                  fresh_password: bool = False) -> str | None:
+    """``gm game moderator``: a game's moderator changes after its creation: another
+    address (a co-moderator takes over), the language of the moderator's notices and
+    replies (``moderator_language``), a new moderator password (the old one leaked).
+    Everything is checked before anything changes; the same values again are refused.
+    Returns the new password (shown once), if one was made. A private act, recorded once
+    the game has a phase (a forming game has none: only the change is made)."""
+    from gm.i18n import languages
+
+    changes: dict[str, Any] = {}
+    if address is not None:
+        _check_address(address)
+        if address.lower() != (game.moderator_address or "").lower():
+            changes["address"] = {"old": game.moderator_address, "new": address}
+    if language is not None:
+        lang = language.lower()[:2]
+        if lang not in languages():
+            raise Conflict(msg("language {language!r} is not offered (choose {choices})",
+                               language=language, choices=", ".join(languages())))
+        if lang != str((game.settings or {}).get("moderator_language", "en")):
+            changes["language"] = {"old": (game.settings or {}).get("moderator_language", "en"),
+                                   "new": lang}
+    if not changes and not fresh_password:
+        raise Conflict(msg("game {game}: nothing to change (give a new --address, --language "
+                           "or --new-password)", game=game.id))
+    password = None
+    if fresh_password:
+        password = new_password()
+        game.moderator_password_hash = hash_password(password)
+        changes["password"] = "changed"
+    if "address" in changes:
+        game.moderator_address = changes["address"]["new"]
+    if "language" in changes:
+        game.settings = {**(game.settings or {}), "moderator_language": changes["language"]["new"]}
+    session.add(game)
+    if game.status != "forming":
+        record_act(ctx, session, game, actor=actor, command="moderator", args=changes,
+                   private=True)
+    return password
+
+
 def move_address(ctx: ServiceContext, session: Session, game: Game, *, actor: str, power: str,
                  address: str, reason: str = "") -> str:
     """The moderator acting as ``power`` with SET ADDRESS / ``gm mod address``: the same

@@ -251,3 +251,45 @@ def test_gm_mod_replace_with_no_mail_address_is_refused_in_words(race: Any) -> N
     assert refused.exit_code == 1
     assert refused.output == "gm: 'not-an-address' is not a mail address; nothing changed\n"
     assert seat(race, "south").address == SOUTH and len(outbox(race)) == before
+
+
+# -- the moderator: another address, language, password ---------------------------------
+
+def test_gm_game_moderator_hands_the_game_to_a_new_address_language_and_password(
+        race: Any) -> None:
+    """The moderator's password leaked, a co-moderator who reads French takes over: the
+    old password stops working, the new one signs on and is answered in French, and the
+    next notice goes to the new address."""
+    done = gm(race, "game", "moderator", "race1", "--address", "co@example.org",
+              "--language", "fr", "--new-password")
+    assert done.exit_code == 0, done.output
+    first, second, third = done.output.splitlines()
+    assert first == "race1: moderator co@example.org, language fr"
+    assert second.startswith("  moderator password: ") and third.startswith("(shown once")
+    password = second.split(": ", 1)[1]
+    deliver(race, mail("GAME race1\nMODERATOR mod-secret\nPAUSE\n", sender="co@example.org"))
+    assert "moderator sign-on failed: wrong password" in outbox(  # the old one no longer
+        race, kind="reply", to="co@example.org")[-1][1]
+    deliver(race, mail(f"GAME race1\nMODERATOR {password}\nPAUSE: relève\n",
+                       sender="co@example.org"))
+    reply = outbox(race, kind="reply", to="co@example.org")[-1][1]
+    assert "OK  PAUSE" in reply and "Partie race1" in reply  # signed on; the reply in French
+    deliver(race, dsn_for(sent(race, "report", SOUTH)))
+    [(notice, text)] = notices(race)
+    assert notice.recipients == ["co@example.org"] and "Ce qui peut être fait" in text
+    private = history(race, private=True)
+    assert "moderator moderator by moderator (cli): address" in private
+    assert "'new': 'co@example.org'" in private and "password changed [private]" in private
+    assert "moderator moderator" not in history(race, private=False)
+
+
+def test_gm_game_moderator_refuses_bad_or_unchanged_values_and_changes_nothing(race: Any) -> None:
+    assert gm(race, "game", "moderator", "race1").exit_code == 2  # nothing asked
+    bad = gm(race, "game", "moderator", "race1", "--language", "xx", "--new-password")
+    assert bad.exit_code == 1 and "language 'xx' is not offered (choose en, fr)" in bad.output
+    bad = gm(race, "game", "moderator", "race1", "--address", "mod at example", "--new-password")
+    assert bad.exit_code == 1 and "'mod at example' is not a mail address" in bad.output
+    same = gm(race, "game", "moderator", "race1", "--address", "MOD@example.org")
+    assert same.exit_code == 1 and "game race1: nothing to change" in same.output
+    assert "moderator" not in acts(race)
+    assert "OK  PAUSE" in moderate(race, "PAUSE\n")  # the old password still signs on
