@@ -62,6 +62,8 @@ class CommandRunner:
     # -- player commands -------------------------------------------------
 
     def do_powersignon(self, line: SourceLine, cmd: c.PowerSignOn, acting: str | None) -> None:
+        if self.seat is None:  # the moderator acting as a power: one the game has
+            self._seat_named(cmd.power)
         self.reply.done(line, msg("acting as {power}", power=cmd.power))
 
     def do_for(self, line: SourceLine, cmd: c.For, acting: str | None) -> None:

@@ -56,6 +56,12 @@ def extend(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
     the release, or makes ``to`` the deadline (:func:`released_deadline`); no player is
     told anything before (a notice would name the held phase)."""
     phase = _open_phase(session, game)
+    now = ctx.clock.now()
+    if to is not None and utc(to) <= now:
+        raise Conflict(msg("{deadline} is past; nothing changed (ADJUDICATE NOW closes the "
+                           "phase now)", deadline=when(utc(to))))
+    if to is None and not (by or timedelta()) > timedelta():
+        raise Conflict(msg("an extension of nothing; nothing changed"))
     if under_review(phase):
         later: dict[str, Any] = {"phase_id": phase.phase_id, "at_release": True}
         if to is not None:
@@ -65,7 +71,7 @@ def extend(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
         record_act(ctx, session, game, actor=actor, command="extend", args=later, reason=reason,
                    private=private)
         return phase
-    base = utc(phase.deadline) if phase.deadline else ctx.clock.now()
+    base = utc(phase.deadline) if phase.deadline else now
     new = utc(to) if to is not None else base + (by or timedelta())
     phase.deadline = new
     phase.reminders_sent = [r for r in phase.reminders_sent or [] if r.startswith("nmr")]
@@ -218,6 +224,9 @@ def resume(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
     """RESUME: deadlines move by the length of the pause unless a deadline is given."""
     if game.status != "paused" or game.paused_at is None:
         raise Conflict(f"game {game.id} is not paused")
+    if deadline is not None and utc(deadline) <= ctx.clock.now():
+        raise Conflict(msg("{deadline} is past; nothing changed (ADJUDICATE NOW closes the "
+                           "phase now)", deadline=when(utc(deadline))))
     paused_for = ctx.clock.now() - utc(game.paused_at)
     game.status, game.paused_at = "running", None
     session.add(game)

@@ -293,3 +293,38 @@ def test_gm_game_moderator_refuses_bad_or_unchanged_values_and_changes_nothing(r
     assert same.exit_code == 1 and "game race1: nothing to change" in same.output
     assert "moderator" not in acts(race)
     assert "OK  PAUSE" in moderate(race, "PAUSE\n")  # the old password still signs on
+
+
+# -- refusals that change nothing ---------------------------------------------------------
+
+def deadline_now(ctx: Any) -> Any:
+    from gm.service.games import current_phase
+
+    with session_scope(ctx.engine) as s:
+        return current_phase(s, "race1").deadline
+
+
+def test_a_deadline_in_the_past_or_an_extension_of_nothing_is_refused(race: Any) -> None:
+    """EXTEND TO 2025-... for 2026-... (a typo) set the deadline in the past: every player
+    was told so and the phase closed at the next sweep. Now refused, nobody told."""
+    deadline, before = deadline_now(race), len(outbox(race))
+    reply = " ".join(moderate(race, "EXTEND TO 2025-01-08 12:00\nEXTEND 0h\n").split())
+    assert ("EXTEND TO 2025-01-08 12:00: Wed, Jan 8, 2025, 12:00 UTC is past; nothing changed "
+            "(ADJUDICATE NOW closes the phase now)") in reply
+    assert "EXTEND 0h: an extension of nothing; nothing changed" in reply
+    moderate(race, "PAUSE\n")
+    since = len(outbox(race))
+    reply = " ".join(moderate(race, "RESUME DEADLINE 2025-01-08 12:00\n").split())
+    assert "RESUME DEADLINE 2025-01-08 12:00: Wed, Jan 8, 2025, 12:00 UTC is past" in reply
+    assert [r.kind for r, _ in outbox(race)[since:]] == ["reply"]  # nobody else told
+    assert deadline_now(race) == deadline
+    assert [r.kind for r, _ in outbox(race)[before:]].count("notice") == 2  # the PAUSE only
+    assert "extend" not in acts(race) and "resume" not in acts(race)
+    refused = gm(race, "mod", "extend", "race1", "--to", "2020-01-01 12:00")
+    assert refused.exit_code == 1 and "is past; nothing changed" in refused.output
+
+
+def test_the_moderator_acting_as_a_power_the_game_lacks_is_told_at_that_line(race: Any) -> None:
+    reply = " ".join(moderate(race, "POWER west\n").split())
+    assert "POWER west: game race1 has no power 'west' (powers: north, south)" in reply
+    assert "acting as west" not in reply
