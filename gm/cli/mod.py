@@ -8,7 +8,7 @@ from typing import IO, Any
 
 import click
 
-from gm.cli.app import App, pass_app, when
+from gm.cli.app import App, emit, json_option, pass_app, when
 
 
 def parse_duration(text: str) -> timedelta:
@@ -349,6 +349,35 @@ def unhold(app: App, game_id: str, keep_open: bool, reason: str, actor: str) -> 
         raise Conflict(f"{game_id}: hold lifted, but closing the phase failed again; "
                        f"held again: {result.problem}" if result.problem else
                        f"{game_id}: hold lifted; the phase was not closed")
+
+
+@mod.command()
+@click.argument("game_id")
+@click.option("--from", "sender", default=None, metavar="ADDRESS",
+              help="Only mails from this address (or part of it), also those gm could not "
+                   "tie to any game.")
+@click.option("--last", default=20, show_default=True, help="How many, the latest.")
+@json_option
+@pass_app
+def mails(app: App, game_id: str, sender: str | None, last: int, as_json: bool) -> None:
+    """The mails that arrived for GAME_ID (the latest, oldest first): number, time,
+    sender, subject, what gm made of it (handled, ignored and why, failed). For a player
+    who swears he sent his orders; a failed one is handled again by `gm mod retry`."""
+    from dataclasses import asdict
+
+    from gm.db.engine import session_scope
+    from gm.service.games import get_game
+    from gm.service.inbox import arrived
+
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        get_game(session, game_id)
+        rows = arrived(session, game_id, sender=sender, last=last)
+    text = "\n".join(
+        f"#{r.id:<5} {r.received_at:%Y-%m-%d %H:%M}  {r.sender}  \"{r.subject}\"  {r.status}"
+        + ("" if r.game_id else " (no game)") + (f": {r.note}" if r.note else "") for r in rows)
+    emit([asdict(r) for r in rows], as_json, text or (
+        f"{game_id}: no mail" + (f" from {sender}" if sender else "") + " has arrived"))
 
 
 @mod.command()

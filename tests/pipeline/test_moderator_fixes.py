@@ -328,3 +328,24 @@ def test_the_moderator_acting_as_a_power_the_game_lacks_is_told_at_that_line(rac
     reply = " ".join(moderate(race, "POWER west\n").split())
     assert "POWER west: game race1 has no power 'west' (powers: north, south)" in reply
     assert "acting as west" not in reply
+
+
+# -- what arrived: "I sent my orders on Tuesday" ----------------------------------------
+
+def test_gm_mod_mails_shows_what_arrived_from_a_player_and_what_gm_made_of_it(race: Any) -> None:
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nadvance 1\n", subject="my orders"))
+    deliver(race, mail("advance 2\n", subject="forgot the header"))  # tied to no game
+    deliver(race, mail("GAME race1\nPOWER south wrong\nadvance 1\n", sender=SOUTH,
+                       subject="from south"))
+    listed = gm(race, "mod", "mails", "race1", "--from", "NORTH@example")
+    assert listed.exit_code == 0, listed.output
+    first, second = listed.output.splitlines()
+    assert first.startswith("#") and 'north@example.org  "my orders"  handled' in first
+    assert '"forgot the header"' in second and "(no game)" in second
+    assert "s-secret" not in listed.output and "wrong" not in listed.output  # no body
+    every = gm(race, "mod", "mails", "race1").output
+    assert '"my orders"' in every and '"from south"' in every
+    assert '"forgot the header"' not in every  # not tied to the game, not asked for
+    none = gm(race, "mod", "mails", "race1", "--from", "nobody@example.org")
+    assert none.output == "race1: no mail from nobody@example.org has arrived\n"
+    assert gm(race, "mod", "mails", "nosuch").exit_code == 1

@@ -1,0 +1,51 @@
+"""What arrived: the stored inbound mails a moderator looks through (``gm mod mails``).
+
+"I sent my orders on Tuesday": the moderator finds the mail (or that none came), what gm
+made of it (handled, ignored and why, failed), and its number for ``gm mod retry``. Only
+what the inbox row says and the mail's subject: never its body (it holds a password).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from email.parser import BytesHeaderParser
+from email.policy import default
+
+from sqlmodel import Session, col, or_, select
+
+from gm.db.models import InboundMail
+
+
+@dataclass(frozen=True)
+class Arrived:
+    id: int
+    received_at: datetime
+    sender: str
+    subject: str
+    status: str  # new, handled, ignored, failed
+    game_id: str
+    note: str
+
+
+def arrived(session: Session, game_id: str, *, sender: str | None = None,
+            last: int = 20) -> list[Arrived]:
+    """The last ``last`` mails of ``game_id``, oldest first; with ``sender`` (part of an
+    address, any case) every mail from it, of this game or of none (a mail without its
+    GAME line, or unsigned, may not have been tied to the game)."""
+    q = select(InboundMail)
+    if sender:
+        q = q.where(col(InboundMail.sender).ilike(f"%{sender}%"),
+                    or_(col(InboundMail.game_id) == game_id, col(InboundMail.game_id).is_(None)))
+    else:
+        q = q.where(InboundMail.game_id == game_id)
+    rows = list(session.exec(q.order_by(col(InboundMail.id).desc()).limit(max(1, last))))
+    return [Arrived(int(r.id or 0), r.received_at, r.sender, _subject(r.raw), r.status,
+                    r.game_id or "", r.note) for r in reversed(rows)]
+
+
+def _subject(raw: bytes) -> str:
+    try:
+        return str(BytesHeaderParser(policy=default).parsebytes(raw).get("subject", ""))[:80]
+    except Exception:  # a header gm could not read: the row still shows
+        return ""
