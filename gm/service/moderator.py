@@ -356,7 +356,7 @@ def _check_address(address: str) -> None:
     """Refuse what is not one mail address (``gm mod replace``/``address`` take any text;
     the mail commands' grammar wants an ``@``), before anything changes."""
     local, at, domain = address.partition("@")
-    if (not local or not at or "@" in domain or "." not in domain.strip(".")
+    if (not local or not at or not domain.strip(".") or "@" in domain
             or any(c.isspace() or c in ',;<>"' for c in address)):
         raise Conflict(msg("{address!r} is not a mail address; nothing changed",
                            address=address))
