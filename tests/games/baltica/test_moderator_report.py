@@ -1,4 +1,4 @@
-"""The Pax Baltica report the moderator reads, and the blocks' list a player reads.
+"""The Pax Baltica report the moderator reads, the blocks' list and the actions left a player reads.
 
 The moderator sees every event and every block (gm.games.base.Event: "the moderator sees
 every event"). Their report was a player's with every block in it: "You moved Karl XII,
@@ -87,3 +87,14 @@ def test_a_players_own_blocks_are_listed_by_place(ctx: Any) -> None:
     places = [line.split(":")[0].strip() for line in own.splitlines() if line.startswith("  ")]
     assert places == sorted(places), places
     assert places.count("Småland") == 2  # Karl XII and Dalregementet moved there
+
+
+def test_rule_3_1_actions_cannot_be_saved_the_second_players_phase_counts_only_theirs(ctx: Any) -> None:
+    """3.1: "The First Player performs all their actions ..., and then the Second Player
+    performs all of theirs." Sweden's unused action is gone once its phase closed; the
+    reports of the Coalition's phase said "Actions left from this turn's roll (3.1): sweden
+    1, coalition 2", as if Sweden had one to send."""
+    _played(ctx)
+    for to in (SWEDEN, COALITION, MOD):
+        report = _report(ctx, to)
+        assert "Actions left from this turn's roll (3.1): coalition 2." in report, report
