@@ -121,3 +121,26 @@ def test_help_move_shows_the_move_from_form_first_and_the_other_in_its_doc(ctx: 
     reply = _send(ctx, "HELP move\n")
     assert "move from <territory>: <group>" in reply, reply
     assert "move Karl XII, Dalregementet from Skåne to Småland" in reply
+
+
+def test_rule_4_4_and_9_2_a_move_without_a_path_says_why(ctx: Any) -> None:
+    """"no legal path" answered three different mistakes. Sjælland lies far around the
+    Baltic by land from Skåne (4.4: "too far even force-marching"); Portsmouth has no land
+    route at all (9.2: blocks cross the sea with embark, sail and land)."""
+    _baltica(ctx)
+    reply = _send(ctx, "CHECK\nmove from Skåne: Karl XII to Sjælland\n"
+                       "move from Skåne: Dalregementet to Portsmouth\n")
+    assert "move from Skåne: Karl XII to Sjælland: refused: too far even force-marching (4.4)" in reply, reply
+    assert ("move from Skåne: Dalregementet to Portsmouth: refused: no land route there: "
+            "blocks cross the sea with embark, sail and land (9.2)") in reply
+    assert "no legal path" not in reply
+
+
+def test_rule_4_5_a_move_barred_within_reach_names_where_and_the_rule(ctx: Any) -> None:
+    """4.5: an inactive nation's territories are prohibited. A move within reach that the
+    rules bar names the place and the rule, not "no legal path"."""
+    _baltica(ctx)
+    reply = _send(ctx, "CHECK\nmove from Pommern: Östgöta to Brandenburg\n")
+    assert "(4.5)" in reply, reply
+    assert "refused: no legal path: the shortest way by land is barred at Brandenburg: " in reply
+    assert "no legal path\n" not in reply

@@ -78,6 +78,9 @@ def read_report(text: str) -> ReadReport:
             m = ENEMY.match(line)
             if m:
                 report.enemies[m.group(1)] = report.enemies.get(m.group(1), 0) + int(m.group(2))
+    # by name, as the blocks' ids run: the seeded choices hang on the game, not on the order
+    # the report happens to list the blocks in (by place since the moderator-report change)
+    report.own.sort(key=lambda b: b.name.casefold())
     return report
 
 

@@ -570,7 +570,11 @@ def _move_paths(world: World, power: str, origin: str, order: Move) -> Validatio
     for g in order.groups:
         blocks = [world.bid_block(b) for b in g.blocks]
         plan = movement.plan_group(world, power, origin, g, blocks)
-        if plan.why in (Why.TOO_FAR, Why.NO_PATH):
+        if plan.why is Why.NO_PATH and plan.barred is not None:
+            return Validation(Verdict.REFUSED, msg(
+                "no legal path: the shortest way by land is barred at {place}: {why}",
+                place=world.tname(plan.at), why=msg(plan.barred.value)))
+        if plan.why in (Why.TOO_FAR, Why.NO_PATH, Why.BY_SEA):
             return Validation(Verdict.REFUSED, msg(plan.why.value))
         if plan.why is Why.FORCE_NEEDED:
             verdict = Verdict.WARNING

@@ -6,6 +6,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gm.games.baltica.board import Board
 from gm.games.baltica.orders import Move, MoveGroup
 from gm.games.baltica.rules.event_effects import mistrust_problem
 from gm.games.baltica.rules.limits import attack_problem, entry_problem, move_problem
@@ -22,6 +23,8 @@ class PathCheck:
 
     path: tuple[str, ...] = ()
     why: Why | None = None
+    at: str = ""  # NO_PATH: where the shortest land route is barred, and why
+    barred: Why | None = None
 
 
 def step_problem(world: World, power: str, a: str, b: str, blocks: Sequence[str],
@@ -93,6 +96,46 @@ def shortest_path(world: World, power: str, origin: str, to: str, blocks: Sequen
     return PathCheck(why=Why.NO_PATH)
 
 
+def no_path(world: World, power: str, origin: str, to: str, blocks: Sequence[str],
+            limit: int) -> PathCheck:
+    """Why no legal path of at most ``limit`` territories (the blocks' rating and a force
+    march, 4.4) leads from ``origin`` to ``to``, as a player can act on it: no land route
+    at all (1.0: across the sea, blocks go by sea with embark, sail and land, 9.2); a land
+    route longer than a force march reaches (4.4: "too far even force-marching"); or one
+    within reach that the rules bar now, with where and why (an inactive nation's
+    territory, 4.5; enemy blocks to stop at, 4.1; ...). Each was "no legal path" before: a
+    Swedish player moving Karl XII from Skåne to Sjælland could not tell which."""
+    route = _land_route(world.board, origin, to)
+    if route is None:
+        return PathCheck(why=Why.BY_SEA)
+    if len(route) > limit:
+        return PathCheck(why=Why.TOO_FAR)
+    here = origin
+    for i, there in enumerate(route):
+        why = step_problem(world, power, here, there, blocks, i == len(route) - 1)
+        if why is not None:
+            return PathCheck(why=Why.NO_PATH, at=there, barred=why)
+        here = there
+    return PathCheck(why=Why.NO_PATH)
+
+
+def _land_route(board: Board, origin: str, to: str) -> tuple[str, ...] | None:
+    """The shortest route over open borders (1.0: not across a lake) from ``origin`` to
+    ``to`` whatever stands on it, neighbours in name order (as :func:`shortest_path`);
+    None when there is none."""
+    seen: dict[str, tuple[str, ...]] = {origin: ()}
+    queue = deque([origin])
+    while queue:
+        here = queue.popleft()
+        for there in sorted(board.neighbours(here)):
+            if there not in seen:
+                seen[there] = seen[here] + (there,)
+                if there == to:
+                    return seen[there]
+                queue.append(there)
+    return None
+
+
 def group_problem(world: World, power: str, origin: str, blocks: Sequence[str]) -> Why | None:
     """4.1/4.3: the group is the power's, in ``origin``, unmoved, unpinned, all ground blocks,
     and not leaving over a border used by enemy blocks that pinned it."""
@@ -153,7 +196,7 @@ def plan_group(world: World, power: str, origin: str, group: MoveGroup,
     else:
         found = shortest_path(world, power, origin, to, blocks, rating + extra)
         if found.why is not None:
-            return found
+            return no_path(world, power, origin, to, blocks, rating + extra)
         path = found.path
     if len(path) > limit:
         return PathCheck(why=Why.TOO_FAR if group.force else Why.FORCE_NEEDED)

@@ -31,6 +31,7 @@ class Why(Enum):
     MUST_STOP_DIFFICULT = "must stop after a difficult terrain border (4.2)"
     MUST_STOP_ENEMY = "must stop on entering enemy blocks (4.1)"
     NO_PATH = "no legal path"
+    BY_SEA = "no land route there: blocks cross the sea with embark, sail and land (9.2)"
     FORCE_NEEDED = "too far for the movement rating: add force (4.4)"
     TOO_FAR = "too far even force-marching (4.4)"
     NOT_ADJACENT = "not adjacent to a friendly army or regiment (3.3)"
