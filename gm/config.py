@@ -7,6 +7,7 @@ Relative paths are relative to the config file's folder.
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -16,6 +17,18 @@ from typing import Any
 
 class ConfigError(Exception):
     pass
+
+
+OPTIONS: dict[str, dict[str, type]] = {
+    "database": {"path": str, "url": str},
+    "service": {"moderator_address": str, "instance": str, "reply_budget": int,
+                "send_lease_seconds": float, "draw_workers": int},
+    "scheduler": {"sweep_seconds": float, "busy_seconds": float, "busy_poll_seconds": float},
+}
+"""The options of the tables gm.toml has besides the mail tables, with their types (every
+one is explained in deploy/gm.example.toml)."""
+MAIL_TABLES = ("mail", "imap", "smtp", "maildir", "oauth2")
+"""Checked, option by option, by gm.mail.config (``Config.mail_settings``)."""
 
 
 @dataclass
@@ -32,6 +45,37 @@ class Config:
         if not isinstance(value, dict):
             raise ConfigError(f"[{name}] in {self.path} must be a table")
         return value
+
+    def check(self) -> None:
+        """Raise :class:`ConfigError` naming the first unknown table, unknown option or
+        wrong value outside the mail tables: a misspelt option must not be dropped in
+        silence (``[database] uri`` would leave gm on a SQLite file beside the config)."""
+        from gm.mail.config import unknown
+
+        for table, value in self.data.items():
+            if table in MAIL_TABLES:
+                continue
+            if table not in OPTIONS:
+                close = difflib.get_close_matches(table, [*OPTIONS, *MAIL_TABLES], n=1)
+                hint = f" (did you mean [{close[0]}]?)" if close else ""
+                raise ConfigError(f"{self.path}: [{table}]: unknown table{hint}")
+            if not isinstance(value, dict):
+                raise ConfigError(f"{self.path}: [{table}] must be a table")
+            for key, option in value.items():
+                kinds = OPTIONS[table]
+                where = f"{self.path}: {table}.{key}"
+                if key not in kinds:
+                    raise ConfigError(f"{where}: {unknown(key, kinds)}")
+                kind = kinds[key]
+                if kind is str:
+                    if not isinstance(option, str):
+                        raise ConfigError(f"{where}: must be a string (in quotes)")
+                elif isinstance(option, bool) or not isinstance(option, int | float):
+                    raise ConfigError(f"{where}: must be a number")
+                elif kind is int and (int(option) != option or option < 0):
+                    raise ConfigError(f"{where}: must be a whole number >= 0")
+                elif option < 0:
+                    raise ConfigError(f"{where}: must be >= 0")
 
     def resolve(self, value: str) -> Path:
         p = Path(value).expanduser()
@@ -84,19 +128,29 @@ class Config:
                 "draw_workers": int(s["draw_workers"]) if "draw_workers" in s else None}
 
     def mail_settings(self) -> Any:
-        """The [mail]/[imap]/[smtp]/[maildir] tables, Maildir paths made absolute."""
+        """The [mail]/[imap]/[smtp]/[maildir]/[oauth2] tables, their paths (Maildirs,
+        secret files, CA files) made absolute from the config file's folder."""
         from dataclasses import replace
 
         from gm.mail.config import MailConfigError, MailSettings
 
+        self.check()
         try:
-            settings = MailSettings.from_dict(self.data)
+            settings = MailSettings.from_dict(self.data, base=self.base)
         except MailConfigError as exc:
             raise ConfigError(f"{self.path}: {exc}") from exc
         md = settings.maildir
         fixed = replace(md, inbox=str(self.resolve(md.inbox)), outbox=str(self.resolve(md.outbox)),
                         processed=str(self.resolve(md.processed)) if md.processed else "")
-        return replace(settings, maildir=fixed)
+
+        def path(value: str) -> str:
+            return str(self.resolve(value)) if value else ""
+
+        oauth2 = settings.oauth2
+        return replace(settings, maildir=fixed,
+                       imap=replace(settings.imap, ca_file=path(settings.imap.ca_file)),
+                       smtp=replace(settings.smtp, ca_file=path(settings.smtp.ca_file)),
+                       oauth2=replace(oauth2, refresh_token_file=path(oauth2.refresh_token_file)))
 
 
 def load(path: str | Path | None = None) -> Config:

@@ -27,6 +27,7 @@ class App:
     def context(self) -> ServiceContext:
         """The service context, with the schema brought up to date (on every start)."""
         if self._ctx is None:
+            self.config.check()  # a misspelt option is named before a database is opened
             missing = self.config.missing_database(self.db_override)
             if missing:
                 raise ConfigError(missing)

@@ -4,13 +4,16 @@ Every option is documented in deploy/gm.example.toml. ``MailSettings.from_dict``
 takes the whole parsed TOML document (extra tables are ignored) and raises
 :class:`MailConfigError` naming the option for a wrong value; it never reads
 the environment itself, except that a ``password_file`` option is read when the
-settings are loaded so secrets can live outside the config file.
+settings are loaded so secrets can live outside the config file. A relative
+``*_file`` path is read from ``base`` (the config file's folder, as every relative
+path in gm.toml), not from the folder gm happens to run in.
 """
 
 from __future__ import annotations
 
+import difflib
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -117,18 +120,19 @@ class MailSettings:
         return self.domain or self.address.rpartition("@")[2] or "localhost"
 
     @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> MailSettings:
-        """Build the settings from a parsed gm.toml (tables mail, imap, smtp, maildir)."""
+    def from_dict(cls, doc: Mapping[str, Any], base: Path | None = None) -> MailSettings:
+        """Build the settings from a parsed gm.toml (tables mail, imap, smtp, maildir);
+        relative secret files are read from ``base`` (default: the current folder)."""
         mail = dict(_table(doc, "mail"))
-        settings = _build(cls, "mail", mail, skip={"imap", "smtp", "maildir", "oauth2"})
+        settings = _build(cls, "mail", mail, skip={"imap", "smtp", "maildir", "oauth2"}, base=base)
         if "@" not in settings.address:
             raise MailConfigError("mail.address", "must be an address like gm@example.org")
         settings = replace(
             settings,
-            imap=_build(ImapSettings, "imap", _table(doc, "imap")),
-            smtp=_build(SmtpSettings, "smtp", _table(doc, "smtp")),
-            maildir=_build(MaildirSettings, "maildir", _table(doc, "maildir")),
-            oauth2=_build(OAuth2Settings, "oauth2", _table(doc, "oauth2")),
+            imap=_build(ImapSettings, "imap", _table(doc, "imap"), base=base),
+            smtp=_build(SmtpSettings, "smtp", _table(doc, "smtp"), base=base),
+            maildir=_build(MaildirSettings, "maildir", _table(doc, "maildir"), base=base),
+            oauth2=_build(OAuth2Settings, "oauth2", _table(doc, "oauth2"), base=base),
         )
         missing = settings.oauth2.missing() if settings.uses_oauth2 else []
         if missing:
@@ -137,6 +141,12 @@ class MailSettings:
 
 
 _S = TypeVar("_S", bound="DataclassInstance")  # a settings dataclass
+
+
+def unknown(name: str, known: Iterable[str]) -> str:
+    """"unknown option", with the closest known name when a typo is likely."""
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f"unknown option (did you mean {close[0]}?)" if close else "unknown option"
 
 
 def _table(doc: Mapping[str, Any], name: str) -> Mapping[str, Any]:
@@ -151,18 +161,20 @@ def _build(
     section: str,
     values: Mapping[str, Any],
     skip: frozenset[str] | set[str] = frozenset(),
+    base: Path | None = None,
 ) -> _S:
     known = {f.name: f for f in fields(cls)}
     kwargs: dict[str, Any] = {}
     values = dict(values)
     for secret in ("password", "client_secret"):
         if f"{secret}_file" in values:
-            values[secret] = _read_secret(section, values.pop(f"{secret}_file"), secret)
+            values[secret] = _read_secret(section, values.pop(f"{secret}_file"), secret, base)
     for key, value in values.items():
         if key in skip:
             continue
         if key not in known:
-            raise MailConfigError(f"{section}.{key}", "unknown option")
+            names = [*known, *(f"{s}_file" for s in ("password", "client_secret") if s in known)]
+            raise MailConfigError(f"{section}.{key}", unknown(key, names))
         kwargs[key] = _coerce(f"{section}.{key}", getattr(cls(), key), value)
     return cls(**kwargs)
 
@@ -193,8 +205,11 @@ def _coerce(option: str, default: Any, value: Any) -> Any:
     return value
 
 
-def _read_secret(section: str, path: Any, name: str = "password") -> str:
+def _read_secret(section: str, path: Any, name: str = "password", base: Path | None = None) -> str:
+    file = Path(str(path)).expanduser()
+    if base is not None and not file.is_absolute():
+        file = base / file
     try:
-        return Path(str(path)).read_text(encoding="utf-8").strip()
+        return file.read_text(encoding="utf-8").strip()
     except OSError as exc:
         raise MailConfigError(f"{section}.{name}_file", f"cannot read: {exc}") from exc

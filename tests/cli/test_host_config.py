@@ -1,0 +1,137 @@
+"""A host's gm.toml mistakes, met by the real `gm` command run as a process.
+
+What a host runs: `gm --config /etc/gm/gm.toml doctor`, then `gm serve` (from the
+systemd unit, whose working folder is /var/lib/gm, not the config's folder). Each
+mistake must be named with the option and what to do, before anything is created,
+never as a traceback, and never be dropped in silence.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from gm.config import load
+from tests.e2e.test_crash import ROOT
+
+GM = "from gm.cli.main import cli; cli(prog_name='gm')"
+
+BASE = """\
+[mail]
+address = "gm@pbem.test"
+inbound = "maildir"
+outbound = "maildir"
+
+[service]
+moderator_address = "mod@pbem.test"
+
+[database]
+path = "gm.db"
+
+[maildir]
+inbox = "mail/inbox"
+outbox = "mail/outbox"
+"""
+
+
+def gm(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`gm ARGS` in ``cwd``, as a host runs it (this checkout's code, whatever the folder)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("GM_CONFIG", "GM_DATABASE_URL")}
+    env["PYTHONPATH"] = str(ROOT)
+    return subprocess.run([sys.executable, "-c", GM, *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def config_folder(tmp_path: Path, text: str) -> Path:
+    etc = tmp_path / "etc" / "gm"
+    (etc / "secrets").mkdir(parents=True)
+    (etc / "gm.toml").write_text(text, encoding="utf-8")
+    return etc
+
+
+def test_relative_secret_files_are_read_from_the_config_folder_not_the_working_one(
+        tmp_path: Path) -> None:
+    """deploy/gm.example.toml: "Relative paths are relative to this file's folder". The
+    password file was read from the folder gm ran in, so the systemd unit (working folder
+    /var/lib/gm) failed with "cannot read" for a config that `gm doctor` passed in /etc/gm."""
+    etc = config_folder(tmp_path, BASE + '[imap]\nuser = "gm@pbem.test"\n'
+                        'password_file = "secrets/imap-password"\nca_file = "secrets/ca.pem"\n'
+                        '[oauth2]\nrefresh_token_file = "secrets/refresh-token"\n')
+    (etc / "secrets" / "imap-password").write_text("s3cret\n")
+    elsewhere = tmp_path / "var" / "lib" / "gm"
+    elsewhere.mkdir(parents=True)
+    done = gm(elsewhere, "--config", str(etc / "gm.toml"), "doctor", "--no-send", "--json")
+    found = {f["check"]: f for f in json.loads(done.stdout)}
+    assert found["config"]["ok"], found["config"]
+    assert "cannot read" not in done.stdout
+    # the other file options are made absolute from the same folder
+    os.chdir(elsewhere)
+    try:
+        mail = load(etc / "gm.toml").mail_settings()
+    finally:
+        os.chdir(ROOT)
+    assert mail.imap.password == "s3cret"
+    assert mail.imap.ca_file == str(etc / "secrets" / "ca.pem")
+    assert mail.oauth2.refresh_token_file == str(etc / "secrets" / "refresh-token")
+
+
+def test_a_misspelt_option_outside_the_mail_tables_is_named_before_anything_starts(
+        tmp_path: Path) -> None:
+    """`[service] moderator_adress` and `[database] uri` were ignored in silence: the
+    moderator got no notice, and gm ran on a new SQLite file instead of PostgreSQL."""
+    etc = config_folder(tmp_path, BASE.replace("moderator_address", "moderator_adress"))
+    served = gm(tmp_path, "--config", str(etc / "gm.toml"), "serve", "--once")
+    assert served.returncode == 1
+    assert "service.moderator_adress: unknown option (did you mean moderator_address?)" \
+        in served.stderr
+    assert "Traceback" not in served.stderr
+    doctor = gm(tmp_path, "--config", str(etc / "gm.toml"), "doctor", "--no-send")
+    assert doctor.returncode == 1
+    assert "FAIL  config" in doctor.stdout and "moderator_adress" in doctor.stdout
+
+    (etc / "gm.toml").write_text(BASE.replace('path = "gm.db"',
+                                              'uri = "postgresql+psycopg://gm@db/gm"'))
+    served = gm(tmp_path, "--config", str(etc / "gm.toml"), "serve", "--once")
+    assert served.returncode == 1 and "database.uri: unknown option (did you mean url?)" \
+        in served.stderr
+    assert not (etc / "gm.db").exists()
+
+    (etc / "gm.toml").write_text(BASE + "[schedular]\nsweep_seconds = 5\n")
+    served = gm(tmp_path, "--config", str(etc / "gm.toml"), "game", "list")
+    assert served.returncode == 1 and "[schedular]: unknown table (did you mean [scheduler]?)" \
+        in served.stderr
+
+
+def test_a_wrong_value_outside_the_mail_tables_is_named_not_a_traceback(tmp_path: Path) -> None:
+    """`reply_budget = "ten"` passed `gm doctor` ("all good") and then stopped `gm serve`
+    with a ValueError traceback."""
+    etc = config_folder(tmp_path, BASE.replace('moderator_address = "mod@pbem.test"',
+                                               'moderator_address = "mod@pbem.test"\n'
+                                               'reply_budget = "ten"'))
+    doctor = gm(tmp_path, "--config", str(etc / "gm.toml"), "doctor", "--no-send")
+    assert doctor.returncode == 1 and "service.reply_budget: must be a number" in doctor.stdout
+    served = gm(tmp_path, "--config", str(etc / "gm.toml"), "serve", "--once")
+    assert served.returncode == 1
+    assert "service.reply_budget: must be a number" in served.stderr
+    assert "Traceback" not in served.stderr
+    (etc / "gm.toml").write_text(BASE + "[scheduler]\nsweep_seconds = -30\n")
+    served = gm(tmp_path, "--config", str(etc / "gm.toml"), "serve", "--once")
+    assert served.returncode == 1 and "scheduler.sweep_seconds: must be >= 0" in served.stderr
+
+
+def test_the_deploy_example_passes_and_documents_every_option_of_these_tables(
+        tmp_path: Path) -> None:
+    """deploy/gm.example.toml says it shows every option; `[service] send_lease_seconds`
+    was missing from it."""
+    from gm.config import OPTIONS
+
+    example = (ROOT / "deploy" / "gm.example.toml").read_text(encoding="utf-8")
+    (tmp_path / "gm.toml").write_text(example, encoding="utf-8")
+    load(tmp_path / "gm.toml").check()
+    for table, options in OPTIONS.items():
+        body = example.split(f"\n[{table}]\n")[1].split("\n[")[0]
+        for option in options:
+            assert f"\n{option} = " in body or f"\n# {option} = " in body, f"{table}.{option}"
