@@ -58,7 +58,7 @@ from gm.clock import utc
 from gm.db.engine import session_scope
 from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline import drawpool, parsewarm
-from gm.pipeline.dispatch import drain, release_dead_claims
+from gm.pipeline.dispatch import drain, release_dead_claims, retry_now
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import Stored, still_new, store_all, store_inbound
 from gm.pipeline.order import HELD_GAME_SECONDS, OthersGames, Round, others_alive
@@ -453,6 +453,11 @@ class Daemon:
         """One round: due deadlines, then mail, then the outbox (tests call this directly)."""
         if not self._claims_released:  # what a killed process of this instance was sending
             await asyncio.to_thread(release_dead_claims, self.ctx)
+            # what waits for a retry goes now: the host may have restarted to mend the mail
+            # server, its password or the [smtp] table (docs/robustness.md)
+            waiting = await asyncio.to_thread(retry_now, self.ctx)
+            if waiting:
+                log.info("%d queued mails waiting for a retry are tried now", waiting)
             self._claims_released = True
         await asyncio.to_thread(self.deadlines)
         mails = await asyncio.to_thread(lambda: self._round(

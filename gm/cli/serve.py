@@ -56,8 +56,14 @@ def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
         return
     click.echo(f"gm serving {mail.address}: database {app.url}", err=True)
     if mail.inbound.value == "maildir":
-        click.echo(f"  put order mails into {mail.maildir.inbox}/new; replies go to "
-                   f"{mail.maildir.outbox}/new", err=True)
+        click.echo(f"  put order mails into {mail.maildir.inbox}/new", err=True)
+    else:
+        click.echo(f"  order mails read from {mail.imap.folder} at {mail.imap.host}:{mail.imap.port}"
+                   f" as {mail.imap.user}", err=True)
+    if mail.outbound.value == "maildir":
+        click.echo(f"  replies go to {mail.maildir.outbox}/new", err=True)
+    else:
+        click.echo(f"  replies sent through {mail.smtp.host}:{mail.smtp.port}", err=True)
     asyncio.run(daemon.run())
     del lock
 

@@ -17,7 +17,7 @@ import aiosmtplib
 
 from gm.mail.config import AuthMode, SmtpSettings, TlsMode
 from gm.mail.oauth2 import TokenSource
-from gm.mail.types import FailureKind, SendResult
+from gm.mail.types import FailureKind, SendResult, SendStatus
 
 
 class SmtpSink:
@@ -95,7 +95,14 @@ class SmtpSink:
                 except Exception as exc:  # every failure becomes a result
                     await self._drop()
                     result = classify_failure(exc)
-                    self._log.warning("smtp send failed: %s", result.failure)
+                    failure = result.failure
+                    assert failure is not None
+                    self._log.warning("smtp send to %s:%s failed (%s%s): %s; %s", self.settings.host,
+                                      self.settings.port, failure.kind.value,
+                                      f" {failure.code}" if failure.code else "", failure.detail,
+                                      "the mail stays queued and is tried again later"
+                                      if result.status is SendStatus.TEMPORARY else
+                                      "the mail is not tried again")
                     return result
             raise AssertionError("unreachable")
 

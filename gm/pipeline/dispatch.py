@@ -4,7 +4,8 @@ A mail is marked sent only after the sink accepted it; a crash in between can
 re-send the same bytes with the same Message-ID, which clients collapse. A
 permanent failure (5xx, refused recipient) is recorded and shown to the
 moderator; temporary ones (4xx, timeouts, disk full) are retried with
-exponential backoff up to ``MAX_ATTEMPTS``; once a mail has waited through
+exponential backoff, a mail's own refusals (4xx) up to ``MAX_ATTEMPTS``, the server's
+failures (down, unreachable, login refused: ``SERVER_DOWN``) without limit; once a mail has waited through
 ``TELL_AFTER_ATTEMPTS`` of them (7.5 minutes: 30 s, doubling) the moderator is
 told it is delayed, at most once an hour per game, so that a long outage of
 the mail server is not discovered by players asking where their report is.
@@ -57,6 +58,20 @@ taken for stuck: far less than a claim's lease, so the mail still goes under its
 SEND_LEASE_SECONDS = 120.0
 """How long a claim on an outgoing mail holds (``[service] send_lease_seconds``): far longer
 than a send (the SMTP timeout), so only a claim whose sender died runs out."""
+
+
+SERVER_DOWN = frozenset({FailureKind.CONNECTION_REFUSED, FailureKind.DISCONNECTED,
+                         FailureKind.TIMEOUT, FailureKind.TLS, FailureKind.AUTH,
+                         FailureKind.DISK_FULL, FailureKind.IO})
+"""Failures of the mail server (or the disk), not of the mail: the server down or
+unreachable, its login refused (a password being rotated), a disk full. A mail that meets
+only these is never given up (``MAX_ATTEMPTS`` counts the mail's own refusals, 4xx), and
+the first of them ends the drain: the other mails would meet it too (a server that hangs
+would cost its timeout for each of them), they wait for the next round, untouched."""
+
+
+def server_down(result: SendResult) -> bool:
+    return result.failure is not None and result.failure.kind in SERVER_DOWN
 
 
 def backoff(attempts: int) -> timedelta:
@@ -173,6 +188,8 @@ async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
             checkpoint("sent")
             await asyncio.to_thread(outbox.record, head.mail_id, result, head.kind)
             sent += result.ok
+            if server_down(result):
+                break
     finally:
         if window:  # claimed ahead and not sent (the drain raised): free for the next drain
             await asyncio.to_thread(_release, ctx, [c.mail_id for c in window])
@@ -198,6 +215,8 @@ async def _drain_in_process(ctx: ServiceContext, sink: MailSink, limit: int) -> 
             checkpoint("sent")
             await asyncio.to_thread(outbox.record, mail_id, result, kind)
             sent += result.ok
+            if server_down(result):
+                break
     finally:
         await asyncio.to_thread(outbox.close)
     return sent
@@ -375,6 +394,22 @@ def _refused_for_now(result: SendResult) -> list[str]:
     return [r for r, code in result.refused.items() if 400 <= code < 500] if result.ok else []
 
 
+def retry_now(ctx: ServiceContext) -> int:
+    """Make every queued mail waiting for its next attempt due now; return how many.
+
+    The daemon does this when it starts: a host who mended the mail server, its password
+    or the [smtp] table restarts gm and the mail goes, instead of waiting out a backoff
+    of up to two hours."""
+    with session_scope(ctx.engine) as session:
+        now = ctx.clock.now()
+        done = session.execute(
+            update(OutboundMail)
+            .where(col(OutboundMail.status) == "queued", col(OutboundMail.next_attempt_at) > now)
+            .values(next_attempt_at=now)
+            .execution_options(synchronize_session=False))
+        return int(cast(CursorResult[Any], done).rowcount or 0)
+
+
 def _release(ctx: ServiceContext, mail_ids: list[int]) -> None:
     """Give up this sender's claims on mails it has not tried to send; best effort (the
     database may be what failed: the claims then run out with their lease)."""
@@ -418,7 +453,8 @@ def record(ctx: ServiceContext, mail_id: int, result: SendResult, kind: str | No
         else:
             failure = result.failure
             row.last_error = f"{failure.kind.value} {failure.code or ''} {failure.detail}".strip() if failure else "?"
-            permanent = not result.status.name == "TEMPORARY" or row.attempts >= MAX_ATTEMPTS
+            permanent = not result.status.name == "TEMPORARY" or (
+                row.attempts >= MAX_ATTEMPTS and not server_down(result))
             if permanent:
                 row.status = "failed"
                 game = session.get(Game, row.game_id) if row.game_id else None
@@ -431,13 +467,15 @@ def record(ctx: ServiceContext, mail_id: int, result: SendResult, kind: str | No
             else:
                 row.next_attempt_at = now + backoff(row.attempts)
                 if row.attempts == TELL_AFTER_ATTEMPTS:
-                    _tell_delayed(ctx, session, row)
+                    _tell_delayed(ctx, session, row, down=server_down(result))
         mask_delivered(row)  # a welcome's password is not kept once it is sent
         session.add(row)
 
 
-def _tell_delayed(ctx: ServiceContext, session: Session, row: OutboundMail) -> None:
-    """The moderator learns that mail is held up by temporary failures (once an hour per game)."""
+def _tell_delayed(ctx: ServiceContext, session: Session, row: OutboundMail, *,
+                  down: bool = False) -> None:
+    """The moderator learns that mail is held up by temporary failures (once an hour per
+    game); ``down``: by the mail server itself, which gm waits for without a limit."""
     game = session.get(Game, row.game_id) if row.game_id else None
     if game is None or row.kind == "notice":
         return
@@ -446,6 +484,9 @@ def _tell_delayed(ctx: ServiceContext, session: Session, row: OutboundMail) -> N
         msg("To {recipients}: {subject}", recipients=", ".join(row.recipients or []),
             subject=row.subject),
         msg("Error: {error}", error=row.last_error),
+        msg("Attempts so far: {n}; next at {when}. gm keeps retrying until the mail server "
+            "takes it; restarting gm tries again at once.",
+            n=row.attempts, when=when(utc(row.next_attempt_at or ctx.clock.now()))) if down else
         msg("Attempts so far: {n} of {limit}; next at {when}. gm keeps retrying.",
             n=row.attempts, limit=MAX_ATTEMPTS, when=when(utc(row.next_attempt_at or ctx.clock.now())))],
         key=f"delayed:{game.id}:{hour}")

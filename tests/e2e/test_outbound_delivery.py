@@ -322,3 +322,44 @@ def test_a_recipient_refused_for_now_among_others_accepted_gets_the_mail_later(
     assert [(m.recipients, header(m.raw, "Message-ID")) for m in smtp_server.received] == [
         (["north@example.org"], row.message_id), (["greylist@example.org"], row.message_id)]
     assert row.status == "sent"
+
+
+def dead_sink(smtp_settings) -> SmtpSink:  # type: ignore[no-untyped-def]
+    """The same [smtp] settings, at a port nothing listens on: the mail server is down."""
+    from dataclasses import replace
+
+    from tests.support.servers import free_port
+    return SmtpSink(replace(smtp_settings, port=free_port(), timeout=2.0))
+
+
+def test_a_mail_server_down_longer_than_every_attempt_loses_no_mail(
+        race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    """deploy/README.md: while gm cannot reach or log in to the SMTP server, "the outbox
+    keeps unsent mail queued ... nothing is lost; it only waits". After MAX_ATTEMPTS
+    refusals of the connection (some 8 h: a weekend's outage) the reply was marked failed
+    and never sent. The server's failures now never give a mail up; the moderator is told
+    gm waits for the server, not that the mail will be dropped at attempt 12."""
+    orders_answered_into(race, smtp_server, SmtpMode.ACCEPT)
+    retry_delays(race, dead_sink(smtp_settings), MAX_ATTEMPTS + 2)
+    reply = unsent_reply(race)
+    assert (reply.status, reply.attempts) == ("queued", MAX_ATTEMPTS + 2)
+    assert "connection_refused" in reply.last_error
+    notices = only(race, "notice")
+    assert [n.subject for n in notices] == ["[race1] mail is delayed: the mail server refuses it for now"]
+    text = email.message_from_bytes(notices[0].raw, policy=default_policy).get_content()
+    assert "gm keeps retrying until the mail server takes it" in text and f"of {MAX_ATTEMPTS}" not in text
+    fake_clock(race).advance(timedelta(hours=2))
+    assert send_due(race, SmtpSink(smtp_settings)) == 2  # the server is back: reply and notice
+    assert [r.status for r in rows(race)] == ["sent", "sent"]
+
+
+def test_a_mail_server_down_is_met_once_a_round_not_once_for_each_queued_mail(
+        race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    """Each due mail was tried against a server that was down: with one that hangs, a
+    round cost its timeout (60 s) for each of a deadline's reports. The first such failure
+    ends the round's drain; the others wait, their attempts untouched."""
+    clear(race)
+    for n in range(3):
+        deliver(race, mail(ORDERS, message_id=f"<down{n}@player.example>"))
+    send_due(race, dead_sink(smtp_settings))
+    assert sorted(r.attempts for r in rows(race)) == [0, 0, 1]
