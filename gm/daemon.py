@@ -56,6 +56,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from gm.checkpoint import checkpoint
 from gm.clock import utc
 from gm.db.engine import session_scope
+from gm.mail.imap_source import ImapLoginError
 from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline import drawpool, parsewarm
 from gm.pipeline.dispatch import drain, release_dead_claims, retry_now
@@ -405,6 +406,16 @@ class Daemon:
                     await self._sleep(delay)
                     delay = min(delay * 2, DB_RETRY_LONGEST)
                     continue
+                except ImapLoginError as exc:
+                    # a host's mistake, not a bug: one line that says what to do, no traceback
+                    log.error("%s refused gm's login (%s): check [imap] user and password or "
+                              "password_file (Gmail and Microsoft 365 need an app password or "
+                              "OAuth2); `gm doctor` checks it, and gm reads the password when it "
+                              "starts: restart gm after changing it. Mail waits in the mailbox; "
+                              "trying again in %.0f s", self._mailbox(), exc, delay)
+                    await self._sleep(delay)
+                    delay = min(delay * 2, DB_RETRY_LONGEST)
+                    continue
                 except Exception:
                     # A bug outside one mail or one game (each of those is contained where
                     # it happens): the daemon does not stop for it; it tries again later.
@@ -423,6 +434,12 @@ class Daemon:
             finally:
                 self._stopped.set()
                 log.info("stopped")
+
+    def _mailbox(self) -> str:
+        """The IMAP server and user, as the log names them."""
+        settings = getattr(self.source, "settings", None)
+        host, port, user = (getattr(settings, name, "?") for name in ("host", "port", "user"))
+        return f"the IMAP server {host}:{port} (user {user})"
 
     async def _sleep(self, seconds: float) -> None:
         end = time.monotonic() + seconds
@@ -460,8 +477,14 @@ class Daemon:
                 log.info("%d queued mails waiting for a retry are tried now", waiting)
             self._claims_released = True
         await asyncio.to_thread(self.deadlines)
+        try:
+            found = await asyncio.to_thread(self.source.fetch_new)
+        except ImapLoginError:
+            if not self.stopping:  # the replies and reports already queued still go out
+                await drain(self.ctx, self.sink)
+            raise
         mails = await asyncio.to_thread(lambda: self._round(
-            [f for f in self.source.fetch_new() if self._broken[_identity(f)] < BROKEN_TRIES]))
+            [f for f in found if self._broken[_identity(f)] < BROKEN_TRIES]))
         handled = len(mails.mails)
         self._settled = False
         if handled and not self.stopping:
