@@ -135,3 +135,23 @@ def test_the_deploy_example_passes_and_documents_every_option_of_these_tables(
         body = example.split(f"\n[{table}]\n")[1].split("\n[")[0]
         for option in options:
             assert f"\n{option} = " in body or f"\n# {option} = " in body, f"{table}.{option}"
+
+
+def test_the_systemd_unit_lets_gm_write_every_folder_the_example_config_has_it_write() -> None:
+    """docs/mailbox.md: with OAuth2 gm rewrites refresh_token_file when the provider
+    rotates it, "so the file must be writable by the gm user". deploy/gm.service made
+    /etc read-only (ProtectSystem=strict) with only /var/lib/gm writable: Microsoft's
+    rotated token could not be kept."""
+    unit = (ROOT / "deploy" / "gm.service").read_text(encoding="utf-8")
+    settings = dict(line.split("=", 1) for line in unit.splitlines()
+                    if "=" in line and not line.startswith("#"))
+    assert settings["ProtectSystem"] == "strict"
+    writable = [path.lstrip("-") for line in unit.splitlines()
+                if line.startswith("ReadWritePaths=")
+                for path in line.split("=", 1)[1].split()]
+    example = (ROOT / "deploy" / "gm.example.toml").read_text(encoding="utf-8")
+    [token] = [line.split("=", 1)[1].strip().strip('"') for line in example.splitlines()
+               if line.lstrip("# ").startswith("refresh_token_file =")]
+    state = settings["WorkingDirectory"]
+    for folder in (state, str(Path(token).parent)):
+        assert folder in writable, (folder, writable)
