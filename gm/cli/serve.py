@@ -82,7 +82,13 @@ def sqlite_serve_lock(url: str) -> IO[str] | None:
     if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
         return None
     path = Path(parsed.database).resolve().with_name(Path(parsed.database).name + ".lock")
-    handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115  (kept open: it is the lock)
+    try:
+        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115  (kept open: it is the lock)
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot write the lock file {path} beside the SQLite database: {exc.strerror}; "
+            f"the folder {path.parent} must exist and be writable by the user gm runs as "
+            "(create it, or set [database] path)") from None
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from alembic import command
@@ -36,7 +37,23 @@ def current_revision(engine: Engine) -> str | None:
         with engine.connect() as conn:
             return MigrationContext.configure(conn).get_current_revision()
     except SADatabaseError as exc:
-        raise DatabaseError(f"the database cannot be read: {exc.orig}") from exc
+        where = (engine.url.database if engine.url.get_backend_name() == "sqlite"
+                 else engine.url.render_as_string(hide_password=True))
+        raise DatabaseError(f"the database {where} cannot be read: {exc.orig}"
+                            f"{sqlite_folder_problem(engine)}") from exc
+
+
+def sqlite_folder_problem(engine: Engine) -> str:
+    """Why a SQLite file's folder will not do (missing, not a folder, not writable: SQLite
+    writes its journal beside the file), as "; ..." for an error message, or ""."""
+    name = engine.url.database
+    if engine.url.get_backend_name() != "sqlite" or not name or name == ":memory:":
+        return ""
+    folder = Path(name).parent
+    if folder.is_dir() and os.access(folder, os.W_OK):
+        return ""
+    return (f"; its folder {folder} must exist and be writable by the user gm runs as "
+            "(create it, or set [database] path)")
 
 
 def upgrade(engine: Engine) -> str:

@@ -155,3 +155,19 @@ def test_the_systemd_unit_lets_gm_write_every_folder_the_example_config_has_it_w
     state = settings["WorkingDirectory"]
     for folder in (state, str(Path(token).parent)):
         assert folder in writable, (folder, writable)
+
+
+def test_a_database_folder_that_cannot_be_written_is_named_with_what_to_do(tmp_path: Path) -> None:
+    """`[database] path` in a folder that does not exist (or the gm user may not write):
+    `gm serve` stopped with a FileNotFoundError traceback from its lock file, and the
+    other commands said "the database cannot be read: unable to open database file",
+    naming neither the file nor the folder."""
+    etc = config_folder(tmp_path, BASE.replace('path = "gm.db"', 'path = "missing/gm.db"'))
+    served = gm(tmp_path, "--config", str(etc / "gm.toml"), "serve", "--once")
+    assert served.returncode == 1 and "Traceback" not in served.stderr
+    assert f"the folder {etc / 'missing'} must exist and be writable by the user gm runs as" \
+        in served.stderr
+    listed = gm(tmp_path, "--config", str(etc / "gm.toml"), "game", "list")
+    assert listed.returncode == 1
+    assert f"the database {etc / 'missing' / 'gm.db'} cannot be read" in listed.stderr
+    assert f"its folder {etc / 'missing'} must exist and be writable" in listed.stderr
