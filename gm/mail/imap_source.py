@@ -136,6 +136,7 @@ class ImapSource:
         attempt = 0
         while True:
             attempt += 1
+            connecting = self._client is None
             try:
                 if self._client is None:
                     self._client = self._connect()
@@ -145,7 +146,13 @@ class ImapSource:
                 if self._max_attempts is not None and attempt >= self._max_attempts:
                     raise
                 self.reconnects += 1
-                self._log.warning("imap connection lost (%s); retrying in %.1fs", exc, delay)
+                if connecting:  # a host's setting (tls, port, host) or the server down
+                    s = self.settings
+                    self._log.warning("imap cannot connect to %s:%s (tls = \"%s\"): %s; retrying "
+                                      "in %.1fs (`gm doctor` names the cause and the fix)",
+                                      s.host, s.port, s.tls.value, exc, delay)
+                else:
+                    self._log.warning("imap connection lost (%s); retrying in %.1fs", exc, delay)
                 self._sleep(delay)
                 delay = min(delay * 2, self.settings.reconnect_max)
 

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 
+from gm.mail.config import TlsMode
 from gm.mail.imap_source import ImapLoginError, ImapSource
 from gm.mail.types import MailSource
 from tests.support.servers import DovecotServer
@@ -186,3 +187,19 @@ def test_a_mail_still_unhandled_is_fetched_again_without_its_body_being_download
     source.close()
     assert [f.raw for f in source.fetch_new()] == [_mail(2), _mail(3)]  # a new connection: same mails
     source.close()
+
+
+def test_a_server_gm_cannot_connect_to_is_logged_with_its_settings_and_the_doctor(
+        imap_settings, caplog):
+    """`gm serve` with tls = "tls" on a plain port logged "imap connection lost ([SSL:
+    WRONG_VERSION_NUMBER] ...)": no connection was ever made, and neither the server, the
+    setting nor where to learn more was named."""
+    import logging
+
+    settings = dataclasses.replace(imap_settings, tls=TlsMode.TLS, timeout=5.0)
+    source = ImapSource(settings, sleep=lambda s: None, max_attempts=2)
+    with caplog.at_level(logging.WARNING, logger="gm.mail.imap"), pytest.raises(OSError):
+        source.fetch_new()
+    [line] = [r.getMessage() for r in caplog.records]
+    assert line.startswith(f'imap cannot connect to {settings.host}:{settings.port} (tls = "tls"): ')
+    assert "WRONG_VERSION_NUMBER" in line and "`gm doctor` names the cause and the fix" in line
