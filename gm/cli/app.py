@@ -32,11 +32,15 @@ class App:
             if missing:
                 raise ConfigError(missing)
             from gm.db.engine import make_engine
-            from gm.db.migrate import upgrade
+            from gm.db.migrate import current_revision, upgrade
             from gm.service.context import ServiceContext, default_instance
 
             engine = make_engine(self.url)
-            upgrade(engine)
+            before = current_revision(engine)
+            head = upgrade(engine)
+            if before is not None and before != head:  # said: a host backs up before upgrading
+                click.echo(f"gm: database upgraded from schema revision {before} to {head}",
+                           err=True)
             settings = self.config.service_settings()
             self._ctx = ServiceContext(engine=engine, settings=settings,
                                        instance=settings.get("instance") or default_instance())

@@ -38,10 +38,15 @@ def db() -> None:
 def db_upgrade(app: App) -> None:
     """Apply every pending migration."""
     from gm.db.engine import make_engine
-    from gm.db.migrate import upgrade
+    from gm.db.migrate import current_revision, upgrade
 
-    head = upgrade(make_engine(app.url))
-    click.echo(f"database at schema revision {head}")
+    engine = make_engine(app.url)
+    before = current_revision(engine)
+    head = upgrade(engine)
+    if before == head:
+        click.echo(f"database at schema revision {head}: up to date")
+    else:
+        click.echo(f"database upgraded from schema revision {before or '(empty)'} to {head}")
 
 
 @db.command("current")

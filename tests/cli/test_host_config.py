@@ -171,3 +171,28 @@ def test_a_database_folder_that_cannot_be_written_is_named_with_what_to_do(tmp_p
     assert listed.returncode == 1
     assert f"the database {etc / 'missing' / 'gm.db'} cannot be read" in listed.stderr
     assert f"its folder {etc / 'missing'} must exist and be writable" in listed.stderr
+
+
+def test_an_upgrade_of_the_database_schema_says_from_which_revision(tmp_path: Path) -> None:
+    """deploy/README.md has a host back up before every upgrade. `gm db upgrade` printed
+    "database at schema revision 0007_..." whether it had just migrated the database or
+    found it up to date, and any other command migrated an old database without a word."""
+    from alembic import command
+
+    from gm.db.engine import sqlite_url
+    from gm.db.migrate import alembic_config, head_revision
+
+    etc = config_folder(tmp_path, BASE)
+    old = "0005_game_phase_indexes"
+    command.upgrade(alembic_config(sqlite_url(etc / "gm.db")), old)
+    (etc / "gm5.db").write_bytes((etc / "gm.db").read_bytes())
+    done = gm(tmp_path, "--config", str(etc / "gm.toml"), "db", "upgrade")
+    assert done.returncode == 0
+    assert f"database upgraded from schema revision {old} to {head_revision()}" in done.stdout
+    again = gm(tmp_path, "--config", str(etc / "gm.toml"), "db", "upgrade")
+    assert f"database at schema revision {head_revision()}: up to date" in again.stdout
+    (etc / "gm.db").write_bytes((etc / "gm5.db").read_bytes())
+    listed = gm(tmp_path, "--config", str(etc / "gm.toml"), "game", "list")
+    assert listed.returncode == 0
+    assert f"gm: database upgraded from schema revision {old} to {head_revision()}" in listed.stderr
+    assert "upgraded" not in gm(tmp_path, "--config", str(etc / "gm.toml"), "game", "list").stderr
