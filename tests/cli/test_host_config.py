@@ -141,7 +141,8 @@ def test_the_systemd_unit_lets_gm_write_every_folder_the_example_config_has_it_w
     """docs/mailbox.md: with OAuth2 gm rewrites refresh_token_file when the provider
     rotates it, "so the file must be writable by the gm user". deploy/gm.service made
     /etc read-only (ProtectSystem=strict) with only /var/lib/gm writable: Microsoft's
-    rotated token could not be kept."""
+    rotated token could not be kept. And the example's SQLite `path = "gm.db"` and
+    Maildirs `mail/inbox` are read from /etc/gm: under the unit, not writable."""
     unit = (ROOT / "deploy" / "gm.service").read_text(encoding="utf-8")
     settings = dict(line.split("=", 1) for line in unit.splitlines()
                     if "=" in line and not line.startswith("#"))
@@ -155,6 +156,16 @@ def test_the_systemd_unit_lets_gm_write_every_folder_the_example_config_has_it_w
     state = settings["WorkingDirectory"]
     for folder in (state, str(Path(token).parent)):
         assert folder in writable, (folder, writable)
+    # the SQLite file and the Maildirs the example names (commented or not): a relative
+    # path is read from the config's folder (/etc/gm), which the unit keeps read-only
+    etc = Path(settings["Environment"].split("=", 1)[1]).parent
+    for table, option in (("database", "path"), ("maildir", "inbox"), ("maildir", "outbox")):
+        body = example.split(f"\n[{table}]\n")[1].split("\n[")[0]
+        [value] = [line.split("=", 1)[1].strip().strip('"') for line in body.splitlines()
+                   if line.lstrip("# ").startswith(f"{option} =")]
+        where = etc / value
+        assert any(where.is_relative_to(folder) for folder in writable if folder != str(etc)
+                   and not folder.startswith("/etc/gm/secrets")), (f"{table}.{option}", where)
 
 
 def test_a_database_folder_that_cannot_be_written_is_named_with_what_to_do(tmp_path: Path) -> None:
