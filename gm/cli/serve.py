@@ -16,9 +16,17 @@ from gm.cli.app import App, pass_app
 
 
 class JsonFormatter(logging.Formatter):
+    """One JSON object per line (`gm serve --json-logs`, the systemd unit's and the
+    container's): with the traceback under "exception" when the record carries one."""
+
     def format(self, record: logging.LogRecord) -> str:
-        return json.dumps({"time": self.formatTime(record), "level": record.levelname,
-                           "logger": record.name, "message": record.getMessage()})
+        line: dict[str, str] = {"time": self.formatTime(record), "level": record.levelname,
+                                "logger": record.name, "message": record.getMessage()}
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        elif record.exc_text:
+            line["exception"] = record.exc_text
+        return json.dumps(line)
 
 
 @click.command()

@@ -207,3 +207,25 @@ def test_an_upgrade_of_the_database_schema_says_from_which_revision(tmp_path: Pa
     assert listed.returncode == 0
     assert f"gm: database upgraded from schema revision {old} to {head_revision()}" in listed.stderr
     assert "upgraded" not in gm(tmp_path, "--config", str(etc / "gm.toml"), "game", "list").stderr
+
+
+def test_json_logs_keep_the_traceback_of_an_error() -> None:
+    """The systemd unit and the container run `gm serve --json-logs`; its lines held the
+    message only, so every "the round failed" or "mail ... could not be stored" reached
+    journald without its cause: the traceback was dropped."""
+    import logging
+
+    from gm.cli.serve import JsonFormatter
+
+    try:
+        raise ValueError("the cause a host needs")
+    except ValueError:
+        record = logging.LogRecord("gm.daemon", logging.ERROR, __file__, 1,
+                                   "the round failed; trying again in %.0f s", (1.0,),
+                                   sys.exc_info())
+    line = json.loads(JsonFormatter().format(record))
+    assert line["message"] == "the round failed; trying again in 1 s"
+    assert "Traceback" in line["exception"]
+    assert "ValueError: the cause a host needs" in line["exception"]
+    plain = logging.LogRecord("gm.daemon", logging.INFO, __file__, 1, "stopped", (), None)
+    assert "exception" not in json.loads(JsonFormatter().format(plain))
