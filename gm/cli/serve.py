@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import click
 
@@ -62,18 +62,29 @@ def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
         finally:
             drawpool.shutdown()
         return
-    click.echo(f"gm serving {mail.address}: database {app.url}", err=True)
-    if mail.inbound.value == "maildir":
-        click.echo(f"  put order mails into {mail.maildir.inbox}/new", err=True)
-    else:
-        click.echo(f"  order mails read from {mail.imap.folder} at {mail.imap.host}:{mail.imap.port}"
-                   f" as {mail.imap.user}", err=True)
-    if mail.outbound.value == "maildir":
-        click.echo(f"  replies go to {mail.maildir.outbox}/new", err=True)
-    else:
-        click.echo(f"  replies sent through {mail.smtp.host}:{mail.smtp.port}", err=True)
+    for line in banner(mail, app.url):
+        click.echo(line, err=True)
     asyncio.run(daemon.run())
     del lock
+
+
+def banner(mail: Any, url: str) -> list[str]:
+    """What `gm serve` says when it starts (on stderr: journald, the container log): where
+    mail comes from and goes to, and the database without its password."""
+    from sqlalchemy.engine import make_url
+
+    shown = make_url(url).render_as_string(hide_password=True)
+    lines = [f"gm serving {mail.address}: database {shown}"]
+    if mail.inbound.value == "maildir":
+        lines.append(f"  put order mails into {mail.maildir.inbox}/new")
+    else:
+        lines.append(f"  order mails read from {mail.imap.folder} at {mail.imap.host}:"
+                     f"{mail.imap.port} as {mail.imap.user}")
+    if mail.outbound.value == "maildir":
+        lines.append(f"  replies go to {mail.maildir.outbox}/new")
+    else:
+        lines.append(f"  replies sent through {mail.smtp.host}:{mail.smtp.port}")
+    return lines
 
 
 def sqlite_serve_lock(url: str) -> IO[str] | None:

@@ -229,3 +229,20 @@ def test_json_logs_keep_the_traceback_of_an_error() -> None:
     assert "ValueError: the cause a host needs" in line["exception"]
     plain = logging.LogRecord("gm.daemon", logging.INFO, __file__, 1, "stopped", (), None)
     assert "exception" not in json.loads(JsonFormatter().format(plain))
+
+
+def test_the_start_of_gm_serve_never_shows_the_database_password() -> None:
+    """`gm serve` printed "database postgresql+psycopg://gm:PASSWORD@db/gm" into journald
+    when GM_DATABASE_URL held the password, as deploy/README.md has a host put it."""
+    from gm.cli.serve import banner
+    from gm.mail.config import MailSettings
+
+    mail = MailSettings.from_dict({"mail": {"address": "gm@pbem.test", "inbound": "imap",
+                                            "outbound": "smtp"},
+                                   "imap": {"host": "imap.pbem.test", "user": "gm"},
+                                   "smtp": {"host": "smtp.pbem.test"}})
+    lines = banner(mail, "postgresql+psycopg://gm:s3cret-pw@db.pbem.test/gm")
+    assert lines[0] == "gm serving gm@pbem.test: database postgresql+psycopg://gm:***@db.pbem.test/gm"
+    assert not any("s3cret-pw" in line for line in lines)
+    assert lines[1:] == ["  order mails read from INBOX at imap.pbem.test:993 as gm",
+                         "  replies sent through smtp.pbem.test:587"]
