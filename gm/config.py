@@ -154,10 +154,15 @@ class Config:
 
 
 def load(path: str | Path | None = None) -> Config:
-    candidate = Path(path) if path else Path(os.environ.get("GM_CONFIG", "gm.toml"))
+    named = os.environ.get("GM_CONFIG") if not path else None
+    candidate = Path(path) if path else Path(named or "gm.toml")
     if not candidate.exists():
         if path:
             raise ConfigError(f"no config file at {candidate}")
+        if named:  # the systemd unit and the container name it: a missing file is a mistake,
+            # not a wish for the built-in defaults (a Maildir in the working folder)
+            raise ConfigError(f"no config file at {candidate} (named by GM_CONFIG): write it "
+                              "(deploy/gm.example.toml), or unset GM_CONFIG")
         return Config(None, {})
     try:
         data = tomllib.loads(candidate.read_text(encoding="utf-8"))

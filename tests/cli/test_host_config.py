@@ -37,10 +37,11 @@ outbox = "mail/outbox"
 """
 
 
-def gm(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """`gm ARGS` in ``cwd``, as a host runs it (this checkout's code, whatever the folder)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("GM_CONFIG", "GM_DATABASE_URL")}
-    env["PYTHONPATH"] = str(ROOT)
+def gm(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`gm ARGS` in ``cwd``, as a host runs it (this checkout's code, whatever the folder),
+    with ``env`` added to the environment."""
+    env = {**{k: v for k, v in os.environ.items() if k not in ("GM_CONFIG", "GM_DATABASE_URL")},
+           **(env or {}), "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-c", GM, *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=120)
 
@@ -246,3 +247,18 @@ def test_the_start_of_gm_serve_never_shows_the_database_password() -> None:
     assert not any("s3cret-pw" in line for line in lines)
     assert lines[1:] == ["  order mails read from INBOX at imap.pbem.test:993 as gm",
                          "  replies sent through smtp.pbem.test:587"]
+
+
+def test_a_config_file_named_by_gm_config_that_is_missing_is_an_error_not_the_defaults(
+        tmp_path: Path) -> None:
+    """The systemd unit and the container set GM_CONFIG=/etc/gm/gm.toml. With that file
+    missing (named gm.conf, say) and GM_DATABASE_URL in /etc/gm/env, gm serve ran on the
+    built-in defaults (gm@localhost, a Maildir in the working folder: the real mailbox
+    never read) and `gm doctor` said "ok config: no config file: built-in defaults"."""
+    missing = tmp_path / "etc" / "gm" / "gm.toml"
+    env = {"GM_CONFIG": str(missing), "GM_DATABASE_URL": f"sqlite:///{tmp_path / 'gm.db'}"}
+    for args in (("serve", "--once"), ("doctor", "--no-send")):
+        done = gm(tmp_path, *args, env=env)
+        assert done.returncode == 1, (args, done.stdout)
+        assert f"no config file at {missing} (named by GM_CONFIG)" in done.stderr
+    assert not (tmp_path / "var").exists() and not (tmp_path / "gm.db").exists()
