@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Connection, CursorResult, bindparam, update
+from sqlalchemy import ColumnElement, Connection, CursorResult, bindparam, or_, update
 from sqlmodel import Session, col, select
 
 from gm.checkpoint import checkpoint
@@ -395,16 +395,20 @@ def _refused_for_now(result: SendResult) -> list[str]:
 
 
 def retry_now(ctx: ServiceContext) -> int:
-    """Make every queued mail waiting for its next attempt due now; return how many.
+    """Make every queued mail waiting for its next attempt after a failure of the server
+    (``SERVER_DOWN``) due now; return how many.
 
     The daemon does this when it starts: a host who mended the mail server, its password
     or the [smtp] table restarts gm and the mail goes, instead of waiting out a backoff
-    of up to two hours."""
+    of up to two hours. A mail refused for now (4xx) keeps its backoff: a daemon restarted
+    again and again must not spend its ``MAX_ATTEMPTS``."""
+    down = or_(*(col(OutboundMail.last_error).startswith(kind.value) for kind in SERVER_DOWN))
     with session_scope(ctx.engine) as session:
         now = ctx.clock.now()
         done = session.execute(
             update(OutboundMail)
-            .where(col(OutboundMail.status) == "queued", col(OutboundMail.next_attempt_at) > now)
+            .where(col(OutboundMail.status) == "queued", col(OutboundMail.next_attempt_at) > now,
+                   down)
             .values(next_attempt_at=now)
             .execution_options(synchronize_session=False))
         return int(cast(CursorResult[Any], done).rowcount or 0)

@@ -363,3 +363,25 @@ def test_a_mail_server_down_is_met_once_a_round_not_once_for_each_queued_mail(
         deliver(race, mail(ORDERS, message_id=f"<down{n}@player.example>"))
     send_due(race, dead_sink(smtp_settings))
     assert sorted(r.attempts for r in rows(race)) == [0, 0, 1]
+
+
+def test_a_restart_tries_at_once_the_mail_the_server_failed_not_the_mail_it_refused(
+        race: ServiceContext, smtp_settings, smtp_server: SmtpTestServer) -> None:  # type: ignore[no-untyped-def]
+    """A starting daemon makes due now the mails that met a server down (the host may
+    have mended it); a mail refused for now (451) keeps its backoff, or a daemon that
+    restarts again and again (systemd's Restart=on-failure every 5 s) would spend its
+    MAX_ATTEMPTS in a minute and give it up."""
+    from gm.pipeline.dispatch import due, retry_now
+
+    clear(race)
+    deliver(race, mail(ORDERS, message_id="<refused@player.example>"))
+    smtp_server.mode = SmtpMode.TEMPFAIL
+    send_due(race, SmtpSink(smtp_settings))
+    deliver(race, mail(ORDERS, message_id="<down@player.example>"))
+    send_due(race, dead_sink(smtp_settings))
+    refused, down = rows(race)
+    assert refused.last_error.startswith("server_temporary 451")
+    assert down.last_error.startswith("connection_refused")
+    assert due(race) == []
+    assert retry_now(race) == 1
+    assert due(race) == [down.id]
