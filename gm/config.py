@@ -1,8 +1,11 @@
 """The configuration file (``gm.toml``), written commented by ``gm init``.
 
-Found at ``--config``, else ``$GM_CONFIG``, else ``./gm.toml``; every key has
-a default, so gm runs without one (SQLite ``gm.db``, Maildir in ``./mail``).
-Relative paths are relative to the config file's folder.
+Found at ``--config``, else ``$GM_CONFIG``, else ``./gm.toml``; a file named by
+``--config`` or ``$GM_CONFIG`` must exist. Every key has a default, so gm runs
+without one (SQLite ``gm.db``, Maildir in ``./mail``); every key given is checked
+(an unknown table or option is an error naming it, :meth:`Config.check` and
+gm.mail.config). Relative paths, secret files included, are relative to the config
+file's folder.
 """
 
 from __future__ import annotations
