@@ -56,7 +56,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from gm.checkpoint import checkpoint
 from gm.clock import utc
 from gm.db.engine import session_scope
-from gm.mail.imap_source import ImapLoginError
+from gm.mail.imap_source import ImapLoginError, ImapSetupError
 from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline import drawpool, parsewarm
 from gm.pipeline.dispatch import drain, release_dead_claims, retry_now
@@ -406,13 +406,13 @@ class Daemon:
                     await self._sleep(delay)
                     delay = min(delay * 2, DB_RETRY_LONGEST)
                     continue
-                except ImapLoginError as exc:
+                except ImapSetupError as exc:
                     # a host's mistake, not a bug: one line that says what to do, no traceback
-                    log.error("%s refused gm's login (%s): check [imap] user and password or "
-                              "password_file (Gmail and Microsoft 365 need an app password or "
-                              "OAuth2); `gm doctor` checks it, and gm reads the password when it "
-                              "starts: restart gm after changing it. Mail waits in the mailbox; "
-                              "trying again in %.0f s", self._mailbox(), exc, delay)
+                    what = ("refused gm's login" if isinstance(exc, ImapLoginError)
+                            else "refused the folder")
+                    log.error("%s %s (%s): %s; `gm doctor` checks it. Mail waits in the "
+                              "mailbox; trying again in %.0f s", self._mailbox(), what, exc,
+                              exc.fix, delay)
                     await self._sleep(delay)
                     delay = min(delay * 2, DB_RETRY_LONGEST)
                     continue
@@ -479,7 +479,7 @@ class Daemon:
         await asyncio.to_thread(self.deadlines)
         try:
             found = await asyncio.to_thread(self.source.fetch_new)
-        except ImapLoginError:
+        except ImapSetupError:
             if not self.stopping:  # the replies and reports already queued still go out
                 await drain(self.ctx, self.sink)
             raise

@@ -10,7 +10,8 @@ Public names are re-exported here; the modules behind them are small:
 - ``factory``: ``open_source(settings)``, ``open_sink(settings)``
 
 Errors: ``MailConfigError`` (bad option), ``UnsafeHeaderError`` (an address or
-header that would break a header), ``ImapLoginError`` (credentials refused).
+header that would break a header), ``ImapLoginError`` (credentials refused),
+``ImapFolderError`` (no such folder), both ``ImapSetupError`` (the [imap] table to fix).
 Delivery problems are never raised: sinks return ``SendResult``.
 """
 

@@ -47,8 +47,25 @@ UIDVALIDITY, so only the UIDs are asked again and a body fetched once is not fet
 again (one SEARCH, not the whole backlog each round)."""
 
 
-class ImapLoginError(RuntimeError):
+class ImapSetupError(RuntimeError):
+    """The server refused what the [imap] settings ask (not retried by the source);
+    ``fix`` says what the host changes."""
+
+    fix = "check the [imap] table"
+
+
+class ImapLoginError(ImapSetupError):
     """The server refused the configured user and password (not retried)."""
+
+    fix = ("check [imap] user and password or password_file (Gmail and Microsoft 365 need "
+           "an app password or OAuth2); gm reads the password when it starts: restart gm "
+           "after changing it")
+
+
+class ImapFolderError(ImapSetupError, IMAPClientError):
+    """The server has no folder by the configured name (``[imap] folder``)."""
+
+    fix = "check [imap] folder: it must exist on the server, spelt as the server spells it"
 
 
 class ImapSource:
@@ -99,7 +116,12 @@ class ImapSource:
                 if isinstance(exc, IMAPClientAbortError) or _temporary(exc):
                     raise ConnectionError(f"login not possible now: {exc}") from exc
                 raise ImapLoginError(str(exc)) from exc
-            info = client.select_folder(s.folder)
+            try:
+                info = client.select_folder(s.folder)
+            except IMAPClientError as exc:
+                if isinstance(exc, IMAPClientAbortError) or _temporary(exc):
+                    raise
+                raise ImapFolderError(f"folder {s.folder!r}: {exc}") from exc
             self.uidvalidity = int(info[b"UIDVALIDITY"])
             if s.processed_folder and not client.folder_exists(s.processed_folder):
                 client.create_folder(s.processed_folder)

@@ -175,3 +175,27 @@ def test_a_refused_imap_login_is_one_line_saying_what_to_do_and_the_outbox_still
     finally:
         stop(proc)
     assert len(answered()) == 1
+
+
+def test_a_missing_imap_folder_is_one_line_saying_what_to_do_and_the_outbox_still_goes(
+        tmp_path: Path, dovecot: DovecotServer, imap_user: tuple[str, str],
+        smtp_server: SmtpTestServer) -> None:
+    """`[imap] folder = "Orders"` on a server without it: a traceback every round
+    ("select failed: Mailbox doesn't exist"), and nothing queued was sent."""
+    user, password = imap_user
+    (tmp_path / "imap-password").write_text(password + "\n")
+    (tmp_path / "gm.toml").write_text(IMAP_CONFIG.format(
+        imap_port=dovecot.port, user=user, smtp_port=smtp_server.port).replace(
+            'password_file = "imap-password"', 'password_file = "imap-password"\nfolder = "Orders"'))
+    new_race(context(sqlite_url(tmp_path / "gm.db")), "race1")  # its welcomes are queued
+    log = tmp_path / "serve.log"
+    proc = serve(tmp_path)
+    try:
+        assert wait_until(lambda: "refused the folder" in log.read_text()
+                          and len(smtp_server.received) >= 2, 30), log.read_text()
+    finally:
+        stop(proc)
+    text = log.read_text()
+    assert f"the IMAP server 127.0.0.1:{dovecot.port} (user {user}) refused the folder (folder " \
+        "'Orders'" in text
+    assert "check [imap] folder: it must exist on the server" in text and "Traceback" not in text
