@@ -97,10 +97,13 @@ class SmtpSink:
                     result = classify_failure(exc)
                     failure = result.failure
                     assert failure is not None
-                    self._log.warning("smtp send to %s:%s failed (%s%s): %s; %s", self.settings.host,
-                                      self.settings.port, failure.kind.value,
+                    hint = (" (check [smtp] user and password or password_file; `gm doctor` "
+                            "checks them; restart gm after changing them)"
+                            if failure.kind is FailureKind.AUTH else "")
+                    self._log.warning("smtp send to %s:%s failed (%s%s): %s%s; %s",
+                                      self.settings.host, self.settings.port, failure.kind.value,
                                       f" {failure.code}" if failure.code else "", failure.detail,
-                                      "the mail stays queued and is tried again later"
+                                      hint, "the mail stays queued and is tried again later"
                                       if result.status is SendStatus.TEMPORARY else
                                       "the mail is not tried again")
                     return result

@@ -112,3 +112,23 @@ def test_auth_login(smtp_settings):
         server.stop()
     assert good.ok and len(server.received) == 1
     assert bad.status is SendStatus.TEMPORARY and bad.failure.kind is FailureKind.AUTH
+
+
+def test_a_refused_smtp_login_is_logged_with_the_server_and_what_to_check(smtp_settings, caplog):
+    """`gm serve` logged "smtp send failed: SendFailure(kind=<FailureKind.AUTH: 'auth'>,
+    code=535, ...)": a dataclass's repr, no server, no word of the password."""
+    import logging
+
+    server = SmtpTestServer(auth={"gm": "s3cret"})
+    server.start()
+    try:
+        sink = SmtpSink(dataclasses.replace(smtp_settings, port=server.port, user="gm",
+                                            password="nope"))
+        with caplog.at_level(logging.WARNING, logger="gm.mail.smtp"):
+            _send(sink, [_raw()])
+    finally:
+        server.stop()
+    [line] = [r.getMessage() for r in caplog.records]
+    assert line.startswith(f"smtp send to 127.0.0.1:{server.port} failed (auth 535): ")
+    assert "check [smtp] user and password or password_file" in line
+    assert line.endswith("the mail stays queued and is tried again later")
