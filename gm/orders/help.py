@@ -23,7 +23,7 @@ from typing import Any
 
 from lark import Lark
 
-from gm.i18n import N_, languages, msg, translate, translations
+from gm.i18n import N_, Name, languages, msg, translate, translations
 from gm.orders.envelope import envelope_parser
 from gm.orders.grammar import GameGrammar
 from gm.orders.names import fold
@@ -203,8 +203,8 @@ def help_text(
     if topic and not matched:
         lines += [translate(msg("No command or topic {topic!r}.", topic=topic), language), ""]
     if not topic or not matched:
-        lines.append(translate(msg("More: HELP <topic>, one of: {topics}.",
-                                   topics=", ".join(k.replace("_", " ") for k in topics)), language))
+        lines.append(translate(msg("More: HELP <topic>, one of: {topics}.", topics=", ".join(
+            translate(topic_name(k, e), language) for k, e in topics.items())), language))
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -225,15 +225,26 @@ def topics_of(game_name: str | None) -> dict[str, Mapping[str, object]]:
     return out
 
 
+def topic_name(key: str, entry: Mapping[str, object]) -> Name:
+    """How HELP names a topic: its key in English (``battle_order`` = "battle order"), its
+    ``name_<language>`` in another language ("ordre de bataille"), the key where it has none."""
+    forms = {k.removeprefix("name_"): str(v) for k, v in entry.items()
+             if k.startswith("name_") and isinstance(v, str)}
+    return Name(key.replace("_", " ").strip(), **forms)
+
+
 def find_topic(topics: Mapping[str, Mapping[str, object]],
                topic: str) -> tuple[str, Mapping[str, object]] | None:
-    """The topic ``topic`` names: its key (``battle_order`` = "battle order") or an alias,
-    case and accents ignored."""
+    """The topic ``topic`` names: its key (``battle_order`` = "battle order"), its name in
+    another language (:func:`topic_name`) or, failing those, an alias ("replace" is Pax
+Baltica's order, not the alias of CHECK's topic); case and accents ignored."""
     want = fold(topic)
-    for key, entry in topics.items():
-        words = [key, key.replace("_", " "), *_strings(entry.get("aliases"))]
-        if any(fold(w) == want for w in words):
-            return key, entry
+    named = {key: [key, str(topic_name(key, entry)), *topic_name(key, entry).forms.values()]
+             for key, entry in topics.items()}
+    for words in (named, {key: _strings(entry.get("aliases")) for key, entry in topics.items()}):
+        for key, entry in topics.items():  # a topic's own name before another's alias
+            if any(fold(w) == want for w in words[key]):
+                return key, entry
     return None
 
 
@@ -254,7 +265,7 @@ def _strings(value: object) -> list[str]:
 
 def _topic_text(key: str, entry: Mapping[str, object],
                 parts: Sequence[tuple[str, Sequence[CommandHelp]]], language: str) -> str:
-    lines = [f"HELP {key.replace('_', ' ')}", ""]
+    lines = [translate(msg("HELP {topic}", topic=topic_name(key, entry)), language), ""]
     for _, entries in parts:
         for e in entries:
             if e.name == key:

@@ -242,7 +242,7 @@ def test_help_in_french_for_each_order_of_viking() -> None:
 
     for order in ("journey", "voyager", "play", "jouer", "invest", "parley", "conditions"):
         text = VikingModule().help("fr", order)
-        assert text.startswith("HELP ") and "Exemples :" in text, (order, text)
+        assert text.startswith("AIDE ") and "Exemples :" in text, (order, text)
 
 
 def test_every_order_of_every_game_has_a_help_topic_with_examples() -> None:

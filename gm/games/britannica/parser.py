@@ -23,7 +23,7 @@ from gm.games.britannica.data import aliases as data_aliases
 from gm.i18n import Name, Text, languages, msg
 from gm.orders.conditions import all_of, any_of
 from gm.orders.grammar import inline_rules, parse_inline, unknown_command, without_full_stop
-from gm.orders.help import find_topic, topics_of
+from gm.orders.help import find_topic, topic_name, topics_of
 from gm.orders.lalr import RefusedAtFirstWord
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
 from gm.orders.names import NameIndex, NameNotResolved, fold, query_keys, strip_accents
@@ -568,7 +568,7 @@ def how_written(word: str) -> Text:
     if found is None or not isinstance(syntax, Mapping) or "en" not in syntax:
         return msg("not understood (HELP lists the orders of Pax Britannica)")
     return msg("not understood: it is written {syntax} (HELP {topic})",
-               syntax=Text(str(syntax["en"])), topic=found[0])
+               syntax=Text(str(syntax["en"])), topic=topic_name(*found))
 
 
 def parse_lines(lines: Sequence[SourceLine], power: str,

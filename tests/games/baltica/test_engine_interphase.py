@@ -143,6 +143,6 @@ def test_help_documents_every_order_in_english_and_french() -> None:
     from gm.orders.help import help_text, load_docs, missing_docs
 
     assert missing_docs(GRAMMAR.parser(), "order", load_docs(GRAMMAR.grammar_path)) == []
-    assert "build <nation>: draw <int> [strength N] [; deploy TERRITORIES]" in help_text(
+    assert "build <nation>: draw <n> [strength N] [; deploy TERRITORIES]" in help_text(
         GRAMMAR, "en")
-    assert "remplacer <block> [jusqu'à N]" in help_text(GRAMMAR, "fr")
+    assert "remplacer <bloc> [jusqu'à N]" in help_text(GRAMMAR, "fr")

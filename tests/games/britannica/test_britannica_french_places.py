@@ -158,7 +158,7 @@ def test_an_order_word_that_does_not_read_gives_the_orders_syntax() -> None:
         ("move army 10 to Tunis", "en", "not understood: it is written move army|fleet "
          "STRENGTH from home|AREA to AREA [via SEA, ...] (HELP move)"),
         ("déplacer armée 10 au pays vers Alger", "fr", "incompris : il s'écrit déplacer "
-         "armée|flotte FORCE de métropole|ZONE vers ZONE [par MER, ...] (HELP move)")]:
+         "armée|flotte FORCE de métropole|ZONE vers ZONE [par MER, ...] (AIDE déplacer)")]:
         [line] = module.parse_orders(state, "france", [SourceLine(1, text)]).lines
         assert isinstance(line, LineError)
         assert translate(line.reason, lang) == said

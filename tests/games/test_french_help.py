@@ -1,0 +1,74 @@
+"""A French reader's HELP (AIDE) reads French: its placeholders, its topic names, and
+every topic it lists is read back by ``AIDE <that word>`` (issue 20, orders.md §1)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from gm.games import registry
+from tests.games.viking.conftest import start_pv
+from tests.games.viking.test_viking_by_mail import ADDR
+from tests.pipeline.conftest import deliver, mail, outbox
+
+GAMES = ("baltica", "britannica", "viking")
+ENGLISH_PLACEHOLDERS = ("<press_name>", "<address>", "<time>", "<path>", "<value>",
+                        "<territory>", "<territories>", "<blocks>", "<block>", "<sea>",
+                        "<waters>", "<group>", "<targets>", "<int>", "<move>")
+
+
+def listed_topics(reply: str) -> list[str]:
+    """The topic words a HELP reply lists on its "Plus : AIDE <sujet>, parmi : ..." line."""
+    [line] = [x for x in reply.splitlines() if x.startswith(("Plus :", "More:"))]
+    return [t.strip() for t in line.split(":", 2)[2].rstrip(".").split(",")]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_french_help_shows_its_placeholders_in_french(game: str) -> None:
+    text = registry.get(game).help("fr")
+    assert [p for p in ENGLISH_PLACEHOLDERS if p in text] == [], text
+    assert "PRESSE A <puissance> [, <puissance> ...]" in text
+    assert "PROLONGER [PRIVÉ] AU <date> <heure> [: raison]" in text
+    assert "demandé par JOIN" not in text
+    if game == "baltica":
+        assert "reconnaitre <territoire>" in text
+        assert "naviguer <blocs> depuis <eaux> vers <eaux>" in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_french_help_lists_french_topic_names_each_read_back(game: str) -> None:
+    module = registry.get(game)
+    topics = listed_topics(module.help("fr"))
+    assert "presse" in topics and "press" not in topics and "ready" not in topics
+    assert all(t == t.strip() and t for t in topics), topics
+    for topic in topics:
+        reply = module.help("fr", topic)
+        assert reply.startswith(f"AIDE {topic}\n"), (topic, reply)
+        assert "Aucune commande ou sujet" not in reply
+    # The English list is read back in English too.
+    for topic in listed_topics(module.help("en")):
+        assert module.help("en", topic).startswith(f"HELP {topic}\n"), topic
+
+
+def test_the_french_topic_names_by_game() -> None:
+    assert "ordre de bataille" in listed_topics(registry.get("baltica").help("fr"))
+    assert "déplacer" in listed_topics(registry.get("britannica").help("fr"))
+    viking = listed_topics(registry.get("viking").help("fr"))
+    assert "passer" in viking and "pass " not in viking and "voyager" in viking
+
+
+def test_aide_by_mail_answers_every_listed_topic_of_pax_viking(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Blue's seat is French: "AIDE" lists French topics, and "AIDE <topic>" sent by mail
+    answers that topic, for each one listed."""
+    pv = start_pv(ctx)
+    head = "GAME pv1\nPOWER blue blue-pw\n"
+    deliver(pv, mail(head + "AIDE\n", sender=ADDR["blue"]))
+    reply = outbox(pv, kind="reply", to=ADDR["blue"])[-1][1]
+    topics = listed_topics(reply)
+    assert "voyager" in topics and "journey" not in topics
+    for topic in topics:
+        deliver(pv, mail(head + f"AIDE {topic}\n", sender=ADDR["blue"]))
+        reply = outbox(pv, kind="reply", to=ADDR["blue"])[-1][1]
+        assert re.search(rf"^ *AIDE {re.escape(topic)}$", reply, re.M), (topic, reply)
+        assert "Aucune commande ou sujet" not in reply, topic
