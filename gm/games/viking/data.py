@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from gm.i18n import Name
+
 DATA_DIR = Path(__file__).parent / "data"
 
 TILE_TYPES = ("venture", "advocate", "god", "event")
@@ -155,6 +157,17 @@ class Data:
     def tileset(self, name: str) -> list[Tile]:
         return sorted((t for t in self.tiles.values() if t.tileset == name),
                       key=lambda t: t.number)
+
+    def wind_name(self, wind: str, language: str = "en") -> str:
+        """A wind's name in ``language`` (board.toml ``name_<language>``; ``name`` otherwise)."""
+        w = self.winds[wind]
+        return str(w.get(f"name_{language}") or w["name"])
+
+    def wind_said(self, wind: str) -> Name:
+        """A wind's name as a message says it in each reader's language (``the {wind}``)."""
+        w = self.winds[wind]
+        return Name(str(w["name"]), **{k.removeprefix("name_"): str(v) for k, v in w.items()
+                                        if k.startswith("name_")})
 
     def place_name(self, node: str) -> str:
         for table in (self.posts, self.regions, self.homes):

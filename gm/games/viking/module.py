@@ -76,13 +76,16 @@ class VikingModule(GameModule):
 
     def words(self, language: str) -> Mapping[str, Any]:
         """The players' colours and the follower types in ``language`` (rules.toml
-        ``colors`` and ``follower_types``, ``display_<language>``; the ids otherwise)."""
+        ``colors`` and ``follower_types``, ``display_<language>``; the ids otherwise), and
+        the winds (board.toml ``name_<language>``), by the English name a view carries."""
         def said(key: str) -> dict[str, str]:
             entry = self.data.rules[key]
             shown = entry.get(f"display_{language}") or entry["value"]
             return dict(zip(entry["value"], shown, strict=True))
 
-        return {"color": said("colors"), "follower": said("follower_types")}
+        return {"color": said("colors"), "follower": said("follower_types"),
+                "wind": {w["name"]: self.data.wind_name(w["id"], language)
+                         for w in self.data.winds.values()}}
 
     def seat_names(self, language: str) -> Mapping[str, str]:
         """A seat is its colour."""

@@ -154,7 +154,7 @@ def test_a_hand_tile_says_what_it_does(pvfr) -> None:  # type: ignore[no-untyped
         st["players"]["green"]["hand"].append(storm)
 
     position(pvfr, in_hand)
-    assert "  Storm Season: événement, West, immédiat (chaque adversaire paie 1 silfr)" \
+    assert "  Storm Season: événement, Ouest, immédiat (chaque adversaire paie 1 silfr)" \
         in status(pvfr, "red")
     assert "  Storm Season: event, West, immediate (each rival pays 1 silfr)" \
         in status(pvfr, "green")
@@ -170,7 +170,7 @@ def test_the_althing_report_says_what_the_event_does(pv) -> None:  # type: ignor
     assert now(pv)[0] == f"round-1-{p0}-althing-1"
     assert "Thingvellir Assembly: event, North, althing (every player gains 2 silfr)" \
         in outbox(pv, kind="report", to=ADDR["green"])[-1][1]
-    assert "Thingvellir Assembly: événement, North, Althing (chaque joueur gagne 2 silfr)" \
+    assert "Thingvellir Assembly: événement, Nord, Althing (chaque joueur gagne 2 silfr)" \
         in outbox(pv, kind="report", to=ADDR["blue"])[-1][1]
 
 

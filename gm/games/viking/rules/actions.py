@@ -194,5 +194,5 @@ def parley(t: Table, p: str, order: Parley) -> None:
 
 def _loc(t: Table, location: str) -> str:
     if location in t.data.winds:
-        return msg("the {wind}", wind=t.data.winds[location]["name"])
+        return msg("the {wind}", wind=t.data.wind_said(location))
     return msg("any region") if location == "anywhere" else t.name(location)
