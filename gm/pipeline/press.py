@@ -22,13 +22,13 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from gm.db.models import Game
-from gm.i18n import languages, msg
+from gm.i18n import languages, msg, translate
 from gm.orders import commands as c
 from gm.orders.names import fold
 from gm.service.context import ServiceContext
 from gm.service.errors import Forbidden, NotFound
 from gm.service.games import module_of, seats
-from gm.service.notify import moderator_address
+from gm.service.notify import moderator_address, moderator_language
 from gm.service.outbox import queue_mail
 
 RULES = ("allowed", "anonymous", "moderator-only", "none")
@@ -103,11 +103,15 @@ def forward_press(ctx: ServiceContext, session: Session, game: Game, sender: str
                    subject=f"[{game.id}] press from {sender}", text=body, key=f"{key}:moderator")
         names.append("moderator")
     elif mod and settings.get("press_copy") and not moderator:
+        language = moderator_language(game)  # the copy's own words; the press as written
+        notes = [msg(" (signed anonymous)")] * anonymous + [msg(" (held until the next reports)")] * held
         queue_mail(ctx, session, game_id=game.id, kind="press-copy", to=[mod],
-                   subject=f"[{game.id}] copy of press from {sender}",
-                   text=f"==== gm press copy {game.id} ====\nSent by {sender}"
-                        f"{' (signed anonymous)' if anonymous else ''}"
-                        f"{' (held until the next reports)' if held else ''}:\n\n{body}",
+                   subject=f"[{game.id}] " + translate(msg("copy of press from {sender}",
+                                                           sender=sender), language),
+                   text=f"==== gm press copy {game.id} ====\n" + translate(msg(
+                       "Sent by {sender}{notes}:", sender=sender,
+                       notes="".join(translate(n, language) for n in notes)), language)
+                        + f"\n\n{body}",
                    key=f"{key}:copy")
     return names
 

@@ -20,8 +20,9 @@ says *failed* (``Action: failed`` in a DSN; a plain bounce that is not a delay w
   changes, or a mail from it signs on as the seat);
 * never about a bounce notice itself (its kind is :data:`NOTICE_KIND`), and never to the
   address that failed: the moderator's own address failing makes no loop;
-* to the game's moderator for a game's mail, else to those gm.pipeline.handle tells of a
-  mail of no game (:func:`gm.service.notify.moderators_for`); with nobody to tell, the
+* to the game's moderator for a game's mail, in the game's ``moderator_language``, else to
+  those gm.pipeline.handle tells of a mail of no game, each in the language of their
+  notices (:func:`gm.service.notify.moderators_by_language`); with nobody to tell, the
   log line and the event are all there is.
 
 A game's bounce is also a private ``mail.bounced`` event in its log (``gm history GAME
@@ -48,7 +49,7 @@ from gm.service.bouncing import bouncing, count_again, mark, permanent
 from gm.service.context import ServiceContext
 from gm.service.errors import ServiceError
 from gm.service.games import current_phase
-from gm.service.notify import moderator_address, moderator_language, moderators_for
+from gm.service.notify import moderator_address, moderator_language, moderators_by_language
 from gm.service.observers import observers
 from gm.service.outbox import PASSWORD_KINDS, message_id_for, queue_mail
 from gm.service.phases import log_event
@@ -155,19 +156,23 @@ def _tell(ctx: ServiceContext, session: Session, row: Returned, game: Game | Non
         session.add(seat)
     if game is not None:
         _log_event(ctx, session, game, row, failure, seats, bounce, inbound_id)
-    wanted = [moderator_address(ctx, game)] if game is not None else moderators_for(ctx, session, address)
-    to = [a for a in dict.fromkeys(wanted) if a and a.lower() != address.lower()]
+    # a game's mail: its moderator, in the game's language; a mail of no game: the service's
+    # moderator (English) and those of the games the address plays in, each in its own
+    groups = ({moderator_language(game): [moderator_address(ctx, game)]} if game is not None
+              else moderators_by_language(ctx, session, address))
+    groups = {language: kept for language, wanted in groups.items()
+              if (kept := [a for a in dict.fromkeys(wanted) if a and a.lower() != address.lower()])}
+    told = [a for wanted in groups.values() for a in wanted]
     log.warning("mail %s (%s, %s) to %s bounced: %s; told %s", row.id, row.kind,
-                row.game_id or "no game", address, _said(failure), ", ".join(to) or "nobody")
-    if to:
-        language = moderator_language(game)
-        about = row.subject.removeprefix(f"[{game.id}] ") if game is not None else row.subject
+                row.game_id or "no game", address, _said(failure), ", ".join(told) or "nobody")
+    about = row.subject.removeprefix(f"[{game.id}] ") if game is not None else row.subject
+    for n, (language, to) in enumerate(groups.items()):  # the first under ``key`` (told before)
         subject = translate(msg("mail to {address} bounced: {subject}", address=address,
                                 subject=about), language)
         queue_mail(ctx, session, game_id=game.id if game else None, kind=NOTICE_KIND, to=to,
                    subject=f"[{game.id}] {subject}" if game else subject,
                    text=_notice(row, game, bounce, failure, seats, language,
-                                marked=bool(marked)), key=key)
+                                marked=bool(marked)), key=key if n == 0 else f"{key}:{language}")
     return note
 
 

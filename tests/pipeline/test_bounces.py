@@ -412,3 +412,27 @@ def seat_deadline(ctx: ServiceContext):  # type: ignore[no-untyped-def]
         deadline = current_phase(s, "race1").deadline
     assert deadline is not None
     return utc(deadline)
+
+
+def test_a_mail_of_no_game_that_bounced_tells_each_moderator_in_their_language(race) -> None:  # type: ignore[no-untyped-def]
+    """A mail of no game (south's LIST) bounced: the service's moderator reads the notice in
+    English, race1's own moderator in race1's ``moderator_language`` (it was English for
+    both)."""
+    with session_scope(race.engine) as s:
+        game = s.get(Game, "race1")
+        assert game is not None
+        game.moderator_address = "referee@example.org"
+        game.settings = {**(game.settings or {}), "moderator_language": "fr"}
+        s.add(game)
+    deliver(race, mail("LIST\n", sender="south@example.org"))
+    reply = next(r for r, _ in outbox(race, kind="reply", to="south@example.org") if r.game_id is None)
+    deliver(race, dsn_for(reply))
+    told = {tuple(n.recipients or ()): (n.subject, text) for n, text in notices(race)}
+    assert set(told) == {("mod@example.org",), ("referee@example.org",)}
+    subject, text = told[("referee@example.org",)]
+    assert subject.startswith("mail pour south@example.org revenu non distribué : ")
+    assert "Siège : south dans race1" in text and "Seat:" not in text
+    subject, text = told[("mod@example.org",)]
+    assert subject.startswith("mail to south@example.org bounced: ") and "Seat: south in race1" in text
+    deliver(race, dsn_for(reply, dsn_id=make_msgid(domain="relay.example.net")))
+    assert len(notices(race)) == 2  # a second server's DSN: told before

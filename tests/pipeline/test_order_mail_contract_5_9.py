@@ -133,6 +133,20 @@ def test_the_moderator_gets_a_copy_of_every_press_also_to_all(race: Any) -> None
     assert "Sent by north (signed anonymous)" in copy and "The ford is mine." in copy
 
 
+def test_the_copy_of_press_is_in_the_moderator_s_language(race: Any) -> None:
+    """The press copy's own words follow the game's ``moderator_language`` (they were
+    English for a French moderator): "copie de la presse de north", "Envoyée par north
+    (signée anonyme)"; the press itself is passed on as written."""
+    _press_settings(race, press="grey", press_copy=True)
+    moderator_speaks(race, "race1", "fr")
+    deliver(race, mail("GAME race1\nPOWER north n-secret\nPRESS TO ALL\nThe ford is mine.\n"
+                       "ENDPRESS\n"))
+    [(row, copy)] = [(r, t) for r, t in outbox(race, kind="press-copy", to=MOD)]
+    assert row.subject == "[race1] copie de la presse de north"
+    assert "Envoyée par north (signée anonyme) :" in copy and "The ford is mine." in copy
+    assert "Sent by" not in copy
+
+
 def test_replace_power_gives_the_new_player_the_current_report(race: Any) -> None:
     """§9: "`REPLACE POWER italy WITH new@example.org` | new player, new password, the
     current report": the report comes with the seat, not only after the next adjudication."""
