@@ -163,6 +163,7 @@ class List:
 @dataclass(frozen=True)
 class Help:
     topic: str | None = None
+    language: str = "en"  # AIDE: fr (the answer's language when no seat says one)
 
 
 # §9: moderator commands; each carries ``reason`` (after the first colon) and

@@ -482,6 +482,9 @@ class _Commands(Transformer):
         topic = self._v(k[0]).strip().lstrip(":").strip().lower() if k else None
         return c.Help(topic or None)  # "HELP: move" as "HELP move"
 
+    def help_fr(self, k: list[Token]) -> c.Help:
+        return c.Help(self.help(k).topic, language="fr")
+
     def extend(self, k: list[Any]) -> c.Extend:
         toks, opts = self._mod(k)
         if toks[0].type == "DURATION":

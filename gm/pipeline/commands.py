@@ -388,9 +388,10 @@ class CommandRunner:
                        else msg("To take one: JOIN {game} <power> (or JOIN {game} any).", game=game.id))
             return
         roll = roll_call(sc.session, game, sc.ctx.clock.now())
+        status = "held" if game.hold_reason else game.status
         reply.note(msg("Game {game}: {module}, scenario {scenario}, {status}.", game=game.id,
                        module=game.module, scenario=game.scenario,
-                       status="held" if game.hold_reason else game.status))
+                       status=_status_said(status)))
         if roll.held:
             reply.note(msg("The moderator is reviewing the last adjudication."))
             return
@@ -402,14 +403,14 @@ class CommandRunner:
         reply.note(msg("Waiting for: {names}", names=", ".join(roll.names("waiting")) or none))
 
     @staticmethod
-    def general_help(reply: SectionReply, games: list[str]) -> None:
+    def general_help(reply: SectionReply, games: list[str], language: str = "en") -> None:
         from gm.orders.help import help_text
 
-        listing = ", ".join(games) or "none yet"
-        reply.note(f"Games running here: {listing}. To take an open seat of a forming game, "
-                   "send JOIN <game> <power> (or any; LIST shows the open seats); to order, "
-                   "start your mail with GAME <game> and POWER <power> <password>.")
-        reply.note(help_text(None, "en", None))
+        reply.note(msg("Games running here: {listing}. To take an open seat of a forming game, "
+                       "send JOIN <game> <power> (or any; LIST shows the open seats); to order, "
+                       "start your mail with GAME <game> and POWER <power> <password>.",
+                       listing=", ".join(games) or msg("none yet")))
+        reply.note(help_text(None, language, None))
 
     # -- moderator commands (§9) ----------------------------------------
 
@@ -529,3 +530,10 @@ def _masked(line: SourceLine, text: Text) -> Any:
 
     return Entry("done", "PASSWORD ********", line.number, reason=text)
 
+
+def _status_said(status: str) -> str:
+    """A game's status as LIST says it, in the reader's language (it was "running" in a
+    French reply)."""
+    said = {"running": msg("running"), "paused": msg("paused"), "ended": msg("ended"),
+            "held": msg("held"), "forming": msg("forming")}
+    return said.get(status, status)

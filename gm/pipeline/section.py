@@ -74,7 +74,9 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
         return reply
     if choice.game is None:
         if help_only:
-            CommandRunner.general_help(reply, running_games(sc.session))
+            asked = _help_asked(sc, section, None)
+            reply.language = asked[1]
+            CommandRunner.general_help(reply, running_games(sc.session), asked[1])
             return reply
         reply.rejected = choice.problem
         return reply
@@ -89,7 +91,7 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     if not held:  # a held phase's id and deadline are the moderator's until RELEASE
         reply.phase, reply.deadline = phase.phase_id, phase.deadline
     if help_only:
-        CommandRunner.game_help(reply, game)
+        _answer_help(sc, section, game, reply)
         return reply
     if list_only:
         CommandRunner.list_game(sc, reply, game)
@@ -169,6 +171,24 @@ def _mailbox_works(sc: SectionContext, game: Game, seat: Seat) -> None:
              game.id, seat.address)
 
 
+def _help_asked(sc: SectionContext, section: Section, game: Game | None) -> tuple[c.Help, str]:
+    """The HELP of a section without sign-on and the language to answer it in: that of the
+    sender's seat in ``game`` (orders.md §8), else the command's ("AIDE": French)."""
+    cmd = next(x for x in section.commands if isinstance(x, c.Help))
+    sender = sc.mail.from_addr.lower()
+    held = [s.language for s in seats(sc.session, game.id)
+            if (s.address or "").lower() == sender] if game is not None else []
+    return cmd, held[0] if held else cmd.language
+
+
+def _answer_help(sc: SectionContext, section: Section, game: Game, reply: SectionReply) -> None:
+    """HELP [topic] after GAME without a sign-on: the game's help on that topic, in
+    :func:`_help_asked`'s language (it was the whole list, in English)."""
+    cmd, language = _help_asked(sc, section, game)
+    reply.language = language
+    CommandRunner.game_help(reply, game, cmd.topic, language)
+
+
 def _forming_section(sc: SectionContext, section: Section, game: Game, reply: SectionReply, *,
                      help_only: bool, list_only: bool) -> None:
     """A section for a game that has not started (gm.service.forming): HELP, LIST, JOIN,
@@ -176,7 +196,7 @@ def _forming_section(sc: SectionContext, section: Section, game: Game, reply: Se
     from gm.service.forming import open_seats
 
     if help_only:
-        CommandRunner.game_help(reply, game)
+        _answer_help(sc, section, game, reply)
         return
     if list_only:
         CommandRunner.list_game(sc, reply, game)

@@ -72,3 +72,30 @@ def test_aide_by_mail_answers_every_listed_topic_of_pax_viking(ctx) -> None:  # 
         reply = outbox(pv, kind="reply", to=ADDR["blue"])[-1][1]
         assert re.search(rf"^ *AIDE {re.escape(topic)}$", reply, re.M), (topic, reply)
         assert "Aucune commande ou sujet" not in reply, topic
+
+
+def test_aide_without_a_sign_on_answers_the_topic_in_the_seats_language(ctx) -> None:  # type: ignore[no-untyped-def]
+    """"GAME pv1 / AIDE voyager" from blue's (French) address, without POWER: the journey's
+    topic in French (it was the whole HELP, in English); a stranger's "AIDE" is French,
+    their "HELP" English."""
+    pv = start_pv(ctx)
+    deliver(pv, mail("GAME pv1\nAIDE voyager\n", sender=ADDR["blue"]))
+    reply = outbox(pv, kind="reply", to=ADDR["blue"])[-1][1]
+    assert re.search(r"^ *AIDE voyager$", reply, re.M) and "Exemples :" in reply, reply
+    assert "Commands (one per line" not in reply
+    deliver(pv, mail("AIDE\n", sender="stranger@elsewhere.example"))
+    reply = outbox(pv, kind="reply", to="stranger@elsewhere.example")[-1][1]
+    assert "Parties en cours ici : pv1." in reply and "Commandes (une par ligne" in reply, reply
+    assert "Games running here" not in reply
+    deliver(pv, mail("HELP\n", sender="other@elsewhere.example"))
+    reply = outbox(pv, kind="reply", to="other@elsewhere.example")[-1][1]
+    assert "Games running here: pv1." in reply and "Commands (one per line" in reply
+
+
+def test_list_says_the_games_status_in_french(ctx) -> None:  # type: ignore[no-untyped-def]
+    """LISTE from a French seat: "Partie pv1 : viking, scénario 3p, en cours." (it said
+    "running")."""
+    pv = start_pv(ctx)
+    deliver(pv, mail("GAME pv1\nPOWER blue blue-pw\nLISTE\n", sender=ADDR["blue"]))
+    reply = outbox(pv, kind="reply", to=ADDR["blue"])[-1][1]
+    assert "Partie pv1 : viking, scénario 3p, en cours." in reply, reply

@@ -109,7 +109,7 @@ def test_power_without_password_rejects_the_section() -> None:
         ("ne pas attendre", c.Wait(False)),
         ("ABSENT 2026-12-20 AU 2027-01-03", c.Absent(date(2026, 12, 20), date(2027, 1, 3))),
         ("DÉFINIR LANGUE fr", c.SetLanguage("fr")),
-        ("AIDE", c.Help(None)),
+        ("AIDE", c.Help(None, language="fr")),
         ("POUR autriche-hongrie", c.For("autriche-hongrie")),
     ],
 )
