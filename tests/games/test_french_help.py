@@ -99,3 +99,11 @@ def test_list_says_the_games_status_in_french(ctx) -> None:  # type: ignore[no-u
     deliver(pv, mail("GAME pv1\nPOWER blue blue-pw\nLISTE\n", sender=ADDR["blue"]))
     reply = outbox(pv, kind="reply", to=ADDR["blue"])[-1][1]
     assert "Partie pv1 : viking, scénario 3p, en cours." in reply, reply
+
+
+def test_a_french_welcome_names_the_french_password_command(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Blue's welcome said « PASSWORD nouveausecret » among French sentences: the French
+    command is MOTDEPASSE (envelope.lark)."""
+    pv = start_pv(ctx)
+    welcome = outbox(pv, kind="welcome", to=ADDR["blue"])[-1][1]
+    assert "« MOTDEPASSE nouveausecret »" in welcome and "PASSWORD nouveausecret" not in welcome
