@@ -273,7 +273,7 @@ def _topic_text(key: str, entry: Mapping[str, object],
     text = said(entry, language)
     if text and not isinstance(entry.get("syntax"), Mapping):
         lines += [str(text), ""]
-    examples = _strings(entry.get("examples"))
+    examples = _strings(entry.get(f"examples_{language}")) or _strings(entry.get("examples"))
     if examples:
         lines.append(translate(msg("Examples:"), language))
         lines += [f"  {x}" for x in examples]

@@ -107,3 +107,31 @@ def test_a_french_welcome_names_the_french_password_command(ctx) -> None:  # typ
     pv = start_pv(ctx)
     welcome = outbox(pv, kind="welcome", to=ADDR["blue"])[-1][1]
     assert "« MOTDEPASSE nouveausecret »" in welcome and "PASSWORD nouveausecret" not in welcome
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_french_help_gives_french_examples_that_read(game: str) -> None:
+    """"AIDE voyager" showed "journey from home to Gotland, ..." and "AIDE pour" "GAME
+    baltica42 / POWER sweden hunter2": each topic's French examples (``examples_fr``) are
+    shown instead, and each reads: as an order of the game, or as the envelope commands
+    it is (after a French sign-on)."""
+    from gm.orders.envelope import OrderLine, parse_envelope
+    from gm.orders.help import topics_of
+    from gm.orders.model import SourceLine
+
+    module = registry.get(game)
+    for key, entry in topics_of(game).items():
+        french = entry.get("examples_fr")
+        assert french or not entry.get("examples"), (game, key)
+        text = module.help("fr", key.replace("_", " "))
+        shown = text.split("Exemples :\n", 1)[1].splitlines() if french else []
+        assert [x.strip() for x in shown] == french, (key, text)
+        for example in french or []:
+            if module.parses_as_order(example):
+                continue
+            head = ["PARTIE g", "MODERATEUR pw" if key == "release" else "PUISSANCE p pw"]
+            env = parse_envelope([SourceLine(i + 1, t) for i, t in enumerate(
+                (head if key != "for" else []) + list(french))])
+            assert not env.ignored and all(
+                not s.errors and not any(isinstance(i, OrderLine) for i in s.items)
+                for s in env.sections), (game, key, example)
