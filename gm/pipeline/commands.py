@@ -176,7 +176,8 @@ class CommandRunner:
             "answered to the registered address only")))
         if seat.address and not own:
             queue_mail(self.sc.ctx, self.sc.session, game_id=self.game.id, kind="notice",
-                       to=[seat.address], subject=f"[{self.game.id}] password changed for {seat.power}",
+                       to=[seat.address], subject=f"[{self.game.id}] " + translate(msg(
+                           "password changed for {power}", power=seat.power), seat.language),
                        text=f"==== gm notice {self.game.id} ====\n" + translate(msg(
                            "The password of {power} was changed by a mail from {sender}.",
                            power=seat.power, sender=self.sc.mail.from_addr), seat.language) + "\n",
@@ -216,11 +217,14 @@ class CommandRunner:
         old, seat.address = seat.address, cmd.address
         clear_bouncing(seat)  # a new address: whether it bounces is not known yet
         self.sc.session.add(seat)
-        text = (f"==== gm notice {self.game.id} ====\nFrom now on, mail for {seat.power} in game "
-                f"{self.game.id} goes to {cmd.address} (it went to {old}).\n")
+        text = translate(msg("From now on, mail for {power} in game {game} goes to {address} (it "
+                             "went to {old}).", power=seat.power, game=self.game.id,
+                             address=cmd.address, old=old), seat.language)
         queue_mail(self.sc.ctx, self.sc.session, game_id=self.game.id, kind="notice",
-                   to=[cmd.address, old], subject=f"[{self.game.id}] new address for {seat.power}",
-                   text=text, key=f"address:{self.sc.inbound_id}")
+                   to=[cmd.address, old], subject=f"[{self.game.id}] " + translate(msg(
+                       "new address for {power}", power=seat.power), seat.language),
+                   text=f"==== gm notice {self.game.id} ====\n{text}\n",
+                   key=f"address:{self.sc.inbound_id}")
         self.reply.done(line, msg("mail now goes to {address}; both addresses were told", address=cmd.address))
 
     def do_press(self, line: SourceLine, cmd: c.Press, acting: str | None) -> None:

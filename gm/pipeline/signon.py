@@ -23,13 +23,13 @@ from sqlmodel.sql.expression import SelectOfScalar
 
 from gm.db.core import run, table
 from gm.db.models import Game, Seat, SignonFailure
-from gm.i18n import msg
+from gm.i18n import msg, translate
 from gm.orders import commands as c
 from gm.orders.envelope import Envelope, Section
 from gm.orders.names import edit_distance, fold
 from gm.service.context import ServiceContext
 from gm.service.games import seat_for_power, seats
-from gm.service.notify import moderator_address
+from gm.service.notify import moderator_address, moderator_language
 from gm.service.outbox import queue_mail
 from gm.service.passwords import check_password
 
@@ -145,12 +145,14 @@ def record_failure(ctx: ServiceContext, session: Session, game: Game, seat: Seat
         _report_limit(ctx, session, game, power, sender, inbound_id)
     if seat is None or not seat.address:
         return
-    text = (f"==== gm notice {game.id} ====\nSomeone tried to sign on as {power} in game "
-            f"{game.id} from {sender} with a wrong password. Their orders were not accepted.\n"
-            "If it was you, check your password; if not, you may want to change it "
-            "(PASSWORD newsecret) and tell the moderator.\n")
+    text = msg("Someone tried to sign on as {power} in game {game} from {sender} with a wrong "
+               "password. Their orders were not accepted.\nIf it was you, check your password; "
+               "if not, you may want to change it (PASSWORD newsecret) and tell the moderator.",
+               power=power, game=game.id, sender=sender)
     queue_mail(ctx, session, game_id=game.id, kind="warning", to=[seat.address],
-               subject=f"[{game.id}] failed sign-on as {power}", text=text,
+               subject=f"[{game.id}] " + translate(msg("failed sign-on as {power}", power=power),
+                                                   seat.language),
+               text=f"==== gm notice {game.id} ====\n{translate(text, seat.language)}\n",
                key=f"signon-warning:{inbound_id}:{power}")
 
 
@@ -231,14 +233,27 @@ def _warn_right_password_blocked(ctx: ServiceContext, session: Session, game: Ga
     sender is told only that it is blocked), but the owner must learn their password is out."""
     if not owner or owner.lower() == sender.lower():
         return
-    text = (f"==== gm notice {game.id} ====\nSomeone signed on as {power} in game {game.id} "
-            f"from {sender} with the RIGHT password, while sign-ons from there were blocked "
-            "after failed attempts. Nothing in that mail was carried out.\n"
-            "If it was not you, change your password now (PASSWORD newsecret) and tell the "
-            "moderator.\n")
+    language = _owner_language(session, game, power)
+    text = msg("Someone signed on as {power} in game {game} from {sender} with the RIGHT "
+               "password, while sign-ons from there were blocked after failed attempts. Nothing "
+               "in that mail was carried out.\nIf it was not you, change your password now "
+               "(PASSWORD newsecret) and tell the moderator.", power=power, game=game.id,
+               sender=sender)
     queue_mail(ctx, session, game_id=game.id, kind="warning", to=[owner],
-               subject=f"[{game.id}] your password for {power} was used from {sender}", text=text,
+               subject=f"[{game.id}] " + translate(msg(
+                   "your password for {power} was used from {sender}", power=power,
+                   sender=sender), language),
+               text=f"==== gm notice {game.id} ====\n{translate(text, language)}\n",
                key=f"signon-right-blocked:{inbound_id}:{power}")
+
+
+def _owner_language(session: Session, game: Game, power: str) -> str:
+    """The language of the warnings to ``power``'s owner: the seat's, or the game's
+    ``moderator_language`` for the moderator."""
+    if power == "moderator":
+        return moderator_language(game)
+    seat = seat_for_power(session, game.id, power)
+    return seat.language if seat is not None else "en"
 
 
 def signon_secrets(text: str) -> set[str]:
@@ -309,12 +324,16 @@ def warn_of_unread_signons(ctx: ServiceContext, session: Session, text: str, plu
 
 def _warn_unread(ctx: ServiceContext, session: Session, game: Game, power: str, owner: str,
                  sender: str, inbound_id: int) -> None:
-    sender = sender or "an unknown address"
-    text = (f"==== gm notice {game.id} ====\nA mail from {sender} signed on as {power} in game "
-            f"{game.id} with the RIGHT password. gm did not act on it (it looked like an "
-            "automatic or list mail, or had no address to answer), so nothing in it was "
-            "carried out.\nIf it was not you, change your password now (PASSWORD newsecret) "
-            "and tell the moderator.\n")
+    language = _owner_language(session, game, power)
+    who = sender or msg("an unknown address")
+    text = msg("A mail from {sender} signed on as {power} in game {game} with the RIGHT "
+               "password. gm did not act on it (it looked like an automatic or list mail, or had "
+               "no address to answer), so nothing in it was carried out.\nIf it was not you, "
+               "change your password now (PASSWORD newsecret) and tell the moderator.",
+               sender=who, power=power, game=game.id)
     queue_mail(ctx, session, game_id=game.id, kind="warning", to=[owner],
-               subject=f"[{game.id}] your password for {power} was used from {sender}", text=text,
+               subject=f"[{game.id}] " + translate(msg(
+                   "your password for {power} was used from {sender}", power=power,
+                   sender=who), language),
+               text=f"==== gm notice {game.id} ====\n{translate(text, language)}\n",
                key=f"signon-right-unread:{inbound_id}:{power}")
