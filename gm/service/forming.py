@@ -265,7 +265,8 @@ def _tell(ctx: ServiceContext, session: Session, game: Game, address: str, langu
 
     text = f"==== gm notice {game.id} ====\n{translate(answer.text, language)}.\n"
     queue_mail(ctx, session, game_id=game.id, kind="notice", to=[address],
-               subject=f"[{game.id}] your seat: {answer.seated}", text=text,
+               subject=f"[{game.id}] " + translate(msg("your seat: {power}", power=answer.seated),
+                                                   language), text=text,
                key=f"join-approved:{game.id}:{address.lower()}:{nth}")
 
 

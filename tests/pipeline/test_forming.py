@@ -441,3 +441,14 @@ def test_a_forming_game_with_every_seat_given_is_refused_not_left_unstartable(ct
                 "--seat", "south=bob@example.net")
     assert made.exit_code != 0 and "leave out --forming" in made.output, made.output
     assert "no game 'race9'" in _cli(ctx, "game", "show", "race9").output
+
+
+def test_a_french_joiner_approved_is_told_in_french_subject_included(ctx) -> None:  # type: ignore[no-untyped-def]
+    """REJOINDRE, then the moderator's approval: the notice's subject said "your seat:
+    north" to a French joiner; it says "votre siège : north"."""
+    _forming(ctx, approve=True)
+    deliver(ctx, mail("REJOINDRE race1 north\n", sender="bea@example.fr"))
+    deliver(ctx, mail("GAME race1\nMODERATOR mod-secret\nAPPROVE bea@example.fr\n", sender=MOD))
+    [(row, told)] = outbox(ctx, kind="notice", to="bea@example.fr")
+    assert row.subject == "[race1] votre siège : north", row.subject
+    assert "your seat" not in told
