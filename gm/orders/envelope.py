@@ -463,8 +463,10 @@ class _Commands(Transformer):
         return c.Join(self._v(k[0]).lower(), self._v(k[1]).lower() if len(k) > 1 else c.ANY_POWER)
 
     def join_fr(self, k: list[Token]) -> c.Join:
+        """REJOINDRE: ``libre`` is the French ``any`` (a free seat, the French HELP's word)."""
         joined = self.join(k)
-        return c.Join(joined.game, joined.power, language="fr")
+        power = c.ANY_POWER if joined.power in ("libre", "n'importe") else joined.power
+        return c.Join(joined.game, power, language="fr")
 
     def approve(self, k: list[Token]) -> c.ApproveJoin:
         return c.ApproveJoin(address=self._v(k[0]), power=self._v(k[1]).lower() if len(k) > 1 else None)

@@ -18,7 +18,7 @@ from gm.cli.main import cli
 from gm.clock import utc
 from gm.db.engine import session_scope
 from gm.l10n import moment
-from gm.service.games import SeatSpec, create_game, current_phase
+from gm.service.games import SeatSpec, create_game, current_phase, seats
 from tests.pipeline.conftest import deliver, mail, outbox
 from tests.support.moderator_notice import assert_in, moderator_speaks
 
@@ -452,3 +452,18 @@ def test_a_french_joiner_approved_is_told_in_french_subject_included(ctx) -> Non
     [(row, told)] = outbox(ctx, kind="notice", to="bea@example.fr")
     assert row.subject == "[race1] votre siège : north", row.subject
     assert "your seat" not in told
+
+
+def test_a_french_joiner_writes_libre_for_any_free_seat(ctx) -> None:  # type: ignore[no-untyped-def]
+    """The French reply told "REJOINDRE race1 <puissance> (ou REJOINDRE race1 any)": an
+    English word among French ones. It says "libre" now, and "REJOINDRE race1 libre" takes
+    a free seat as "any" does."""
+    _forming(ctx)
+    deliver(ctx, mail("REJOINDRE race1 north\n", sender="ann@example.fr"))
+    deliver(ctx, mail("REJOINDRE race1 north\n", sender="bea@example.fr"))
+    refused = _reply(ctx, "bea@example.fr")
+    assert "(ou REJOINDRE race1 libre)" in refused and " any)" not in refused, refused
+    deliver(ctx, mail("REJOINDRE race1 libre\n", sender="bea@example.fr"))
+    assert len(outbox(ctx, kind="welcome", to="bea@example.fr")) == 1  # seated: the game starts
+    with session_scope(ctx.engine) as s:
+        assert {x.power: x.address for x in seats(s, "race1")}["south"] == "bea@example.fr"
