@@ -95,7 +95,7 @@ def test_join_takes_a_seat_and_the_game_starts_when_the_last_is_filled(ctx) -> N
     ("fr", "ann@example.net demande à jouer north dans race1", "la partie race1 a commencé",
      ["ann@example.net demande à jouer north dans la partie race1, en cours de constitution "
       "(sièges libres : north, south).", "Pour accepter : gm mod approve race1 ann@example.net",
-      "ou par mail : GAME race1 / MODERATOR <mot de passe> / APPROVE ann@example.net",
+      "ou par mail : PARTIE race1 / MODERATEUR <mot de passe> / APPROUVER ann@example.net",
       "Tous les sièges de la partie race1 sont pris ; la partie a commencé"])])
 def test_the_moderator_is_asked_and_told_of_the_start_in_their_language(  # type: ignore[no-untyped-def]
         ctx, language: str, asks: str, started: str, words: list[str]) -> None:

@@ -429,8 +429,8 @@ def test_the_request_to_observe_is_in_the_moderator_s_language(  # type: ignore[
       "newbie@example.net"]),
     ("fr", "newbie@example.net demande à jouer south dans race1",
      ["newbie@example.net demande à jouer south dans la partie race1 et figure sur sa liste "
-      "d'attente (gm game show race1).", "Pour lui donner un siège, par mail : REPLACE POWER "
-      "<puissance> WITH newbie@example.net"])])
+      "d'attente (gm game show race1).", "Pour lui donner un siège, par mail : REMPLACER PUISSANCE "
+      "<puissance> PAR newbie@example.net"])])
 def test_the_request_to_join_a_running_game_is_in_the_moderator_s_language(  # type: ignore[no-untyped-def]
         race, language: str, subject: str, words: list[str]) -> None:
     moderator_speaks(race, "race1", language)

@@ -124,11 +124,11 @@ def test_the_preamble_is_said_in_the_seats_language(race: Any) -> None:
     deliver(race, mail("Bonjour,\navancer 2\nGAME race1\nPOWER south s-secret\n",
                        sender="south@example.org"))
     [(_, text)] = outbox(race, kind="reply", to="south@example.org")
-    assert "Avant la première ligne GAME ou POWER :" in text
+    assert "Avant la première ligne PARTIE ou PUISSANCE :" in text
     assert "1  --  Bonjour, (ignoré)" in text
     assert "2  --  avancer 2 (ignoré : on dirait un ordre, mais il précède l'identification)" in text
-    assert ("La ligne 2 précède l'identification : rien de ce qui précède la première ligne GAME "
-            "ou POWER n'est lu. Renvoyez-la sous la ligne POWER.") in text
+    assert ("La ligne 2 précède l'identification : rien de ce qui précède la première ligne PARTIE "
+            "ou PUISSANCE n'est lu. Renvoyez-la sous la ligne PUISSANCE.") in text
 
 
 @pytest.mark.parametrize(("game", "line", "order"), [

@@ -63,7 +63,7 @@ def test_the_unsigned_lines_are_said_in_the_senders_seat_language(race: Any) -> 
     deliver(race, mail("GAME race1\nPUISANCE south s-secret\navancer 2\n", sender="south@example.org"))
     [(_, text)] = outbox(race, kind="reply", to="south@example.org")
     assert ("PUISANCE south ******** (ignoré : si c'est votre identification, écrivez-la "
-            "POWER south suivi de votre mot de passe)") in text
+            "PUISSANCE south suivi de votre mot de passe)") in text
     assert "avancer 2 (ignoré : cette section n'a pas d'identification)" in text
     assert "s-secret" not in text
 

@@ -48,7 +48,7 @@ def test_restart_after_a_passed_deadline_adjudicates_it_once_and_tells_the_moder
     ("fr", ["arrêt du service : date limite de turn-1", "Le service était arrêté du mer. 7 janv. "
             "2026, 09:00 UTC au jeu. 8 janv. 2026, 09:00 UTC (1 jour).", "la date limite est "
             "repoussée de la durée de l'arrêt, au jeu. 8 janv. 2026, 12:00 UTC",
-            "Utilisez EXTEND ou ADJUDICATE NOW"])])
+            "Utilisez PROLONGER ou ARBITRER MAINTENANT"])])
 def test_the_outage_notice_is_in_the_moderator_s_language(ctx, language: str, words: list[str]) -> None:  # type: ignore[no-untyped-def]
     new_game(ctx, default="48h", on_outage="extend", outage_threshold="15m")
     moderator_speaks(ctx, "race1", language)
@@ -57,7 +57,8 @@ def test_the_outage_notice_is_in_the_moderator_s_language(ctx, language: str, wo
     sweep(ctx)
     ctx.clock.set(deadline + 21 * H)  # down for 24 hours
     sweep(restarted(ctx))
-    [told] = [m for m in outbox(ctx, "notice") if "ADJUDICATE NOW" in body(m)]  # not the summary
+    [told] = [m for m in outbox(ctx, "notice")
+              if "ADJUDICATE NOW" in body(m) or "ARBITRER MAINTENANT" in body(m)]  # not the summary
     text = f"{told.subject}\n{body(told)}"
     assert all(w in text for w in words), text
     assert_in(language, text)
@@ -174,7 +175,7 @@ def test_absence_with_ask_policy_tells_the_moderator_once_then_defaults(ctx) -> 
                    "12:00 UTC."]),
     ("fr", "ask", ["absents sans ordres pour turn-1", "Aucun ordre pour turn-1 (date limite : mer. "
                    "7 janv. 2026, 12:00 UTC) de : south (absent jusqu'au 2026-01-10).", "À vous de "
-                   "décider : repoussez la date limite avec EXTEND"]),
+                   "décider : repoussez la date limite avec PROLONGER"]),
     ("en", "extend", ["By the game's absence policy the deadline moves to Tue, Jan 13, 2026, "
                       "00:00 UTC."]),
     ("fr", "extend", ["Selon la règle d'absence de la partie, la date limite est repoussée au mar. "

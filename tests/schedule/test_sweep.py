@@ -102,7 +102,7 @@ def test_moderator_is_told_after_n_missed_phases_in_a_row(ctx) -> None:  # type:
     ("fr", "[race1] south a manqué 2 phases de suite",
      ["south (s@example.org) n'a envoyé aucun ordre pour turn-2 et a désormais manqué 2 phases "
       "de suite ; ses ordres par défaut ont été appliqués.", "Pour confier le siège à un nouveau "
-      "joueur : REPLACE POWER south WITH"])])
+      "joueur : REMPLACER PUISSANCE south PAR"])])
 def test_the_missed_phases_notice_is_in_the_moderator_s_language(  # type: ignore[no-untyped-def]
         ctx, language: str, subject: str, words: list[str]) -> None:
     new_game(ctx, nmr_warn_after=2)
@@ -111,7 +111,8 @@ def test_the_missed_phases_notice_is_in_the_moderator_s_language(  # type: ignor
         order(ctx, "north")
         ctx.clock.set(phase(ctx).deadline)
         sweep(ctx)
-    [told] = [m for m in outbox(ctx, "notice") if "REPLACE POWER" in body(m)]
+    [told] = [m for m in outbox(ctx, "notice")
+              if "REPLACE POWER" in body(m) or "REMPLACER PUISSANCE" in body(m)]
     assert told.subject == subject
     assert all(w in body(told) for w in words), body(told)
     assert_in(language, body(told))
