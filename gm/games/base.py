@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar, cast
 
 from gm.dice import Dice
-from gm.i18n import vocabulary
+from gm.i18n import Name, languages, vocabulary
 from gm.orders.model import ParseResult, SourceLine
 
 SPECTATOR = "spectator"
@@ -284,7 +284,7 @@ class GameModule(ABC):
     def seat_name(self, power: str | None, language: str) -> str:
         """Who a report is for, in ``language`` (issue 20: "rapport pour la Suède", not
         "sweden"): the moderator (None), a spectator, or the seat's name with its
-        article where the language wants one. Games override :meth:`seat_names`."""
+        article where the language wants one (:meth:`power_name`)."""
         from gm.i18n import msg, translate
 
         if power is None:
@@ -294,8 +294,43 @@ class GameModule(ABC):
         return self.seat_names(language).get(power, power)
 
     def seat_names(self, language: str) -> Mapping[str, str]:
-        """The seats' names in ``language`` (:meth:`seat_name`); the seat ids by default."""
+        """The seats' names in ``language`` with their article ("la France", "the
+        Coalition"): :meth:`power_forms`' ``the``."""
+        return {p: f.get("the") or f.get("name") or p
+                for p, f in self.power_forms(language).items()}
+
+    def power_forms(self, language: str) -> Mapping[str, Mapping[str, str]]:
+        """Where a game says what its powers are called: each power's names in
+        ``language``, read from the game's data (docs/game-modules.md), ``name`` bare (a
+        label: "France", "Coalition") and ``the`` with its article where the language
+        wants one ("la France", "the Coalition"). A power the game does not name is
+        said by its id. Empty by default."""
         return {}
+
+    def power_name(self, power: str, form: str = "name") -> Name:
+        """The one place a player-facing text gets a power's name: a :class:`gm.i18n.Name`
+        that each reader's language says from :meth:`power_forms` ("usa" is "U.S.A." to
+        an English seat, "États-Unis" to a French one; ``form="the"``: "les États-Unis").
+        Ids stay ids in logged data and moderator tools; only what a player reads says
+        names. A template calls it as ``say_power(game, power, form)``."""
+        return _power_name(self, power, form)
+
+    def power_list(self, powers: Sequence[str], form: str = "name") -> str:
+        """Powers' names as one message (a :class:`gm.i18n.Text`), each said in the reader's
+        language ("Grande-Bretagne, Allemagne"); "" for none."""
+        from gm.i18n import msg
+
+        out: str = ""
+        for n, power in enumerate(powers):
+            name = self.power_name(power, form)
+            out = name if n == 0 else msg("{a}, {b}", a=out, b=name)
+        return out
+
+    def power_said(self, power: str, language: str, form: str = "name") -> str:
+        """:meth:`power_name` said in ``language`` (for text built outside the catalogue)."""
+        from gm.i18n import translate
+
+        return translate(self.power_name(power, form), language)
 
     def controlled_powers(self, scenario: str) -> Mapping[str, tuple[str, ...]]:
         """Powers a seat always orders for besides its own, by seat (``FOR``, orders.md §1):
@@ -346,3 +381,20 @@ class GameModule(ABC):
         hook returns None (the default). A third-party game overrides this hook.
         """
         return None
+
+
+_NAMES: dict[tuple[type, str, str], Name] = {}
+
+
+def _power_name(module: GameModule, power: str, form: str) -> Name:
+    """:meth:`GameModule.power_name`, made once per game class, power and form (the forms
+    come from the game's data files)."""
+    key = (type(module), power, form)
+    if key not in _NAMES:
+        said = {}
+        for language in languages():
+            forms = module.power_forms(language).get(power, {})
+            said[language] = forms.get(form) or forms.get("name") or power
+        english = said.pop("en", power)
+        _NAMES[key] = Name(english, **{k: v for k, v in said.items() if v != english})
+    return _NAMES[key]

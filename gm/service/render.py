@@ -201,6 +201,7 @@ def make_environment(lang: str, *, stock: bool = False) -> Environment:
         _direct_gettext(env, translations(lang))
     env.globals["lang"] = lang
     env.globals["words"] = game_words
+    env.globals["say_power"] = lambda game, power, form="name": power_said(game, power, form, lang)
     return env
 
 
@@ -273,6 +274,14 @@ def game_words(game: str, language: str) -> Mapping[str, Any]:
     from gm.games.registry import get
 
     return get(game).words(language)
+
+
+def power_said(game: str, power: str, form: str, language: str) -> str:
+    """A power's name as a player reads it in ``language`` (:meth:`GameModule.power_name`);
+    templates call it as ``say_power(game, power, form)``."""
+    from gm.games.registry import get
+
+    return get(game).power_said(power, language, form)
 
 
 def render(name: str, lang: str = "en", game: str | None = None, *, game_only: bool = False,

@@ -616,6 +616,19 @@ def _apply_overlay(raw: dict[str, dict[str, Any]], overlay: dict[str, Any]) -> N
 
 
 @cache
+def player_words(language: str) -> dict[str, dict[str, str]]:
+    """The players that are not a nation (the Coalition), named in ``language`` (English
+    where the language gives none): nations.toml ``[player.*]`` ``words``."""
+    players = _read_toml(data_root() / "nations.toml").get("player", {})
+    out = {}
+    for key, entry in players.items():
+        words = entry.get("words", {})
+        said = {**words.get("en", {}), **words.get(language, {})}
+        out[key] = {form: str(said[form]) for form in ("name", "the") if form in said}
+    return out
+
+
+@cache
 def load_board(ruleset: str = DEFAULT_RULESET) -> Board:
     """Load, check and return the board of ``ruleset`` ("gmt-2012" or "3cg-1.1").
 

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from gm.dice import Dice
 from gm.games.baltica import fog, parsing, standing
-from gm.games.baltica.board import DEFAULT_RULESET, RULESETS, Board, load_board
+from gm.games.baltica.board import DEFAULT_RULESET, RULESETS, Board, load_board, player_words
 from gm.games.baltica.conditions import unwrap
 from gm.games.baltica.engine import adjudicate
 from gm.games.baltica.orders import (
@@ -72,7 +72,7 @@ from gm.games.base import (
     Validation,
     Verdict,
 )
-from gm.i18n import Text, msg, translate
+from gm.i18n import Text, msg
 from gm.orders.conditions import Conditional
 from gm.orders.model import ParsedOrder, ParseResult, SourceLine
 
@@ -123,11 +123,12 @@ class BalticaModule(GameModule):
             return self._board
         return load_board(str(state.get("ruleset") or DEFAULT_RULESET))
 
-    def seat_names(self, language: str) -> Mapping[str, str]:
-        """Sweden by its nation's name with its article (nations.toml ``words``), the
-        Coalition as the rules call it."""
-        sweden = self.words(language)["nation"]["sweden"]["the"]
-        return {"sweden": sweden, "coalition": translate(msg("the Coalition"), language)}
+    def power_forms(self, language: str) -> Mapping[str, Mapping[str, str]]:
+        """Sweden by its nation's names (nations.toml ``[nation.sweden]`` ``words``), the
+        Coalition as the rules call it (nations.toml ``[player.coalition]`` ``words``)."""
+        sweden = self.words(language)["nation"]["sweden"]
+        return {"sweden": {"name": sweden["name"], "the": sweden["the"]},
+                **player_words(language)}
 
     def words(self, language: str) -> Mapping[str, Any]:
         """The names in ``language`` (the English form where the language gives none):

@@ -319,10 +319,11 @@ class Britannica(GameModule):
     def order_to_json(self, order: Any) -> dict[str, Any]:
         return o.to_json(order)
 
-    def seat_names(self, language: str) -> Mapping[str, str]:
-        """A seat is named after its great power, with its article where the language
-        wants one ("rapport pour la France"; rules.toml ``words``)."""
-        return {p: w["the"] for p, w in self.words(language)["power"].items()}
+    def power_forms(self, language: str) -> Mapping[str, Mapping[str, str]]:
+        """A power's names are its great power's (rules.toml ``[power.*]`` ``name`` and
+        ``words``): "France", with its article "la France"."""
+        return {p: {"name": str(w["name"]), "the": str(w["the"])}
+                for p, w in self.words(language)["power"].items()}
 
     def words(self, language: str) -> Mapping[str, Any]:
         """The names of powers (with their forms), places and random events in

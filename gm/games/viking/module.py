@@ -87,9 +87,9 @@ class VikingModule(GameModule):
                 "wind": {w["name"]: self.data.wind_name(w["id"], language)
                          for w in self.data.winds.values()}}
 
-    def seat_names(self, language: str) -> Mapping[str, str]:
-        """A seat is its colour."""
-        return self.words(language)["color"]
+    def power_forms(self, language: str) -> Mapping[str, Mapping[str, str]]:
+        """A seat is its colour (rules.toml ``colors``, ``display_<language>``)."""
+        return {p: {"name": c, "the": c} for p, c in self.words(language)["color"].items()}
 
     def data_check(self) -> list[str]:
         from gm.games.viking.datacheck import check_all
