@@ -129,11 +129,13 @@ class CommandRunner:
         on_file = current_orders(self.sc.session, self.game.id, phase.seq)
         info = phase_info(phase)
         powers = [power] if power else list(dict.fromkeys(info.owing + info.may_order + tuple(on_file)))
+        module = module_of(self.game)
         for p in powers:
             row = on_file.get(p)
             lines = [x for x in (row.text.splitlines() if row else []) if x.strip()]
             flags = [w for w, on in (("READY", row and row.ready), ("WAIT", row and row.wait)) if on]
-            self.reply.note(msg("{power} has on file for {phase}: {orders}{flags}", power=p,
+            self.reply.note(msg("{power} has on file for {phase}: {orders}{flags}",
+                                power=module.power_name(p),
                                 phase=phase.phase_id, orders="; ".join(lines) or msg("no orders"),
                                 flags=f" [{', '.join(flags)}]" if flags else ""))
 
@@ -234,8 +236,9 @@ class CommandRunner:
                                 cmd, key=f"press:{self.sc.inbound_id}:{line.number}",
                                 moderator=self.seat is None)
         # the powers as the reader's reports name them ("l'Italie"), else by their ids
-        local = module_of(self.game).seat_names(self.seat.language if self.seat else "en")
-        powers = ", ".join(local.get(p, p) for p in sent_to)
+        module = module_of(self.game)
+        powers = ", ".join(p if p == "moderator" else module.power_said(
+            p, self.seat.language if self.seat else "en", "the") for p in sent_to)
         if (self.game.settings or {}).get("press_held") and self.seat is not None:
             self.reply.done(line, msg("press to {powers} will go out with the next reports",
                                       powers=powers))
@@ -392,9 +395,10 @@ class CommandRunner:
                        else msg("To take one: JOIN {game} <power> (or JOIN {game} any).", game=game.id))
             return
         roll = roll_call(sc.session, game, sc.ctx.clock.now())
+        module = module_of(game)
         status = "held" if game.hold_reason else game.status
         reply.note(msg("Game {game}: {module}, scenario {scenario}, {status}.", game=game.id,
-                       module=game.module, scenario=game.scenario,
+                       module=module.title, scenario=game.scenario,
                        status=_status_said(status)))
         if roll.held:
             reply.note(msg("The moderator is reviewing the last adjudication."))
@@ -402,9 +406,9 @@ class CommandRunner:
         none = "-"
         reply.note(msg("Phase {phase}, deadline {deadline}.", phase=roll.phase,
                        deadline=_when(roll.deadline)))
-        reply.note(msg("Orders in: {names}", names=", ".join(roll.names("submitted")) or none))
-        reply.note(msg("READY: {names}", names=", ".join(roll.names("ready")) or none))
-        reply.note(msg("Waiting for: {names}", names=", ".join(roll.names("waiting")) or none))
+        reply.note(msg("Orders in: {names}", names=module.power_list(roll.names("submitted")) or none))
+        reply.note(msg("READY: {names}", names=module.power_list(roll.names("ready")) or none))
+        reply.note(msg("Waiting for: {names}", names=module.power_list(roll.names("waiting")) or none))
 
     @staticmethod
     def general_help(reply: SectionReply, games: list[str], language: str = "en") -> None:

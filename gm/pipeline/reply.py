@@ -34,6 +34,7 @@ class Entry:
 class SectionReply:
     game_id: str | None = None
     power: str | None = None
+    power_name: str = ""  # the seat's power as the reader says it (GameModule.power_name)
     phase: str | None = None
     deadline: datetime | None = None
     timezone: str = "UTC"
@@ -148,6 +149,7 @@ class MailReply:
         is made anew with all of :class:`Entry`'s fields (issue 21: dataclasses.replace, which
         reads them through fields(), was a twentieth of rendering a reply)."""
         return replace(section, rejected=translate(section.rejected, self.language),
+                       power_name=translate(section.power_name, self.language),
                        entries=self._said(section.entries))
 
     def _said(self, entries: list[Entry]) -> list[Entry]:

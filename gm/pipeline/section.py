@@ -26,7 +26,7 @@ from gm.service.bouncing import clear as clear_bouncing
 from gm.service.context import ServiceContext
 from gm.service.deadlines import Lateness, lateness
 from gm.service.errors import ServiceError
-from gm.service.games import current_phase, phase_info, seat_for_power, seats
+from gm.service.games import current_phase, module_of, phase_info, seat_for_power, seats
 from gm.service.notify import moderator_language
 from gm.service.orders import submit_orders
 
@@ -121,6 +121,7 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     seat = signon.seat
     if seat is not None:
         reply.power, reply.timezone, reply.seat_id = seat.power, seat.timezone, seat.id
+        reply.power_name = module_of(game).power_name(seat.power)
         sc.signed_on[int(seat.id or 0)] = seat
         _mailbox_works(sc, game, seat)
         if seat.address and seat.address.lower() != sc.mail.reply_address.lower():
@@ -311,22 +312,23 @@ def _submit(sc: SectionContext, game: Game, seat: Seat | None, written: str, lin
         for line in lines:
             reply.error(line, exc.message)
         return
+    name = module_of(game).power_name(power)  # as the reader says it ("États-Unis")
     if power != reply.power:
-        reply.note(msg("orders for {power}:", power=power))
+        reply.note(msg("orders for {power}:", power=name))
     reply.add_submission(sub)
     if section.check_only:
         reply.note(msg("CHECK: nothing was stored"))
     elif sub.stored is None:
-        reply.note(msg("{power}: no order was accepted, so your earlier orders stand", power=power))
+        reply.note(msg("{power}: no order was accepted, so your earlier orders stand", power=name))
     else:
         n = len(sub.accepted)
         reply.note(plural("{power}: {n} order stored (added to the earlier ones)",
                           "{power}: {n} orders stored (added to the earlier ones)",
-                          n, power=power) if section.add
+                          n, power=name) if section.add
                    else plural("{power}: {n} order stored (it replaces any earlier orders "
                                "for this phase)",
                                "{power}: {n} orders stored (they replace any earlier orders "
-                               "for this phase)", n, power=power))
+                               "for this phase)", n, power=name))
         if seat is None:
             _tell_power(sc, game, power)
 

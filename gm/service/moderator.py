@@ -21,7 +21,7 @@ from gm.service.bouncing import Bouncing, bouncing
 from gm.service.bouncing import clear as clear_bouncing
 from gm.service.context import ServiceContext
 from gm.service.errors import Conflict, NotFound
-from gm.service.games import current_phase, get_seat, seats
+from gm.service.games import current_phase, get_seat, module_of, seats
 from gm.service.notify import tell_players
 from gm.service.outbox import queue_mail
 from gm.service.passwords import hash_password, new_password
@@ -296,29 +296,30 @@ def replace_power(ctx: ServiceContext, session: Session, game: Game, *, actor: s
     if under_review(phase) and old and old.lower() != address.lower():
         withdraw_held_reports(session, game, to=old, power=power)
     lang = seat.language
+    name = module_of(game).power_name(power, "the")  # as each reader says it ("la France")
     welcome = (f"==== gm notice {game.id} ====\n" + translate(msg(
-        "You now play {power} in game {game}.", power=power, game=game.id), lang) + "\n"
+        "You now play {power} in game {game}.", power=name, game=game.id), lang) + "\n"
         + translate(msg("Sign on with:"), lang) + f"  POWER {power} {password}\n"
         + translate(msg("Keep this password to yourself; change it with PASSWORD newsecret."),
                     lang) + "\n")
     queue_mail(ctx, session, game_id=game.id, kind="welcome", to=[address],
-               subject=f"[{game.id}] " + translate(msg("you now play {power}", power=power), lang),
+               subject=f"[{game.id}] " + translate(msg("you now play {power}", power=name), lang),
                text=welcome, key=f"welcome:{game.id}:{power}:{ctx.clock.now().isoformat()}")
     others = [s for s in seats(session, game.id) if s.power != power]
     gone = [(old, lang, msg("You no longer play {power} in game {game}: the moderator gave "
-                            "the seat to a new player.", power=power, game=game.id))
+                            "the seat to a new player.", power=name, game=game.id))
             ] if old and old.lower() != address.lower() else []
-    told = msg("{power} is now played by a new player in game {game}.", power=power,
+    told = msg("A new player now plays {power} in game {game}.", power=name,
                game=game.id)
     for n, other in enumerate(s for s in others if s.active and s.address):
         queue_mail(ctx, session, game_id=game.id, kind="notice", to=[other.address],
-                   subject=f"[{game.id}] " + translate(msg("new player for {power}", power=power),
+                   subject=f"[{game.id}] " + translate(msg("new player for {power}", power=name),
                                                        other.language),
                    text=f"==== gm notice {game.id} ====\n" + translate(told, other.language) + "\n",
                    key=f"replace:{game.id}:{power}:{ctx.clock.now().isoformat()}:{n}")
     for address_gone, language, words in gone:
         queue_mail(ctx, session, game_id=game.id, kind="notice", to=[address_gone],
-                   subject=f"[{game.id}] " + translate(msg("new player for {power}", power=power),
+                   subject=f"[{game.id}] " + translate(msg("new player for {power}", power=name),
                                                        language),
                    text=f"==== gm notice {game.id} ====\n" + translate(words, language) + "\n",
                    key=f"replace-old:{game.id}:{power}:{ctx.clock.now().isoformat()}")

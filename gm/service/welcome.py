@@ -8,6 +8,7 @@ from typing import Any
 from sqlmodel import Session
 
 from gm.db.models import Game, Phase, Seat
+from gm.i18n import msg, translate
 from gm.mail.compose import Attachment
 from gm.service.context import ServiceContext
 from gm.service.games import NewGame, current_phase, get_seat, module_of, phase_info, seats
@@ -28,15 +29,17 @@ def queue_start_reports(ctx: ServiceContext, session: Session, game: Game) -> No
                              key=f"report:{game.id}:start:{seat.power}")
 
 
-def other_seats(game: Game, all_seats: list[Seat], power: str) -> str:
-    """The other seats as the welcome names them: their powers; with their addresses only
+def other_seats(game: Game, all_seats: list[Seat], power: str, language: str = "en") -> str:
+    """The other seats as the welcome names them: their powers' names in ``language``
+    (GameModule.power_name: "Grande-Bretagne", not "britain"); with their addresses only
     when the game's setting ``show_addresses`` is true and press is not anonymous (grey
     press would be pointless if the welcome said who plays what)."""
     settings = game.settings or {}
     grey = str(settings.get("press", "")).strip().lower() in ("anonymous", "grey", "gray")
     addresses = bool(settings.get("show_addresses")) and not grey  # gm.pipeline.press's names
-    return ", ".join(f"{s.power} ({s.address})" if addresses and s.address else s.power
-                     for s in all_seats if s.power != power)
+    said = module_of(game).power_said
+    return ", ".join(f"{said(s.power, language)} ({s.address})" if addresses and s.address
+                     else said(s.power, language) for s in all_seats if s.power != power)
 
 
 def queue_welcomes(ctx: ServiceContext, session: Session, made: NewGame) -> None:
@@ -76,11 +79,15 @@ def queue_welcomes(ctx: ServiceContext, session: Session, made: NewGame) -> None
                      timezone=seat.timezone, commitment=game.commitment,
                      calendar="deadline.ics" if ics else None, game_title=module.title,
                      scenario=scenario, moderator=moderator_address(ctx, game),
-                     others=other_seats(game, everyone, power), no_orders=no_orders,
-                     turn_of="" if no_orders or mine else ", ".join(info.owing),
+                     others=other_seats(game, everyone, power, seat.language),
+                     no_orders=no_orders, game_module=game.module,
+                     turn_of="" if no_orders or mine else ", ".join(
+                         module.power_said(p, seat.language, "the") for p in info.owing),
                      next_phase=later, latest=latest, under_review=under_review)
         queue_mail(ctx, session, game_id=game.id, kind="welcome", to=[seat.address],
-                   subject=f"[{game.id}] welcome: you play {power}",
+                   subject=f"[{game.id}] " + translate(msg(
+                       "welcome: you play {power}", power=module.power_name(power, "the")),
+                       seat.language),
                    text=render("welcome", seat.language, game.module, **words),
                    html=render_html("welcome", seat.language, game.module, **words),
                    attachments=[ics] if ics else [], key=f"welcome:{game.id}:{power}")

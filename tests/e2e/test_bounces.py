@@ -100,7 +100,7 @@ def test_a_report_the_player_s_server_bounced_reaches_the_moderator_once(
     # south's welcome and turn-1 report were taken, then bounced for good (5.1.1): the
     # first marks south's address and is told; the second is recorded, not told again
     assert sorted(header(m.raw, "Subject") for m in bouncer.bounced) == [
-        "[race1] turn-1: report for south", "[race1] welcome: you play south"]
+        "[race1] bienvenue : vous jouez south", "[race1] turn-1: report for south"]
     first = header(bouncer.bounced[0].raw, "Subject").removeprefix("[race1] ")
     [notice] = notices_at(smtp_server)
     assert header(notice.raw, "Subject") == f"[race1] mail to south@example.org bounced: {first}"

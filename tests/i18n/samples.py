@@ -29,7 +29,8 @@ def _base() -> dict[str, Any]:
 
 def welcome(lang: str) -> list[dict[str, Any]]:
     b = {**_base(), "scenario": "12.1", "others": "russia, denmark", "moderator": "mod@example.org",
-         "password": "pw1", "no_orders": False, "turn_of": "", "next_phase": "", "latest": None}
+         "password": "pw1", "no_orders": False, "turn_of": "", "next_phase": "", "latest": None,
+         "game_module": "baltica"}
     return [b, {**b, "no_orders": True}, {**b, "turn_of": "russia", "timezone": "UTC"},
             {**b, "turn_of": "russia", "next_phase": "turn-4", "latest": WHEN}]
 
@@ -44,9 +45,9 @@ def reply(lang: str) -> list[dict[str, Any]]:
                NS(kind="ignored", line=6, text="Cheers", reason="prose"),
                NS(kind="done", line=7, text="READY", reason=translate(msg("your orders are final"), lang)),
                NS(kind="note", line=None, text="--", reason="")]
-    section = NS(game_id="g1", power="sweden", phase="turn-3", rejected="", deadline=WHEN,
+    section = NS(game_id="g1", power="sweden", power_name="Sweden", phase="turn-3", rejected="", deadline=WHEN,
                  timezone="Europe/Paris", entries=entries)
-    rejected = NS(game_id="g1", power="", phase="", rejected=translate(
+    rejected = NS(game_id="g1", power="", power_name="", phase="", rejected=translate(
         msg("orders without a sign-on (POWER name password)"), lang), deadline=None,
         timezone="UTC", entries=[])
     base = {"reply": NS(notes=[], preamble=[], preamble_more=0, preamble_note=""),

@@ -56,7 +56,7 @@ def test_a_po_file_is_all_a_new_language_needs(german: Path) -> None:
 
     assert "de" in languages()
     text = render("welcome", "de", None, **MAIL["welcome"]("de")[0])
-    assert "Willkommen im Spiel g1. Sie spielen sweden." in text
+    assert "Willkommen im Spiel g1. Sie spielen Sweden." in text  # the name, English without a German one
     assert "Send your orders to gm@example.org with these first lines:" in text  # not translated yet
     assert "Mi., 7. Jan. 2026, 12:00 UTC" in text  # dates from CLDR, no catalogue needed
     assert translate(msg("password changed"), "de") == "Passwort geändert"

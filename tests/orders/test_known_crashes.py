@@ -82,7 +82,7 @@ def test_a_congress_about_a_casus_belli_is_stored_and_adjudicated(ctx) -> None: 
                       sender="italy@example.org"))
     reply = outbox(ctx, kind="reply", to="italy@example.org")[-1][1]
     assert "OK  congress in germany about CB-3" in reply, reply
-    assert "italy: 1 order stored" in reply, reply
+    assert "Italy: 1 order stored" in reply, reply
     result = close_phase(ctx, "pax1", _phase(ctx, "pax1")[1], by="test")
     assert result.closed and not result.problem
     assert _phase(ctx, "pax1")[0] == "1880-congress"  # carried to the adjudication: convened

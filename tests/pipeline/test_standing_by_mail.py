@@ -154,7 +154,7 @@ def test_fleet_orders_the_position_forbids_are_refused_on_arrival_after_the_orde
     assert ("REFUSED  land Karl XII from Gulf of Finland to Ingermanland: refused: "
             "already moved this turn (4.1)") in reply  # 9.2: not loaded and unloaded in a turn
     assert "to be checked at adjudication" not in reply
-    assert "sweden: 4 orders stored" in reply
+    assert "Sweden: 4 orders stored" in reply
 
 
 def test_fleet_orders_after_a_conditional_one_wait_for_the_adjudication(

@@ -77,11 +77,11 @@ def test_moderator_acts_are_told_to_every_player_in_their_language(game: Service
 
     before = len(outbox(game))
     moderate(game, "REPLACE POWER coalition WITH nadia@example.ru\n")
-    assert any("Vous ne jouez plus coalition" in t for _, t in mails_to(game, BORIS, before))
-    assert any("coalition is now played by a new player" in t
+    assert any("Vous ne jouez plus la Coalition" in t for _, t in mails_to(game, BORIS, before))
+    assert any("A new player now plays the Coalition in game" in t
                for _, t in mails_to(game, ANNA, before))
     new = mails_to(game, "nadia@example.ru", before)
-    assert any(k == "welcome" and "Vous jouez désormais coalition" in t for k, t in new)
+    assert any(k == "welcome" and "Vous jouez désormais la Coalition" in t for k, t in new)
     assert any(k == "report" for k, _ in new)
 
 
