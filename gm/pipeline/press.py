@@ -30,6 +30,7 @@ from gm.service.errors import Forbidden, NotFound
 from gm.service.games import module_of, seats
 from gm.service.notify import moderator_address, moderator_language
 from gm.service.outbox import queue_mail
+from gm.service.pressmail import press_header
 
 RULES = ("allowed", "anonymous", "moderator-only", "none")
 ALIASES = {"open": "allowed", "grey": "anonymous", "gray": "anonymous"}
@@ -73,7 +74,8 @@ def forward_press(ctx: ServiceContext, session: Session, game: Game, sender: str
     table = {fold(s.power): s for s in seats(session, game.id) if s.active}
     table |= {k: table[p] for k, p in _local_names(game).items() if p in table and k not in table}
     anonymous = rule == "anonymous" and not moderator
-    wanted = [p for p in table.values() if anonymous or p.power != sender] if cmd.broadcast else []
+    everyone = list({id(p): p for p in table.values()}.values())  # each seat once, not per name
+    wanted = [p for p in everyone if anonymous or p.power != sender] if cmd.broadcast else []
     for name in () if cmd.broadcast else cmd.to:
         if fold(name) == "moderator":
             continue
@@ -88,14 +90,28 @@ def forward_press(ctx: ServiceContext, session: Session, game: Game, sender: str
     # "to all" only when it goes to all: under moderator-only it reaches the moderator
     # alone, and the archive publishes press "to all" (gm.service.archive.public_press)
     audience = "all" if cmd.broadcast and wanted else ", ".join(s.power for s in wanted)
-    body = (f"==== gm press {game.id} ====\nPress from {signature} to "
-            f"{audience or 'the moderator'}:\n\n{cmd.text}\n")
+    module = module_of(game)
+    header = press_header(game.id, signature, audience or "moderator")
+
+    def said(language: str) -> tuple[str, str]:
+        """The press's subject and body as a reader of ``language`` gets them: who it is
+        from and to by the powers' names (GameModule.power_name), under the header line
+        that keeps the ids (gm.service.history and the archive read it)."""
+        who = msg("anonymous") if anonymous else module.power_name(sender, "the")
+        line = (msg("Press from {sender} to all:", sender=who) if audience == "all"
+                else msg("Press from {sender} to {powers}:", sender=who,
+                         powers=module.power_list([s.power for s in wanted], "the"))
+                if audience else msg("Press from {sender} to the moderator:", sender=who))
+        return (f"[{game.id}] " + translate(msg("press from {sender}", sender=who), language),
+                f"{header}\n{translate(line, language)}\n\n{cmd.text}\n")
+
+    body = said("en")[1]
     names = []
     for seat in wanted:
         if seat.address:
+            subject, text = said(seat.language)
             queue_mail(ctx, session, game_id=game.id, kind="press", to=[seat.address],
-                       subject=f"[{game.id}] press from {signature}", text=body,
-                       key=f"{key}:{seat.power}", held=held)
+                       subject=subject, text=text, key=f"{key}:{seat.power}", held=held)
         names.append(seat.power)
     mod = moderator_address(ctx, game)
     if to_moderator and mod:

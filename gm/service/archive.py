@@ -11,7 +11,6 @@ by mail sends one phase page (:func:`phase_record`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,12 +27,12 @@ from gm.maps.draw import draw_svg
 from gm.service.games import module_of, seats
 from gm.service.mapwords import map_words
 from gm.service.phases import events_of
+from gm.service.pressmail import read_press
 from gm.service.render import render_html
 from gm.service.reports import _render_parts, build_context
 
 # TRANSLATORS: the state of a phase in the archive index
 SHOWN_STATES = (N_("done"), N_("ended"), N_("open"), N_("adjudicating"))
-_BROADCAST = re.compile(r"^Press from (?P<who>.+?) to all:\n\n(?P<text>.*)$", re.S | re.M)
 
 
 @dataclass
@@ -77,9 +76,9 @@ def public_press(session: Session, game_id: str, start: Any, end: Any) -> list[t
             continue
         if r.status == "held" or not players & {a.lower() for a in r.recipients or ()}:
             continue
-        m = _BROADCAST.search(decode(r.raw).text.replace("\r\n", "\n"))
-        if m and (m["who"], m["text"].strip()) not in out:
-            out.append((m["who"], m["text"].strip()))
+        read = read_press(decode(r.raw).text)
+        if read and read[1] == "all" and (read[0], read[2]) not in out:
+            out.append((read[0], read[2]))
     return out
 
 
@@ -99,7 +98,9 @@ def phase_record(session: Session, game: Game, phase: Phase, language: str = "en
                       ended=rc.ended)
     words["title"] = words["title"].rsplit(":", 1)[0]
     svg = draw_svg(module, rc.view, rc.events, words)
-    press = public_press(session, game.id, phase.opens_at, after.opens_at if after is not phase else None)
+    press = [(who if who == "anonymous" else module.power_said(who, language), t)  # a name, not an id
+             for who, t in public_press(session, game.id, phase.opens_at,
+                                        after.opens_at if after is not phase else None)]
     extra = render_html("archive_extra", language, None, press=press)
     text, html = _render_parts(game, rc, calendar_name=None, map_cid=None,
                                map_src=map_src if svg else None,

@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 from gm.db.models import EventLog, ModeratorAct, OrderSet, OutboundMail, Phase
 from gm.mail.mime import decode
 from gm.service.bounces import EVENT as BOUNCED
+from gm.service.pressmail import read_press
 
 _RANK = {"orders": 1, "phase": 2}  # at one instant: acts, the closed phase's orders, the next phase
 
@@ -70,16 +71,16 @@ def _press(session: Session, game_id: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for m in session.exec(select(OutboundMail).where(
             OutboundMail.game_id == game_id, OutboundMail.kind == "press").order_by(col(OutboundMail.id))):
-        text = decode(m.raw).text
-        head, _, body = text.partition("\n\n")
-        line = next((x for x in head.splitlines() if x.startswith("Press from ")), "")
-        sender, _, to = line.removeprefix("Press from ").rstrip(":").partition(" to ")
-        key = (line, body)
-        if not line or key in seen:
+        read = read_press(decode(m.raw).text)
+        if read is None:
+            continue
+        sender, to, body = read
+        key = (f"{sender} {to}", body)  # one press went to each recipient in its language
+        if key in seen:
             continue
         seen.add(key)
         out.append({"at": m.created_at, "what": "press", "from": sender, "to": to,
-                    "text": body.strip(), "held": m.status == "held"})
+                    "text": body, "held": m.status == "held"})
     return out
 
 

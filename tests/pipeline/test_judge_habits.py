@@ -38,7 +38,7 @@ def test_list_game_says_who_has_orders_in_and_who_is_ready_without_a_password(ra
 def test_list_after_a_game_line_is_that_games_roll_call(race) -> None:  # type: ignore[no-untyped-def]
     deliver(race, mail("GAME race1\nLIST\n", sender="newcomer@example.net"))
     text = _reply(race, "newcomer@example.net")
-    assert "Game race1: race, scenario duel, running." in text
+    assert "Game race1: Race (test game), scenario duel, running." in text
     assert "Orders in: -" in text and "Waiting for: north, south" in text
 
 
@@ -301,13 +301,13 @@ def test_grey_press_is_signed_anonymous(race) -> None:  # type: ignore[no-untype
     deliver(race, mail(PRESS))
     [(press, text)] = outbox(race, kind="press")
     assert press.recipients == ["south@example.org"]
-    assert "Press from anonymous" in text and "north" not in text
+    assert "Message de la part de : anonyme" in text and "north" not in text  # south reads French
 
 
 def test_open_press_is_signed_and_none_is_refused(race) -> None:  # type: ignore[no-untyped-def]
     _press_settings(race, press="open")
     deliver(race, mail(PRESS))
-    assert "Press from north" in outbox(race, kind="press")[0][1]
+    assert "Message de la part de : north" in outbox(race, kind="press")[0][1]
     _press_settings(race, press="none")
     deliver(race, mail(PRESS))
     assert "game race1 allows no press" in _reply(race, "north@example.org")

@@ -142,5 +142,5 @@ def test_press_is_signed_with_the_power_never_the_address(race) -> None:  # type
                        "ENDPRESS\n", sender="secret-name@example.org"))
     [(press, text)] = outbox(race, kind="press")
     assert press.recipients == ["south@example.org"]
-    assert "Press from north" in text and "Let us share the road." in text
+    assert "Message de la part de : north" in text and "Let us share the road." in text
     assert b"secret-name" not in press.raw

@@ -92,7 +92,7 @@ def test_press_to_named_powers_is_forwarded_to_those_powers_only(other_games: An
                               to="gm@pbem.example"))
     blue, green = VIKING_SEATS["blue"][0], VIKING_SEATS["green"][0]
     [to_blue] = mails_to(other_games, blue, kind="press")
-    assert "Press from red to blue:" in to_blue and "Green is weak at Birka." in to_blue
+    assert "Message de la part de : Rouge ; destinataires : Bleu" in to_blue and "Green is weak at Birka." in to_blue
     assert mails_to(other_games, green, kind="press") == []
 
 

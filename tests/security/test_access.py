@@ -59,7 +59,7 @@ def test_press_reaches_only_the_powers_it_is_addressed_to(game: ServiceContext) 
     send(game, SWEDEN + "PRESS TO coalition\nhello tsar\nENDPRESS\n")
     assert not [t for _, t in mails_to(game, ANNA) if "for the moderator only" in t]
     [(_s, text)] = mails_to(game, BORIS, kind="press")
-    assert "Press from sweden" in text and "hello tsar" in text and ANNA not in text
+    assert "Press from Sweden to the Coalition:" in text and "hello tsar" in text and ANNA not in text
 
 
 def test_a_player_cannot_change_another_seats_address_or_password(game: ServiceContext) -> None:
