@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
@@ -215,8 +215,12 @@ class NameIndex:
     ``NameIndex({"Skåne": ["Scania"], "Småland": []}, slot="territory")``.
     """
 
-    def __init__(self, names: Mapping[str, Iterable[str]], slot: str = "") -> None:
+    def __init__(self, names: Mapping[str, Iterable[str]], slot: str = "",
+                 shown: Callable[[str], str] | None = None) -> None:
+        """``shown``: how a reply names a canonical name it offers ("did you mean"), when the
+        canonical name is an id (a power's, said as the reader's language names it)."""
         self.slot = slot
+        self._shown = shown
         self._exact: dict[str, set[str]] = {}
         self._looked_up: dict[str, str | NameFailure] = {}
         self._canonical = tuple(names)
@@ -261,7 +265,10 @@ class NameIndex:
                  for k, cs in self._exact.items() if k.startswith(key) for c in cs}
         if found:
             return self._one(text, found)
-        return NameFailure(ErrorKind.UNKNOWN_NAME, text, self.suggest(text), self.slot)
+        return NameFailure(ErrorKind.UNKNOWN_NAME, text, self._said(self.suggest(text)), self.slot)
+
+    def _said(self, candidates: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(map(self._shown, candidates)) if self._shown else candidates
 
     def is_exact(self, text: str) -> bool:
         """Whether ``text`` is one of the spellings in full (not only the start of one)."""
@@ -294,7 +301,7 @@ class NameIndex:
         if len(found) == 1:
             return next(iter(found))
         ordered = tuple(c for c in self._canonical if c in found)
-        return NameFailure(ErrorKind.AMBIGUOUS, text, ordered, self.slot)
+        return NameFailure(ErrorKind.AMBIGUOUS, text, self._said(ordered), self.slot)
 
 
 class NameNotResolved(Exception):

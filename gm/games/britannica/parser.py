@@ -136,7 +136,7 @@ def names(data: BritanniaData | None = None) -> Names:
                 pat = re.compile(r"\b" + r"\s+".join(map(re.escape, words)) + r"\b", re.I)
                 phrases.append((pat, by_name[canonical]))
     return Names(NameIndex(area_names, "area"), NameIndex(sea_names, "sea zone"),
-                 NameIndex(power_names, "power"), by_name, tuple(phrases))
+                 NameIndex(power_names, "power", shown=offered_power), by_name, tuple(phrases))
 
 
 def _add_local_names(slot: dict[str, list[str]], raw: dict[str, dict[str, Any]]) -> None:
@@ -624,6 +624,23 @@ def said_power(ident: str) -> str:
     return Name(ident, **forms) if forms else ident
 
 
+@cache
+def offered_power(ident: str) -> str:
+    """A power a reply offers ("did you mean"): its name in the reader's language where the
+    grammar reads that name back as the same power ("U.S.A.", "États-Unis"), else its id."""
+    from gm.games.britannica.view import words
+
+    said = said_power(ident)
+    forms = dict(getattr(said, "forms", {}))
+    english = str(words(load(), "en")["power"].get(ident, {}).get("name", ""))
+    try:
+        if not english or names().powers.resolve(english) != ident:
+            english = ident
+    except NameNotResolved:
+        english = ident
+    return Name(english, **forms)
+
+
 def said_word(word: str) -> str:
     """A keyword of an echo (a unit, a marker kind) in the reader's language."""
     return _word(word)
@@ -671,10 +688,10 @@ def _joined(parts: Sequence[str], listed: bool = False) -> str:
 
 def _clause(power: str, kind: str, area: str) -> Text:
     if kind == "keeps":
-        return msg("{power} keeps {area}", power=power, area=_nm(area))
+        return msg("{power} keeps {area}", power=said_power(power), area=_nm(area))
     if kind == "takes":
-        return msg("{power} takes {area}", power=power, area=_nm(area))
-    return msg("{power} {kind} in {area}", power=power, kind=_word(kind), area=_nm(area))
+        return msg("{power} takes {area}", power=said_power(power), area=_nm(area))
+    return msg("{power} {kind} in {area}", power=said_power(power), kind=_word(kind), area=_nm(area))
 
 
 def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
@@ -714,7 +731,7 @@ def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
         case o.Garrison(_, area, s):
             return msg("garrison {area} with army {strength}", area=_nm(area), strength=s)
         case o.Transfer(_, amount, to):
-            return msg("transfer {amount} to {power}", amount=amount, power=to)
+            return msg("transfer {amount} to {power}", amount=amount, power=said_power(to))
         case o.SwitchPower(_, to):
             return msg("FOR {power}", power=to)
         case o.Sign(_, name):
@@ -726,14 +743,14 @@ def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
         case o.NotYet(_, _, text):
             return text
         case o.Volunteer(_, area, to):
-            return msg("volunteer coaling {area} to {power}", area=area, power=to)
+            return msg("volunteer coaling {area} to {power}", area=area, power=said_power(to))
         case o.Deny(_, area, to):
-            return msg("deny {area} to {power}", area=area, power=to)
+            return msg("deny {area} to {power}", area=area, power=said_power(to))
         case o.CallCongress(_, site, about):
             if about:
-                return msg("congress in {site} about {cbs}", site=site,
+                return msg("congress in {site} about {cbs}", site=said_power(site),
                            cbs=", ".join(f"CB-{n}" for n in about))
-            return msg("congress in {site}", site=site)
+            return msg("congress in {site}", site=said_power(site))
         case o.Attend(_, True):
             return msg("attend")
         case o.Attend(_, False):
@@ -746,9 +763,9 @@ def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
         case o.Defy(_, name):
             return msg("defy {name}", name=_pname(name))
         case o.Declare(_, target):
-            return msg("declare war on {power}", power=target)
+            return msg("declare war on {power}", power=said_power(target))
         case o.Support(_, ally):
-            return msg("support {power}", power=ally)
+            return msg("support {power}", power=said_power(ally))
         case o.Attack(_, unit, where):
             return msg("attack {unit} in {area}", unit=_word(unit), area=_nm(where))
         case o.Retreat(_, unit, origin, dest, strength):
@@ -760,7 +777,7 @@ def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
         case o.Peace(_):
             return msg("peace")
         case o.Breach(_, name, violator):
-            return msg('breach "{name}" by {power}', name=name, power=violator)
+            return msg('breach "{name}" by {power}', name=name, power=said_power(violator))
         case o.Object(_, power):
-            return msg("object to {power}", power=power)
+            return msg("object to {power}", power=said_power(power))
     raise TypeError(order)

@@ -37,7 +37,7 @@ from gm.games.viking.orders import (
 )
 from gm.games.viking.rules.actions import requirement_posts
 from gm.games.viking.table import Table
-from gm.i18n import msg
+from gm.i18n import Name, msg
 from gm.kept import Kept
 from gm.orders.conditions import Quantity
 from gm.orders.grammar import (
@@ -327,11 +327,24 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
     choice = {**places, **powers, **tiles}
     context = ParseContext(
         names={"tile": _index(tiles, "tile"), "post": _index(posts, "post"),
-               "place": _index(places, "place"), "power": _index(powers, "power"),
+               "place": _index(places, "place"),
+               "power": NameIndex({k: [a for a in v if a and a != k] for k, v in powers.items()},
+                                  "power", shown=lambda p: said_colour(data, p)),
                "choice": _index(choice, "choice")},
         power=power, language=language, commands=phase_commands(step), extra=extra)
     _contexts.put(key, (data, context))  # the data is kept alive: its id stays its own
     return context
+
+
+def said_colour(data: Data, power: str) -> str:
+    """A player offered in a reply ("did you mean"), as the reader's reports show it: a
+    :class:`gm.i18n.Name`, "Rouge" to a French seat (rules.toml ``colors``)."""
+    entry = data.rules["colors"]
+    if power not in entry["value"]:
+        return power
+    i = entry["value"].index(power)
+    return Name(power, **{key.removeprefix("display_"): shown[i] for key, shown in entry.items()
+                          if key.startswith("display_")})
 
 
 def colour_names(data: Data, power: str) -> list[str]:
