@@ -527,7 +527,7 @@ def phases(c: Corpus) -> None:
           "no GAME line from a stranger", refused("which game?"))
     c.add("game_id_injection", lambda n: plain(n, "GAME baltica42'; DROP TABLE game;--\nPOWER sweden hunter2\n"),
           "SQL after the game name: the game is read, the rest of the line is not",
-          unchanged(["Game baltica42, power sweden"]))
+          unchanged(["Game baltica42, power Sweden"]))
 
 
 AUTO = [
