@@ -93,7 +93,8 @@ def _remind_power(ctx: ServiceContext, session: Session, game: Game, phase: Phas
     left = duration(rounded_left(deadline - utc(ctx.clock.now())), seat.language) if deadline \
         else label
     words: dict[str, Any] = dict(game_id=game.id, power=item.power, phase=phase.phase_id, deadline=deadline,
-                 timezone=seat.timezone, left=left, has_orders=item.has_orders)
+                 timezone=seat.timezone, left=left, has_orders=item.has_orders,
+                 game_module=game.module)  # the templates name the power: say_power
     subject = msg("reminder: {phase} closes in {left}", phase=phase.phase_id, left=left)
     queue_mail(ctx, session, game_id=game.id, kind="reminder", to=[seat.address],
                subject=f"[{game.id}] {translate(subject, seat.language)}",

@@ -68,7 +68,8 @@ def reply(lang: str) -> list[dict[str, Any]]:
 
 
 def reminder(lang: str) -> list[dict[str, Any]]:
-    b = {**_base(), "left": duration(timedelta(hours=2), lang), "has_orders": False}
+    b = {**_base(), "left": duration(timedelta(hours=2), lang), "has_orders": False,
+         "game_module": "baltica"}
     return [b, {**b, "has_orders": True}]
 
 

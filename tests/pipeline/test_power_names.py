@@ -174,3 +174,30 @@ def test_pax_viking_names_the_players_by_the_colour_the_reader_sees(ctx) -> None
     deliver(ctx, mail("GAME pv1\nPOWER blue blue-pw\nLISTE\n", sender=PV_ADDR["blue"]))
     reply = outbox(ctx, kind="reply", to=PV_ADDR["blue"])[-1][1]
     assert "Partie pv1, puissance Bleu" in reply and "En attente de : Rouge" in reply, reply
+
+
+def test_a_reminder_names_the_power(ctx) -> None:  # type: ignore[no-untyped-def]
+    """The reminder said "Rappel : sweden n'a pas d'ordres" and "If no orders arrive by
+    then, coalition gets the game's default orders"."""
+    from datetime import timedelta
+
+    from gm.schedule.sweep import sweep
+
+    seats = [SeatSpec("sweden", "karl@example.org", password="sw", language="fr"),
+             SeatSpec("coalition", "peter@example.org", password="co")]
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="lb1", module_name="baltica", scenario="12.5", seats=seats,
+                    moderator_address=MOD, moderator_password="mod-secret", seed=b"\x05" * 32,
+                    settings={"deadlines": {"default": "72h", "reminders": ["24h"]}})
+    deliver(ctx, mail("GAME lb1\nMODERATOR mod-secret\nDICE 5 2\n", sender=MOD))  # Sweden first
+    from gm.service.adjudicate import settle
+
+    settle(ctx, "lb1", by="test")
+    with session_scope(ctx.engine) as s:
+        deadline = current_phase(s, "lb1").deadline
+    assert deadline is not None
+    ctx.clock.set(deadline - timedelta(hours=24))
+    assert sweep(ctx).reminders
+    [(_, fr)] = outbox(ctx, kind="reminder", to="karl@example.org")
+    assert "Rappel : la Suède n'a pas d'ordres pour" in fr, fr
+    assert "POWER sweden" in fr  # what the player types
