@@ -93,12 +93,12 @@ def test_aide_without_a_sign_on_answers_the_topic_in_the_seats_language(ctx) -> 
 
 
 def test_list_says_the_games_status_in_french(ctx) -> None:  # type: ignore[no-untyped-def]
-    """LISTE from a French seat: "Partie pv1 : viking, scénario 3p, en cours." (it said
+    """LISTE from a French seat: "Partie pv1 : Pax Viking, scénario 3p, en cours." (it said
     "running")."""
     pv = start_pv(ctx)
     deliver(pv, mail("GAME pv1\nPOWER blue blue-pw\nLISTE\n", sender=ADDR["blue"]))
     reply = outbox(pv, kind="reply", to=ADDR["blue"])[-1][1]
-    assert "Partie pv1 : viking, scénario 3p, en cours." in reply, reply
+    assert "Partie pv1 : Pax Viking, scénario 3p, en cours." in reply, reply
 
 
 def test_a_french_welcome_names_the_french_password_command(ctx) -> None:  # type: ignore[no-untyped-def]

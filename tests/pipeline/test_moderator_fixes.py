@@ -211,7 +211,7 @@ def test_the_moderator_moves_a_seat_s_mail_to_a_new_address_by_mail(race: Any) -
     assert kind == "notice" and to == ["sud@new.example", SOUTH]
     assert ("Le modérateur a fait passer le courrier de south dans la partie race1 à "
             "sud@new.example (il allait à south@example.org)") in " ".join(text.split())
-    assert "SEND PASSWORD south" in text
+    assert "ENVOYER MOTDEPASSE south (après la ligne PARTIE race1)" in text  # French keywords
     assert seat(race, "south").bounce_address == ""  # a new address: no mark
     deliver(race, mail("GAME race1\nPOWER south s-secret\nSTATUS\n", sender="sud@new.example"))
     answer = " ".join(outbox(race, kind="reply", to="sud@new.example")[-1][1].split())

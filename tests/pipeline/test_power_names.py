@@ -200,4 +200,4 @@ def test_a_reminder_names_the_power(ctx) -> None:  # type: ignore[no-untyped-def
     assert sweep(ctx).reminders
     [(_, fr)] = outbox(ctx, kind="reminder", to="karl@example.org")
     assert "Rappel : la Suède n'a pas d'ordres pour" in fr, fr
-    assert "POWER sweden" in fr  # what the player types
+    assert "PUISSANCE sweden" in fr  # what the player types: the id, after the French keyword
