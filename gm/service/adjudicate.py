@@ -63,7 +63,15 @@ def close_phase(ctx: ServiceContext, game_id: str, seq: int, *, by: str, reason:
 
     A phase that follows and owes nobody's orders (a die-rolling step such as
     Pax Baltica's action roll) is closed straight after, each in its own
-    transaction; the returned result is the last one.
+    transaction; the returned result is the last one. Such a chain of closes mails one
+    report a reader, queued by its last close: every closed phase's events, then the phase
+    ordered now and its deadline (gm.service.reports ``queue_phase_reports``; a close that
+    opens a phase nobody orders in queues none). Each close stays a transaction of its own,
+    so that a later step that raises (held) or runs out of supplied dice stops the chain
+    without undoing the phases closed before it; those are then reported at once
+    (gm.service.reports ``report_stopped_chain``). A crash between two closes leaves the
+    next phase open and due at once: whoever closes it (the next sweep) reports the whole
+    chain, read from the database (gm.service.reports ``unreported_before``).
     """
     return _follow_on(ctx, _close_once(ctx, game_id, seq, by=by, reason=reason), by=by)
 
@@ -370,6 +378,7 @@ def record_outcome(ctx: ServiceContext, session: Session, game: Game, phase: Pha
 def _dice_ran_out(ctx: ServiceContext, game_id: str, seq: int, exc: DiceExhausted) -> CloseResult:
     """Supplied dice ran out: the phase stays open without a deadline; the moderator is told."""
     from gm.service.notify import notify_moderator
+    from gm.service.reports import report_stopped_chain
 
     with session_scope(ctx.engine) as session:
         game = get_game(session, game_id)
@@ -378,6 +387,7 @@ def _dice_ran_out(ctx: ServiceContext, game_id: str, seq: int, exc: DiceExhauste
         session.add(row)
         log_event(ctx, session, game_id, seq, row.dice_branch, "adjudication.stopped",
                   {"phase_id": row.phase_id, "reason": str(exc)}, visible_to=[])
+        report_stopped_chain(ctx, session, game, row)
         notify_moderator(ctx, session, game, msg("adjudication of {phase} stopped", phase=row.phase_id), [
             plural("The supplied rolls ({n} used) ran out at '{purpose}'; supply more dice or add "
                    "THEN SEED to let the seed take over.",
@@ -395,6 +405,7 @@ def hold(ctx: ServiceContext, game_id: str, seq: int, exc: BaseException) -> Clo
     its orders; the hold is recorded in a transaction of its own.
     """
     from gm.service.notify import notify_moderator, tell_players
+    from gm.service.reports import report_stopped_chain
 
     error = f"{type(exc).__name__}: {exc}"
     with session_scope(ctx.engine) as session:
@@ -409,6 +420,7 @@ def hold(ctx: ServiceContext, game_id: str, seq: int, exc: BaseException) -> Clo
             EventLog.game_id == game_id, EventLog.type == "game.held")).one()
         log_event(ctx, session, game_id, seq, row.dice_branch, "game.held",
                   {"phase_id": row.phase_id, "error": error}, visible_to=[])
+        report_stopped_chain(ctx, session, game, row)
         trace = "".join(traceback.format_exception(exc)[-12:])
         notify_moderator(
             ctx, session, game, msg("held: {phase} could not be closed", phase=row.phase_id), [

@@ -19,11 +19,12 @@ import functools
 import json
 from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import datetime
+from itertools import groupby
 from typing import Any, cast
 
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
-from sqlalchemy import String, Table, bindparam, insert, literal, union_all
+from sqlalchemy import String, Table, bindparam, exists, insert, literal, union_all
 from sqlalchemy import cast as sa_cast
 from sqlalchemy import inspect as sa_inspect
 from sqlmodel import Session, col, select
@@ -91,6 +92,10 @@ class RenderedReport:
     attachments: tuple[Attachment, ...] = ()
 
 
+META_EVENTS = ("phase.", "adjudication.", "moderator.", "mail.", "game.")
+"""The log's own events (a phase opened or adjudicated, a hold...): never a report's lines."""
+
+
 def visible(row: EventLog, power: str | None) -> bool:
     return power is None or row.visible_to is None or power in row.visible_to
 
@@ -98,23 +103,28 @@ def visible(row: EventLog, power: str | None) -> bool:
 def build_context(game: Game, module: GameModule, closed: Phase | None, current: Phase,
                   power: str | None, seat: Seat | None, rows: list[EventLog],
                   rulings: list[str], defaulted: list[str], *,
-                  seat_rows: list[Seat] | None = None) -> ReportContext:
+                  seat_rows: list[Seat] | None = None,
+                  chain: list[Phase] | None = None) -> ReportContext:
     """What ``power``'s report may use (``seat_rows``: the game's seats, read for the
-    moderator's report only)."""
+    moderator's report only; ``chain``: the phases a report of several closes at once
+    reports, oldest first, ``closed`` the last, their events all in ``rows``)."""
     shown = [r for r in rows if visible(r, power)]
     # the moderator's report in the game's moderator_language, as every notice to them
     language = seat.language if seat else moderator_language(game) if power is None else "en"
     return ReportContext(
         game_id=game.id, game_title=module.title, power=power,
         language=language, timezone=seat.timezone if seat else "UTC",
-        closed_phase=closed.phase_id if closed else "", phase=current.phase_id,
+        closed_phase=", ".join(p.phase_id for p in chain) if chain else
+        closed.phase_id if closed else "", phase=current.phase_id,
         deadline=current.deadline,
         view=(module.public_view(current.game_state or {}) if power == SPECTATOR
               else module.view(current.game_state or {}, power)),
         events=[{"type": r.type, "data": r.data or {}, "by": _whose(r, power)} for r in shown
-                if r.type != "roll"
-                and not r.type.startswith(("phase.", "adjudication.", "moderator.", "mail.", "game."))],
-        rolls=group_rolls(r.data or {} for r in shown if r.type == "roll"),
+                if r.type != "roll" and not r.type.startswith(META_EVENTS)],
+        # grouped phase by phase: a chain's phases each number their dice from 0
+        rolls=[g for _, of_phase in groupby((r for r in shown if r.type == "roll"),
+                                            key=lambda r: r.phase_seq)
+               for g in group_rolls(r.data or {} for r in of_phase)],
         rulings=rulings, commitment=game.commitment,
         defaulted=[_seat_name(module, p, language) for p in defaulted],
         ended=current.state == "ended", phase_seq=current.seq, opened_at=current.opens_at,
@@ -293,16 +303,29 @@ def _held_press_query() -> SelectOfScalar[OutboundMail]:
 
 def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, closed: Phase | None,
                         current: Phase, *, defaulted: list[str],
-                        seat_rows: list[Seat] | None = None) -> None:
+                        seat_rows: list[Seat] | None = None, stopped: bool = False) -> None:
     """Render, store and queue every seat's report and the moderator's.
+
+    A close that opens a phase nobody owes orders in queues nothing (:func:`chain_goes_on`):
+    that phase is closed at once, and the close that ends such a chain (its next phase owes
+    orders, or the game ended) queues one report a reader, of every phase closed in the chain
+    (:func:`unreported_before`), in order, then what is ordered now, by when. ``stopped``: the
+    chain stopped at ``current`` (it could not be closed: the game held, dice ran out), so
+    what was closed before it is reported now.
 
     ``seat_rows``: the game's seats when the caller has read them in this transaction.
     Which reports are stored and which mails queued already, and whether rulings or held
     press wait, is read in one statement for all of them (:func:`already_there`; issue 21: a
     look-up of each report and, twice, of each mail was a third of a close's statements).
     """
+    if closed is not None and not stopped and chain_goes_on(current):
+        return  # the close that ends the chain reports it (:func:`unreported_before`)
     module = module_of(game)
-    rows = events_of(session, game.id, closed.seq, closed.dice_branch) if closed else []
+    chain = [*unreported_before(session, game, closed), closed] if closed else []
+    rows = chain_events(session, game, chain)
+    # who defaulted in any phase of the chain, in order (each close logs its defaults)
+    defaulted = list(dict.fromkeys([*(p for r in rows if r.type == "phase.adjudicated"
+                                      for p in (r.data or {}).get("defaulted", [])), *defaulted]))
     held = bool((game.settings or {}).get("preview")) and closed is not None
     seq = closed.seq if closed else current.seq
     branch = closed.dice_branch if closed else 0
@@ -319,8 +342,8 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
     rulings_rows = pending_rulings(session, game.id) if there.rulings else []
     rulings = [str((r.args or {}).get("text", r.reason)) for r in rulings_rows]
     targets = [(power, build_context(game, module, closed, current, power or None, seat, rows,
-                                     rulings, defaulted, seat_rows=all_seats), to, hold)
-               for power, seat, to, hold in who]
+                                     rulings, defaulted, seat_rows=all_seats, chain=chain), to,
+                hold) for power, seat, to, hold in who]
     final = current.state == "ended"
     if final:  # store every final report first: the history attached to each holds them all
         for power, rc, _, hold in targets:
@@ -340,7 +363,8 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
     if later:  # one INSERT of many rows (issue 21: an ORM object and an INSERT each)
         session.execute(insert(_REPORT_TABLE), later)  # Core: no ORM bulk insert
     if observers:  # the public report (a spectator's view), never stored as a seat's
-        rc = build_context(game, module, closed, current, SPECTATOR, None, rows, rulings, defaulted)
+        rc = build_context(game, module, closed, current, SPECTATOR, None, rows, rulings, defaulted,
+                           chain=chain)
         for address in observers:
             queue_report(ctx, session, game, rc, to=[address],
                          subject=f"[{game.id}] {current.phase_id}: public report",
@@ -357,6 +381,71 @@ def queue_phase_reports(ctx: ServiceContext, session: Session, game: Game, close
 
 
 _REPORT_TABLE = cast(Table, sa_inspect(Report).local_table)
+
+CHAIN_MAX = 100
+"""How far back :func:`unreported_before` looks (gm.service.adjudicate bounds a game's run of
+phases nobody orders in the same way)."""
+
+
+def chain_goes_on(current: Phase) -> bool:
+    """The phase just opened owes nobody's orders: it is closed at once (gm.service.adjudicate
+    ``_follow_on``; after a crash, by the next sweep), so the close that opened it mails no
+    report: the close that ends the chain mails one for all of it (docs/reports.md)."""
+    info = current.info or {}
+    return current.state == "open" and not info.get("owing") and not info.get("ended")
+
+
+def unreported_before(session: Session, game: Game, after: Phase) -> list[Phase]:
+    """The phases closed just before ``after`` whose reports were never mailed (their closes
+    opened a phase nobody orders in: :func:`chain_goes_on`), oldest first; none when
+    ``after`` owes orders (no close deferred its reports to it: no statement is run).
+
+    Read from the database, not carried in memory, so that a chain a crash cut in two is
+    reported whole by whoever closes its last phase: a phase counts as reported when a
+    report of it is stored (every report mailed at a close is stored with it)."""
+    if (after.info or {}).get("owing"):
+        return []
+    reported = exists().where(col(Report.game_id) == game.id, col(Report.phase_seq) == col(Phase.seq))
+    rows = session.execute(select(Phase, reported).where(
+        col(Phase.game_id) == game.id, col(Phase.seq) < after.seq)
+        .order_by(col(Phase.seq).desc()).limit(CHAIN_MAX)).all()
+    chain: list[Phase] = []
+    nxt = after
+    for phase, was_reported in rows:
+        info = nxt.info or {}
+        if (phase.seq != nxt.seq - 1 or phase.state != "done" or was_reported
+                or info.get("owing") or info.get("ended")):
+            break
+        chain.append(phase)
+        nxt = phase
+    return chain[::-1]
+
+
+def report_stopped_chain(ctx: ServiceContext, session: Session, game: Game, current: Phase) -> None:
+    """The phase nobody orders in that a chain was to close next (``current``) could not be
+    closed (the game is held, supplied dice ran out): the phases closed before it, whose
+    reports waited for the chain's end, are reported now, ``current`` as what comes next.
+    Nothing when there are none."""
+    chain = unreported_before(session, game, current)
+    if chain:
+        queue_phase_reports(ctx, session, game, chain[-1], current, defaulted=[], stopped=True)
+
+
+def chain_events(session: Session, game: Game, chain: list[Phase]) -> list[EventLog]:
+    """The events of every phase of ``chain``, in order. A chain of more than one phase heads
+    each phase's events with a ``phase`` event naming it, unless the game's own events begin
+    with one (Pax Baltica's do)."""
+    out: list[EventLog] = []
+    for phase in chain:
+        rows = events_of(session, game.id, phase.seq, phase.dice_branch)
+        told = [r for r in rows if r.type != "roll" and not r.type.startswith(META_EVENTS)]
+        if len(chain) > 1 and not (told and told[0].type == "phase"):
+            out.append(EventLog(game_id=game.id, phase_seq=phase.seq, branch=phase.dice_branch,
+                                seq=0, at=phase.adjudicated_at or phase.opens_at, type="phase",
+                                data={"phase": phase.phase_id},
+                                visible_to=None))
+        out += rows
+    return out
 
 
 def _report_key(game_id: str, seq: int, branch: int, power: str) -> str:

@@ -194,9 +194,9 @@ def allowed_for_report(ctx: ServiceContext, text: str, power: str) -> set[str]:
     now = re.search(r"==== gm report fog (\S+) ====", text)
     assert now, text[:200]
     allowed = revealed_names(by_id[now.group(1)].game_state, power)
-    closed = re.search(r"^(?:Adjudicated|Phase jugée) ?: (\S+)$", text, re.M)
-    if closed and closed.group(1) in by_id:
-        before = by_id[closed.group(1)]
+    closed = re.search(r"^(?:Adjudicated|Phase jugée) ?: (\S+(?:, \S+)*)$", text, re.M)
+    # a report of several phases closed at once names them all (docs/reports.md)
+    for before in [by_id[p] for p in (closed.group(1).split(", ") if closed else []) if p in by_id]:
         allowed |= revealed_names(before.game_state, power)
         if before.kind == "battle":
             allowed |= battle_names(before.game_state, power)
