@@ -164,3 +164,29 @@ def test_a_game_held_in_the_middle_of_a_chain_reports_what_closed_before_it(
     last = new[SWEDEN][1]
     assert f"Adjudicated: {', '.join(CHAIN[1:])}" in last and f"Now ordering: {NEXT}" in last
     assert "Battle of Ingermanland" not in last
+
+
+def test_under_preview_the_chain_s_one_report_waits_for_release(pb: Any) -> None:
+    """With ``preview``, the report of the whole chain is held for the moderator's review
+    (one a player, not one a phase), and RELEASE sends it with the deadline counted from
+    the release."""
+    from gm.db.models import Game
+
+    to_the_battles(pb)
+    with session_scope(pb.engine) as s:
+        game = s.get(Game, "pb1")
+        assert game is not None
+        game.settings = {**(game.settings or {}), "preview": True}
+        s.add(game)
+    before = {a: len(outbox(pb, kind="report", to=a)) for a in (SWEDEN, COALITION)}
+    deliver(pb, mail("GAME pb1\nMODERATOR mod-secret\nADJUDICATE NOW: season test\n", sender=MOD))
+    assert phase_now(pb)[0] == NEXT
+    for address in (SWEDEN, COALITION):
+        new = outbox(pb, kind="report", to=address)[before[address]:]
+        assert [row.status for row, _ in new] == ["held"]
+        assert ", ".join(CHAIN) in new[0][1]
+    pb.clock.advance(timedelta(hours=3))
+    deliver(pb, mail("GAME pb1\nMODERATOR mod-secret\nRELEASE\n", sender=MOD))
+    [(row, text)] = outbox(pb, kind="report", to=SWEDEN)[before[SWEDEN]:]
+    assert row.status == "queued" and f"Adjudicated: {', '.join(CHAIN)}" in text
+    assert deadline_words(pb) in text  # counted from the release
