@@ -145,6 +145,11 @@ class CommandRunner:
         if cmd.phase:
             q = q.where(Report.phase_id == cmd.phase.lower())
         rows = list(self.sc.session.exec(q.order_by(col(Report.phase_seq))))
+        if not rows and cmd.phase:  # closed in a chain: told in the chain's one report
+            from gm.service.reports import chain_report_of
+
+            told = chain_report_of(self.sc.session, self.game, power or "", cmd.phase.lower())
+            rows = [told] if told is not None else []
         if not rows:
             raise ServiceError(msg("no report of {phase} for you yet", phase=cmd.phase) if cmd.phase
                                else msg("no report for you yet"))

@@ -421,6 +421,27 @@ def unreported_before(session: Session, game: Game, after: Phase) -> list[Phase]
     return chain[::-1]
 
 
+def chain_report_of(session: Session, game: Game, power: str, phase_id: str) -> Report | None:
+    """The report that told ``power`` of ``phase_id`` when that phase was closed in a chain
+    (:func:`chain_goes_on`): it has no report of its own; the chain's one report is stored
+    under the chain's last phase (HISTORY of such a phase sends that one). None when the
+    phase was not closed, or was not closed in a chain."""
+    seq = session.exec(select(Phase.seq).where(
+        col(Phase.game_id) == game.id, col(Phase.phase_id) == phase_id, col(Phase.state) == "done")
+        .order_by(col(Phase.seq).desc())).first()
+    if seq is None:
+        return None
+    later = session.exec(select(Report).where(
+        col(Report.game_id) == game.id, col(Report.power) == power, col(Report.phase_seq) > seq)
+        .order_by(col(Report.phase_seq))).first()
+    last = session.exec(select(Phase).where(col(Phase.game_id) == game.id,
+                                            col(Phase.seq) == later.phase_seq)).first() \
+        if later is not None else None
+    if last is None or seq not in {p.seq for p in unreported_before(session, game, last)}:
+        return None
+    return later
+
+
 def report_stopped_chain(ctx: ServiceContext, session: Session, game: Game, current: Phase) -> None:
     """The phase nobody orders in that a chain was to close next (``current``) could not be
     closed (the game is held, supplied dice ran out): the phases closed before it, whose

@@ -190,3 +190,18 @@ def test_under_preview_the_chain_s_one_report_waits_for_release(pb: Any) -> None
     [(row, text)] = outbox(pb, kind="report", to=SWEDEN)[before[SWEDEN]:]
     assert row.status == "queued" and f"Adjudicated: {', '.join(CHAIN)}" in text
     assert deadline_words(pb) in text  # counted from the release
+
+
+def test_history_of_a_phase_closed_in_a_chain_sends_the_chain_s_report(pb: Any) -> None:
+    """orders.md §1: "HISTORY [phase]: send me the reports of an earlier phase, as I received
+    them". The forage was told in the chain's one report; HISTORY 1700-autumn-forage
+    answered "no report of 1700-autumn-forage for you yet"."""
+    to_the_battles(pb)
+    deliver(pb, mail("GAME pb1\nMODERATOR mod-secret\nADJUDICATE NOW: season test\n", sender=MOD))
+    deliver(pb, mail("GAME pb1\nPOWER sweden sw-secret\nHISTORY 1700-autumn-forage\n",
+                     sender=SWEDEN))
+    reply = outbox(pb, kind="reply", to=SWEDEN)[-1][1]
+    assert "the report is on its way in a separate mail" in reply, reply
+    [history] = [t for r, t in outbox(pb, kind="report", to=SWEDEN)
+                 if r.subject == "[pb1] history 1700-autumn-forage"]
+    assert f"Adjudicated: {', '.join(CHAIN)}" in history, history
