@@ -392,7 +392,7 @@ class CommandRunner:
 
             free = open_seats(sc.session, game)
             reply.note(msg("Game {game}: {module}, scenario {scenario}, forming: it starts when "
-                           "its last seat is filled.", game=game.id, module=game.module,
+                           "its last seat is filled.", game=game.id, module=module_of(game).title,
                            scenario=game.scenario))
             reply.note(msg("Open seats: {names}", names=", ".join(free) or "-"))
             reply.note(msg("To take one: JOIN {game} <power> (or JOIN {game} any); the "

@@ -138,7 +138,7 @@ def test_list_shows_forming_games_and_their_open_seats(ctx) -> None:  # type: ig
     assert "JOIN <game> <power>" in text
     deliver(ctx, mail("LIST race1\n", sender="who@example.net"))
     text = _reply(ctx, "who@example.net")
-    assert "Game race1: race, scenario duel, forming" in text and "Open seats: north, south" in text
+    assert "Game race1: Race (test game), scenario duel, forming" in text and "Open seats: north, south" in text
     assert "the moderator approves each request" in text
     listed = _cli(ctx, "game", "list")
     assert listed.exit_code == 0 and "forming" in listed.output and "open: north, south" in listed.output
