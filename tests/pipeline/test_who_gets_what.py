@@ -34,7 +34,7 @@ def test_status_is_one_reply_holding_the_report_with_the_actions_rolled(
     assert [row.kind for row, _ in outbox(game)[before:]] == ["reply"]
     assert "OK  STATUS: your current report follows this reply" in reply
     assert "==== gm report baltica42 1700-autumn-actions-sweden ====" in reply
-    assert "Actions left from this turn's roll (3.1): sweden 3, coalition 2." in reply
+    assert "Actions left from this turn's roll (3.1): Sweden 3, Coalition 2." in reply
 
 
 def test_a_password_change_is_answered_to_the_registered_address_only(
@@ -112,4 +112,4 @@ def test_the_battle_phase_report_says_where_the_battles_are_and_what_may_be_orde
     [report] = [t for k, t in mails_to(game, BORIS, before) if k == "report"]
     assert "Battles to fight: Ingermanland." in report
     assert "retreat BLOCK to TERRITORY if CONDITION (5.6)" in report
-    assert "(orders due from coalition)" in report
+    assert "(orders due from Coalition)" in report

@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from gm.games.baltica.board import BlockKind, Board, Side
 from gm.games.baltica.orders import Move, MoveGroup, Recon, Replace, Siege
 
-SIDES_FR = {"Suède": "sweden", "Coalition": "coalition"}
+# a side as a report names it (English or French) -> its id
+SIDE_NAMED = {"Suède": "sweden", "Sweden": "sweden", "Coalition": "coalition"}
 
 # "==== gm report pb5 1718-autumn-battles ====" opens every report mail
 MARKER = re.compile(r"^==== gm report (\S+) (\S+) ====$", re.M)
-# "Phase now: 1718-autumn-battles (orders due from sweden, coalition)"
+# "Phase now: 1718-autumn-battles (orders due from Sweden, Coalition)"
 # "Phase en cours : 1718-autumn-battles (ordres attendus de Suède, Coalition)"
 PHASE_EN = re.compile(r"^Phase now: (\S+)(?: \(orders due from ([^)]*)\))?$", re.M)
 PHASE_FR = re.compile(r"^Phase en cours : (\S+)(?: \(ordres attendus de ([^)]*)\))?$", re.M)
@@ -61,7 +62,7 @@ def read_report(text: str) -> ReadReport:
     found = fr or PHASE_EN.search(text)
     assert found is not None, text[:600]
     owing_text = found.group(2) or ""
-    owing = tuple(SIDES_FR.get(w.strip(), w.strip()) for w in owing_text.split(",") if w.strip())
+    owing = tuple(SIDE_NAMED.get(w.strip(), w.strip()) for w in owing_text.split(",") if w.strip())
     ended = ("The game has ended." in text) or ("La partie est terminée." in text)
     report = ReadReport(marker.group(1), marker.group(2), owing, ended)
     section = ""

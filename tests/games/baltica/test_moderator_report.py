@@ -97,4 +97,4 @@ def test_rule_3_1_actions_cannot_be_saved_the_second_players_phase_counts_only_t
     _played(ctx)
     for to in (SWEDEN, COALITION, MOD):
         report = _report(ctx, to)
-        assert "Actions left from this turn's roll (3.1): coalition 2." in report, report
+        assert "Actions left from this turn's roll (3.1): Coalition 2." in report, report
