@@ -572,13 +572,15 @@ def _written(grammar: Path, word: str) -> tuple[str, str] | None:
     French), and its HELP topic; None when no order begins so. A line that starts as an
     order and does not read is answered with the order's syntax, so that the player can
     write it again without a round of mail for HELP (orders.md §2: the reason)."""
-    from gm.orders.help import command_help, load_docs  # help reads this module's grammars
+    # help reads this module's grammars: imported here
+    from gm.orders.help import command_help, find_topic, load_docs, topic_name, topics_of
 
     docs = load_docs(grammar)
     for language in languages():
         for entry in command_help(load_parser(grammar), "order", docs, language):
             if fold(entry.syntax.split(maxsplit=1)[0]) == word:
-                return entry.syntax, entry.name.replace("_", " ")
+                found = find_topic(topics_of(grammar.stem), entry.name)
+                return entry.syntax, topic_name(*found) if found else entry.name.replace("_", " ")
     return None
 
 

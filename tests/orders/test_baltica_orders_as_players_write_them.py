@@ -93,6 +93,8 @@ def test_orders_md_2_a_french_word_is_answered_with_the_french_form(ctx: Any) ->
     reply = _send(ctx, "naviguer Wachtmeister vers Golfe de Finlande\n")
     assert "il s'écrit naviguer" in reply, reply
     assert "vers" in reply.split("il s'écrit", 1)[1]
+    # the topic named as the French reader asks for it, and with the French command
+    assert "(AIDE naviguer)" in reply and "HELP" not in reply
 
 
 def test_orders_md_4_a_condition_that_does_not_read_is_named_as_the_condition(ctx: Any) -> None:
