@@ -3,18 +3,23 @@
 One loop, one thread of control, three duties per round, each safe to
 interrupt anywhere:
 
-1. deadlines first: when a deadline or reminder has fallen due (the loop's
-   :class:`~gm.schedule.wakeup.WakeClock`, read from the phases table) or the
-   periodic sweep is due, :func:`gm.schedule.sweep.sweep` claims the due
-   phases row by row (exactly once, however many instances run) and closes
-   them, so mail is never judged against a phase that should already be
-   closed;
-2. inbound: fetch (nothing marked yet) -> store the round's mails raw (up to
+1. inbound: fetch (nothing marked yet) -> store the round's mails raw (up to
    16 in one transaction) -> handle each in its own transaction (orders, reply
    queued, mail marked handled in the database) -> only then flag them in the
    mailbox, those handled in one go (:func:`process_round`). A mail whose
    handling raises is recorded as failed and answered once
-   (gm.pipeline.handle), and the loop goes on with the next one;
+   (gm.pipeline.handle), and the loop goes on with the next one. Each mail counts
+   from when it reached the mailbox (gm.pipeline.arrival), so a mail read after the
+   deadline that came before it is on time, and one that came after it too late;
+   a die-rolling step that fell due is closed before the next mail is handled;
+2. deadlines: when a deadline or reminder has fallen due (the loop's
+   :class:`~gm.schedule.wakeup.WakeClock`, read from the phases table) or the
+   periodic sweep is due, :func:`gm.schedule.sweep.sweep` claims the due
+   phases row by row (exactly once, however many instances run) and closes
+   them; a phase whose players owe orders only once every mail that reached
+   the mailbox by its due time is handled (a mail held by another instance, or
+   left for the next round, holds it back until then; a mailbox that cannot be
+   read, until it can);
 3. outbound: the outbox is drained, with retries.
 
 Then the loop waits for mail, at most until the next deadline: with IMAP IDLE while
@@ -59,6 +64,7 @@ from gm.db.engine import session_scope
 from gm.mail.imap_source import ImapLoginError, ImapSetupError
 from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline import drawpool, parsewarm
+from gm.pipeline.arrival import NOTHING_READ, MailboxReads
 from gm.pipeline.dispatch import drain, release_dead_claims, retry_now
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import Stored, still_new, store_all, store_inbound
@@ -307,12 +313,15 @@ def recover(ctx: ServiceContext) -> None:
             log.info("recovered: %s closed, every power was READY", game_id)
 
 
-def sweep_once(ctx: ServiceContext) -> None:
+def sweep_once(ctx: ServiceContext, read: datetime | None = None) -> int:
+    """One sweep (gm.schedule.sweep); the number of due phases it left open because the
+    mailbox was not yet read as it stood when they fell due (``read``)."""
     from gm.schedule.sweep import sweep
 
-    report = sweep(ctx)
+    report = sweep(ctx, read=read)
     if report.closed or report.problems:
         log.info("deadlines: %s", report)
+    return report.waiting
 
 
 def _identity(fetched: FetchedMail) -> tuple[str, int | None, int | None, int]:
@@ -343,6 +352,10 @@ class Daemon:
     _others_asked: float | None = field(default=None)  # time.monotonic() of that question
     _others_games: OthersGames = field(default_factory=OthersGames)  # games found held: left a while
     _drawing_ready: asyncio.Future[bool] | None = field(default=None)  # drawpool.prepare, at start
+    reads: MailboxReads = field(default_factory=MailboxReads)  # how far the mailbox is handled
+    _waiting_read: datetime | None = field(default=None)  # a sweep left due phases for the
+    # mailbox to be read: the read bound it had (it sweeps again once the bound moves)
+    _told_waiting: bool = field(default=False)  # that was logged (once until the read catches up)
 
     def __post_init__(self) -> None:
         self._due = DueCheck(self.ctx)
@@ -467,7 +480,13 @@ class Daemon:
         return max(0.0, min(self.wait_seconds, left if left is not None else self.wait_seconds))
 
     async def step(self) -> None:
-        """One round: due deadlines, then mail, then the outbox (tests call this directly)."""
+        """One round: mail, then due deadlines, then the outbox (tests call this directly).
+
+        The mail comes first: a deadline is kept once the mailbox has been read as it stood
+        when it fell due, so that orders that reached the mailbox in time are carried out
+        (gm.pipeline.arrival); a mail that came later is judged too late by its own arrival.
+        When the mailbox cannot be read, what needs no mail still happens (reminders, die
+        rolls, the deadlines the last read covers) and the queued mail still goes out."""
         if not self._claims_released:  # what a killed process of this instance was sending
             await asyncio.to_thread(release_dead_claims, self.ctx)
             # what waits for a retry goes now: the host may have restarted to mend the mail
@@ -476,15 +495,17 @@ class Daemon:
             if waiting:
                 log.info("%d queued mails waiting for a retry are tried now", waiting)
             self._claims_released = True
-        await asyncio.to_thread(self.deadlines)
+        started = self.ctx.clock.now()
         try:
             found = await asyncio.to_thread(self.source.fetch_new)
-        except ImapSetupError:
+        except Exception:
             if not self.stopping:  # the replies and reports already queued still go out
+                await asyncio.to_thread(self.deadlines)
                 await drain(self.ctx, self.sink)
             raise
-        mails = await asyncio.to_thread(lambda: self._round(
-            [f for f in found if self._broken[_identity(f)] < BROKEN_TRIES]))
+        tried = self.reads.found([f for f in found if self._broken[_identity(f)] < BROKEN_TRIES],
+                                 started, self.ctx.clock.now())
+        mails = await asyncio.to_thread(lambda: self._round(tried))
         handled = len(mails.mails)
         self._settled = False
         if handled and not self.stopping:
@@ -497,17 +518,20 @@ class Daemon:
                 log.error("mail from %s could not be stored or flagged; left in the mailbox",
                           fetched.source, exc_info=exc)
                 self._broken[_identity(fetched)] += 1
+            # a broken mail holds no deadline back: it may never be stored
+            self.reads.handled([*done.settled, *(f for f, _ in done.broken)])
             # Mails found handled by another instance are not work done: after a round of
             # only those and held ones (the other is on the game left), the loop pauses.
             self._settled = done.here > 0
+        if handled:  # mail may have opened, moved or closed phases (a sweep refreshes itself)
+            self._last_mail = time.monotonic()
+            await asyncio.to_thread(self._refresh)
         if not self.stopping:
+            await asyncio.to_thread(self.deadlines)
             await drain(self.ctx, self.sink)
         if mails.met_other:
             self._met_other = time.monotonic()
             self._others_games.note(mails)
-        if handled:  # mail may have opened, moved or closed phases (a sweep refreshes itself)
-            self._last_mail = time.monotonic()
-            await asyncio.to_thread(self._refresh)
 
     def _round(self, fetched: list[FetchedMail]) -> Round:
         """The round's mails in the order they are handled (gm.pipeline.order): the
@@ -528,21 +552,35 @@ class Daemon:
                      avoid=self._others_games.now() if fetched else frozenset())
 
     def deadlines(self) -> None:
-        """Sweep when a deadline or reminder fell due, or the periodic sweep is due."""
+        """Sweep when a deadline or reminder fell due, the periodic sweep is due, or the
+        mailbox has been read further since a sweep left due phases for it."""
         now = self.ctx.clock.now()
         periodic = (self._last_sweep is None
                     or time.monotonic() - self._last_sweep >= self.sweep_seconds)
-        if not periodic and not self.wake.due(now):
+        read = self.reads.read
+        further = self._waiting_read is not None and read > self._waiting_read
+        if not periodic and not further and not self.wake.due(now):
             return
+        waiting = 0
         try:
-            sweep_once(self.ctx)
+            waiting = sweep_once(self.ctx, read)
         finally:  # a sweep that raised is not tried again at once either
+            self._waiting_read = read if waiting else None
+            self._tell_waiting(waiting, read)
             if self._due is not None:  # the sweep may have closed and opened phases
                 self._due.reset()
             if periodic:
                 self._last_sweep = time.monotonic()
             with session_scope(self.ctx.engine) as session:
                 self.wake.swept(session, now, periodic=periodic)
+
+    def _tell_waiting(self, waiting: int, read: datetime) -> None:
+        """Log once that due phases wait for the mailbox (again once it caught up)."""
+        if waiting and not self._told_waiting:
+            since = "it was never read" if read == NOTHING_READ else f"it is read up to {read:%H:%M:%S} UTC"
+            log.info("%d due phase(s) wait until %s is read as it stood when they fell due (%s)",
+                     waiting, self._mailbox(), since)
+        self._told_waiting = bool(waiting)
 
     def _refresh(self) -> None:
         with session_scope(self.ctx.engine) as session:

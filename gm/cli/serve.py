@@ -31,7 +31,7 @@ class JsonFormatter(logging.Formatter):
 
 @click.command()
 @click.option("--json-logs", is_flag=True, help="Log one JSON object per line.")
-@click.option("--once", is_flag=True, help="Do one round (due deadlines, then mail, then the outbox) and exit.")
+@click.option("--once", is_flag=True, help="Do one round (mail, then due deadlines, then the outbox) and exit.")
 @click.option("-v", "--verbose", is_flag=True, help="Log more.")
 @pass_app
 def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:

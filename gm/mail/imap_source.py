@@ -17,6 +17,7 @@ import socket
 import ssl
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import TypeVar
 
 from imapclient import IMAPClient
@@ -88,7 +89,8 @@ class ImapSource:
         self._client: IMAPClient | None = None
         self.uidvalidity: int | None = None
         self.reconnects = 0
-        self._kept: dict[int, bytes] = {}  # UID -> body of a mail fetched and not yet handled
+        self._kept: dict[int, tuple[bytes, datetime | None]] = {}  # UID -> body and
+        # INTERNALDATE of a mail fetched and not yet handled
         self._kept_validity: int | None = None  # the UIDVALIDITY those UIDs belong to
 
     @property
@@ -213,26 +215,27 @@ class ImapSource:
         uids = sorted(int(u) for u in client.search(self._unhandled_criteria()))
         if self._kept_validity != self.uidvalidity:
             self._kept, self._kept_validity = {}, self.uidvalidity
-        bodies: dict[int, bytes] = {}
+        bodies: dict[int, tuple[bytes, datetime | None]] = {}
         missing = [uid for uid in uids if uid not in self._kept]
         batch = max(1, self.settings.fetch_batch)
         for start in range(0, len(missing), batch):
             chunk = missing[start : start + batch]
-            data = client.fetch(chunk, ["BODY.PEEK[]"])
+            data = client.fetch(chunk, ["BODY.PEEK[]", "INTERNALDATE"])
             for uid in chunk:
                 raw = data.get(uid, {}).get(b"BODY[]")
                 if raw is not None:  # else expunged between SEARCH and FETCH
-                    bodies[uid] = bytes(raw)
+                    bodies[uid] = (bytes(raw), _aware(data[uid].get(b"INTERNALDATE")))
         out: list[FetchedMail] = []
-        kept: dict[int, bytes] = {}
+        kept: dict[int, tuple[bytes, datetime | None]] = {}
         size = 0
         for uid in uids:
-            raw = self._kept.get(uid) or bodies.get(uid)
-            if raw is None:
+            got = self._kept.get(uid) or bodies.get(uid)
+            if got is None:
                 continue
-            out.append(FetchedMail(raw, self.source, self.uidvalidity, uid, str(uid)))
+            raw, arrived = got
+            out.append(FetchedMail(raw, self.source, self.uidvalidity, uid, str(uid), arrived))
             if size + len(raw) <= KEPT_BYTES:
-                kept[uid] = raw
+                kept[uid] = got
                 size += len(raw)
         self._kept = kept  # the mails still unhandled: a handled one is not searched again
         return out
@@ -310,3 +313,11 @@ def _quietly(fn: Callable[[], object]) -> None:
         fn()
     except Exception:  # closing a dead connection: nothing to do
         pass
+
+
+def _aware(value: object) -> datetime | None:
+    """An INTERNALDATE as imapclient hands it (naive local time: its ``normalise_times``) in
+    UTC; None when the server sent none."""
+    if not isinstance(value, datetime):
+        return None
+    return value.astimezone(UTC)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gm.mail.config import MaildirSettings
@@ -67,9 +68,10 @@ class MaildirSource:
         for path in self._pending():
             try:
                 raw = path.read_bytes()
+                arrived = datetime.fromtimestamp(path.stat().st_mtime, UTC)  # its delivery
             except FileNotFoundError:  # handled by another process meanwhile
                 continue
-            out.append(FetchedMail(raw, self.source, None, None, _split(path.name)[0]))
+            out.append(FetchedMail(raw, self.source, None, None, _split(path.name)[0], arrived))
         return out
 
     def mark_handled(self, items: list[FetchedMail]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 
@@ -19,7 +20,10 @@ class FetchedMail:
 
     ``source`` names the mailbox ("imap:INBOX", "maildir:/srv/gm/Maildir");
     ``uidvalidity``/``uid`` identify it in an IMAP mailbox (None for Maildir);
-    ``key`` is the source's own handle (the UID as text, or the Maildir name).
+    ``key`` is the source's own handle (the UID as text, or the Maildir name);
+    ``arrived`` is when the mail server says the mail reached the mailbox (IMAP
+    INTERNALDATE, a Maildir file's modification time), a claim that
+    gm.pipeline.arrival checks before a lateness is judged by it.
     """
 
     raw: bytes
@@ -27,6 +31,7 @@ class FetchedMail:
     uidvalidity: int | None
     uid: int | None
     key: str = ""
+    arrived: datetime | None = None
 
 
 @runtime_checkable

@@ -75,6 +75,7 @@ class Claimed:
     message_id: str
     note: str
     game_id: str | None
+    received_at: datetime  # when it reached the mailbox (gm.pipeline.arrival): its lateness
     handled_at: datetime | None = None
     masked: bytes | None = None  # the raw as stored from now on, if it changes
     duplicate_of: int | None = None  # a copy of this mail settled before: this one is its duplicate
@@ -85,7 +86,7 @@ class Claimed:
 
 _ROW = table(InboundMail)
 _READ = (_ROW.c.id, _ROW.c.status, _ROW.c.raw, _ROW.c.sender, _ROW.c.message_id, _ROW.c.note,
-         _ROW.c.game_id)
+         _ROW.c.game_id, _ROW.c.received_at)
 _TWIN = _ROW.alias("twin")
 
 

@@ -41,6 +41,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlmodel import Session, col, func, select
 
 from gm.checkpoint import checkpoint
+from gm.clock import utc
 from gm.db.engine import session_scope
 from gm.db.models import Game, Seat
 from gm.i18n import SOURCE_LANGUAGE, msg, translate
@@ -233,7 +234,7 @@ def build_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: C
         reply.notes.append(msg("Attachments are not read ({names}); put orders in the text.", names=names))
     envelope = parse_envelope(clean_body(mail.text))
     reply.secrets = envelope_secrets(envelope)  # before any section is handled
-    sc = SectionContext(ctx, session, mail, row.id, after)
+    sc = SectionContext(ctx, session, mail, row.id, after, utc(row.received_at))
     for section in envelope.sections:
         reply.sections.append(handle_section(sc, section))
     reply.language = _language(session, reply.sections, sc.signed_on)

@@ -30,6 +30,7 @@ from gm.db.models import InboundMail
 from gm.db.upsert import insert_values_or_ignore
 from gm.mail.mime import DecodedMail, decode
 from gm.mail.types import FetchedMail
+from gm.pipeline.arrival import arrival
 from gm.service.context import ServiceContext
 
 
@@ -135,7 +136,8 @@ def _store(ctx: ServiceContext, session: Session, fetched: FetchedMail, decoded:
         return Stored(existing[0], new=False, settled=existing[1] != "new")
     values: dict[str, Any] = {  # the row's columns: no InboundMail built (issue 21)
         "message_id": decoded.message_id, "mailbox_key": key, "source": fetched.source,
-        "uidvalidity": fetched.uidvalidity, "uid": fetched.uid, "received_at": ctx.clock.now(),
+        "uidvalidity": fetched.uidvalidity, "uid": fetched.uid,
+        "received_at": arrival(fetched.arrived, None, ctx.clock.now()),  # lateness counts from it
         "sender": decoded.from_addr[:320], "raw": fetched.raw}
     if key is not None:
         new_id = insert_values_or_ignore(session, InboundMail, values, ["mailbox_key"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlmodel import Session
 
@@ -55,6 +56,7 @@ class SectionContext:
     mail: DecodedMail
     inbound_id: int
     after: AfterCommit
+    arrived: datetime  # when the mail reached the mailbox (gm.pipeline.arrival): its lateness
     signed_on: dict[int, Seat] = field(default_factory=dict)  # the seats signed on, by id
 
 
@@ -147,7 +149,7 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     # of a held game come after a deadline that passed unclosed (orders.md §9).
     owed = bool(phase_info(phase).owing)
     late = (seat is not None and phase.state == "open" and owed
-            and lateness(game.settings, phase.deadline, sc.ctx.clock.now()) is Lateness.TOO_LATE)
+            and lateness(game.settings, phase.deadline, sc.arrived) is Lateness.TOO_LATE)
     if seat is not None and game.hold_reason and (late or not owed):
         reply.rejected = msg("game {game} is waiting for its moderator: {phase} could not be "
                              "closed yet; nothing in this section was carried out. Send it again "

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
@@ -72,10 +72,17 @@ class SweepReport:
     absence_acts: list[AbsenceAct] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     nmr_warned: list[tuple[str, str]] = field(default_factory=list)
+    waiting: int = 0  # due phases left open until the mailbox is read as it stood then
 
 
-def sweep(ctx: ServiceContext, *, game_id: str | None = None) -> SweepReport:
-    """Do everything that is due now (all games, or one); idempotent and concurrency-safe."""
+def sweep(ctx: ServiceContext, *, game_id: str | None = None,
+          read: datetime | None = None) -> SweepReport:
+    """Do everything that is due now (all games, or one); idempotent and concurrency-safe.
+
+    ``read``: every mail that reached the mailbox before this time is handled
+    (gm.pipeline.arrival.MailboxReads; None: no mailbox to wait for). A phase whose players
+    owe orders and that fell due after it is left open for now: orders that arrived in time
+    may still be in the mailbox (the daemon reads it and sweeps again at once)."""
     report = SweepReport(ctx.instance)
     report.outage, report.outage_acts = beat_and_handle(ctx)
     rows = _rows(ctx, game_id)
@@ -94,8 +101,17 @@ def sweep(ctx: ServiceContext, *, game_id: str | None = None) -> SweepReport:
                 continue
             if sent is not None:
                 report.reminders.append(sent)
-    _close_all(ctx, order_for(ctx.instance, [r for r in rows if r.due(now)]), report)
+    due = [r for r in rows if r.due(now)]
+    ready = [r for r in due if read_through(r, read)]
+    report.waiting = len(due) - len(ready)
+    _close_all(ctx, order_for(ctx.instance, ready), report)
     return report
+
+
+def read_through(row: OpenPhase, read: datetime | None) -> bool:
+    """Whether the mailbox was read far enough to close ``row`` once due: every mail that
+    reached it by the phase's due time is handled (a die-rolling step waits for no mail)."""
+    return read is None or not row.owes or row.due_at() <= read
 
 
 def close_due_without_orders(ctx: ServiceContext) -> list[Closed]:

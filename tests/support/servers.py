@@ -26,6 +26,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 DOVECOT = "/usr/sbin/dovecot"
@@ -203,14 +204,16 @@ class DovecotServer:
         client.login(user, password)
         return client
 
-    def append(self, user: str, password: str, raws: list[bytes], folder: str = "INBOX") -> None:
-        """APPEND each raw mail to ``folder`` of ``user`` (created if missing)."""
+    def append(self, user: str, password: str, raws: list[bytes], folder: str = "INBOX",
+               arrived: datetime | None = None) -> None:
+        """APPEND each raw mail to ``folder`` of ``user`` (created if missing); ``arrived``:
+        the INTERNALDATE the server records (else the server's now, as at delivery)."""
         client = self.client(user, password)
         try:
             if not client.folder_exists(folder):
                 client.create_folder(folder)
             for raw in raws:
-                client.append(folder, raw)
+                client.append(folder, raw, msg_time=arrived)
         finally:
             client.logout()
 

@@ -1,0 +1,174 @@
+"""Orders count from when they reached the mailbox, not from when gm read them.
+
+A player who mails his orders a minute before the deadline has sent them in time, whatever
+gm was doing then: answering a burst of other mail, closing a thousand other games, or
+waiting for an IMAP server that refused its login. Before this, the daemon closed a due
+phase before it read the mail waiting for it, judged each mail by the clock at handling,
+and kept closing deadlines while it could not read its mailbox: those orders were answered
+"too late" and the power was treated as having sent none (gm.pipeline.arrival).
+
+A real Pax Baltica game (12.1, Sweden's first action phase), the real Dovecot (the mail's
+INTERNALDATE set by its APPEND, as delivery sets it) and the real daemon round.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from gm.clock import FakeClock, utc
+from gm.daemon import Daemon
+from gm.db.engine import session_scope
+from gm.mail.config import ImapSettings
+from gm.mail.file_sink import FileSink
+from gm.mail.imap_source import ImapLoginError, ImapSource
+from gm.service.adjudicate import settle
+from gm.service.context import ServiceContext
+from gm.service.games import SeatSpec, create_game, current_phase
+from tests.pipeline.conftest import deliver, mail, outbox
+from tests.support.servers import DovecotServer
+
+SWEDEN, COALITION, MOD = "karl@example.org", "pyotr@example.org", "mod@example.org"
+SWEDEN_ORDERS = "GAME pb1\nPOWER sweden sw-secret\nrecon Ingermanland\n"
+SEATS = [SeatSpec("sweden", SWEDEN, password="sw-secret"),
+         SeatSpec("coalition", COALITION, password="co-secret", language="fr",
+                  timezone="Europe/Paris")]
+
+
+@pytest.fixture
+def pb(ctx: ServiceContext) -> tuple[ServiceContext, datetime]:
+    """Pax Baltica 12.1 in Sweden's first action phase; the phase's deadline."""
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="pb1", module_name="baltica", scenario="12.1", seats=SEATS,
+                    moderator_address=MOD, moderator_password="mod-secret", seed=b"\x03" * 32)
+    deliver(ctx, mail("GAME pb1\nMODERATOR mod-secret\nDICE 5 2\n", sender=MOD))
+    settle(ctx, "pb1", by="test")
+    with session_scope(ctx.engine) as s:
+        phase = current_phase(s, "pb1")
+        assert phase.phase_id == "1700-autumn-actions-sweden" and phase.deadline is not None
+        return ctx, utc(phase.deadline)
+
+
+def open_phase(ctx: ServiceContext) -> str:
+    with session_scope(ctx.engine) as s:
+        return current_phase(s, "pb1").phase_id
+
+
+def sweden_reply(ctx: ServiceContext) -> str:
+    return outbox(ctx, kind="reply", to=SWEDEN)[-1][1]
+
+
+def actions_report(ctx: ServiceContext) -> str:
+    """What Sweden's report of the close of its action phase says happened in it."""
+    [text] = [t for _, t in outbox(ctx, kind="report", to=SWEDEN)
+              if "Adjudicated: 1700-autumn-actions-sweden" in t]
+    return text.split("--- 1700-autumn-actions-sweden ---", 1)[1].split("\n\n", 1)[0]
+
+
+def run_steps(daemon: Daemon, n: int = 1) -> None:
+    async def steps() -> None:
+        for _ in range(n):
+            await daemon.step()
+
+    asyncio.run(steps())
+
+
+def test_orders_that_reached_the_mailbox_before_the_deadline_count_when_read_after_it(
+        pb: tuple[ServiceContext, datetime], dovecot: DovecotServer, imap_user: tuple[str, str],
+        imap_settings: ImapSettings, tmp_path: Path) -> None:
+    """Sweden's mail came 30 s before the deadline; gm reads it two minutes after it (it was
+    busy): the orders are carried out, then the phase closes with them."""
+    ctx, deadline = pb
+    user, password = imap_user
+    dovecot.append(user, password, [mail(SWEDEN_ORDERS, sender=SWEDEN)],
+                   arrived=deadline - timedelta(seconds=30))
+    assert isinstance(ctx.clock, FakeClock)
+    ctx.clock.set(deadline + timedelta(minutes=2))
+    daemon = Daemon(ctx, ImapSource(imap_settings), FileSink(str(tmp_path / "out")),
+                    sweep_seconds=3600)
+
+    run_steps(daemon)
+
+    reply = sweden_reply(ctx)
+    assert "too late" not in reply
+    assert "recon Ingermanland" in reply and "OK" in reply
+    assert open_phase(ctx) != "1700-autumn-actions-sweden"  # closed in the same round
+    assert "Ingermanland" in actions_report(ctx)
+
+
+def test_orders_that_reached_the_mailbox_after_the_deadline_are_too_late(
+        pb: tuple[ServiceContext, datetime], dovecot: DovecotServer, imap_user: tuple[str, str],
+        imap_settings: ImapSettings, tmp_path: Path) -> None:
+    """The same mail 30 s after the deadline, read while the phase is still open: "too late
+    for 1700-autumn-actions-sweden", nothing carried out, and the phase closes without it."""
+    ctx, deadline = pb
+    user, password = imap_user
+    dovecot.append(user, password, [mail(SWEDEN_ORDERS, sender=SWEDEN)],
+                   arrived=deadline + timedelta(seconds=30))
+    assert isinstance(ctx.clock, FakeClock)
+    ctx.clock.set(deadline + timedelta(minutes=2))
+    daemon = Daemon(ctx, ImapSource(imap_settings), FileSink(str(tmp_path / "out")),
+                    sweep_seconds=3600)
+
+    run_steps(daemon)
+
+    assert "too late for 1700-autumn-actions-sweden" in sweden_reply(ctx)
+    assert open_phase(ctx) != "1700-autumn-actions-sweden"
+    assert "Ingermanland" not in actions_report(ctx)
+
+
+def test_a_deadline_waits_while_the_mailbox_refuses_gms_login(
+        pb: tuple[ServiceContext, datetime], dovecot: DovecotServer, imap_user: tuple[str, str],
+        imap_settings: ImapSettings, tmp_path: Path) -> None:
+    """The IMAP server refuses gm's login (the host changed the password) from before the
+    deadline until 40 minutes after it. Sweden's orders came ten minutes before the
+    deadline. The phase is not closed while gm cannot read them; once the login works, they
+    are carried out and the phase closes with them."""
+    ctx, deadline = pb
+    user, password = imap_user
+    dovecot.append(user, password, [mail(SWEDEN_ORDERS, sender=SWEDEN)],
+                   arrived=deadline - timedelta(minutes=10))
+    assert isinstance(ctx.clock, FakeClock)
+    ctx.clock.set(deadline + timedelta(minutes=5))
+    daemon = Daemon(ctx, ImapSource(replace(imap_settings, password="changed")),
+                    FileSink(str(tmp_path / "out")), sweep_seconds=0)
+    for _ in range(3):
+        with pytest.raises(ImapLoginError):
+            run_steps(daemon)
+        assert open_phase(ctx) == "1700-autumn-actions-sweden"
+        ctx.clock.advance(timedelta(minutes=10))
+
+    daemon.source = ImapSource(imap_settings)  # the host mends the password
+    run_steps(daemon)
+
+    reply = sweden_reply(ctx)
+    assert "too late" not in reply and "recon Ingermanland" in reply
+    assert open_phase(ctx) != "1700-autumn-actions-sweden"
+    assert "Ingermanland" in actions_report(ctx)
+
+
+def test_a_die_roll_closes_while_the_mailbox_cannot_be_read(
+        ctx: ServiceContext, dovecot: DovecotServer, imap_settings: ImapSettings,
+        tmp_path: Path) -> None:
+    """A step nobody orders in waits for no mail: Pax Baltica's opening action roll (3.1)
+    is rolled at its deadline though the mailbox refuses gm's login."""
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="pb1", module_name="baltica", scenario="12.1", seats=SEATS,
+                    moderator_address=MOD, moderator_password="mod-secret", seed=b"\x03" * 32)
+        roll = current_phase(s, "pb1")
+        assert roll.phase_id.endswith("action-roll") and roll.deadline is not None
+        due = utc(roll.deadline)
+    assert isinstance(ctx.clock, FakeClock)
+    ctx.clock.set(due + timedelta(seconds=1))
+    daemon = Daemon(ctx, ImapSource(replace(imap_settings, password="changed")),
+                    FileSink(str(tmp_path / "out")), sweep_seconds=0)
+
+    with pytest.raises(ImapLoginError):
+        run_steps(daemon)
+
+    assert open_phase(ctx).startswith("1700-autumn-actions-")  # rolled; whoever rolled higher
+
