@@ -11,9 +11,10 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
-from gm.db.models import Game, Seat
+from gm.clock import utc
+from gm.db.models import Game, Phase, Seat
 from gm.i18n import msg, plural, translate
 from gm.mail.mime import DecodedMail
 from gm.orders import commands as c
@@ -158,8 +159,35 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     if late:
         reply.rejected = msg("too late for {phase}: its deadline has passed", phase=phase.phase_id)
         return reply
+    missed = _closed_since(sc, phase, seat.power) if seat is not None else None
+    if missed is not None:
+        reply.rejected = (
+            msg("too late for {phase}: its deadline has passed", phase=missed.phase_id)
+            if missed.deadline is not None and sc.arrived > utc(missed.deadline) else
+            msg("too late for {phase}: it was closed before this mail could be read (every "
+                "power was READY, or the moderator closed it); nothing in this section was "
+                "carried out", phase=missed.phase_id))
+        return reply
     _carry_out(sc, game, seat, section, reply)
     return reply
+
+
+def _closed_since(sc: SectionContext, phase: Phase, power: str) -> Phase | None:
+    """The phase this mail came in, if it has closed since and ``power`` could order in it:
+    the mail was written for that phase, never for the one open now, which its sender had
+    not seen (docs/scheduling.md, "Mail that arrived in time": a mail read after the close,
+    two instances, an early close). A mail that came in a die-rolling step (Pax Baltica's
+    action roll) is meant for the phase after it. One query, only for a mail that arrived
+    before the open phase opened."""
+    if sc.arrived >= utc(phase.opens_at):
+        return None
+    then = sc.session.exec(
+        select(Phase).where(Phase.game_id == phase.game_id, Phase.state == "done",
+                            col(Phase.seq) < phase.seq, col(Phase.opens_at) <= sc.arrived)
+        .order_by(col(Phase.seq).desc()).limit(1)).first()
+    if then is None or power not in phase_info(then).allowed():
+        return None
+    return then
 
 
 def _mailbox_works(sc: SectionContext, game: Game, seat: Seat) -> None:

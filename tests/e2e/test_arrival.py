@@ -26,6 +26,10 @@ from gm.db.engine import session_scope
 from gm.mail.config import ImapSettings
 from gm.mail.file_sink import FileSink
 from gm.mail.imap_source import ImapLoginError, ImapSource
+from gm.mail.types import FetchedMail
+from gm.pipeline.handle import handle_inbound
+from gm.pipeline.ingest import store_inbound
+from gm.schedule.sweep import sweep
 from gm.service.adjudicate import settle
 from gm.service.context import ServiceContext
 from gm.service.games import SeatSpec, create_game, current_phase
@@ -172,3 +176,48 @@ def test_a_die_roll_closes_while_the_mailbox_cannot_be_read(
 
     assert open_phase(ctx).startswith("1700-autumn-actions-")  # rolled; whoever rolled higher
 
+
+def deliver_arrived(ctx: ServiceContext, raw: bytes, arrived: datetime) -> None:
+    """What the daemon does with a mail that reached the mailbox at ``arrived``."""
+    stored = store_inbound(ctx, FetchedMail(raw, "test:inbox", None, None, "", arrived))
+    handle_inbound(ctx, stored.inbound_id)
+
+
+def test_a_late_mail_read_after_the_close_is_too_late_not_orders_for_the_next_phase(
+        pb: tuple[ServiceContext, datetime]) -> None:
+    """Sweden's mail came 30 s after its deadline; another instance closed the phase a
+    minute after it, before this one read the mail. Sweden's orders are answered "too
+    late" for the phase they were written for, never read as orders for the phase open
+    now (which Sweden had not seen: the Coalition's actions)."""
+    ctx, deadline = pb
+    assert isinstance(ctx.clock, FakeClock)
+    ctx.clock.set(deadline + timedelta(minutes=1))
+    sweep(ctx)
+    assert open_phase(ctx) == "1700-autumn-actions-coalition"
+
+    deliver_arrived(ctx, mail(SWEDEN_ORDERS, sender=SWEDEN), deadline + timedelta(seconds=30))
+
+    reply = sweden_reply(ctx)
+    assert "too late for 1700-autumn-actions-sweden: its deadline has passed" in reply
+    assert "may not" not in reply
+
+
+def test_a_mail_that_came_during_a_die_roll_is_for_the_phase_after_it(
+        ctx: ServiceContext) -> None:
+    """Pax Baltica's action roll (3.1) takes no orders: Sweden, who read the season's
+    report, writes while it is open; gm reads the mail after the roll, and Sweden's
+    orders are carried out in Sweden's action phase."""
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="pb1", module_name="baltica", scenario="12.1", seats=SEATS,
+                    moderator_address=MOD, moderator_password="mod-secret", seed=b"\x03" * 32)
+    deliver(ctx, mail("GAME pb1\nMODERATOR mod-secret\nDICE 5 2\n", sender=MOD))
+    written = ctx.clock.now() + timedelta(minutes=1)
+    assert isinstance(ctx.clock, FakeClock)
+    ctx.clock.advance(timedelta(minutes=2))
+    settle(ctx, "pb1", by="test")
+    assert open_phase(ctx) == "1700-autumn-actions-sweden"
+
+    deliver_arrived(ctx, mail(SWEDEN_ORDERS, sender=SWEDEN), written)
+
+    reply = sweden_reply(ctx)
+    assert "too late" not in reply and "recon Ingermanland" in reply and "OK" in reply
