@@ -356,19 +356,29 @@ def unhold(app: App, game_id: str, keep_open: bool, reason: str, actor: str) -> 
 @click.option("--from", "sender", default=None, metavar="ADDRESS",
               help="Only mails from this address (or part of it), also those gm could not "
                    "tie to any game.")
+@click.option("--undelivered", is_flag=True,
+              help="Instead: the mails gm sent for GAME_ID that could not be delivered "
+                   "(queued again by `gm mod requeue`).")
 @click.option("--last", default=20, show_default=True, help="How many, the latest.")
 @json_option
 @pass_app
-def mails(app: App, game_id: str, sender: str | None, last: int, as_json: bool) -> None:
+def mails(app: App, game_id: str, sender: str | None, undelivered: bool, last: int,
+          as_json: bool) -> None:
     """The mails that arrived for GAME_ID (the latest, oldest first): number, time,
     sender, subject, what gm made of it (handled, ignored and why, failed). For a player
-    who swears he sent his orders; a failed one is handled again by `gm mod retry`."""
+    who swears he sent his orders; a failed one is handled again by `gm mod retry`.
+    With --undelivered, the mails gm could not deliver (see `gm mod requeue`)."""
     from dataclasses import asdict
 
     from gm.db.engine import session_scope
     from gm.service.games import get_game
     from gm.service.inbox import arrived
 
+    if undelivered:
+        if sender is not None:
+            raise click.UsageError("--from goes with the mails that arrived, not --undelivered")
+        _undelivered(app, game_id, last, as_json)
+        return
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         get_game(session, game_id)
@@ -378,6 +388,56 @@ def mails(app: App, game_id: str, sender: str | None, last: int, as_json: bool) 
         + ("" if r.game_id else " (no game)") + (f": {r.note}" if r.note else "") for r in rows)
     emit([asdict(r) for r in rows], as_json, text or (
         f"{game_id}: no mail" + (f" from {sender}" if sender else "") + " has arrived"))
+
+
+def _undelivered(app: App, game_id: str, last: int, as_json: bool) -> None:
+    """`gm mod mails GAME --undelivered`: one mail a line, and under it its copy, if queued
+    again."""
+    from dataclasses import asdict
+
+    from gm.db.engine import session_scope
+    from gm.service.games import get_game
+    from gm.service.undelivered import undelivered
+
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        get_game(session, game_id)
+        rows = undelivered(ctx, session, game_id, last=last)
+    lines = []
+    for r in rows:
+        seats = f" ({', '.join(r.powers)})" if r.powers else ""
+        lines.append(f"#{r.id:<5} {r.queued_at:%Y-%m-%d %H:%M}  {r.kind}  to {', '.join(r.to)}"
+                     f"{seats}  \"{r.subject}\"  failed: {r.error or '?'}")
+        if r.again is None:
+            lines.append(f"       not sent again: gm mod requeue {r.id}")
+        else:
+            went = (f"sent {r.again.sent_at:%Y-%m-%d %H:%M}" if r.again.status == "sent"
+                    and r.again.sent_at else r.again.status)
+            lines.append(f"       queued again as mail {r.again.id} to "
+                         f"{', '.join(r.again.to)}: {went}")
+    emit([asdict(r) for r in rows], as_json,
+         "\n".join(lines) or f"{game_id}: no mail gm sent has failed to be delivered")
+
+
+@mod.command()
+@click.argument("mail_id", type=int)
+@click.option("--reason", default="", help="Why (recorded in the private history).")
+@click.option("--actor", default="moderator (cli)", help="Who acts (recorded).")
+@pass_app
+def requeue(app: App, mail_id: int, reason: str, actor: str) -> None:
+    """Send again, once, mail MAIL_ID that could not be delivered (its number is in the
+    moderator's notice and in `gm mod mails GAME --undelivered`), to the current address
+    of the seat it was for: fix the address first (`gm mod address`). A private act."""
+    from gm.db.engine import session_scope
+    from gm.service.undelivered import requeue as queue_again
+
+    ctx = app.context()
+    with session_scope(ctx.engine) as session:
+        done = queue_again(ctx, session, mail_id, actor=actor, reason=reason)
+    where = ("the address it failed at" if [a.lower() for a in done.new] ==
+             [a.lower() for a in done.old] else f"it failed at {', '.join(done.old)}")
+    click.echo(f"mail {mail_id} ({done.kind} \"{done.subject}\") is queued again as mail "
+               f"{done.copy}, to {', '.join(done.new)} ({where})")
 
 
 @mod.command()

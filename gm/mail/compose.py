@@ -219,6 +219,38 @@ def build_message(
     return _email_package_bytes(fields, text, html, message_id, attachments)
 
 
+def readdressed(raw: bytes, *, to: Sequence[str], message_id: str, date: datetime) -> bytes:
+    """``raw`` (a mail :func:`build_message` wrote) sent anew: its ``To``, ``Message-ID`` and
+    ``Date`` headers replaced, every other byte kept (its body, its parts still to draw: a
+    mail gm could not deliver, queued again for a seat's new address,
+    gm.service.undelivered). The addresses are checked as :func:`build_message` checks them."""
+    new = {"to": ", ".join(_address_header(a) for a in to), "message-id": _msgid(message_id),
+           "date": format_datetime(date)}
+    end = raw.find(b"\r\n\r\n")
+    head, body = (raw + b"\r\n", b"") if end < 0 else (raw[:end + 2], raw[end + 2:])
+    lines: list[bytes] = []
+    for line in head.split(b"\r\n")[:-1]:
+        if line[:1] in (b" ", b"\t") and lines:
+            lines[-1] += b"\r\n" + line  # a folded header's next line
+        else:
+            lines.append(line)
+    names = {"to": "To", "message-id": "Message-ID", "date": "Date"}
+    out = []
+    for header in lines:
+        name = header.split(b":", 1)[0].strip().decode("ascii", "replace").lower()
+        if name not in names:
+            out.append(header + b"\r\n")
+        elif name in new:  # in its place; a second one of those is dropped
+            out.append(_folded(names[name], new.pop(name)))
+    out += [_folded(names[name], value) for name, value in new.items()]
+    return b"".join(out) + body
+
+
+def _folded(name: str, value: str) -> bytes:
+    """One header line as the email package writes it in :func:`build_message`."""
+    return POLICY.header_factory(name, value).fold(policy=POLICY).encode("ascii")
+
+
 def _plain_fields(fields: list[tuple[str, str]], addresses: list[str]) -> bool:
     """Headers the email package writes as they are: one short line of plain ASCII each."""
     return (all(_PLAIN_ADDRESS.fullmatch(a) for a in addresses)

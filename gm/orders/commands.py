@@ -258,6 +258,14 @@ class SendReport(ModeratorCommand):
     power: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class Requeue(ModeratorCommand):
+    """``REQUEUE 17``: mail 17 of the outbox, which could not be delivered, sent again once
+    to the current address of the seat it was for (gm.service.undelivered)."""
+
+    mail: int
+
+
 SignOn = PowerSignOn | ModeratorSignOn
 Command = (
     Game | PowerSignOn | ModeratorSignOn | Phase | For | Check | Add | Status | Ready | Wait

@@ -46,7 +46,7 @@ COMMAND_WORDS = frozenset(
      "extend", "prolonger", "adjudicate", "arbitrer", "ruling", "decision", "replace",
      "remplacer", "rollback", "retour", "pause", "resume", "reprendre", "dice", "des",
      "release", "liberer", "list", "liste", "orders", "ordres", "send", "envoyer", "observe", "observer", "join", "rejoindre",
-     "approve", "approuver", "unbounce", "retablir"}
+     "approve", "approuver", "unbounce", "retablir", "requeue", "renvoyer"}
 )
 """The first words of command lines; a line so starting is parsed as a command."""
 
@@ -535,6 +535,10 @@ class _Commands(Transformer):
     def send_report(self, k: list[Any]) -> c.SendReport:
         toks, opts = self._mod(k)
         return c.SendReport(power=self._v(toks[0]).lower(), **opts)
+
+    def requeue(self, k: list[Any]) -> c.Requeue:
+        toks, opts = self._mod(k)
+        return c.Requeue(mail=int(toks[0]), **opts)
 
 
 def _duration(tok: Token) -> timedelta:

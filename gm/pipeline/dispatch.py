@@ -37,7 +37,7 @@ from gm.checkpoint import checkpoint
 from gm.clock import utc
 from gm.db.engine import session_scope
 from gm.db.models import Game, OutboundMail
-from gm.i18n import msg, when
+from gm.i18n import Text, msg, when
 from gm.mail.compose import RENDER_HEADER
 from gm.mail.types import FailureKind, MailSink, SendResult
 from gm.pipeline import drawahead, drawpool
@@ -45,6 +45,7 @@ from gm.pipeline.alive import running
 from gm.service.context import ServiceContext
 from gm.service.notify import notify_moderator
 from gm.service.outbox import PASSWORD_KINDS, mask_delivered
+from gm.service.undelivered import note_failure
 
 log = logging.getLogger("gm.dispatch")
 
@@ -462,18 +463,35 @@ def record(ctx: ServiceContext, mail_id: int, result: SendResult, kind: str | No
             if permanent:
                 row.status = "failed"
                 game = session.get(Game, row.game_id) if row.game_id else None
+                if game is not None:
+                    note_failure(ctx, session, row, game)  # the seats it went to, for a requeue
                 if game is not None and row.kind != "notice":
                     notify_moderator(ctx, session, game, msg("a mail could not be delivered"), [
                         msg("To {recipients}: {subject}", recipients=", ".join(row.recipients or []),
                             subject=row.subject),
                         msg("Error: {error}", error=row.last_error),
-                        msg("Attempts: {n}", n=row.attempts)], key=f"undeliverable:{row.id}")
+                        msg("Attempts: {n}", n=row.attempts),
+                        _how_to_send_again(row, game)], key=f"undeliverable:{row.id}")
             else:
                 row.next_attempt_at = now + backoff(row.attempts)
                 if row.attempts == TELL_AFTER_ATTEMPTS:
                     _tell_delayed(ctx, session, row, down=server_down(result))
         mask_delivered(row)  # a welcome's password is not kept once it is sent
         session.add(row)
+
+
+def _how_to_send_again(row: OutboundMail, game: Game) -> Text:
+    """The undelivered notice's last line: how the moderator gets the mail to the player
+    once the address is right (gm.service.undelivered)."""
+    if row.kind in PASSWORD_KINDS:  # its stored copy is masked: a new password is needed
+        return msg("It carried a password, which gm does not keep: once the seat's address is "
+                   "right, SEND PASSWORD <power> (after the line GAME {game}) mails a new one.",
+                   game=game.id)
+    return msg("This is mail {mail} of the outbox. Once the seat's address is right (gm mod "
+               "address {game} <power> <address>; by mail POWER <power>, then SET ADDRESS "
+               "<address>), gm mod requeue {mail} (by mail: REQUEUE {mail}) sends it again, "
+               "once, to the seat's address; gm mod mails {game} --undelivered lists the "
+               "mails that could not be delivered.", mail=row.id, game=game.id)
 
 
 def _tell_delayed(ctx: ServiceContext, session: Session, row: OutboundMail, *,

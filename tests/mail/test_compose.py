@@ -128,3 +128,35 @@ def test_headers_made_once_give_the_bytes_the_stock_policy_gives(monkeypatch):
     monkeypatch.setattr(compose, "POLICY", SMTP)
     monkeypatch.setattr(compose, "_as_bytes", lambda msg: msg.as_bytes(policy=SMTP))
     assert ours == mails() + mails()
+
+
+@pytest.mark.parametrize("to", [["sud@new.example"], ["Åsa Öberg <asa@example.se>"],
+                                [f"player{n}@example.org" for n in range(8)]])
+def test_a_mail_readdressed_is_the_mail_built_for_the_new_address(to):
+    """A mail queued again for a seat's new address (gm.service.undelivered): the bytes
+    build_message writes for that address, Message-ID and date, the text unchanged; an
+    address that could smuggle a recipient is refused as build_message refuses it."""
+    from datetime import UTC, datetime
+
+    from gm.mail.compose import readdressed
+
+    again = make_message_id("requeue:17", "pbem.example", SECRET)
+    date = datetime(2026, 2, 1, 9, 30, tzinfo=UTC)
+    assert readdressed(_build(), to=to, message_id=again, date=date) == _build(
+        to=to, message_id=again, date=date)
+    with pytest.raises(UnsafeHeaderError):
+        readdressed(_build(), to=["a@x.org, b@y.org"], message_id=again, date=date)
+
+
+def test_a_report_readdressed_keeps_its_parts_and_their_boundaries():
+    from datetime import UTC, datetime
+
+    from gm.mail.compose import readdressed
+
+    raw = _build(html="<p>Skåne</p>")
+    again = readdressed(raw, to=["sud@new.example"], message_id="<x@pbem.example>",
+                        date=datetime(2026, 2, 1, tzinfo=UTC))
+    assert again.split(b"\r\n\r\n", 1)[1] == raw.split(b"\r\n\r\n", 1)[1]
+    mail = decode(again)
+    assert mail.to == ("sud@new.example",) and mail.message_id == "<x@pbem.example>"
+    assert "move from Skåne: accepted" in mail.text
