@@ -187,7 +187,8 @@ inbound = "maildir"
 outbound = "maildir"
 
 [service]
-# Where notices for the moderator go when a game names none.
+# Where notices for the moderator go when a game names none (held games, mail that
+# could not be delivered, bounces...). Empty: nobody is told; `gm doctor` warns.
 moderator_address = ""
 # Several daemons may share one PostgreSQL database and one mailbox; give each its own
 # stable name (the default is the host name). On SQLite only one daemon may run.

@@ -7,7 +7,9 @@ checks after it that need it are skipped rather than failing for the same
 reason twice. The round trip sends one test mail (marked ``Auto-Submitted``, so
 no gm daemon answers it) to the moderator with a copy to gm's own address,
 then reads the copy back from the inbox: proof that mail sent by gm arrives
-where gm reads. See docs/mailbox.md.
+where gm reads. One check only warns (a ``warning`` finding: gm runs, exit
+status 0): an empty ``[service] moderator_address``, with which the notices of
+the games that name no moderator of their own go to nobody. See docs/mailbox.md.
 """
 
 from __future__ import annotations
@@ -41,13 +43,16 @@ DOCTOR_HEADER = "X-GM-Doctor"
 
 @dataclass(frozen=True)
 class Finding:
-    """One check's result: ``ok``, what was found, and the fix when it failed."""
+    """One check's result: ``ok``, what was found, and the fix when it failed. A
+    ``warning`` is ok (gm runs, the exit status is 0) but says what is missed and how to
+    fix it."""
 
     check: str
     ok: bool
     detail: str
     fix: str = ""
     skipped: bool = False
+    warning: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -63,6 +68,10 @@ def _fail(check: str, detail: str, fix: str) -> Finding:
 
 def _skip(check: str, why: str) -> Finding:
     return Finding(check, True, why, skipped=True)
+
+
+def _warn(check: str, detail: str, fix: str) -> Finding:
+    return Finding(check, True, detail, fix, warning=True)
 
 
 @dataclass
@@ -84,6 +93,7 @@ class Doctor:
         where = str(self.config.path) if self.config.path else "no config file: built-in defaults"
         findings.insert(0, _ok("config", f"{where}; gm's address {mail.address}, mail in by "
                                          f"{mail.inbound.value}, out by {mail.outbound.value}"))
+        findings.insert(1, self.check_moderator())
         tokens = token_source(mail)
         if tokens is not None:
             findings.append(self.check_oauth2(tokens))
@@ -92,6 +102,51 @@ class Doctor:
         findings += [*inbound, *outbound]
         findings.append(self.round_trip(mail, tokens, ready=all(f.ok for f in findings)))
         return findings
+
+    # -- who is told ------------------------------------------------------------
+
+    def check_moderator(self) -> Finding:
+        """``[service] moderator_address``: without it the notices of every game that names
+        no moderator of its own, and of mail that belongs to no game, go to nobody."""
+        moderator = str(self.config.service_settings().get("moderator_address") or "")
+        if moderator:
+            return _ok("moderator", f"{moderator} is told of the games that name no moderator "
+                                    "of their own, and of mail that belongs to no game")
+        games = self._games_without_moderator()
+        whose = (f" (here: {', '.join(games)})" if games else "")
+        return _warn(
+            "moderator",
+            "[service] moderator_address is empty: for the games that name no moderator of "
+            f"their own{whose} and for mail that belongs to no game, nobody is told when a "
+            "game is held because its phase raised, when a mail gm sent cannot be delivered "
+            "or bounces, when a mail's handling fails, or when a mail loop is stopped",
+            'set moderator_address = "you@example.org" in [service] of the config, then '
+            "restart gm; a game's own moderator is set by gm game new --moderator or "
+            "gm game moderator GAME --address")
+
+    def _games_without_moderator(self) -> list[str]:
+        """The games in the database that name no moderator of their own (none if the
+        database cannot be read: its own check says why)."""
+        from sqlmodel import Session, col, select
+
+        from gm.db.engine import make_engine
+        from gm.db.models import Game
+
+        if self.config.missing_database(self.db_override):
+            return []
+        url = self.config.database_url(self.db_override)
+        if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).exists():
+            return []  # looking would create it
+        engine = make_engine(url)
+        try:
+            with Session(engine) as session:
+                return list(session.exec(select(Game.id).where(
+                    (col(Game.moderator_address) == "") | (col(Game.moderator_address) == None)  # noqa: E711
+                ).order_by(col(Game.id))))
+        except Exception:  # no schema yet, a server down: the database check says so
+            return []
+        finally:
+            engine.dispose()
 
     # -- the database and the templates ---------------------------------------
 

@@ -20,7 +20,8 @@ def doctor(app: App, no_send: bool, wait_seconds: float, as_json: bool) -> None:
 
     Logs into IMAP and SMTP as `gm serve` would, tries IDLE, sends a test mail
     to the moderator with a copy to gm's own address and reads the copy back.
-    Exits 1 when anything needs fixing.
+    Exits 1 when anything needs fixing; a warning (no moderator_address: nobody would
+    be told of held games, undelivered mail, bounces) does not.
     """
     from gm.doctor import Doctor, failed
 
@@ -28,13 +29,16 @@ def doctor(app: App, no_send: bool, wait_seconds: float, as_json: bool) -> None:
                       wait_seconds=wait_seconds).run()
     lines = []
     for f in findings:
-        mark = "skip" if f.skipped else ("ok" if f.ok else "FAIL")
+        mark = "skip" if f.skipped else "warn" if f.warning else ("ok" if f.ok else "FAIL")
         lines.append(f"{mark:5} {f.check:15} {f.detail}")
         if f.fix:
             lines.append(f"{'':5} {'':15} fix: {f.fix}")
     bad = failed(findings)
+    warned = [f for f in findings if f.warning]
     lines.append(counted(len(bad), "problem", "problems") + " found" if bad
-                 else "all good: gm can run here")
+                 else "gm can run here, but read the " + counted(len(warned), "warning",
+                                                                 "warnings") + " above"
+                 if warned else "all good: gm can run here")
     emit([f.as_dict() for f in findings], as_json, "\n".join(lines))
     if bad:
         sys.exit(1)

@@ -165,12 +165,58 @@ def test_doctor_names_an_unwritable_maildir(tmp_path: Path) -> None:
 
 
 def test_doctor_passes_a_fresh_gm_init_folder(tmp_path: Path) -> None:
+    """It runs; the doctor warns (exit status 0) that nobody would be told anything: gm
+    init leaves [service] moderator_address empty."""
     runner = CliRunner()
     assert runner.invoke(cli, ["init", str(tmp_path)]).exit_code == 0
     result = runner.invoke(cli, ["--config", str(tmp_path / "gm.toml"), "doctor"])
     assert result.exit_code == 0, result.output
-    assert "all good" in result.output
+    assert result.output.rstrip().endswith("gm can run here, but read the 1 warning above")
+    assert "warn  moderator       [service] moderator_address is empty" in result.output
     assert not (tmp_path / "gm.db").exists()  # the doctor looks; it creates nothing
+
+
+NO_MODERATOR = (
+    "[service] moderator_address is empty: for the games that name no moderator of their "
+    "own{here} and for mail that belongs to no game, nobody is told when a game is held "
+    "because its phase raised, when a mail gm sent cannot be delivered or bounces, when a "
+    "mail's handling fails, or when a mail loop is stopped")
+SET_IT = ('set moderator_address = "you@example.org" in [service] of the config, then restart '
+          "gm; a game's own moderator is set by gm game new --moderator or gm game moderator "
+          "GAME --address")
+
+
+def test_doctor_warns_that_without_a_moderator_address_nobody_is_told(tmp_path: Path) -> None:
+    """Before, the doctor said "all good" with moderator_address empty, although the
+    notices of held games, undelivered mail and bounces then went to nobody. It warns,
+    names the games here that have no moderator of their own, and says how to set it; a
+    warning is not a failure."""
+    from tests.support import toygame  # noqa: F401  (registers "race")
+
+    runner = CliRunner()
+    config = tmp_path / "gm.toml"
+    assert runner.invoke(cli, ["init", str(tmp_path)]).exit_code == 0
+    for game, moderator in (("race1", []), ("race2", ["--moderator", "ref@example.org"])):
+        made = runner.invoke(cli, ["--config", str(config), "game", "new", game, "--module",
+                                   "race", "--scenario", "duel", "--seat", "north=n@example.org",
+                                   "--seat", "south=s@example.org", *moderator])
+        assert made.exit_code == 0, made.output
+    result = runner.invoke(cli, ["--config", str(config), "doctor"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = lines.index("warn  moderator       " + NO_MODERATOR.format(here=" (here: race1)"))
+    assert lines[at + 1] == f"{'':5} {'':15} fix: {SET_IT}"
+    found = {f["check"]: f for f in json.loads(runner.invoke(
+        cli, ["--config", str(config), "doctor", "--json"]).output)}
+    assert found["moderator"]["warning"] and found["moderator"]["ok"]
+
+    config.write_text(config.read_text().replace('moderator_address = ""',
+                                                  'moderator_address = "mod@example.org"'))
+    result = runner.invoke(cli, ["--config", str(config), "doctor"])
+    assert result.exit_code == 0, result.output
+    assert ("ok    moderator       mod@example.org is told of the games that name no moderator "
+            "of their own, and of mail that belongs to no game") in result.output
+    assert result.output.rstrip().endswith("all good: gm can run here")
 
 
 # -- XOAUTH2 (Gmail, Microsoft 365) ------------------------------------------------------
