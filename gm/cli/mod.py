@@ -391,8 +391,8 @@ def mails(app: App, game_id: str, sender: str | None, undelivered: bool, last: i
 
 
 def _undelivered(app: App, game_id: str, last: int, as_json: bool) -> None:
-    """`gm mod mails GAME --undelivered`: one mail a line, and under it its copy, if queued
-    again."""
+    """`gm mod mails GAME --undelivered`: one mail a line, the addresses that did not get
+    it; under it its copies, if queued again, and who still waits for one."""
     from dataclasses import asdict
 
     from gm.db.engine import session_scope
@@ -406,16 +406,20 @@ def _undelivered(app: App, game_id: str, last: int, as_json: bool) -> None:
     lines = []
     for r in rows:
         seats = f" ({', '.join(r.powers)})" if r.powers else ""
+        said = sorted({m.said for m in r.missed})
+        why = said[0] if len(said) == 1 else "; ".join(f"{m.address}: {m.said}" for m in r.missed)
+        others = f"  ({', '.join(r.got)} got it)" if r.got else ""
         lines.append(f"#{r.id:<5} {r.queued_at:%Y-%m-%d %H:%M}  {r.kind}  to {', '.join(r.to)}"
-                     f"{seats}  \"{r.subject}\"  failed: {r.error or '?'}")
-        if r.again is None:
-            lines.append(f"       not sent again: gm mod requeue {r.id}")
-        else:
-            went = (f"sent {r.again.sent_at:%Y-%m-%d %H:%M}" if r.again.status == "sent"
-                    and r.again.sent_at else r.again.status)
-            lines.append(f"       queued again as mail {r.again.id} to "
-                         f"{', '.join(r.again.to)}: {went}")
-    emit([asdict(r) for r in rows], as_json,
+                     f"{seats}  \"{r.subject}\"  {why}{others}")
+        for copy in {m.again.id: m.again for m in r.missed if m.again is not None}.values():
+            went = (f"sent {copy.sent_at:%Y-%m-%d %H:%M}" if copy.status == "sent"
+                    and copy.sent_at else copy.status)
+            lines.append(f"       queued again as mail {copy.id} to {', '.join(copy.to)}: {went}")
+        waiting = [m.address for m in r.missed if m.again is None]
+        if waiting:
+            to = "" if len(waiting) == len(r.missed) else f" to {', '.join(waiting)}"
+            lines.append(f"       not sent again{to}: gm mod requeue {r.id}")
+    emit([asdict(r) | {"to": r.to, "powers": r.powers} for r in rows], as_json,
          "\n".join(lines) or f"{game_id}: no mail gm sent has failed to be delivered")
 
 
@@ -425,19 +429,22 @@ def _undelivered(app: App, game_id: str, last: int, as_json: bool) -> None:
 @click.option("--actor", default="moderator (cli)", help="Who acts (recorded).")
 @pass_app
 def requeue(app: App, mail_id: int, reason: str, actor: str) -> None:
-    """Send again, once, mail MAIL_ID that could not be delivered (its number is in the
-    moderator's notice and in `gm mod mails GAME --undelivered`), to the current address
-    of the seat it was for: fix the address first (`gm mod address`). A private act."""
+    """Send again, once, mail MAIL_ID that could not be delivered to some or all of its
+    addresses (refused by the mail server, or bounced; its number is in the moderator's
+    notice and in `gm mod mails GAME --undelivered`), to the current address of each seat
+    that did not get it, never to those that did: fix the address first (`gm mod
+    address`). A private act."""
     from gm.db.engine import session_scope
     from gm.service.undelivered import requeue as queue_again
 
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         done = queue_again(ctx, session, mail_id, actor=actor, reason=reason)
-    where = ("the address it failed at" if [a.lower() for a in done.new] ==
-             [a.lower() for a in done.old] else f"it failed at {', '.join(done.old)}")
-    click.echo(f"mail {mail_id} ({done.kind} \"{done.subject}\") is queued again as mail "
-               f"{done.copy}, to {', '.join(done.new)} ({where})")
+    for one in done.copies:
+        where = ("the address it failed at" if one.new.lower() == one.old.lower()
+                 else f"it failed at {one.old}")
+        click.echo(f"mail {mail_id} ({done.kind} \"{done.subject}\") is queued again as mail "
+                   f"{one.copy}, to {one.new} ({where})")
 
 
 @mod.command()

@@ -86,7 +86,8 @@ class SmtpSink:
                 try:
                     client, fresh = await self._connected()
                     errors, _ = await client.sendmail(sender, recipients, raw)
-                    return SendResult.sent({r: e.code for r, e in errors.items()})
+                    return SendResult.sent({r: e.code for r, e in errors.items()},
+                                           {r: e.message for r, e in errors.items()})
                 except aiosmtplib.SMTPServerDisconnected as exc:
                     await self._drop()
                     if attempt == 1 and not fresh:

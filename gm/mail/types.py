@@ -88,20 +88,23 @@ class SendResult:
     """The outcome of one send: ``failure`` is set unless the status is OK.
 
     ``refused`` lists recipients the server refused while accepting others
-    (address -> SMTP code); the mail counts as sent.
+    (address -> SMTP code); the mail counts as sent. ``said``: the server's words for each
+    of them, when it gave any (address -> "5.1.1 no such user").
     """
 
     status: SendStatus
     failure: SendFailure | None = None
     refused: dict[str, int] = field(default_factory=dict)
+    said: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return self.status is SendStatus.OK
 
     @classmethod
-    def sent(cls, refused: dict[str, int] | None = None) -> SendResult:
-        return cls(SendStatus.OK, None, dict(refused or {}))
+    def sent(cls, refused: dict[str, int] | None = None,
+             said: dict[str, str] | None = None) -> SendResult:
+        return cls(SendStatus.OK, None, dict(refused or {}), dict(said or {}))
 
     @classmethod
     def temporary(cls, kind: FailureKind, code: int | None = None, detail: str = "") -> SendResult:

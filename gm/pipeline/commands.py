@@ -510,17 +510,17 @@ class CommandRunner:
                                   power=seat.power, address=seat.address))
 
     def do_requeue(self, line: SourceLine, cmd: c.Requeue, acting: str | None) -> None:
-        from gm.service.undelivered import requeue
+        from gm.service.undelivered import requeue, sentences
 
         done = requeue(self.sc.ctx, self.sc.session, cmd.mail, actor=self.actor,
                        game=self.game, reason=cmd.reason or "")
-        same = [a.lower() for a in done.new] == [a.lower() for a in done.old]
-        self.reply.done(line, msg(
-            "mail {mail} is queued again as mail {copy}, to {to} (the address it failed at; "
-            "a private act)", mail=done.mail, copy=done.copy, to=", ".join(done.new)) if same
-            else msg("mail {mail} is queued again as mail {copy}, to {to} (it failed at {old}; "
-                     "a private act)", mail=done.mail, copy=done.copy, to=", ".join(done.new),
-                     old=", ".join(done.old)))
+        said = [msg("mail {mail} is queued again as mail {copy}, to {to} (the address it "
+                    "failed at; a private act)", mail=done.mail, copy=one.copy, to=one.new)
+                if one.new.lower() == one.old.lower() else
+                msg("mail {mail} is queued again as mail {copy}, to {to} (it failed at {old}; "
+                    "a private act)", mail=done.mail, copy=one.copy, to=one.new, old=one.old)
+                for one in done.copies]
+        self.reply.done(line, sentences(said))
 
     # -- helpers ---------------------------------------------------------
 

@@ -10,7 +10,11 @@ failures (down, unreachable, login refused: ``SERVER_DOWN``) without limit; once
 told it is delayed, at most once an hour per game, so that a long outage of
 the mail server is not discovered by players asking where their report is.
 A mail the server took for some recipients and refused for now (4xx) for others
-(greylisting) stays queued for those alone: the row's recipients become theirs.
+(greylisting) stays queued for those alone: the row's recipients become theirs. One it
+refused for good (5xx) for some recipients and took for the others counts as sent, and
+those recipients as not delivered: recorded (gm.service.undelivered) and told to the
+moderator once, as a mail refused outright is, so that ``gm mod requeue`` sends it to
+them alone once their address is mended.
 
 Several instances may drain one outbox: each mail is claimed before it is sent, by a
 conditional ``UPDATE`` that only one of them can win (:func:`claim`), with a lease
@@ -373,8 +377,9 @@ class _Outbox:
         return bool(self._write(_RENEW, mail_id=mail_id, holder=self.holder, until=until))
 
     def record(self, mail_id: int, result: SendResult, kind: str) -> None:
-        """:func:`record`: a mail sent whose kind carries no password in one statement here."""
-        if result.ok and kind not in PASSWORD_KINDS and not _refused_for_now(result):
+        """:func:`record`: a mail sent whose kind carries no password, to every recipient the
+        server did not refuse, in one statement here."""
+        if result.ok and kind not in PASSWORD_KINDS and not result.refused:
             self._write(_SENT, mail_id=mail_id, now=self.ctx.clock.now(), error=_refused(result))
         else:
             record(self.ctx, mail_id, result, kind)
@@ -387,6 +392,16 @@ class _Outbox:
 
 def _refused(result: SendResult) -> str:
     return f"refused recipients: {result.refused}" if result.refused else ""
+
+
+def _refused_for_good(result: SendResult) -> dict[str, str]:
+    """The recipients of a mail sent to the others that the server refused for good (a 5xx
+    to RCPT: no such user), with what it said: the mail never reaches them unless it is
+    sent again (gm.service.undelivered)."""
+    if not result.ok:
+        return {}
+    return {r: " ".join(x for x in (str(code), result.said.get(r, "")) if x)
+            for r, code in result.refused.items() if not 400 <= code < 500}
 
 
 def _refused_for_now(result: SendResult) -> list[str]:
@@ -436,8 +451,8 @@ def record(ctx: ServiceContext, mail_id: int, result: SendResult, kind: str | No
 
     A mail sent whose ``kind`` carries no password is marked in one ``UPDATE`` (issue 21:
     it was read, raw and all, then written)."""
-    later = _refused_for_now(result)
-    if result.ok and kind is not None and kind not in PASSWORD_KINDS and not later:
+    later, gone = _refused_for_now(result), _refused_for_good(result)
+    if result.ok and kind is not None and kind not in PASSWORD_KINDS and not later and not gone:
         with ctx.engine.begin() as conn:
             conn.execute(_SENT, {"mail_id": mail_id, "now": ctx.clock.now(), "error": _refused(result)})
         return
@@ -447,6 +462,8 @@ def record(ctx: ServiceContext, mail_id: int, result: SendResult, kind: str | No
         row.attempts += 1
         row.claimed_by, row.claimed_until = "", None
         now = ctx.clock.now()
+        if gone:  # before ``later`` narrows the recipients to those still owed the mail
+            _not_delivered_to(ctx, session, row, gone, result)
         if later:  # sent to the others; a 4xx is temporary for these too: to them alone, later
             row.recipients = later
             result = SendResult.temporary(FailureKind.RECIPIENTS_REFUSED, result.refused[later[0]],
@@ -480,6 +497,28 @@ def record(ctx: ServiceContext, mail_id: int, result: SendResult, kind: str | No
         session.add(row)
 
 
+def _not_delivered_to(ctx: ServiceContext, session: Session, row: OutboundMail,
+                      gone: dict[str, str], result: SendResult) -> None:
+    """``row`` went to some of its recipients, and the server refused it for good to
+    ``gone``: recorded for ``gm mod requeue`` and told to the moderator once, as a mail
+    refused to all is (a mail of no game: logged only)."""
+    game = session.get(Game, row.game_id) if row.game_id else None
+    log.warning("mail %s (%s) was refused for good to %s: %s", row.id, row.kind,
+                ", ".join(gone), "; ".join(gone.values()))
+    if game is None:
+        return
+    note_failure(ctx, session, row, game, refused=gone)
+    if row.kind == "notice":
+        return
+    took = [r for r in row.recipients or [] if r not in result.refused]
+    notify_moderator(ctx, session, game, msg("a mail could not be delivered"), [
+        msg("To {recipients}: {subject}", recipients=", ".join(gone), subject=row.subject),
+        msg("Error: {error}", error="; ".join(f"{a}: {said}" for a, said in gone.items())),
+        msg("The mail server took it for the others, who got it: {addresses}",
+            addresses=", ".join(took)),
+        _how_to_send_again(row, game)], key=f"undeliverable:{row.id}:refused")
+
+
 def _how_to_send_again(row: OutboundMail, game: Game) -> Text:
     """The undelivered notice's last line: how the moderator gets the mail to the player
     once the address is right (gm.service.undelivered)."""
@@ -490,8 +529,9 @@ def _how_to_send_again(row: OutboundMail, game: Game) -> Text:
     return msg("This is mail {mail} of the outbox. Once the seat's address is right (gm mod "
                "address {game} <power> <address>; by mail POWER <power>, then SET ADDRESS "
                "<address>), gm mod requeue {mail} (by mail: REQUEUE {mail}) sends it again, "
-               "once, to the seat's address; gm mod mails {game} --undelivered lists the "
-               "mails that could not be delivered.", mail=row.id, game=game.id)
+               "once, to the current address of each seat that did not get it, and to no "
+               "other; gm mod mails {game} --undelivered lists the mails that could not be "
+               "delivered.", mail=row.id, game=game.id)
 
 
 def _tell_delayed(ctx: ServiceContext, session: Session, row: OutboundMail, *,

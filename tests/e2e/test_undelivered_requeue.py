@@ -127,8 +127,9 @@ def test_the_moderator_s_notice_names_the_mail_and_how_to_send_it_again(
     assert (f"This is mail {report.id} of the outbox. Once the seat's address is right (gm mod "
             "address race1 <power> <address>; by mail POWER <power>, then SET ADDRESS "
             f"<address>), gm mod requeue {report.id} (by mail: REQUEUE {report.id}) sends it "
-            "again, once, to the seat's address; gm mod mails race1 --undelivered lists the "
-            "mails that could not be delivered.") in said
+            "again, once, to the current address of each seat that did not get it, and to no "
+            "other; gm mod mails race1 --undelivered lists the mails that could not be "
+            "delivered.") in said
 
 
 def test_gm_mod_requeue_sends_the_failed_report_to_the_corrected_address_once(
@@ -207,8 +208,8 @@ def test_a_french_moderator_is_told_and_answered_in_french(
     assert (f"C'est le mail {report.id} de la boîte d'envoi. Une fois l'adresse du siège "
             "corrigée (gm mod address race1 <puissance> <adresse> ; par mail PUISSANCE "
             f"<puissance>, puis DEFINIR ADRESSE <adresse>), gm mod requeue {report.id} (par "
-            f"mail : RENVOYER {report.id}) l'envoie de nouveau, une seule fois, à l'adresse du "
-            "siège") in said
+            f"mail : RENVOYER {report.id}) l'envoie de nouveau, une seule fois, à l'adresse "
+            "actuelle de chaque siège qui ne l'a pas reçu, et à nul autre") in said
     assert_in("fr", text, allow=[DEAD, "Erreur", report.subject])
     reply = moderate(race, f"PUISSANCE south\nDÉFINIR ADRESSE {NEW}\nRENVOYER {report.id}\n")
     [copy] = [r for r in rows(race) if r.kind == "report" and r.recipients == [NEW]]
