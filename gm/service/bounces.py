@@ -18,6 +18,9 @@ says *failed* (``Action: failed`` in a DSN; a plain bounce that is not a delay w
   is told; later ones to that marked address are logged (the event, with ``told``
   false) and counted on the seat, not told, until the mark is cleared (the address
   changes, or a mail from it signs on as the seat);
+* sent again by ``gm mod requeue MAIL`` (gm.service.undelivered): the notice says so, and
+  ``gm mod mails GAME --undelivered`` lists the game's mails that bounced (from their
+  ``mail.bounced`` events), the later ones to a marked address too;
 * never about a bounce notice itself (its kind is :data:`NOTICE_KIND`), and never to the
   address that failed: the moderator's own address failing makes no loop;
 * to the game's moderator for a game's mail, in the game's ``moderator_language``, else to
@@ -53,12 +56,13 @@ from gm.service.notify import moderator_address, moderator_language, moderators_
 from gm.service.observers import observers
 from gm.service.outbox import PASSWORD_KINDS, message_id_for, queue_mail
 from gm.service.phases import log_event
+from gm.service.undelivered import BOUNCED
 
 log = logging.getLogger("gm.bounces")
 
 NOTICE_KIND = "bounce-notice"
 """The outbox kind of the moderator's notice of a bounce: a bounce of one tells nobody."""
-EVENT = "mail.bounced"
+EVENT = BOUNCED
 """The event logged in the game of the mail that bounced (private: the moderator's)."""
 
 
@@ -294,6 +298,12 @@ def _notice(row: Returned, game: Game | None, bounce: Bounce, failure: Failure,
                          "<address> (by mail: GAME {game} / MODERATOR <password> / REPLACE POWER "
                          "{power} WITH <address>); a new password and the current report go "
                          "there.", game=g, power=p))]
+    if game is not None and seats and row.kind not in PASSWORD_KINDS:
+        lines.append("- " + t(msg(
+            "once the seat's address works (mended, or moved as above), gm mod requeue {mail} "
+            "(by mail: REQUEUE {mail}) sends this very mail again, once, to the seat's "
+            "current address, and to no address that got it; gm mod mails {game} "
+            "--undelivered lists the mails that did not arrive.", mail=row.id, game=game.id)))
     observer = game is not None and address.lower() in (a.lower() for a in observers(game))
     if game is not None and observer:
         lines.append("- " + t(msg("{address} observes {game}; to stop sending it the public "
@@ -309,8 +319,9 @@ def _notice(row: Returned, game: Game | None, bounce: Bounce, failure: Failure,
                             "seat's address changes.", address=address))]
         lines += [t(msg("When you learn that it works again (the player emptied the mailbox): "
                         "gm mod unbounce {game} {power} (by mail: UNBOUNCE {power}) takes the "
-                        "mark off, and gm mod resend {game} {power} (SEND REPORT {power}) mails "
-                        "the current report again.", game=g, power=p)) for g, p in seats]
+                        "mark off. The later mails to it that bounce are listed by gm mod mails "
+                        "{game} --undelivered, each to be sent again by gm mod requeue.",
+                        game=g, power=p)) for g, p in seats]
     else:
         lines += ["", t(msg("gm changes nothing by itself: later mail to {address} is sent as "
                             "usual, and each mail that bounces is told once.", address=address))]

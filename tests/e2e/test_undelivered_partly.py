@@ -20,22 +20,28 @@ from sqlmodel import select
 
 from gm.db.engine import session_scope
 from gm.db.models import Seat
+from gm.mail.config import ImapSettings, SmtpSettings
+from gm.mail.mime import decode
+from gm.service.adjudicate import close_phase
 from gm.service.context import ServiceContext
+from gm.service.games import current_phase
 from gm.service.outbox import queue_mail
 from tests.e2e.conftest import header
+from tests.e2e.test_bounces import Bouncer, daemon_for, notices_at, run_until_quiet
 from tests.e2e.test_faults import clear, rows
 from tests.e2e.test_undelivered_requeue import (
     DEAD,
     NEW,
     cli_time_reached,
     gm,
+    moderate,
     send_due,
     sink_of,
     state,
     text_of,
 )
 from tests.pipeline.conftest import outbox
-from tests.support.servers import SmtpMode, SmtpTestServer
+from tests.support.servers import DovecotServer, SmtpMode, SmtpTestServer
 
 NORTH = "north@example.org"
 SOUTH = "south@example.org"  # race1's south, whose mailbox the bounce test takes away
@@ -114,3 +120,59 @@ def test_a_mail_refused_to_one_recipient_of_two_is_told_listed_and_requeued_to_h
     listed = gm(race, "mod", "mails", "race1", "--undelivered")
     assert f"       queued again as mail {copy.id} to {NEW}: sent " in listed.output
     assert "not sent again" not in listed.output
+
+
+def test_a_report_that_bounced_after_the_hand_over_is_requeued_by_mail_to_the_new_address(
+        race: ServiceContext, dovecot: DovecotServer, imap_user: tuple[str, str],
+        imap_settings: ImapSettings, smtp_server: SmtpTestServer,
+        smtp_settings: SmtpSettings) -> None:
+    clear(race)  # the welcomes went before south's mailbox was gone
+    with session_scope(race.engine) as s:
+        seq = current_phase(s, "race1").seq
+    assert close_phase(race, "race1", seq, by="test").closed
+    bouncer = Bouncer(dovecot, imap_user, {SOUTH})
+    smtp_server.deliver = bouncer
+    run_until_quiet(daemon_for(race, imap_settings, smtp_settings), smtp_server)
+
+    [report] = [r for r in rows(race) if r.kind == "report" and r.recipients == [SOUTH]]
+    assert report.status == "sent"  # the server took it; the bounce came later
+    subject = report.subject
+    north_subject = subject.replace("for south", "for north")
+    [notice] = notices_at(smtp_server)
+    text = " ".join(decode(notice.raw).text.split())
+    assert f"(mail {report.id} of the outbox, sent " in text
+    assert (f"gm mod requeue {report.id} (by mail: REQUEUE {report.id}) sends this very mail "
+            "again, once, to the seat's current address, and to no address that got it; gm "
+            "mod mails race1 --undelivered lists the mails that did not arrive.") in text
+    assert "gm mod resend" not in text
+
+    listed = gm(race, "mod", "mails", "race1", "--undelivered")
+    assert listed.exit_code == 0, listed.output
+    assert listed.output.splitlines() == [
+        f"#{report.id:<5} {report.created_at:%Y-%m-%d %H:%M}  report  to {SOUTH} (south)  "
+        f"\"{subject}\"  bounced: 5.1.1 550 5.1.1 <{SOUTH}>: Recipient address rejected: "
+        "User unknown in local recipient table",
+        f"       not sent again: gm mod requeue {report.id}"]
+
+    reply = moderate(race, f"POWER south\nSET ADDRESS {NEW}\nREQUEUE {report.id}\n"
+                           f"REQUEUE {report.id}\n")
+    [copy] = [r for r in rows(race) if r.kind == "report" and r.recipients == [NEW]]
+    assert (f"OK REQUEUE {report.id}: mail {report.id} is queued again as mail {copy.id}, to "
+            f"{NEW} (it failed at {SOUTH}; a private act)") in reply
+    assert (f"REQUEUE {report.id}: mail {report.id} is queued again already, as mail "
+            f"{copy.id} to {NEW}; nothing changed") in reply
+    run_until_quiet(daemon_for(race, imap_settings, smtp_settings), smtp_server)
+
+    [sent_again] = got(smtp_server, NEW, subject)
+    assert text_of(sent_again) == text_of(report.raw)  # the very report that bounced
+    assert len(got(smtp_server, SOUTH, subject)) == 1  # not to the dead address again
+    assert len(got(smtp_server, NORTH, north_subject)) == 1
+    about = f"[race1] mail to {SOUTH} bounced: {subject.removeprefix('[race1] ')}"
+    assert [header(n.raw, "Subject") for n in notices_at(smtp_server)].count(about) == 1
+
+    before = state(race)
+    after = gm(race, "mod", "requeue", str(report.id))
+    assert after.exit_code == 1
+    assert (f"mail {report.id} was sent again already, as mail {copy.id} to {NEW} (") in (
+        after.output)
+    assert state(race) == before
