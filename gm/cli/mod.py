@@ -357,8 +357,9 @@ def unhold(app: App, game_id: str, keep_open: bool, reason: str, actor: str) -> 
               help="Only mails from this address (or part of it), also those gm could not "
                    "tie to any game.")
 @click.option("--undelivered", is_flag=True,
-              help="Instead: the mails gm sent for GAME_ID that could not be delivered "
-                   "(queued again by `gm mod requeue`).")
+              help="Instead: the mails gm sent for GAME_ID that did not reach some or all "
+                   "of their addresses (refused by the mail server, or bounced), with those "
+                   "addresses (sent to them again by `gm mod requeue`).")
 @click.option("--last", default=20, show_default=True, help="How many, the latest.")
 @json_option
 @pass_app
@@ -367,7 +368,8 @@ def mails(app: App, game_id: str, sender: str | None, undelivered: bool, last: i
     """The mails that arrived for GAME_ID (the latest, oldest first): number, time,
     sender, subject, what gm made of it (handled, ignored and why, failed). For a player
     who swears he sent his orders; a failed one is handled again by `gm mod retry`.
-    With --undelivered, the mails gm could not deliver (see `gm mod requeue`)."""
+    With --undelivered, the mails gm could not deliver to some or all of their addresses
+    (see `gm mod requeue`)."""
     from dataclasses import asdict
 
     from gm.db.engine import session_scope
