@@ -10,12 +10,13 @@ file in ``data/tiles/``; a GM adds printed tiles by adding a file there
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from gm.i18n import Name
+from gm.i18n import Name, translate
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -86,6 +87,7 @@ class Home:
     name: str
     wind: str
     adjacent: tuple[str, ...]
+    name_fr: str = ""
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,9 @@ class Data:
     adjacent: dict[str, set[str]] = field(default_factory=dict)
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Other names of regions and posts, by id (aliases.toml: exonyms, issue 17)."""
+    names_said: dict[str, Name] = field(default_factory=dict)
+    """Each region, post, home and ally fleet by its English name, as a :class:`Name` with
+    its forms in other languages (board.toml ``name_fr``): :meth:`said`."""
 
     def rule(self, key: str) -> Any:
         return self.rules[key]["value"]
@@ -174,6 +179,33 @@ class Data:
             if node in table:
                 return table[node].name
         return node
+
+    def place_said(self, node: str) -> str:
+        """A region, post or home (by id) as a message names it in each reader's language:
+        "Norway", "Norvège" to a French seat (:meth:`said`)."""
+        return self.said(self.place_name(node))
+
+    def said(self, name: str) -> str:
+        """A place or an ally fleet by its English name (as orders, views and events carry
+        it), as a :class:`gm.i18n.Name` that a message says in the reader's language
+        (board.toml ``name_fr``: "Mer Baltique"); any other name (a tile, a player) as it
+        is."""
+        return self.names_said.get(name, name)
+
+    def said_all(self, names: Iterable[str]) -> str:
+        """``A, B, C`` (places, or any names) as one :class:`Name`, each said in the
+        reader's language: a journey's path, a tile's choices."""
+        said = [self.said(n) for n in names]
+        english = ", ".join(said)
+        languages = {lang for x in said if isinstance(x, Name) for lang in x.forms}
+        if not languages:
+            return english
+        return Name(english, **{lang: ", ".join(translate(x, lang) for x in said)
+                                for lang in sorted(languages)})
+
+    def place_names(self, language: str) -> dict[str, str]:
+        """Every place and ally fleet, English name -> its name in ``language``."""
+        return {english: translate(said, language) for english, said in self.names_said.items()}
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -220,8 +252,8 @@ def build(files: dict[str, dict[str, Any]]) -> Data:
     data = Data(
         winds={w["id"]: dict(w) for w in board["wind"]},
         regions=regions, posts=posts, white=white, black=black,
-        homes={h["id"]: Home(h["id"], h["name"], h["wind"], tuple(h["adjacent"]))
-               for h in board["home"]},
+        homes={h["id"]: Home(h["id"], h["name"], h["wind"], tuple(h["adjacent"]),
+                             h.get("name_fr", "")) for h in board["home"]},
         fleets={f["id"]: dict(f) for f in board["ally_fleet"]},
         jarls={j["id"]: Jarl(j["id"], j["name"], j["home"], j.get("start_silfr", 0),
                              _tuple(j.get("modifiers"))) for j in jarls["jarl"]},
@@ -231,7 +263,20 @@ def build(files: dict[str, dict[str, Any]]) -> Data:
         aliases={k: tuple(v) for k, v in files.get("aliases.toml", {}).get("place", {}).items()},
     )
     data.adjacent = _adjacency(data)
+    data.names_said = _names_said(data)
     return data
+
+
+def _names_said(data: Data) -> dict[str, Name]:
+    """English name -> :class:`Name` with its French form, for every region, post, home
+    and ally fleet (an ally fleet is named like its post: "Dublin")."""
+    out: dict[str, Name] = {}
+    named = [(x.name, x.name_fr) for table in (data.regions, data.posts, data.homes)
+             for x in table.values()]
+    named += [(str(f["name"]), str(f.get("name_fr", ""))) for f in data.fleets.values()]
+    for english, french in named:
+        out.setdefault(english, Name(english, **({"fr": french} if french else {})))
+    return out
 
 
 def _adjacency(data: Data) -> dict[str, set[str]]:

@@ -85,3 +85,34 @@ def test_exonyms_are_data_and_each_names_one_place() -> None:
            "aliases.toml": {"place": {"a": ["Beta"], "c": ["Gamma"]}}}
     assert _aliases(bad) == ["aliases.toml: 'Beta' of 'a' already names 'b'",
                              "aliases.toml: 'c' is no region or post"]
+
+
+def test_every_place_has_a_french_name_and_the_data_check_names_one_missing() -> None:
+    """docs/viking.md, Data: every wind, region, post, home and ally fleet has its French
+    name (board.toml ``name_fr``), which a French seat reads; the data check names an
+    entry without one, and a French name that is another place's name."""
+    from gm.i18n import translate
+
+    data = load()
+
+    def fr(english: str) -> str:
+        return translate(data.said(english), "fr")
+
+    assert check_all() == []
+    named = [*data.regions.values(), *data.posts.values(), *data.homes.values()]
+    assert all(x.name_fr for x in named) and all(f["name_fr"] for f in data.fleets.values())
+    assert (fr("Norway"), fr("Samarkand"), fr("Dublin")) == (
+        "Norvège", "Samarcande", "Dublin")
+    files = copy.deepcopy(raw_files())
+    board = files["board.toml"]
+    del board["post"][1]["name_fr"]
+    board["home"][0]["name_fr"] = ""
+    del board["ally_fleet"][0]["name_fr"]
+    board["post"][4]["name_fr"] = "Finlande"  # Aura named like the region Finland
+    problems = "\n".join(check(files))
+    assert "board.toml: post #2 (sigtuna): no French name 'name_fr'" in problems, problems
+    assert "board.toml: home #1 (uppsala): no French name 'name_fr'" in problems
+    assert "board.toml: ally_fleet #1 (dublin): no French name 'name_fr'" in problems
+    del board["post"][1], board["home"][0], board["ally_fleet"][0]
+    problems = "\n".join(check(files))
+    assert "post aura: name 'Finlande' already used by region finland" in problems, problems
