@@ -41,6 +41,9 @@ def scene(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
     def area_id(name: Any) -> str | None:
         return ids.get(str(name).casefold()) if name else None
 
+    def local(node: str, name: str) -> str:  # in the reader's language (board.toml name_fr)
+        return words.get(f"place:{node}", name)
+
     listed = view.get("players") or []  # names only before set-up is done
     players = [p for p in listed if isinstance(p, Mapping)]
     powers = [str(p["power"]) if isinstance(p, Mapping) else str(p) for p in listed]
@@ -49,20 +52,21 @@ def scene(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
     duchy = {area_id(r): p["power"] for p in players for r in p.get("duchies") or []}
     for r in data.regions.values():
         if r.type == "sea":
-            sc.areas[r.id] = Area(r.id, r.name, "sea")
+            sc.areas[r.id] = Area(r.id, local(r.id, r.name), "sea")
         else:
-            sc.areas[r.id] = Area(r.id, r.name, "land", duchy.get(r.id, r.type),
+            sc.areas[r.id] = Area(r.id, local(r.id, r.name), "land", duchy.get(r.id, r.type),
                                   words.get(r.type, r.type))
     home_of = {area_id(p.get("home")): p["power"] for p in players}
     for h in data.homes.values():
-        sc.areas[h.id] = Area(h.id, h.name, "box", home_of.get(h.id), words.get("home", "home"))
+        sc.areas[h.id] = Area(h.id, local(h.id, h.name), "box", home_of.get(h.id),
+                              words.get("home", "home"))
         sc.links += [Link(h.id, a, "sea" if data.regions[a].type == "sea" else "land")
                      for a in h.adjacent if a in data.regions]
     on_post = {area_id(p.get("post")): p for p in view.get("posts") or []}
     for pid, post in data.posts.items():
         st = on_post.get(pid) or {}
         note = st.get("venture") or words.get(post.kind, post.kind.replace("_", " "))
-        sc.areas[pid] = Area(pid, post.name, "box", st.get("owner"), str(note))
+        sc.areas[pid] = Area(pid, local(pid, post.name), "box", st.get("owner"), str(note))
         sc.links.append(Link(pid, post.access, "sea" if post.harbor else "land"))
         if st.get("owner"):
             n = int(st.get("followers") or 0)
@@ -80,7 +84,8 @@ def scene(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
         owner = str(s["power"]) if s["power"] in powers else "ally"
         label = words.get("longship", "longship")
         if owner == "ally":
-            label = f"{label} {str(s['power']).strip('()')}"
+            fleet = str(s["power"]).strip("()")  # named like its ally post: "Dublin"
+            label = f"{label} {local(area_id(fleet) or '', fleet)}"
         n = int(s.get("count", 1))
         detail = words.get("exhausted", "exhausted") if s.get("exhausted") else ""
         sc.pieces.append(Piece(where, owner, "public", label,

@@ -175,6 +175,15 @@ def either(names: Iterable[str]) -> str:
     return out
 
 
+def listed(names: Iterable[str]) -> str:
+    """``A, B, C`` as one message, each name said in the reader's language where it is a
+    :class:`gm.i18n.Name` ("Norvège" to a French seat)."""
+    out: str = ""
+    for name in names:
+        out = msg("{a}, {b}", a=out, b=name) if out else name
+    return out
+
+
 @dataclass(frozen=True)
 class NameFailure:
     """A name that matched nothing (UNKNOWN_NAME) or several things (AMBIGUOUS).
@@ -193,7 +202,7 @@ class NameFailure:
         what = self.slot or "name"
         if self.kind is ErrorKind.AMBIGUOUS:
             return msg("{slot} {text!r} is ambiguous: it matches {names}", slot=msg(what),
-                       text=self.text, names=", ".join(self.candidates))
+                       text=self.text, names=listed(self.candidates))
         if self.candidates:
             return msg("unknown {slot} {text!r}: did you mean {names}?", slot=msg(what),
                        text=self.text, names=either(self.candidates))

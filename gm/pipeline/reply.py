@@ -153,9 +153,11 @@ class MailReply:
                        entries=self._said(section.entries))
 
     def _said(self, entries: list[Entry]) -> list[Entry]:
-        """``entries`` with every message built in code said in the reply's language."""
+        """``entries`` with every message built in code said in the reply's language, and
+        the names a reply offers ("did you mean") as that language names them."""
         lang = self.language
-        return [Entry(kind=e.kind, line=e.line, suggestions=e.suggestions,
+        return [Entry(kind=e.kind, line=e.line,
+                      suggestions=tuple(translate(x, lang) for x in e.suggestions),
                       text=translate(e.text, lang) if e.kind == "note" else e.text,
                       echo=translate(e.echo, lang), reason=translate(e.reason, lang))
                 for e in entries]

@@ -41,7 +41,7 @@ from gm.games.viking.orders import (
 )
 from gm.games.viking.rules.setup import initial_state
 from gm.games.viking.table import Table
-from gm.i18n import N_, msg
+from gm.i18n import N_, msg, translate
 from gm.orders.conditions import Conditional, unwrap
 from gm.orders.model import ParsedOrder, ParseResult, SourceLine
 
@@ -76,16 +76,22 @@ class VikingModule(GameModule):
 
     def words(self, language: str) -> Mapping[str, Any]:
         """The players' colours and the follower types in ``language`` (rules.toml
-        ``colors`` and ``follower_types``, ``display_<language>``; the ids otherwise), and
-        the winds (board.toml ``name_<language>``), by the English name a view carries."""
+        ``colors`` and ``follower_types``, ``display_<language>``; the ids otherwise); the
+        winds (board.toml ``name_<language>``) and, as ``place_name``, the regions, posts,
+        homes and ally fleets (board.toml ``name_fr``: "Norvège"), by the English name a
+        view and an event carry; and ``place``, each region, post and home by id with its
+        ``name`` in ``language``, for the map (gm.service.mapwords)."""
         def said(key: str) -> dict[str, str]:
             entry = self.data.rules[key]
             shown = entry.get(f"display_{language}") or entry["value"]
             return dict(zip(entry["value"], shown, strict=True))
 
+        d = self.data
         return {"color": said("colors"), "follower": said("follower_types"),
-                "wind": {w["name"]: self.data.wind_name(w["id"], language)
-                         for w in self.data.winds.values()}}
+                "wind": {w["name"]: d.wind_name(w["id"], language) for w in d.winds.values()},
+                "place_name": d.place_names(language),
+                "place": {node: {"name": translate(d.place_said(node), language)}
+                          for table in (d.regions, d.posts, d.homes) for node in table}}
 
     def power_forms(self, language: str) -> Mapping[str, Mapping[str, str]]:
         """A seat is its colour (rules.toml ``colors``, ``display_<language>``)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from gm.games.viking.data import load
 from gm.i18n import Text, msg
 from gm.orders.conditions import Conditional
 
@@ -29,9 +30,9 @@ class Item:
         if self.kind == "silfr":
             return msg("{amount} silfr", amount=self.amount)
         if self.kind == "follower":
-            return msg("follower at {post}", post=self.value)
+            return msg("follower at {post}", post=said_place(self.value))
         if self.kind == "longship":
-            return msg("longship at {place}", place=self.value)
+            return msg("longship at {place}", place=_place(self.value))
         if self.kind == "tile":
             return msg("tile {tile}", tile=self.value)
         if self.kind == "promise":
@@ -46,9 +47,21 @@ class Item:
         return cls(d["kind"], d.get("value", ""), int(d.get("amount", 0)))
 
 
+def said_place(name: str) -> str:
+    """A place (its English name, as an order stores it) as an echo names it: a
+    :class:`gm.i18n.Name` said in the reader's language, "Norvège" to a French seat
+    (board.toml ``name_fr``), a name the grammar reads back as the same place."""
+    return load().said(name)
+
+
+def _said_all(names: tuple[str, ...]) -> str:
+    """``A, B, C`` (a journey's path, a tile's choices), places in the reader's language."""
+    return load().said_all(names)
+
+
 def _place(place: str) -> str:
     """A place as an echo names it: ``home`` is a word of the language ("foyer")."""
-    return msg("home") if place == "home" else place
+    return msg("home") if place == "home" else said_place(place)
 
 
 def _items(items: tuple[Item, ...]) -> Text:
@@ -93,7 +106,7 @@ class Journey(Order):
 
     def echo(self) -> Text:
         return msg("journey from {start} to {path}", start=_place(self.start),
-                   path=", ".join(self.path))
+                   path=_said_all(self.path))
 
 
 @dataclass(frozen=True)
@@ -108,7 +121,7 @@ class Offer(Order):
     def echo(self) -> Text:
         if self.at:
             return msg("offer {power} at {place}: give {give} for {get}", power=self.to,
-                       place=self.at, give=_items(self.give), get=_items(self.get))
+                       place=_place(self.at), give=_items(self.give), get=_items(self.get))
         return msg("offer {power}: give {give} for {get}", power=self.to,
                    give=_items(self.give), get=_items(self.get))
 
@@ -132,12 +145,12 @@ class Play(Order):
     choices: tuple[str, ...] = ()
 
     def echo(self) -> Text:
-        choices = ", ".join(self.choices)
+        choices = _said_all(self.choices)
         if self.at and self.choices:
-            return msg("play {tile} at {post}: {choices}", tile=self.tile, post=self.at,
-                       choices=choices)
+            return msg("play {tile} at {post}: {choices}", tile=self.tile,
+                       post=said_place(self.at), choices=choices)
         if self.at:
-            return msg("play {tile} at {post}", tile=self.tile, post=self.at)
+            return msg("play {tile} at {post}", tile=self.tile, post=said_place(self.at))
         if self.choices:
             return msg("play {tile}: {choices}", tile=self.tile, choices=choices)
         return msg("play {tile}", tile=self.tile)
@@ -151,9 +164,9 @@ class Activate(Order):
 
     def echo(self) -> Text:
         if self.choices:
-            return msg("activate {post}: {choices}", post=self.post,
-                       choices=", ".join(self.choices))
-        return msg("activate {post}", post=self.post)
+            return msg("activate {post}: {choices}", post=said_place(self.post),
+                       choices=_said_all(self.choices))
+        return msg("activate {post}", post=said_place(self.post))
 
 
 @dataclass(frozen=True)
@@ -164,8 +177,9 @@ class Parley(Order):
 
     def echo(self) -> Text:
         if self.rival:
-            return msg("parley {post} challenge {power}", post=self.post, power=self.rival)
-        return msg("parley {post}", post=self.post)
+            return msg("parley {post} challenge {power}", post=said_place(self.post),
+                       power=self.rival)
+        return msg("parley {post}", post=said_place(self.post))
 
 
 @dataclass(frozen=True)
@@ -175,7 +189,8 @@ class JarldomAction(Order):
     post: str
 
     def echo(self) -> Text:
-        return msg("jarldom from {place} to {post}", place=_place(self.start), post=self.post)
+        return msg("jarldom from {place} to {post}", place=_place(self.start),
+                   post=said_place(self.post))
 
 
 @dataclass(frozen=True)
@@ -192,7 +207,7 @@ class TheocracyAction(Order):
     post: str
 
     def echo(self) -> Text:
-        return msg("theocracy {post}", post=self.post)
+        return msg("theocracy {post}", post=said_place(self.post))
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ name), region and home, and the players (also by their jarl's name).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -34,6 +34,7 @@ from gm.games.viking.orders import (
     SwedenAction,
     TheocracyAction,
     Vote,
+    said_place,
 )
 from gm.games.viking.rules.actions import requirement_posts
 from gm.games.viking.table import Table
@@ -223,10 +224,10 @@ class VikingTransformer(OrderTransformer):
         return Quantity("actions_left")
 
     def longships_at(self, c: list[str]) -> Quantity:
-        return Quantity("longships_at", (c[0],))
+        return Quantity("longships_at", (said_place(c[0]),))
 
     def rival_longships_at(self, c: list[str]) -> Quantity:
-        return Quantity("rival_longships_at", (c[0],))
+        return Quantity("rival_longships_at", (said_place(c[0]),))
 
 
 GRAMMAR = GameGrammar(
@@ -247,8 +248,12 @@ GRAMMAR = GameGrammar(
 )
 
 
-def _index(entries: dict[str, list[str]], slot: str) -> NameIndex:
-    return NameIndex({k: [a for a in v if a and a != k] for k, v in entries.items()}, slot)
+def _index(entries: dict[str, list[str]], slot: str,
+           shown: Callable[[str], str] | None = None) -> NameIndex:
+    """``shown``: how a reply offers a name ("did you mean"): a place as the reader's
+    language names it ("Norvège", board.toml ``name_fr``)."""
+    return NameIndex({k: [a for a in v if a and a != k] for k, v in entries.items()}, slot,
+                     shown=shown)
 
 
 def known_tiles(data: Data, state: dict[str, Any], power: str | None) -> list[str]:
@@ -325,12 +330,16 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
     powers: dict[str, list[str]] = {p: [*([data.jarls[jarl].name] if jarl else []),
                                         *colour_names(data, p)] for p, jarl in jarls}
     choice = {**places, **powers, **tiles}
+
+    def said(name: str) -> str:  # a choice offered: a place, a player's colour or a tile
+        return said_colour(data, name) if name in powers else data.said(name)
+
     context = ParseContext(
-        names={"tile": _index(tiles, "tile"), "post": _index(posts, "post"),
-               "place": _index(places, "place"),
+        names={"tile": _index(tiles, "tile"), "post": _index(posts, "post", data.said),
+               "place": _index(places, "place", data.said),
                "power": NameIndex({k: [a for a in v if a and a != k] for k, v in powers.items()},
                                   "power", shown=lambda p: said_colour(data, p)),
-               "choice": _index(choice, "choice")},
+               "choice": _index(choice, "choice", said)},
         power=power, language=language, commands=phase_commands(step), extra=extra)
     _contexts.put(key, (data, context))  # the data is kept alive: its id stays its own
     return context

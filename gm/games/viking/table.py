@@ -16,7 +16,7 @@ from typing import Any
 
 from gm.games.base import Event
 from gm.games.viking.data import Data, Post, Tile
-from gm.i18n import N_, Text, as_data, msg
+from gm.i18n import N_, Name, Text, as_data, msg
 from gm.orders.names import fold
 
 HOME = "home"
@@ -57,10 +57,16 @@ class Table:
         """Record an event; a message built with ``msg`` (a reason) is kept in English
         under its key and as data under ``KEY_msg``, so a report says it in the
         reader's language (templates: ``d.get("why_msg", d.why) | say(lang)``); a list of
-        such messages likewise, item by item."""
+        such messages likewise, item by item. A place (:meth:`name`, a
+        :class:`gm.i18n.Name`) is kept as its English name: the templates say it in the
+        reader's language from the data (``VikingModule.words``, ``place_name``)."""
         vis = frozenset(visible_to) if visible_to is not None else None
         for key, value in list(data.items()):
-            if isinstance(value, Text):
+            if isinstance(value, Name):
+                data[key] = str(value)
+            elif isinstance(value, list) and value and all(isinstance(v, Name) for v in value):
+                data[key] = [str(v) for v in value]
+            elif isinstance(value, Text):
                 data[key], data[f"{key}_msg"] = str(value), as_data(value)
             elif isinstance(value, list) and value and all(isinstance(v, Text) for v in value):
                 # a list of messages (a trade's items) likewise: d.get("give_msg", d.give)
@@ -136,7 +142,13 @@ class Table:
         return next((t for t in among if fold(self.tile(t).name) == key), None)
 
     def name(self, node: str) -> str:
-        return "home" if node == HOME else self.data.place_name(node)
+        """A node as a message names it: ``home``, or the place's :class:`gm.i18n.Name`,
+        said in the reader's language ("Norvège" to a French seat, board.toml ``name_fr``)."""
+        return "home" if node == HOME else self.data.place_said(node)
+
+    def names(self, nodes: Any) -> str:
+        """``A, B, C``: places as one message, each said in the reader's language."""
+        return self.data.said_all(self.name(n) for n in nodes)
 
     # -- followers ------------------------------------------------------------
     def follower_type(self, post_id: str) -> tuple[str, int, int]:

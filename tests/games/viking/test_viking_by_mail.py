@@ -22,6 +22,7 @@ from gm.cli.main import cli
 from gm.db.engine import session_scope
 from gm.games.viking import module
 from gm.games.viking.table import Table
+from gm.i18n import translate
 from gm.service.games import SeatSpec, current_phase
 from gm.verify import verify_replay
 from tests.pipeline.conftest import deliver, mail, outbox
@@ -172,25 +173,26 @@ def test_a_french_seat_reads_the_parse_error_labels_in_french(pv) -> None:  # ty
 def test_the_reply_echoes_accepted_orders_in_the_seats_language(pv) -> None:  # type: ignore[no-untyped-def]
     """Issue 20: the echo of an accepted order ("OK ...") reads in the seat's language,
     whichever language the player wrote it in; the French echo is the grammar's French
-    ("voyager de foyer vers ..."), so it parses again."""
+    ("voyager de foyer vers ..."), with the place's French name, so it parses again."""
     _, state, owing = now(pv)
     p = owing[0]
-    entry = DATA.place_name(sorted(Table(DATA, state).home_entries(p))[0])
+    node = sorted(Table(DATA, state).home_entries(p))[0]
+    entry, french = DATA.place_name(node), translate(DATA.place_said(node), "fr")
     head = f"GAME pv1\nPOWER {p} {p}-pw\n"
     deliver(pv, mail(head + "SET LANGUAGE fr\n", sender=ADDR[p]))
     deliver(pv, mail(head + f"journey from home to {entry}\ninvest draw\n", sender=ADDR[p]))
     reply = outbox(pv, kind="reply", to=ADDR[p])[-1][1]
-    assert f"OK  voyager de foyer vers {entry}" in reply and "OK  investir piocher" in reply
+    assert f"OK  voyager de foyer vers {french}" in reply and "OK  investir piocher" in reply
     assert f"vous avez écrit : journey from home to {entry}" in reply
-    deliver(pv, mail(head + f"voyager de foyer vers {entry}\ninvestir piocher\n", sender=ADDR[p]))
+    deliver(pv, mail(head + f"voyager de foyer vers {french}\ninvestir piocher\n", sender=ADDR[p]))
     reply = outbox(pv, kind="reply", to=ADDR[p])[-1][1]
-    assert f"OK  voyager de foyer vers {entry}" in reply and "OK  investir piocher" in reply
+    assert f"OK  voyager de foyer vers {french}" in reply and "OK  investir piocher" in reply
     assert "vous avez écrit" not in reply and "journey" not in reply
     deliver(pv, mail(head + "SET LANGUAGE en\n", sender=ADDR[p]))
-    deliver(pv, mail(head + f"voyager de foyer vers {entry}\ninvestir piocher\n", sender=ADDR[p]))
+    deliver(pv, mail(head + f"voyager de foyer vers {french}\ninvestir piocher\n", sender=ADDR[p]))
     reply = outbox(pv, kind="reply", to=ADDR[p])[-1][1]
     assert f"OK  journey from home to {entry}" in reply and "OK  invest draw" in reply
-    assert f"you wrote: voyager de foyer vers {entry}" in reply
+    assert f"you wrote: voyager de foyer vers {french}" in reply
     assert now(pv)[1]["players"] == state["players"]  # nothing carried out yet (no READY)
 
 

@@ -57,9 +57,10 @@ def test_s7_invest_n_buys_the_tile_the_report_numbers_n(pv) -> None:  # type: ig
 def test_s2_nearest_names_are_offered_in_the_seats_language(pvfr) -> None:  # type: ignore[no-untyped-def]
     """orders.md §2: a misspelt name is answered with "the nearest names ("did you mean
     Skåne?")"; §8: "the seat's language chooses the reply's language". The French seat
-    read "vouliez-vous dire Gotland or Gotaland ?", an English "or" in French."""
+    read "vouliez-vous dire Gotland or Gotaland ?", an English "or" in French; the names
+    offered are the French names too (board.toml name_fr: "Götaland")."""
     reply = reply_to(pvfr, "red", "voyager de foyer vers Gotlnd")
-    assert "vouliez-vous dire Gotland ou Gotaland ?" in reply, reply
+    assert "vouliez-vous dire Gotland ou Götaland ?" in reply, reply
 
 
 def test_journey_from_home_refused_names_where_the_first_step_may_go(pv) -> None:  # type: ignore[no-untyped-def]
@@ -78,9 +79,9 @@ def test_journey_from_home_refused_names_where_the_first_step_may_go(pv) -> None
 
 
 def test_journey_from_home_refused_in_french_names_where_to_step(pvfr) -> None:  # type: ignore[no-untyped-def]
-    """The same refusal, to the French seat (orders.md §8)."""
+    """The same refusal, to the French seat (orders.md §8), its places named in French."""
     reply = reply_to(pvfr, "red", "voyager de foyer vers Finland")
-    assert "Finland n'est à côté d'aucun de vos foyers : un drakkar qui quitte votre plateau " \
+    assert "Finlande n'est à côté d'aucun de vos foyers : un drakkar qui quitte votre plateau " \
            "de jarl entre d'abord dans " in reply, reply
 
 
@@ -104,10 +105,13 @@ def test_a_french_report_says_home_and_the_jarldom_followers_in_french(pv) -> No
     English, where its orders say "voyager de foyer" and "jarlat"."""
     _, state, _ = now(pv)
     from gm.games.viking.table import Table
-    entry = DATA.place_name(sorted(Table(DATA, state).home_entries("red"))[0])
+    from gm.i18n import translate
+    node = sorted(Table(DATA, state).home_entries("red"))[0]
+    entry = DATA.place_name(node)
     send(pv, "red", f"journey from home to {entry}\npass")
     report = outbox(pv, kind="report", to=ADDR["blue"])[-1][1]
-    assert f"Rouge part de son foyer vers {entry}." in report, report
+    assert f"Rouge part de son foyer vers {translate(DATA.place_said(node), 'fr')}." in report, \
+        report
     assert "partisans : jarlat 0, Suède 0, théocratie 0, Rus 0" in report, report
     assert "jarldom" not in report
 

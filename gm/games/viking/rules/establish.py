@@ -60,14 +60,14 @@ def place_venture(t: Table, p: str, tid: str, pid: str) -> None:
     follower returns; pre-printed posts cannot be replaced."""
     post = t.post(pid)
     if post.kind != "empty":
-        raise Refusal(msg("{place} is pre-printed: a venture cannot replace it", place=post.name))
+        raise Refusal(msg("{place} is pre-printed: a venture cannot replace it", place=t.name(post.id)))
     ftype, n, cost = establish_check(t, p, pid, venture=tid)
     st = t.s["posts"][pid]
     if st.get("owner") and st["owner"] != p:
-        t.emit("follower_returned", power=st["owner"], post=post.name)
+        t.emit("follower_returned", power=st["owner"], post=t.name(post.id))
     if st.get("venture"):
         t.s["discard"].append(st["venture"])
-        t.emit("venture_replaced", power=p, post=post.name, old=t.tile(st["venture"]).name,
+        t.emit("venture_replaced", power=p, post=t.name(pid), old=t.tile(st["venture"]).name,
                owner=st.get("owner"))
     st.update({"venture": tid, "owner": None, "followers": 0})
     t.player(p)["hand"].remove(tid)

@@ -44,7 +44,7 @@ def start(t: Table, p: str, order: Journey) -> None:
         if path[0] not in t.home_entries(p):
             raise Refusal(msg("{place} is not next to one of your homes: a longship leaving your "
                               "jarlboard steps first into {places}", place=t.name(path[0]),
-                              places=", ".join(sorted(t.name(n) for n in t.home_entries(p)))))
+                              places=t.names(sorted(t.home_entries(p), key=t.data.place_name))))
     else:
         ready = sorted((sh for sh in t.ships_of(p, begin) if not sh["exhausted"]),
                        key=lambda sh: "fleet" in sh)

@@ -106,10 +106,12 @@ def _check(t: Table, giver: str, items: tuple[Item, ...]) -> None:
         if i.kind == "tile" and t.tile_named(i.value, t.player(giver)["hand"]) is None:
             raise Refusal(msg("{power} does not hold {tile}", power=giver, tile=i.value))
         if i.kind == "follower" and t.s["posts"][t.post_id(i.value)].get("owner") != giver:
-            raise Refusal(msg("{power} has no follower at {place}", power=giver, place=i.value))
+            raise Refusal(msg("{power} has no follower at {place}", power=giver,
+                               place=t.data.said(i.value)))
         if i.kind == "longship" and not [sh for sh in t.ships_of(giver, t.node(i.value))
                                          if "fleet" not in sh]:
-            raise Refusal(msg("{power} has no longship at {place}", power=giver, place=i.value))
+            raise Refusal(msg("{power} has no longship at {place}", power=giver,
+                               place=t.data.said(i.value)))
 
 
 def _check_receive(t: Table, taker: str, items: tuple[Item, ...]) -> None:
