@@ -146,3 +146,47 @@ def test_rule_4_5_a_move_barred_within_reach_names_where_and_the_rule(ctx: Any) 
     assert "(4.5)" in reply, reply
     assert "refused: no legal path: the shortest way by land is barred at Brandenburg: " in reply
     assert "no legal path\n" not in reply
+
+
+def test_rule_9_2_a_move_too_far_by_land_names_the_embark_sail_and_land_that_go_by_sea(ctx: Any) -> None:
+    """9.2: "Sea transport involves loading (or unloading) army or regiment blocks onto
+    fleets at sea, and works like regular movement ... Loading blocks ... can only be done
+    from a territory with a friendly port into the sea zone the port lies on. You may
+    unload blocks at sea into a territory through a bordering port". In the 12.1 set-up
+    Karl XII stands in Skåne (the port of Malmö, Southern Baltic Sea) with Wachtmeister
+    and Wattrang at sea off it; Estland (Reval, Gulf of Finland) is round the Baltic by
+    land. The reply said only "too far even force-marching (4.4)"; it now gives the orders
+    that go by sea, landing the next turn ("A given block may not be both loaded and
+    unloaded during the same game turn"). Pommern's port lies on the same sea: no sail.
+    Sjælland is Danish and Denmark is out of the war (4.5): not by sea either."""
+    _baltica(ctx)
+    reply = _send(ctx, "CHECK\nmove from Skåne: Karl XII to Estland\n"
+                       "move from Skåne: Dalregementet, Södra Skånska to Pommern\n"
+                       "move from Skåne: Karl XII to Sjælland\n")
+    assert ("move from Skåne: Karl XII to Estland: refused: too far even force-marching (4.4); "
+            "by sea: embark Karl XII from Skåne onto Wachtmeister, sail Wachtmeister from "
+            "Southern Baltic Sea to Gulf of Finland, then next turn land Karl XII from Gulf of "
+            "Finland to Estland (9.2)") in reply, reply
+    assert ("to Pommern: refused: too far even force-marching (4.4); by sea: embark "
+            "Dalregementet, Södra Skånska from Skåne onto Wachtmeister, then next turn land "
+            "Dalregementet, Södra Skånska from Southern Baltic Sea to Pommern (9.2)") in reply
+    assert ("to Sjælland: refused: too far even force-marching (4.4); nor by sea: territory "
+            "of an inactive nation (4.5)") in reply
+    # the embark and sail as the reply words them are orders that pass this very phase
+    suggested = reply.split("by sea: ", 1)[1].split(", then next turn", 1)[0]
+    embark, sail = suggested.split(", sail ")
+    again = _send(ctx, f"CHECK\n{embark}\nsail {sail}\n")
+    assert f"OK  {embark}" in again and f"OK  sail {sail}" in again, again
+    assert "REFUSED" not in again
+
+
+def test_rule_9_2_the_sea_route_in_french_with_the_french_keywords(ctx: Any) -> None:
+    """The same answer to a French seat: embarquer, naviguer, débarquer, as it writes them."""
+    _baltica(ctx, "fr")
+    reply = _send(ctx, "VERIFIER\ndéplacer de Skåne : Karl XII vers Estland\n")
+    assert ("refusé : trop loin même en marche forcée (4.4) ; par mer : embarquer Karl XII de "
+            "Skåne sur Wachtmeister, naviguer Wachtmeister de Southern Baltic Sea vers Gulf of "
+            "Finland, puis au tour suivant débarquer Karl XII de Gulf of Finland vers Estland "
+            "(9.2)") in reply, reply
+    assert "by sea" not in reply and "next turn" not in reply
+

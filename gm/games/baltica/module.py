@@ -575,7 +575,9 @@ def _move_paths(world: World, power: str, origin: str, order: Move) -> Validatio
             return Validation(Verdict.REFUSED, msg(
                 "no legal path: the shortest way by land is barred at {place}: {why}",
                 place=world.tname(plan.at), why=msg(plan.barred.value)))
-        if plan.why in (Why.TOO_FAR, Why.NO_PATH, Why.BY_SEA):
+        if plan.why in (Why.TOO_FAR, Why.BY_SEA):
+            return Validation(Verdict.REFUSED, _by_sea(world, plan, blocks, world.bid_territory(g.to)))
+        if plan.why is Why.NO_PATH:
             return Validation(Verdict.REFUSED, msg(plan.why.value))
         if plan.why is Why.FORCE_NEEDED:
             verdict = Verdict.WARNING
@@ -589,6 +591,35 @@ def _move_paths(world: World, power: str, origin: str, order: Move) -> Validatio
             notes.append(msg("{blocks} by {path}", blocks=", ".join(g.blocks),
                              path=" → ".join(world.tname(t) for t in plan.path)))
     return Validation(verdict, joined(notes) if notes else "")  # each note in the reader's language
+
+
+def _by_sea(world: World, plan: movement.PathCheck, blocks: Sequence[str], to: str) -> Text:
+    """A move the land will not carry (no land route, or too far even force-marching,
+    4.4) answered with the sea (9.2: "Sea transport involves loading (or unloading) army
+    or regiment blocks onto fleets at sea, and works like regular movement"): the embark,
+    sail and land orders that take the blocks there now, in the reader's words; or why
+    they may not land there either (4.5, 11.x); or, for a destination with a port, that
+    blocks cross the sea that way. Landing waits for the next turn: "A given block may not
+    be both loaded and unloaded during the same game turn" (9.2, design note)."""
+    why = msg("no land route there") if plan.why is Why.BY_SEA else msg(Why.TOO_FAR.value)
+    route = plan.sea
+    if route is not None:
+        names = tuple(world.name(b) for b in blocks)
+        embark = Embark(names, world.tname(route.port), tuple(world.name(f) for f in route.fleets))
+        land = Land(names, world.tname(route.landing_sea), world.tname(route.to))
+        if not route.path:
+            return msg("{why}; by sea: {embark}, then next turn {land} (9.2)",
+                       why=why, embark=embark.text(), land=land.text())
+        sail = Sail(embark.fleets, world.tname(route.sea), world.tname(route.landing_sea))
+        return msg("{why}; by sea: {embark}, {sail}, then next turn {land} (9.2)",
+                   why=why, embark=embark.text(), sail=sail.text(), land=land.text())
+    if plan.closed is not None:
+        return msg("{why}; nor by sea: {closed}", why=why, closed=msg(plan.closed.value))
+    t = world.board.territories.get(to)
+    if plan.why is Why.TOO_FAR and t is not None and t.port and not t.box:
+        return msg("too far even force-marching (4.4); "
+                   "blocks cross the sea with embark, sail and land (9.2)")
+    return msg(plan.why.value if plan.why is not None else Why.NO_PATH.value)
 
 
 class _ActionTally:

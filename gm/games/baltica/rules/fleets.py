@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from gm.games.baltica.board import BlockKind
 from gm.games.baltica.orders import Embark, Land, Sail
@@ -275,3 +276,72 @@ def harbor_captured(world: World, territory: str, loser: str) -> None:
         world.emit("fleet_expelled", territory=t.name, sea=world.tname(t.sea),
                    nation=world.spec(f).nation)
         take_step(world, f)
+
+
+@dataclass(frozen=True)
+class SeaRoute:
+    """How a group goes by sea (9.2): embark at ``port`` (the group's own territory) onto
+    ``fleets`` at sea in its sea zone, sail them along ``path`` (no sail when the
+    destination's port lies on the same zone) and land in ``to`` from ``sea``."""
+
+    port: str
+    fleets: tuple[str, ...]
+    sea: str
+    path: tuple[str, ...]
+    to: str
+
+    @property
+    def landing_sea(self) -> str:
+        return self.path[-1] if self.path else self.sea
+
+
+def landing_problem(world: World, power: str, blocks: Sequence[str], to: str) -> Why | None:
+    """Why ``blocks`` may never land in ``to`` as the board stands, whatever fleet carries
+    them (9.2: "You may unload blocks at sea into a territory through a bordering port";
+    4.5: an inactive nation's territory is prohibited; 11.x: limited interests); None when
+    they may, or when ``to`` has no port (an off-map box, 11.11, is no landing place)."""
+    from gm.games.baltica.rules.limits import move_problem
+
+    t = world.board.territories.get(to)
+    if t is None or not t.port or t.sea is None or t.box:
+        return None
+    if world.prohibited(to):
+        return Why.PROHIBITED
+    return move_problem(world, power, blocks, (to,))
+
+
+def sea_route(world: World, power: str, origin: str, blocks: Sequence[str],
+              to: str) -> SeaRoute | None:
+    """The sea transport a player can order now for ``blocks`` in ``origin`` to reach
+    ``to`` (9.2), or None. 9.2: "Loading blocks counts as those blocks' entire movement,
+    and can only be done from a territory with a friendly port into the sea zone the port
+    lies on. You may unload blocks at sea into a territory through a bordering port
+    regardless of who controls the port. Each fleet block can transport one army block or
+    two regiment blocks at a time"; "Fleets may not load or unload army or regiment blocks
+    if enemy fleets are present in the same sea zone". The fleets are the power's at sea
+    off the port, filled in id order as ``embark`` fills them; their sail (9.1) is the
+    shortest within the slowest fleet's movement."""
+    here, there = world.board.territories.get(origin), world.board.territories.get(to)
+    if (here is None or there is None or not here.port or here.sea is None
+            or not there.port or there.sea is None or there.box
+            or not world.controlled_by(origin, power)
+            or landing_problem(world, power, blocks, to) is not None):
+        return None
+    sea = here.sea
+    if enemy_fleets(world, power, sea) or enemy_fleets(world, power, there.sea):
+        return None
+    plan: dict[str, str] = {}
+    for b in blocks:
+        fleet = next((f for f in sorted(fleets_at(world, power, sea))
+                      if _room_with(world, f, b, [c for c, on in plan.items() if on == f])),
+                     None)
+        if fleet is None:
+            return None
+        plan[b] = fleet
+    fleets = tuple(sorted(set(plan.values())))
+    if there.sea == sea:
+        return SeaRoute(origin, fleets, sea, (), to)
+    path = sea_path(world, power, fleets, sea, there.sea)
+    if isinstance(path, Why) or len(path) > min(world.spec(f).movement for f in fleets):
+        return None
+    return SeaRoute(origin, fleets, sea, path, to)

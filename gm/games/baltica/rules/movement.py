@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from gm.games.baltica.board import Board
 from gm.games.baltica.orders import Move, MoveGroup
 from gm.games.baltica.rules.event_effects import mistrust_problem
+from gm.games.baltica.rules.fleets import SeaRoute, landing_problem, sea_route
 from gm.games.baltica.rules.limits import attack_problem, entry_problem, move_problem
 from gm.games.baltica.rules.losses import take_step
 from gm.games.baltica.rules.results import Why
@@ -25,6 +26,8 @@ class PathCheck:
     why: Why | None = None
     at: str = ""  # NO_PATH: where the shortest land route is barred, and why
     barred: Why | None = None
+    sea: SeaRoute | None = None  # BY_SEA, TOO_FAR: the sea transport to order instead (9.2)
+    closed: Why | None = None  # BY_SEA, TOO_FAR: why no landing there either (4.5, 11.x)
 
 
 def step_problem(world: World, power: str, a: str, b: str, blocks: Sequence[str],
@@ -104,12 +107,17 @@ def no_path(world: World, power: str, origin: str, to: str, blocks: Sequence[str
     route longer than a force march reaches (4.4: "too far even force-marching"); or one
     within reach that the rules bar now, with where and why (an inactive nation's
     territory, 4.5; enemy blocks to stop at, 4.1; ...). Each was "no legal path" before: a
-    Swedish player moving Karl XII from Skåne to Sjælland could not tell which."""
+    Swedish player moving Karl XII from Skåne to Sjælland could not tell which.
+
+    When the land will not do (no route, or too far), the sea may: the sea transport
+    the player can order now (:func:`fleets.sea_route`, 9.2: embark, sail, land), or why
+    the blocks may not land there either (4.5, 11.x): Karl XII goes from Skåne to Estland
+    on the fleets at sea off Malmö, not to Sjælland while Denmark is out of the war."""
     route = _land_route(world.board, origin, to)
-    if route is None:
-        return PathCheck(why=Why.BY_SEA)
-    if len(route) > limit:
-        return PathCheck(why=Why.TOO_FAR)
+    if route is None or len(route) > limit:
+        return PathCheck(why=Why.BY_SEA if route is None else Why.TOO_FAR,
+                         sea=sea_route(world, power, origin, blocks, to),
+                         closed=landing_problem(world, power, blocks, to))
     here = origin
     for i, there in enumerate(route):
         why = step_problem(world, power, here, there, blocks, i == len(route) - 1)
