@@ -254,7 +254,7 @@ def translate(text: Any, language: str) -> str:
         return text.forms.get(language, str(text))
     if isinstance(text, Moment):
         return moment(text.at, text.zone, language)
-    if language == SOURCE_LANGUAGE:
+    if language == SOURCE_LANGUAGE and not _said_otherwise(text):
         return str(text)
     template = text.said(translations(language))
     params = {k: translate(v, language) if isinstance(v, Text) else v
@@ -263,6 +263,15 @@ def translate(text: Any, language: str) -> str:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):  # a translation with a broken placeholder
         return str(text)
+
+
+def _said_otherwise(text: Text) -> bool:
+    """Whether ``text`` holds a :class:`Name` with an English form of its own: an id kept
+    as written where it is logged and said by its name to a reader, English too (a dice
+    purpose: "action roll sweden" is logged, gm verify compares it; "action roll Sweden"
+    is read)."""
+    return any(SOURCE_LANGUAGE in v.forms if isinstance(v, Name)
+               else isinstance(v, Text) and _said_otherwise(v) for v in text.params.values())
 
 
 def as_data(text: Any) -> Any:

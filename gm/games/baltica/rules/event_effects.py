@@ -19,7 +19,29 @@ from gm.games.baltica.rules.replacements import spend_on_map
 from gm.games.baltica.rules.truce import call_truce
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import ASIDE, POOL, other_power
-from gm.i18n import msg
+from gm.i18n import N_, Name, languages, msg, name, translate
+
+#: A table or an event result a dice purpose names by its id (tables.toml), named as the
+#: report names it (templates/baltica/_events.txt.j2 ``TABLES``, ``RESULTS``).
+_LABELS = {
+    "swedish_event_table": N_("Swedish Event Table (12.2)"),
+    "coalition_event_table": N_("Coalition Event Table (12.3)"),
+    "forced_recruitment": N_("forced recruitment"),
+    "reinforcements": N_("reinforcements"),
+    "emergency_recruitment": N_("emergency recruitment"),
+    "denmark_loans_troops": N_("Denmark loans troops to Austria"),
+    "emperor_demands_troops": N_("the Emperor demands troops"),
+}
+
+
+def said_id(key: str) -> Name:
+    """A table's or an event's id in a dice purpose, said by its name in every language
+    ("forced recruitment RPs", "PR de l'événement recrutement forcé"); the purpose's own
+    text keeps the id, as logged and compared by gm verify (:meth:`World.said`)."""
+    label = _LABELS.get(key)
+    if label is None:
+        return name(key)
+    return name(key, **{lang: translate(msg(label), lang) for lang in languages()})
 
 
 @dataclass(frozen=True)
@@ -155,7 +177,7 @@ def immediate_rp(world: World, power: str, nation: str | None, dice: int, cause:
     Without ``build_rest`` the RPs go to any of the player's blocks and what cannot be
     spent is lost (8.2); with it, to the blocks ``nation``'s RPs pay for.
     """
-    rp = world.dice.d6_sum(dice, msg("{cause} RPs", cause=cause))
+    rp = world.dice.d6_sum(dice, msg("{cause} RPs", cause=said_id(cause)))
     if build_rest and nation is not None:
         blocks = [b for b in world.state.blocks
                   if world.board.nations[world.spec(b).nation].pool == nation]
@@ -179,7 +201,7 @@ def side_event(world: World, power: str, choices: Choices) -> None:
     """12.1 #5 and 12.4 #6: "Roll on the Swedish Event Table (12.2) if you are Sweden, or
     the Coalition Event Table (12.3) if you are the Coalition." """
     table = "swedish_event_table" if power == "sweden" else "coalition_event_table"
-    roll = world.dice.d6(msg("{table} {power}", table=table, power=world.said(power)))
+    roll = world.dice.d6(msg("{table} {power}", table=said_id(table), power=world.said(power)))
     r = row(world, table, roll)
     world.emit("event_rolled", power=power, table=table, roll=roll, result=r["id"])
     SIDE_EFFECTS[r["id"]](world, power, r, choices)
@@ -197,7 +219,7 @@ def pool_loan(world: World, power: str, r: dict[str, Any], choices: Choices) -> 
     if not pool:
         world.emit("no_effect", power=power, result=r["id"], reason="empty_pool")
         return
-    block = draw(world, pool, msg("{event}: block drawn", event=r["id"]), visible_to=[other_power(power)])
+    block = draw(world, pool, msg("{event}: block drawn", event=said_id(r["id"])), visible_to=[other_power(power)])
     set_aside(world, block, r["returns"], r["id"])
 
 

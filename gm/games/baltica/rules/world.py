@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gm.dice import Dice
-from gm.games.baltica.board import BlockKind, BlockType, Board, Rating, Terrain
+from gm.games.baltica.board import BlockKind, BlockType, Board, Rating, Terrain, player_words
 from gm.games.baltica.state import POWERS, REMOVED, GameState, other_power
 from gm.games.base import Event
-from gm.i18n import Name, Text, as_data, name
+from gm.i18n import Name, Text, as_data, languages, name
 
 
 def border_key(a: str, b: str) -> str:
@@ -103,14 +103,20 @@ class World:
         return self.board.power_of_nation(nation, self.state.defected)
 
     def said(self, key: str) -> Name:
-        """A nation or a player (``sweden``, ``coalition``) as written in a message, said
-        in the reader's language with the nation's name from nations.toml ``words``
-        (issue 20); English keeps the key, as dice purposes always wrote it."""
+        """A nation or a player (``sweden``, ``coalition``) as written in a message (a dice
+        purpose), said by its name in every language, English too ("action roll Sweden",
+        "jet d'actions Suède"): the nation's from nations.toml ``name`` and ``words``
+        (issue 20), the Coalition's from ``[player.coalition]`` ``words``, as the rest of
+        the report names them. The message's own text keeps the key ("action roll
+        sweden"): it is what the log holds and ``gm verify`` compares."""
         n = self.board.nations.get(key)
-        if n is None:
-            return name(key, fr=key.capitalize())
-        return name(key, **{lang: w["name"] for lang, w in n.words.items()
-                            if lang != "en" and "name" in w})
+        if n is not None:
+            forms = {"en": n.name, **{lang: str(w["name"]) for lang, w in n.words.items()
+                                      if "name" in w}}
+        else:
+            forms = {lang: player_words(lang).get(key, {}).get("name", key.capitalize())
+                     for lang in languages()}
+        return name(key, **forms)
 
     def name(self, block: str) -> str:
         """A block's display name (for events)."""
