@@ -104,15 +104,18 @@ class BritanniaData:
         return tuple(seen)
 
     def said(self, key: str) -> Name:
-        """A power or a place (by id) as a dice purpose names it, said in the reader's
-        language with its ``words`` name (rules.toml, map.toml); English keeps the id, as
-        dice purposes always wrote it (``gm verify`` compares a replay's purposes with the
-        logged ones), as Pax Baltica's ``World.said`` does."""
+        """A power or a place (by id) as a dice purpose names it, said by its name in every
+        language, English too (``name`` and ``words``, rules.toml, map.toml: "colonial
+        office U.S.A.", "colonial combat Cape Colony"); the purpose's own text keeps the id
+        ("colonial office usa"), as logged and compared by ``gm verify``, as Pax Baltica's
+        ``World.said`` does."""
         table = (self.rules["powers"].get(key) or self.rules["minor_powers"].get(key)
                  or self.rules["non_players"].get(key) or self.raw_map["areas"].get(key)
                  or self.raw_map["sea_zones"].get(key) or {})
-        return Name(key, **{lang: str(w["name"]) for lang, w in table.get("words", {}).items()
-                            if lang != "en" and "name" in w})
+        forms = {"en": str(table["name"])} if "name" in table else {}
+        forms.update({lang: str(w["name"]) for lang, w in table.get("words", {}).items()
+                      if "name" in w})
+        return Name(key, **forms)
 
     def home(self, power: str) -> str:
         table = self.rules["powers"].get(power) or self.rules["minor_powers"][power]

@@ -83,7 +83,9 @@ def test_rule_setting_up_the_game_dice_logged_and_verified(ctx) -> None:  # type
 def test_the_dice_lines_name_powers_in_the_readers_language(ctx) -> None:  # type: ignore[no-untyped-def]
     """A French seat's report lists the set-up's rolls with the powers' French names
     ("activité de puissance mineure (Belgique)"), not the data's ids ("(belgium)"); the
-    English report and the logged purposes (which `gm verify` compares) keep the ids."""
+    English report with their English names as the rest of it ("minor power activity
+    Belgium", it read "minor power activity belgium"); the logged purposes (which `gm verify` compares) keep
+    the ids (test_rule_setting_up_the_game_dice_logged_and_verified)."""
     _new_game(ctx)
     (_, french), = outbox(ctx, kind="report", to=ADDR["france"])
     dice = french[french.index("Dés :"):]
@@ -92,4 +94,8 @@ def test_the_dice_lines_name_powers_in_the_readers_language(ctx) -> None:  # typ
     assert "ministère des Colonies (France) :" in dice
     assert "(belgium)" not in dice and "(france)" not in dice
     (_, english), = outbox(ctx, kind="report", to=ADDR["britain"])
-    assert "minor power activity belgium:" in english
+    dice = english[english.index("Dice:"):]
+    for minor in ("Belgium", "Netherlands", "Portugal", "Spain"):
+        assert f"minor power activity {minor}:" in dice, dice
+    assert "colonial office Britain:" in dice
+    assert "belgium" not in dice and "britain:" not in dice
