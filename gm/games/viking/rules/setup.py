@@ -17,7 +17,7 @@ from gm.dice import Dice
 from gm.games.base import GameError
 from gm.games.viking.data import Data
 from gm.games.viking.table import Table
-from gm.i18n import msg
+from gm.i18n import languages, msg, name, translate
 
 DECKS = ("starter", "random", "custom")
 
@@ -167,7 +167,9 @@ def _pile(dice: Dice, tiles: list[Any], n: int, deck: str, per: int,
     if deck == "custom":
         out: list[str] = []
         for typ, count in custom.items():
-            pool = shuffle(dice, [x.id for x in tiles if x.type == typ], msg("custom {kind}s", kind=typ))
+            kind = name(typ, **{lang: translate(msg(typ), lang) for lang in languages()[1:]})
+            # the type by its word ("tuiles choisies (entreprise)"); the logged purpose keeps the id
+            pool = shuffle(dice, [x.id for x in tiles if x.type == typ], msg("custom {kind}s", kind=kind))
             out += pool[:count * n]
         return out
     return shuffle(dice, [x.id for x in tiles], msg("saga tiles"))[:per * n]
