@@ -73,6 +73,20 @@ def actions_report(ctx: ServiceContext) -> str:
     return text.split("--- 1700-autumn-actions-sweden ---", 1)[1].split("\n\n", 1)[0]
 
 
+def read_late(pb: tuple[ServiceContext, datetime], dovecot: DovecotServer,
+              imap_user: tuple[str, str], settings: ImapSettings, tmp_path: Path, *,
+              arrived: timedelta, read: timedelta, sweep_seconds: float = 3600) -> Daemon:
+    """Sweden's orders APPENDed ``arrived`` after the deadline (negative: before it), the
+    clock ``read`` after it, and a daemon reading the mailbox with ``settings``."""
+    ctx, deadline = pb
+    user, password = imap_user
+    dovecot.append(user, password, [mail(SWEDEN_ORDERS, sender=SWEDEN)], arrived=deadline + arrived)
+    assert isinstance(ctx.clock, FakeClock)
+    ctx.clock.set(deadline + read)
+    return Daemon(ctx, ImapSource(settings), FileSink(str(tmp_path / "out")),
+                  sweep_seconds=sweep_seconds)
+
+
 def run_steps(daemon: Daemon, n: int = 1) -> None:
     async def steps() -> None:
         for _ in range(n):
@@ -86,14 +100,9 @@ def test_orders_that_reached_the_mailbox_before_the_deadline_count_when_read_aft
         imap_settings: ImapSettings, tmp_path: Path) -> None:
     """Sweden's mail came 30 s before the deadline; gm reads it two minutes after it (it was
     busy): the orders are carried out, then the phase closes with them."""
-    ctx, deadline = pb
-    user, password = imap_user
-    dovecot.append(user, password, [mail(SWEDEN_ORDERS, sender=SWEDEN)],
-                   arrived=deadline - timedelta(seconds=30))
-    assert isinstance(ctx.clock, FakeClock)
-    ctx.clock.set(deadline + timedelta(minutes=2))
-    daemon = Daemon(ctx, ImapSource(imap_settings), FileSink(str(tmp_path / "out")),
-                    sweep_seconds=3600)
+    ctx = pb[0]
+    daemon = read_late(pb, dovecot, imap_user, imap_settings, tmp_path,
+                       arrived=-timedelta(seconds=30), read=timedelta(minutes=2))
 
     run_steps(daemon)
 
@@ -109,14 +118,9 @@ def test_orders_that_reached_the_mailbox_after_the_deadline_are_too_late(
         imap_settings: ImapSettings, tmp_path: Path) -> None:
     """The same mail 30 s after the deadline, read while the phase is still open: "too late
     for 1700-autumn-actions-sweden", nothing carried out, and the phase closes without it."""
-    ctx, deadline = pb
-    user, password = imap_user
-    dovecot.append(user, password, [mail(SWEDEN_ORDERS, sender=SWEDEN)],
-                   arrived=deadline + timedelta(seconds=30))
-    assert isinstance(ctx.clock, FakeClock)
-    ctx.clock.set(deadline + timedelta(minutes=2))
-    daemon = Daemon(ctx, ImapSource(imap_settings), FileSink(str(tmp_path / "out")),
-                    sweep_seconds=3600)
+    ctx = pb[0]
+    daemon = read_late(pb, dovecot, imap_user, imap_settings, tmp_path,
+                       arrived=timedelta(seconds=30), read=timedelta(minutes=2))
 
     run_steps(daemon)
 
@@ -132,14 +136,11 @@ def test_a_deadline_waits_while_the_mailbox_refuses_gms_login(
     deadline until 40 minutes after it. Sweden's orders came ten minutes before the
     deadline. The phase is not closed while gm cannot read them; once the login works, they
     are carried out and the phase closes with them."""
-    ctx, deadline = pb
-    user, password = imap_user
-    dovecot.append(user, password, [mail(SWEDEN_ORDERS, sender=SWEDEN)],
-                   arrived=deadline - timedelta(minutes=10))
+    ctx = pb[0]
+    daemon = read_late(pb, dovecot, imap_user, replace(imap_settings, password="changed"),
+                       tmp_path, arrived=-timedelta(minutes=10), read=timedelta(minutes=5),
+                       sweep_seconds=0)
     assert isinstance(ctx.clock, FakeClock)
-    ctx.clock.set(deadline + timedelta(minutes=5))
-    daemon = Daemon(ctx, ImapSource(replace(imap_settings, password="changed")),
-                    FileSink(str(tmp_path / "out")), sweep_seconds=0)
     for _ in range(3):
         with pytest.raises(ImapLoginError):
             run_steps(daemon)

@@ -10,7 +10,6 @@ moderator found another way."""
 
 from __future__ import annotations
 
-import asyncio
 import email
 from datetime import UTC, datetime, timedelta
 from email.policy import default as default_policy
@@ -23,13 +22,13 @@ from gm.clock import FakeClock
 from gm.db.engine import session_scope
 from gm.db.models import ModeratorAct, OutboundMail, Seat
 from gm.mail.smtp_sink import SmtpSink
-from gm.pipeline.dispatch import drain
 from gm.service.adjudicate import close_phase
 from gm.service.context import ServiceContext
 from gm.service.games import current_phase
 from gm.service.history import history_rows, history_text
 from tests.e2e.conftest import header
 from tests.e2e.test_faults import clear, rows
+from tests.e2e.test_outbound_delivery import send_due
 from tests.pipeline.conftest import deliver, mail, outbox
 from tests.support.moderator_notice import assert_in, moderator_speaks
 from tests.support.servers import SmtpMode, SmtpTestServer
@@ -39,14 +38,14 @@ NEW = "sud@new.example"
 MOD = "mod@example.org"
 
 
-def send_due(ctx: ServiceContext, sink: SmtpSink) -> int:
-    async def run() -> int:
-        try:
-            return await drain(ctx, sink)
-        finally:
-            await sink.close()
-    return asyncio.run(run())
-
+def refused_while_queued(race: ServiceContext, mail_id: int, copy_id: int | None) -> None:
+    """``gm mod requeue`` asked again while the copy waits: refused, and nothing changes."""
+    before = state(race)
+    again = gm(race, "mod", "requeue", str(mail_id))
+    assert again.exit_code == 1
+    assert (f"mail {mail_id} is queued again already, as mail {copy_id} to {NEW}; nothing "
+            "changed") in again.output
+    assert state(race) == before
 
 def gm(ctx: ServiceContext, *args: str) -> Result:
     """``gm ARGS`` as the moderator runs it on the game's database."""
@@ -149,12 +148,7 @@ def test_gm_mod_requeue_sends_the_failed_report_to_the_corrected_address_once(
     assert done.output == (f"mail {report.id} (report \"{report.subject}\") is queued again "
                            f"as mail {copy.id}, to {NEW} (it failed at {DEAD})\n")
 
-    before = state(race)  # asked again while the copy waits: refused, nothing changes
-    again = gm(race, "mod", "requeue", str(report.id))
-    assert again.exit_code == 1
-    assert (f"mail {report.id} is queued again already, as mail {copy.id} to {NEW}; nothing "
-            "changed") in again.output
-    assert state(race) == before
+    refused_while_queued(race, report.id, copy.id)
 
     smtp_server.mode = SmtpMode.ACCEPT
     cli_time_reached(race)
