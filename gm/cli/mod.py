@@ -151,8 +151,9 @@ def decline(app: App, game_id: str, address: str, actor: str) -> None:
     took is open again; it is mailed that."""
     from gm.service.forming import decline as decline_join
 
-    done = _run(app, game_id, lambda c, s, g: decline_join(c, s, g, address, actor=actor))
-    click.echo(f"{game_id}: {address} declined; {done}")
+    freed = _run(app, game_id, lambda c, s, g: decline_join(c, s, g, address, actor=actor))
+    click.echo(f"{game_id}: {address} declined; "
+               + (f"{freed} is open again" if freed else "request dropped"))
 
 
 @mod.command()

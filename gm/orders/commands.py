@@ -266,6 +266,28 @@ class Requeue(ModeratorCommand):
     mail: int
 
 
+@dataclass(frozen=True, kw_only=True)
+class Unhold(ModeratorCommand):
+    """``UNHOLD [KEEP OPEN]``: lift the hold of a game whose adjudication raised, and
+    (unless KEEP OPEN) close its phase again (gm.service.adjudicate.unhold)."""
+
+    keep_open: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Retry(ModeratorCommand):
+    """``RETRY 12``: handle again, once, inbound mail 12, whose handling failed."""
+
+    mail: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeclineJoin(ModeratorCommand):
+    """``DECLINE address``: turn an address away from a forming game (gm.service.forming)."""
+
+    address: str
+
+
 SignOn = PowerSignOn | ModeratorSignOn
 Command = (
     Game | PowerSignOn | ModeratorSignOn | Phase | For | Check | Add | Status | Ready | Wait

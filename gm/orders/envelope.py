@@ -46,7 +46,8 @@ COMMAND_WORDS = frozenset(
      "extend", "prolonger", "adjudicate", "arbitrer", "ruling", "decision", "replace",
      "remplacer", "rollback", "retour", "pause", "resume", "reprendre", "dice", "des",
      "release", "liberer", "list", "liste", "orders", "ordres", "send", "envoyer", "observe", "observer", "join", "rejoindre",
-     "approve", "approuver", "unbounce", "retablir", "requeue", "renvoyer"}
+     "approve", "approuver", "unbounce", "retablir", "requeue", "renvoyer",
+     "unhold", "debloquer", "retry", "reessayer", "decline", "decliner"}
 )
 """The first words of command lines; a line so starting is parsed as a command."""
 
@@ -62,7 +63,8 @@ _NEEDS_SECOND = {"replace": {"power"}, "remplacer": {"puissance"}, "not": {"read
                  "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}, "send": {"password", "report"},
                  "envoyer": {"motdepasse", "rapport"}}
 _AT_MOST = {"orders": 1, "ordres": 1, "list": 2, "liste": 2, "observe": 2, "observer": 2,
-            "join": 3, "rejoindre": 3, "approve": 3, "approuver": 3}
+            "join": 3, "rejoindre": 3, "approve": 3, "approuver": 3,
+            "decline": 2, "decliner": 2}
 """Words that are a command only in a line of at most this many words and no colon
 (``Orders:`` or ``List of my moves`` head a player's own lines)."""
 """Words that open an order too (``replace Karl XII``): a command only with this second word."""
@@ -384,6 +386,9 @@ class _Commands(Transformer):
     def then_seed(self, k: list[Any]) -> str:
         return "then_seed"
 
+    def keep_open(self, k: list[Any]) -> str:
+        return "keep_open"
+
     def reason(self, k: list[Token]) -> tuple[str, str | None]:
         return ("reason", self._v(k[0]).strip() if k else None)
 
@@ -539,6 +544,16 @@ class _Commands(Transformer):
     def requeue(self, k: list[Any]) -> c.Requeue:
         toks, opts = self._mod(k)
         return c.Requeue(mail=int(toks[0]), **opts)
+
+    def unhold(self, k: list[Any]) -> c.Unhold:
+        return c.Unhold(keep_open="keep_open" in k, **self._mod(k)[1])
+
+    def retry(self, k: list[Any]) -> c.Retry:
+        toks, opts = self._mod(k)
+        return c.Retry(mail=int(toks[0]), **opts)
+
+    def decline(self, k: list[Token]) -> c.DeclineJoin:
+        return c.DeclineJoin(address=self._v(k[0]))
 
 
 def _duration(tok: Token) -> timedelta:

@@ -447,7 +447,7 @@ class CommandRunner:
         phase = current_phase(self.sc.session, self.game.id)
         mod.record_act(self.sc.ctx, self.sc.session, self.game, command="adjudicate",
                        args={"phase_id": phase.phase_id}, **self._mod(cmd))
-        self.sc.after.close.append((self.game.id, phase.seq, self.actor))
+        self.sc.after.close.append((self.game.id, phase.seq, self.actor, "ADJUDICATE NOW"))
         self.reply.done(line, f"{phase.phase_id} will be adjudicated as soon as this mail is stored")
 
     def do_ruling(self, line: SourceLine, cmd: c.Ruling, acting: str | None) -> None:
@@ -521,6 +521,50 @@ class CommandRunner:
                     "a private act)", mail=done.mail, copy=one.copy, to=one.new, old=one.old)
                 for one in done.copies]
         self.reply.done(line, sentences(said))
+
+    def do_unhold(self, line: SourceLine, cmd: c.Unhold, acting: str | None) -> None:
+        """UNHOLD (``gm mod unhold``): the hold of a game whose adjudication raised is lifted
+        now; its phase is closed again once this mail is stored (unless KEEP OPEN)."""
+        from gm.service.adjudicate import lift_hold
+
+        phase = current_phase(self.sc.session, self.game.id).phase_id
+        seq = lift_hold(self.sc.ctx, self.sc.session, self.game, actor=self.actor,
+                        reason=cmd.reason or "")
+        if cmd.keep_open or seq is None:
+            self.reply.done(line, msg("the hold of game {game} is lifted; {phase} stays open "
+                                      "until its deadline (ADJUDICATE NOW closes it now; a "
+                                      "private act)", game=self.game.id, phase=phase))
+            return
+        self.sc.after.close.append((self.game.id, seq, self.actor, cmd.reason or "hold lifted"))
+        self.reply.done(line, msg("the hold of game {game} is lifted; {phase} is adjudicated "
+                                  "again as soon as this mail is stored: if it raises again, "
+                                  "the game is held again and you are told (a private act)",
+                                  game=self.game.id, phase=phase))
+
+    def do_retry(self, line: SourceLine, cmd: c.Retry, acting: str | None) -> None:
+        """RETRY (``gm mod retry``): a mail of this game's players whose handling failed is
+        handled again, once, after this mail is stored; its sender gets the answer."""
+        from gm.service.inbox import retryable
+
+        if any(mail == cmd.mail for _, mail, _ in self.sc.after.retry):
+            raise ServiceError(msg("mail {mail} is handled again already, by a line above; "
+                                   "nothing changed", mail=cmd.mail))
+        retryable(self.sc.session, self.game, cmd.mail)
+        self.sc.after.retry.append((self.game.id, cmd.mail, self.sc.inbound_id))
+        self.reply.done(line, msg("mail {mail} is handled again, once, as soon as this mail is "
+                                  "stored: its sender gets the answer, and you a notice if it "
+                                  "fails again", mail=cmd.mail))
+
+    def do_declinejoin(self, line: SourceLine, cmd: c.DeclineJoin, acting: str | None) -> None:
+        """DECLINE (``gm mod decline``): an address turned away from a forming game."""
+        from gm.service.forming import decline
+
+        freed = decline(self.sc.ctx, self.sc.session, self.game, cmd.address, actor=self.actor)
+        self.reply.done(line, msg("{address} has no seat in game {game} any more: {power} is "
+                                  "open again; the address was told", address=cmd.address,
+                                  game=self.game.id, power=freed) if freed else msg(
+            "the request of {address} to join game {game} is dropped; the address was told",
+            address=cmd.address, game=self.game.id))
 
     # -- helpers ---------------------------------------------------------
 

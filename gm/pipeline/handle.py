@@ -28,7 +28,7 @@ When that transaction fails, nothing of it is kept:
   address is a seat's), the moderators one notice with the error (in the language of
   their notices: gm.service.notify.moderators_by_language), and the
   daemon goes on with the next mail. It is never tried again by itself:
-  ``gm mod retry MAIL`` handles it again, once. If another copy of the mail (same
+  ``gm mod retry MAIL`` (by mail ``RETRY MAIL``) handles it again, once. If another copy of the mail (same
   Message-ID) was settled meanwhile, it is only marked that one's duplicate: nobody is told.
 """
 
@@ -195,7 +195,9 @@ def _tell_moderators(ctx: ServiceContext, session: Session, row: Claimed, mail: 
             msg("raised an error while it was handled, so nothing in it was applied."),
             msg("The sender was told. The raw mail is kept."), "",
             msg("Error: {error}", error=error), "", trace,
-            msg("To handle it again, once: gm mod retry {id}", id=row.id)]
+            msg("To handle it again, once: gm mod retry {id}, or by mail RETRY {id} after the "
+                "lines GAME <game> and MODERATOR <password> of a game the sender plays in",
+                id=row.id)]
     groups = moderators_by_language(ctx, session, mail.from_addr if mail else row.sender)
     for language, moderators in groups.items():
         queue_mail(ctx, session, game_id=None, kind="notice", to=moderators,
@@ -296,12 +298,36 @@ def send_reply(ctx: ServiceContext, session: Session, mail: DecodedMail, row: Cl
 
 
 def run_after_commit(ctx: ServiceContext, after: AfterCommit) -> None:
-    """Close phases asked for by ADJUDICATE NOW or an all-READY game (idempotent)."""
+    """Close phases asked for by ADJUDICATE NOW, UNHOLD or an all-READY game (idempotent);
+    handle again the failed mails a moderator's RETRY named."""
     from gm.schedule.ready import maybe_adjudicate_early
     from gm.service.adjudicate import close_phase
 
-    for game_id, seq, by in after.close:
-        result = close_phase(ctx, game_id, seq, by=by, reason="ADJUDICATE NOW")
-        log.info("ADJUDICATE NOW %s: %s", game_id, result)
+    for game_id, seq, by, why in after.close:
+        result = close_phase(ctx, game_id, seq, by=by, reason=why)
+        log.info("%s %s: %s", why, game_id, result)
+    for game_id, mail_id, asked_by in after.retry:
+        retry_failed(ctx, game_id, mail_id, asked_by)
     for game_id in after.ready_check:
         maybe_adjudicate_early(ctx, game_id)
+
+
+def retry_failed(ctx: ServiceContext, game_id: str, mail_id: int, asked_by: int) -> None:
+    """A moderator's RETRY (mail ``asked_by``): handle failed mail ``mail_id`` again, once.
+    Its sender gets the answer; if it fails again, the moderator, who has no command line
+    to read it from, is told so (``gm mod retry`` says it on the screen)."""
+    from gm.db.models import InboundMail
+    from gm.service.games import get_game
+    from gm.service.notify import notify_moderator
+
+    handle_inbound(ctx, mail_id, retry=True)
+    with session_scope(ctx.engine) as session:
+        row = session.get(InboundMail, mail_id)
+        if row is None or row.status != "failed":
+            return
+        notify_moderator(ctx, session, get_game(session, game_id),
+                         msg("mail {mail} failed again", mail=mail_id), [
+                             msg("Mail {mail}, which you asked to handle again (RETRY {mail}), "
+                                 "raised an error again, so nothing in it was applied.",
+                                 mail=mail_id), "", row.note],
+                         key=f"retry-failed:{mail_id}:{asked_by}")

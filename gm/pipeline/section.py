@@ -37,7 +37,10 @@ log = logging.getLogger("gm.pipeline")
 
 @dataclass
 class AfterCommit:
-    close: list[tuple[str, int, str]] = field(default_factory=list)  # game, seq, by
+    close: list[tuple[str, int, str, str]] = field(default_factory=list)  # game, seq, by, why
+    # RETRY: mails whose handling failed, handled again once this one is stored, each with the
+    # game whose moderator asked (told if it fails again) and the asking mail's number
+    retry: list[tuple[str, int, int]] = field(default_factory=list)
     ready_check: set[str] = field(default_factory=set)  # games to test for early adjudication
     # The mail's own transaction committed it handled or ignored: it is no longer "new"
     # (the daemon then flags it without reading its row again).
@@ -47,7 +50,7 @@ class AfterCommit:
     phases_may_change: bool = False
 
     def changes_phases(self) -> bool:
-        return bool(self.phases_may_change or self.close or self.ready_check)
+        return bool(self.phases_may_change or self.close or self.ready_check or self.retry)
 
 
 @dataclass
@@ -223,7 +226,7 @@ def _answer_help(sc: SectionContext, section: Section, game: Game, reply: Sectio
 def _forming_section(sc: SectionContext, section: Section, game: Game, reply: SectionReply, *,
                      help_only: bool, list_only: bool) -> None:
     """A section for a game that has not started (gm.service.forming): HELP, LIST, JOIN,
-    the moderator's APPROVE; anything else is refused with the open seats."""
+    the moderator's APPROVE and DECLINE; anything else is refused with the open seats."""
     from gm.service.forming import open_seats
 
     if help_only:
@@ -245,7 +248,7 @@ def _forming_section(sc: SectionContext, section: Section, game: Game, reply: Se
         reply.power = "moderator"
         reply.language = moderator_language(game)
         approvals = [x for x in section.items if isinstance(x, CommandLine)
-                     and isinstance(x.command, c.ApproveJoin)]
+                     and isinstance(x.command, c.ApproveJoin | c.DeclineJoin)]
         if approvals:
             runner = CommandRunner(sc, game, None, reply)
             for item in approvals:

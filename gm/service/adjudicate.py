@@ -428,7 +428,8 @@ def hold(ctx: ServiceContext, game_id: str, seq: int, exc: BaseException) -> Clo
                     "still open with every order sent for it. The game is held: no phase of it is "
                     "closed until you lift the hold. Every other game goes on.", phase=row.phase_id),
                 "", msg("Error: {error}", error=error), "", trace,
-                msg("When the cause is fixed (or to try again): gm mod unhold {game} (it lifts the "
+                msg("When the cause is fixed (or to try again): gm mod unhold {game}, or by mail "
+                    "UNHOLD after the lines GAME {game} and MODERATOR <password> (it lifts the "
                     "hold and closes {phase} again).", game=game_id, phase=row.phase_id)],
             key=f"held:{game_id}:{seq}:{n}")
         # The players see the deadline pass without a report: told why, once a phase (a
@@ -449,21 +450,28 @@ def unhold(ctx: ServiceContext, game_id: str, *, actor: str, reason: str = "",
 
     If the close raises again, the game is held again and the moderator told again.
     """
+    with session_scope(ctx.engine) as session:
+        seq = lift_hold(ctx, session, get_game(session, game_id), actor=actor, reason=reason)
+    if not close or seq is None:
+        return None
+    return close_phase(ctx, game_id, seq, by=actor, reason=reason or "hold lifted")
+
+
+def lift_hold(ctx: ServiceContext, session: Session, game: Game, *, actor: str,
+              reason: str = "") -> int | None:
+    """Lift the hold of ``game`` in the caller's transaction, recorded as a private moderator
+    act (``gm mod unhold``, ``UNHOLD``). Return the seq of the phase to close again, or None
+    when no phase is open. A game not held is refused, and nothing changes."""
+    from gm.service.errors import Conflict
     from gm.service.games import current_phase
     from gm.service.moderator import record_act
 
-    with session_scope(ctx.engine) as session:
-        game = get_game(session, game_id)
-        if not game.hold_reason:
-            from gm.service.errors import Conflict
-
-            raise Conflict(f"game {game_id} is not held")
-        record_act(ctx, session, game, actor=actor, command="unhold",
-                   args={"hold": game.hold_reason}, reason=reason, private=True)
-        game.hold_reason, game.held_at = "", None
-        session.add(game)
-        phase = current_phase(session, game_id)
-        seq, is_open = phase.seq, phase.state == "open" and not phase_info(phase).ended
-    if not close or not is_open:
-        return None
-    return close_phase(ctx, game_id, seq, by=actor, reason=reason or "hold lifted")
+    if not game.hold_reason:
+        raise Conflict(msg("game {game} is not held (only a game whose adjudication raised "
+                           "is); nothing changed", game=game.id))
+    record_act(ctx, session, game, actor=actor, command="unhold",
+               args={"hold": game.hold_reason}, reason=reason, private=True)
+    game.hold_reason, game.held_at = "", None
+    session.add(game)
+    phase = current_phase(session, game.id)
+    return phase.seq if phase.state == "open" and not phase_info(phase).ended else None

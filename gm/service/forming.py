@@ -148,7 +148,9 @@ def _ask(ctx: ServiceContext, session: Session, game: Game, address: str, power:
             address=address, power=power, game=game.id, open=", ".join(open_seats(session, game))),
         msg("To approve: gm mod approve {game} {address}", game=game.id, address=address),
         msg("or by mail: GAME {game} / MODERATOR <password> / APPROVE {address}", game=game.id,
-            address=address)], key=f"join-ask:{game.id}:{inbound_id}:{address}")
+            address=address),
+        msg("To decline: gm mod decline {game} {address}, or by mail DECLINE {address}",
+            game=game.id, address=address)], key=f"join-ask:{game.id}:{inbound_id}:{address}")
     return JoinAnswer(msg("your request to play {power} in game {game} waits for the "
                           "moderator's approval; you will be told when you have a seat",
                           power=power, game=game.id))
@@ -183,21 +185,25 @@ def approve(ctx: ServiceContext, session: Session, game: Game, address: str,
 
 
 def decline(ctx: ServiceContext, session: Session, game: Game, address: str, *,
-            actor: str = "moderator") -> str:
+            actor: str = "moderator") -> str | None:
     """The moderator turns ``address`` away before the game starts: its request is dropped,
-    or the seat it took is open again; it is mailed that. Returns what was undone."""
+    or the seat it took is open again; it is mailed that. Returns the power opened again
+    (None: a request was dropped). Refused, nothing changed, for a game that has started or
+    an address that neither asked nor holds a seat."""
     from gm.i18n import translate
     from gm.service.errors import Conflict
 
     game = _lock(session, game)
     if not is_forming(game):
-        raise Conflict(f"game {game.id} is not forming: it has started (use REPLACE POWER)")
+        raise Conflict(msg("game {game} is not forming: it has started (REPLACE POWER gives a "
+                           "seat to another player); nothing changed", game=game.id))
     requests = pending(game)
     request = next((p for p in requests if p.get("address", "").lower() == address.lower()), None)
     seat = next((s for s in _fresh_seats(session, game)
                  if s.address and s.address.lower() == address.lower()), None)
     if request is None and seat is None:
-        raise Conflict(f"{address} neither asked to join {game.id} nor holds a seat in it")
+        raise Conflict(msg("{address} neither asked to join {game} nor holds a seat in it; "
+                           "nothing changed", address=address, game=game.id))
     language = (request or {}).get("language") or (seat.language if seat else "en")
     if seat is not None:
         seat.address = ""
@@ -211,7 +217,7 @@ def decline(ctx: ServiceContext, session: Session, game: Game, address: str, *,
                subject=f"[{game.id}] " + translate(told, language),
                text=f"==== gm notice {game.id} ====\n{translate(told, language)}.\n",
                key=f"join-declined:{game.id}:{address.lower()}:{ctx.clock.now().isoformat()}")
-    return f"{seat.power} is open again" if seat is not None else "request dropped"
+    return seat.power if seat is not None else None
 
 
 def _seat(ctx: ServiceContext, session: Session, game: Game, seat: Seat, address: str,

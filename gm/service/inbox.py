@@ -1,8 +1,9 @@
 """What arrived: the stored inbound mails a moderator looks through (``gm mod mails``).
 
 "I sent my orders on Tuesday": the moderator finds the mail (or that none came), what gm
-made of it (handled, ignored and why, failed), and its number for ``gm mod retry``. Only
-what the inbox row says and the mail's subject: never its body (it holds a password).
+made of it (handled, ignored and why, failed), and its number for ``gm mod retry`` (by
+mail ``RETRY``: :func:`retryable`). Only what the inbox row says and the mail's subject:
+never its body (it holds a password).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from email.policy import default
 
 from sqlmodel import Session, col, or_, select
 
-from gm.db.models import InboundMail
+from gm.db.models import Game, InboundMail, Seat
+from gm.i18n import msg
+from gm.service.errors import Conflict, NotFound
 
 
 @dataclass(frozen=True)
@@ -49,3 +52,38 @@ def _subject(raw: bytes) -> str:
         return str(BytesHeaderParser(policy=default).parsebytes(raw).get("subject", ""))[:80]
     except Exception:  # a header gm could not read: the row still shows
         return ""
+
+
+def retryable(session: Session, game: Game, mail_id: int) -> InboundMail:
+    """Inbound mail ``mail_id``, which game ``game``'s moderator may have handled again by
+    mail (``RETRY``): one whose handling failed, tied to the game or sent by one of its
+    seats or its moderator (the failure notice went to the moderators of the games its
+    sender plays). Anything else is refused, and nothing changes: a moderator learns nothing
+    of another game's mail, not even that it exists."""
+    row = session.get(InboundMail, mail_id)
+    if row is None or not _of_game(session, game, row):
+        raise NotFound(msg("game {game} has no mail {mail} (of its players or its moderator); "
+                           "nothing changed", game=game.id, mail=mail_id))
+    if row.status == "handled":
+        raise Conflict(msg("mail {mail} was handled already: only a mail whose handling failed "
+                           "is handled again; nothing changed", mail=mail_id))
+    if row.status != "failed":
+        raise Conflict(msg("mail {mail} did not fail ({status}): only a mail whose handling "
+                           "failed is handled again; nothing changed", mail=mail_id,
+                           status=_status_said(row.status)))
+    return row
+
+
+def _of_game(session: Session, game: Game, row: InboundMail) -> bool:
+    if row.game_id is not None:
+        return row.game_id == game.id
+    sender = row.sender.lower()
+    if sender and sender == (game.moderator_address or "").lower():
+        return True
+    return any((s.address or "").lower() == sender
+               for s in session.exec(select(Seat).where(Seat.game_id == game.id)))
+
+
+def _status_said(status: str) -> str:
+    said = {"ignored": msg("ignored"), "new": msg("not handled yet")}
+    return said.get(status, status)

@@ -11,7 +11,8 @@ from gm.i18n import catalogue
 ENGLISH_COMMANDS = ("GAME", "POWER", "MODERATOR", "PASSWORD", "READY", "WAIT", "CHECK", "STATUS",
                     "HISTORY", "ORDERS", "JOIN", "APPROVE", "PRESS", "ENDPRESS", "RELEASE",
                     "EXTEND", "ROLLBACK", "RESUME", "ADJUDICATE NOW", "REPLACE POWER",
-                    "SEND PASSWORD", "SET ADDRESS", "LIST")
+                    "SEND PASSWORD", "SET ADDRESS", "LIST", "UNHOLD", "RETRY", "DECLINE",
+                    "REQUEUE", "UNBOUNCE", "SEND REPORT")
 
 
 def test_no_french_text_names_an_english_command() -> None:

@@ -414,7 +414,7 @@ def test_decline_after_the_start_is_refused_and_the_player_keeps_the_seat(ctx) -
     deliver(ctx, mail("JOIN race1 north\n", sender="ann@example.net"))
     deliver(ctx, mail("JOIN race1 south\n", sender="bob@example.net"))
     done = _cli(ctx, "mod", "decline", "race1", "ann@example.net")
-    assert done.exit_code != 0 and "it has started (use REPLACE POWER)" in done.output
+    assert done.exit_code != 0 and "it has started (REPLACE POWER gives a seat to another player); nothing changed" in done.output
     assert "north          ann@example.net" in _cli(ctx, "game", "show", "race1").output
     assert outbox(ctx, kind="notice", to="ann@example.net") == [], "ann is told of no decline"
 
