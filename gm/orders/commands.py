@@ -288,6 +288,22 @@ class DeclineJoin(ModeratorCommand):
     address: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class SetObserver(ModeratorCommand):
+    """``ADD OBSERVER address`` / ``STOP OBSERVER address``: the game's public reports to an
+    address, or no more (gm.service.observers; ``gm game observe [--stop]``)."""
+
+    address: str
+    stop: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class RevealSeed(ModeratorCommand):
+    """``REVEAL SEED [FORCE]``: publish the dice seed (``gm mod reveal [--force]``)."""
+
+    force: bool = False
+
+
 SignOn = PowerSignOn | ModeratorSignOn
 Command = (
     Game | PowerSignOn | ModeratorSignOn | Phase | For | Check | Add | Status | Ready | Wait

@@ -47,7 +47,8 @@ COMMAND_WORDS = frozenset(
      "remplacer", "rollback", "retour", "pause", "resume", "reprendre", "dice", "des",
      "release", "liberer", "list", "liste", "orders", "ordres", "send", "envoyer", "observe", "observer", "join", "rejoindre",
      "approve", "approuver", "unbounce", "retablir", "requeue", "renvoyer",
-     "unhold", "debloquer", "retry", "reessayer", "decline", "decliner"}
+     "unhold", "debloquer", "retry", "reessayer", "decline", "decliner", "stop", "retirer",
+     "reveal", "reveler"}
 )
 """The first words of command lines; a line so starting is parsed as a command."""
 
@@ -61,7 +62,8 @@ Not the moderator's, nor the words that are a command only with another (``NOT R
 
 _NEEDS_SECOND = {"replace": {"power"}, "remplacer": {"puissance"}, "not": {"ready"},
                  "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}, "send": {"password", "report"},
-                 "envoyer": {"motdepasse", "rapport"}}
+                 "envoyer": {"motdepasse", "rapport"}, "stop": {"observer"},
+                 "retirer": {"observateur"}, "reveal": {"seed"}, "reveler": {"graine"}}
 _AT_MOST = {"orders": 1, "ordres": 1, "list": 2, "liste": 2, "observe": 2, "observer": 2,
             "join": 3, "rejoindre": 3, "approve": 3, "approuver": 3,
             "decline": 2, "decliner": 2}
@@ -389,6 +391,9 @@ class _Commands(Transformer):
     def keep_open(self, k: list[Any]) -> str:
         return "keep_open"
 
+    def force(self, k: list[Any]) -> str:
+        return "force"
+
     def reason(self, k: list[Token]) -> tuple[str, str | None]:
         return ("reason", self._v(k[0]).strip() if k else None)
 
@@ -554,6 +559,15 @@ class _Commands(Transformer):
 
     def decline(self, k: list[Token]) -> c.DeclineJoin:
         return c.DeclineJoin(address=self._v(k[0]))
+
+    def observer_add(self, k: list[Token]) -> c.SetObserver:
+        return c.SetObserver(address=self._v(k[0]))
+
+    def observer_stop(self, k: list[Token]) -> c.SetObserver:
+        return c.SetObserver(address=self._v(k[0]), stop=True)
+
+    def reveal(self, k: list[Any]) -> c.RevealSeed:
+        return c.RevealSeed(force="force" in k, **self._mod(k)[1])
 
 
 def _duration(tok: Token) -> timedelta:

@@ -286,8 +286,9 @@ class CommandRunner:
                          msg("{address} asks to observe {game}", address=address, game=game.id), [
                              msg("{address} asks to receive the public reports of game {game}.",
                                  address=address, game=game.id),
-                             msg("To agree: gm game observe {game} {address}", game=game.id,
-                                 address=address)],
+                             msg("To agree: gm game observe {game} {address}, or by mail "
+                                 "ADD OBSERVER {address} after the lines GAME {game} and "
+                                 "MODERATOR <password>", game=game.id, address=address)],
                          key=f"observe-request:{sc.inbound_id}")
         reply.note(msg("The moderator of game {game} has been asked to send you its public "
                        "reports.", game=game.id))
@@ -565,6 +566,39 @@ class CommandRunner:
                                   game=self.game.id, power=freed) if freed else msg(
             "the request of {address} to join game {game} is dropped; the address was told",
             address=cmd.address, game=self.game.id))
+
+    def do_setobserver(self, line: SourceLine, cmd: c.SetObserver, acting: str | None) -> None:
+        """ADD OBSERVER / STOP OBSERVER (``gm game observe [--stop]``): a private act."""
+        from gm.service.observers import observers, set_observer
+
+        known = cmd.address.lower() in (a.lower() for a in observers(self.game))
+        if known and not cmd.stop:
+            raise ServiceError(msg("{address} observes game {game} already; nothing changed",
+                                   address=cmd.address, game=self.game.id))
+        if cmd.stop and not known:
+            raise ServiceError(msg("{address} does not observe game {game}; nothing changed",
+                                   address=cmd.address, game=self.game.id))
+        after = set_observer(self.sc.ctx, self.sc.session, self.game, cmd.address,
+                             actor=self.actor, stop=cmd.stop)
+        listing = ", ".join(after) or msg("none")
+        self.reply.done(line, msg("{address} no longer gets the public reports of game {game} "
+                                  "(observers now: {listing}; a private act)",
+                                  address=cmd.address, game=self.game.id, listing=listing)
+                        if cmd.stop else msg(
+            "{address} gets the public reports of game {game} from the next one on (observers "
+            "now: {listing}; a private act); nothing was mailed to it now",
+            address=cmd.address, game=self.game.id, listing=listing))
+
+    def do_revealseed(self, line: SourceLine, cmd: c.RevealSeed, acting: str | None) -> None:
+        """REVEAL SEED [FORCE] (``gm mod reveal [--force]``)."""
+        if self.game.status != "ended" and not cmd.force:
+            raise ServiceError(msg("game {game} is still running: once the seed is published, "
+                                   "players can compute every future roll; REVEAL SEED FORCE "
+                                   "reveals it anyway; nothing changed", game=self.game.id))
+        seed = mod.reveal_seed(self.sc.ctx, self.sc.session, self.game, actor=self.actor,
+                               reason=cmd.reason or "", force=cmd.force)
+        self.reply.done(line, msg("the seed of game {game} is published: {seed}",
+                                  game=self.game.id, seed=seed))
 
     # -- helpers ---------------------------------------------------------
 

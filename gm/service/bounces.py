@@ -307,8 +307,8 @@ def _notice(row: Returned, game: Game | None, bounce: Bounce, failure: Failure,
     observer = game is not None and address.lower() in (a.lower() for a in observers(game))
     if game is not None and observer:
         lines.append("- " + t(msg("{address} observes {game}; to stop sending it the public "
-                                  "reports: gm game observe {game} {address} --stop",
-                                  address=address, game=game.id)))
+                                  "reports: gm game observe {game} {address} --stop (by mail: "
+                                  "STOP OBSERVER {address})", address=address, game=game.id)))
     if not seats and not observer:
         lines.append("- " + t(msg("nothing is needed: no seat is concerned.")))
     if marked:

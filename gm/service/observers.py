@@ -13,6 +13,7 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from gm.db.models import Game
+from gm.i18n import msg
 from gm.service.context import ServiceContext
 from gm.service.errors import Conflict
 from gm.service.moderator import record_act
@@ -28,7 +29,7 @@ def set_observer(ctx: ServiceContext, session: Session, game: Game, address: str
     address = address.strip()
     local, at, domain = address.partition("@")
     if not (local and at and "." in domain) or any(c.isspace() for c in address):
-        raise Conflict(f"'{address}' is not a mail address")
+        raise Conflict(msg("{address!r} is not a mail address; nothing changed", address=address))
     now = observers(game)
     known = [a for a in now if a.lower() == address.lower()]
     if stop and not known:

@@ -12,7 +12,8 @@ ENGLISH_COMMANDS = ("GAME", "POWER", "MODERATOR", "PASSWORD", "READY", "WAIT", "
                     "HISTORY", "ORDERS", "JOIN", "APPROVE", "PRESS", "ENDPRESS", "RELEASE",
                     "EXTEND", "ROLLBACK", "RESUME", "ADJUDICATE NOW", "REPLACE POWER",
                     "SEND PASSWORD", "SET ADDRESS", "LIST", "UNHOLD", "RETRY", "DECLINE",
-                    "REQUEUE", "UNBOUNCE", "SEND REPORT")
+                    "REQUEUE", "UNBOUNCE", "SEND REPORT", "ADD OBSERVER", "STOP OBSERVER",
+                    "REVEAL SEED")
 
 
 def test_no_french_text_names_an_english_command() -> None:

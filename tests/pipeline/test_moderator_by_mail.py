@@ -4,7 +4,9 @@ commands, by mail and from the command line"):
 
 * a game held because its adjudication raised: ``UNHOLD`` (``gm mod unhold``);
 * a mail whose handling failed: ``RETRY N`` (``gm mod retry``);
-* an address turned away from a forming game: ``DECLINE address`` (``gm mod decline``).
+* an address turned away from a forming game: ``DECLINE address`` (``gm mod decline``);
+* an observer added or removed: ``ADD OBSERVER`` / ``STOP OBSERVER`` (``gm game observe``);
+* the dice seed published: ``REVEAL SEED [FORCE]`` (``gm mod reveal [--force]``).
 
 The faults are made on purpose with the "fragile" test game (tests/support/fragile.py), as
 tests/e2e/test_daemon_robust.py makes them for a real ``gm serve``: ``GM_FRAGILE=1`` while
@@ -288,3 +290,86 @@ def test_decline_in_a_running_game_is_refused_in_the_moderator_s_language(ctx: A
     assert "REMPLACER PUISSANCE" in french
     assert_in("fr", outbox(ctx, kind="reply", to=MOD)[-1][1],
               allow=["DÉCLINER north@example.org", "duel1"])
+
+
+# -- ADD OBSERVER / STOP OBSERVER: the public reports to an address ----------------------
+
+FAN = "fan@example.net"
+
+
+def _observers(ctx: Any) -> list[str]:
+    with session_scope(ctx.engine) as s:
+        game = s.get(Game, "duel1")
+        assert game is not None
+        return list((game.settings or {}).get("observers", []))
+
+
+def test_an_observe_request_is_agreed_to_by_mail_and_the_next_report_goes_there(ctx: Any) -> None:
+    _game(ctx, "duel1", "duel")
+    deliver(ctx, mail("OBSERVE duel1\n", sender=FAN))
+    [(_, asked)] = outbox(ctx, kind="notice", to=MOD)
+    assert ("To agree: gm game observe duel1 fan@example.net, or by mail ADD OBSERVER "
+            "fan@example.net after the lines GAME duel1 and MODERATOR <password>"
+            in " ".join(asked.split()))
+    reply = moderate(ctx, "duel1", f"ADD OBSERVER {FAN}\n")
+    assert (f"OK ADD OBSERVER {FAN}: {FAN} gets the public reports of game duel1 from the next "
+            f"one on (observers now: {FAN}; a private act); nothing was mailed to it now") in reply
+    assert _observers(ctx) == [FAN] and "observe" in _acts(ctx)
+    moderate(ctx, "duel1", "ADJUDICATE NOW\n")
+    assert outbox(ctx, kind="report", to=FAN)  # the public report of the phase closed
+    again = moderate(ctx, "duel1", f"ADD OBSERVER {FAN}\n")
+    assert f"{FAN} observes game duel1 already; nothing changed" in again
+    stop = moderate(ctx, "duel1", f"STOP OBSERVER {FAN}\n")
+    assert (f"OK STOP OBSERVER {FAN}: {FAN} no longer gets the public reports of game duel1 "
+            "(observers now: none; a private act)") in stop
+    assert _observers(ctx) == []
+    not_one = moderate(ctx, "duel1", f"STOP OBSERVER {FAN}\n")
+    assert f"{FAN} does not observe game duel1; nothing changed" in not_one
+    assert _acts(ctx).count("observe") == 1 and _acts(ctx).count("unobserve") == 1
+
+
+def test_a_player_cannot_add_an_observer_and_a_french_moderator_writes_ajouter_observateur(
+        ctx: Any) -> None:
+    _game(ctx, "duel1", "duel")
+    deliver(ctx, mail(f"GAME duel1\nPOWER north n-secret\nADD OBSERVER {FAN}\n"))
+    assert "only the moderator may use this command" in outbox(ctx, kind="reply", to=NORTH)[-1][1]
+    assert _observers(ctx) == []
+    moderator_speaks(ctx, "duel1", "fr")
+    reply = moderate(ctx, "duel1", f"AJOUTER OBSERVATEUR {FAN}\n")
+    assert f"{FAN} reçoit les rapports publics de la partie duel1 à partir du prochain" in reply
+    stop = moderate(ctx, "duel1", f"RETIRER OBSERVATEUR {FAN}\n")
+    assert f"{FAN} ne reçoit plus les rapports publics de la partie duel1" in stop
+    assert _observers(ctx) == []
+
+
+# -- REVEAL SEED: the dice seed published ------------------------------------------------
+
+def _revealed(ctx: Any) -> bool:
+    with session_scope(ctx.engine) as s:
+        game = s.get(Game, "duel1")
+        assert game is not None
+        return game.seed_revealed
+
+
+def test_reveal_seed_of_a_running_game_needs_force(ctx: Any) -> None:
+    _game(ctx, "duel1", "duel")
+    refused = moderate(ctx, "duel1", "REVEAL SEED\n")
+    assert ("REVEAL SEED: game duel1 is still running: once the seed is published, players can "
+            "compute every future roll; REVEAL SEED FORCE reveals it anyway; nothing changed"
+            ) in refused
+    assert not _revealed(ctx) and "reveal" not in _acts(ctx)
+    deliver(ctx, mail("GAME duel1\nPOWER north n-secret\nREVEAL SEED FORCE\n"))
+    assert "only the moderator may use this command" in outbox(ctx, kind="reply", to=NORTH)[-1][1]
+    assert not _revealed(ctx)
+    done = moderate(ctx, "duel1", "REVEAL SEED FORCE: the players asked\n")
+    assert f"the seed of game duel1 is published: {'03' * 32}" in done
+    assert _revealed(ctx) and "reveal" in _acts(ctx)
+
+
+def test_a_french_moderator_reads_reveler_graine_forcer(ctx: Any) -> None:
+    _game(ctx, "duel1", "duel")
+    moderator_speaks(ctx, "duel1", "fr")
+    refused = moderate(ctx, "duel1", "RÉVÉLER GRAINE\n")
+    assert "REVELER GRAINE FORCER la publie quand même ; rien n'a changé" in refused
+    done = moderate(ctx, "duel1", "RÉVÉLER GRAINE FORCER\n")
+    assert "la graine de la partie duel1 est publiée" in done
