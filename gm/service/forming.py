@@ -5,7 +5,8 @@ A host creates a game with ``gm game new ... --forming``: the scenario's powers 
 
 - by default the seat is theirs at once (``Game.settings["forming"]["approve"]`` false);
 - with ``--approve`` the request waits in ``settings["forming"]["pending"]`` and the
-  moderator is told; ``gm mod approve`` (or ``APPROVE address`` by moderator mail) seats it.
+  moderator is told; ``gm mod approve`` (or ``APPROVE address`` by moderator mail) seats it,
+  ``gm mod decline`` (``DECLINE address``) turns it away.
 
 When the last seat is filled the game starts in that transaction: each seat gets a new
 password, the first phase opens (its deadline counted from now, not from creation), the

@@ -4,7 +4,8 @@ Observers: addresses that receive a game's public reports (issue 19, the judges'
 
 Kept in ``Game.settings["observers"]``; each gets, whenever the seats get theirs, the
 report a spectator may see (the game's public view, gm.service.reports), never a seat's.
-Only the moderator adds or removes one (``gm game observe``); each change is a private
+Only the moderator adds or removes one (``gm game observe``; by mail ``ADD OBSERVER`` /
+``STOP OBSERVER``); each change is a private
 moderator act, since the address is none of the players' business.
 """
 
