@@ -14,11 +14,13 @@ INTERNALDATE set by its APPEND, as delivery sets it) and the real daemon round.
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from gm.clock import FakeClock, utc
 from gm.daemon import Daemon
@@ -29,6 +31,7 @@ from gm.mail.imap_source import ImapLoginError, ImapSource
 from gm.mail.types import FetchedMail
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import store_inbound
+from gm.pipeline.order import HELD_GAME_SECONDS
 from gm.schedule.sweep import sweep
 from gm.service.adjudicate import settle
 from gm.service.context import ServiceContext
@@ -222,3 +225,39 @@ def test_a_mail_that_came_during_a_die_roll_is_for_the_phase_after_it(
 
     reply = sweden_reply(ctx)
     assert "too late" not in reply and "recon Ingermanland" in reply and "OK" in reply
+
+
+def test_a_mail_another_instance_holds_keeps_the_deadline_until_it_is_handled(
+        pb: tuple[ServiceContext, datetime], dovecot: DovecotServer, imap_user: tuple[str, str],
+        imap_settings: ImapSettings, tmp_path: Path) -> None:
+    """Two instances on one PostgreSQL: the other one is handling Sweden's mail (it holds its
+    row) when this one finds the deadline due. The phase is left open while the mail is
+    held; the other instance dies before its commit, this one handles the mail in its next
+    round, and only then closes the phase, with Sweden's orders."""
+    ctx = pb[0]
+    if ctx.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has no row locks: one daemon per file (test_two_daemons.py)")
+    daemon = read_late(pb, dovecot, imap_user, imap_settings, tmp_path,
+                       arrived=-timedelta(seconds=30), read=timedelta(minutes=2))
+    other_source = ImapSource(imap_settings)
+    [fetched] = other_source.fetch_new()
+    other_source.close()
+    held = store_inbound(ctx, fetched).inbound_id
+    other = ctx.engine.connect()
+    other.begin()
+    other.execute(text("SELECT id FROM inboundmail WHERE id = :id FOR UPDATE"), {"id": held})
+    try:
+        run_steps(daemon)
+        assert open_phase(ctx) == "1700-autumn-actions-sweden"  # the held mail came in time
+        assert outbox(ctx, kind="reply", to=SWEDEN) == []
+    finally:
+        other.rollback()  # the other instance dies before its commit
+        other.close()
+    time.sleep(HELD_GAME_SECONDS + 0.1)  # a game found held is left to the other a moment
+
+    run_steps(daemon)
+
+    reply = sweden_reply(ctx)
+    assert "too late" not in reply and "recon Ingermanland" in reply
+    assert open_phase(ctx) != "1700-autumn-actions-sweden"
+    assert "Ingermanland" in actions_report(ctx)
