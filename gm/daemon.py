@@ -451,6 +451,8 @@ class Daemon:
     def _mailbox(self) -> str:
         """The IMAP server and user, as the log names them."""
         settings = getattr(self.source, "settings", None)
+        if not hasattr(settings, "host"):
+            return f"the mailbox {getattr(self.source, 'source', '')}".rstrip()
         host, port, user = (getattr(settings, name, "?") for name in ("host", "port", "user"))
         return f"the IMAP server {host}:{port} (user {user})"
 

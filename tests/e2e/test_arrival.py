@@ -14,6 +14,7 @@ INTERNALDATE set by its APPEND, as delivery sets it) and the real daemon round.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -134,11 +135,12 @@ def test_orders_that_reached_the_mailbox_after_the_deadline_are_too_late(
 
 def test_a_deadline_waits_while_the_mailbox_refuses_gms_login(
         pb: tuple[ServiceContext, datetime], dovecot: DovecotServer, imap_user: tuple[str, str],
-        imap_settings: ImapSettings, tmp_path: Path) -> None:
+        imap_settings: ImapSettings, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The IMAP server refuses gm's login (the host changed the password) from before the
     deadline until 40 minutes after it. Sweden's orders came ten minutes before the
     deadline. The phase is not closed while gm cannot read them; once the login works, they
     are carried out and the phase closes with them."""
+    caplog.set_level(logging.INFO, logger="gm.daemon")
     ctx = pb[0]
     daemon = read_late(pb, dovecot, imap_user, replace(imap_settings, password="changed"),
                        tmp_path, arrived=-timedelta(minutes=10), read=timedelta(minutes=5),
@@ -150,6 +152,10 @@ def test_a_deadline_waits_while_the_mailbox_refuses_gms_login(
         assert open_phase(ctx) == "1700-autumn-actions-sweden"
         ctx.clock.advance(timedelta(minutes=10))
 
+    waiting = [r.getMessage() for r in caplog.records if "wait until" in r.getMessage()]
+    assert waiting == [f"1 due phase(s) wait until the IMAP server {imap_settings.host}:"
+                       f"{imap_settings.port} (user {imap_settings.user}) is read as it stood "
+                       "when they fell due (it was never read)"]  # the host's log, once
     daemon.source = ImapSource(imap_settings)  # the host mends the password
     run_steps(daemon)
 
