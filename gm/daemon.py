@@ -61,7 +61,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from gm.checkpoint import checkpoint
 from gm.clock import utc
 from gm.db.engine import session_scope
-from gm.mail.imap_source import ImapLoginError, ImapSetupError
+from gm.mail.imap_source import ImapLoginError, ImapSetupError, ImapUnreachable
 from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline import drawpool, parsewarm
 from gm.pipeline.arrival import NOTHING_READ, MailboxReads
@@ -80,6 +80,11 @@ DB_RETRY_FIRST = 1.0
 DB_RETRY_LONGEST = 60.0
 STOP_GRACE = 7.0  # seconds after SIGTERM before the process exits whatever it is doing
 BROKEN_TRIES = 3  # rounds a mail that cannot be stored or flagged is tried, per process
+MAILBOX_PATIENCE = 60.0
+"""How long a round tries to reach an IMAP server that does not answer before it gives up
+(gm.mail.imap_source.ImapUnreachable): then the round does what needs no mailbox (die rolls,
+reminders, the heartbeat, the outbox), and the loop tries again with backoff. Deadlines whose
+players owe orders wait for the mailbox (gm.pipeline.arrival)."""
 
 
 BY_GAME_SECONDS = 600.0
@@ -429,6 +434,13 @@ class Daemon:
                     await self._sleep(delay)
                     delay = min(delay * 2, DB_RETRY_LONGEST)
                     continue
+                except ImapUnreachable as exc:
+                    log.warning("%s does not answer (%s): deadlines whose players owe orders "
+                                "wait for it; die rolls, reminders and the outbox go on; trying "
+                                "again in %.0f s", self._mailbox(), exc, delay)
+                    await self._sleep(delay)
+                    delay = min(delay * 2, DB_RETRY_LONGEST)
+                    continue
                 except Exception:
                     # A bug outside one mail or one game (each of those is contained where
                     # it happens): the daemon does not stop for it; it tries again later.
@@ -438,7 +450,12 @@ class Daemon:
                     continue
                 delay = DB_RETRY_FIRST
                 if not self.stopping:
-                    await self._wait_for_mail()
+                    try:
+                        await self._wait_for_mail()
+                    except Exception:  # the mailbox went away while gm waited on it: the
+                        # next round's fetch meets the same and says why (then backs off)
+                        log.debug("waiting for mail failed", exc_info=True)
+                        await self._sleep(1.0)  # never a tight loop, whatever fails
         finally:
             try:
                 await self.sink.close()

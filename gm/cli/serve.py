@@ -38,7 +38,7 @@ def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
     """Run the daemon: read order mail, adjudicate at deadlines, send replies and reports."""
     import asyncio
 
-    from gm.daemon import Daemon
+    from gm.daemon import MAILBOX_PATIENCE, Daemon
     from gm.mail.factory import open_sink, open_source, token_source
 
     lock = sqlite_serve_lock(app.url)  # held until the process ends, however it ends
@@ -50,7 +50,8 @@ def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
     ctx = app.context()
     mail = app.config.mail_settings()
     tokens = token_source(mail)  # one OAuth2 token for IMAP and SMTP (a rotated one is shared)
-    daemon = Daemon(ctx, open_source(mail, tokens), open_sink(mail, tokens),
+    daemon = Daemon(ctx, open_source(mail, tokens, give_up_after=MAILBOX_PATIENCE),
+                    open_sink(mail, tokens),
                     sweep_seconds=float(ctx.settings.get("sweep_seconds", 30)),
                     busy_seconds=float(ctx.settings.get("busy_seconds", 2)),
                     busy_poll_seconds=float(ctx.settings.get("busy_poll_seconds", 0.05)))

@@ -16,10 +16,13 @@ def token_source(settings: MailSettings) -> TokenSource | None:
     return TokenSource(settings.oauth2) if settings.uses_oauth2 else None
 
 
-def open_source(settings: MailSettings, tokens: TokenSource | None = None) -> MailSource:
-    """The inbound source named by ``mail.inbound`` (imap or maildir)."""
+def open_source(settings: MailSettings, tokens: TokenSource | None = None,
+                give_up_after: float | None = None) -> MailSource:
+    """The inbound source named by ``mail.inbound`` (imap or maildir); an IMAP source stops
+    trying to reach its server after ``give_up_after`` seconds (None: never)."""
     if settings.inbound is InboundKind.IMAP:
-        return ImapSource(settings.imap, tokens=tokens or token_source(settings))
+        return ImapSource(settings.imap, tokens=tokens or token_source(settings),
+                          give_up_after=give_up_after)
     return MaildirSource(settings.maildir)
 
 

@@ -69,8 +69,18 @@ class ImapFolderError(ImapSetupError, IMAPClientError):
     fix = "check [imap] folder: it must exist on the server, spelt as the server spells it"
 
 
+class ImapUnreachable(ConnectionError):
+    """The server did not answer for the source's ``give_up_after`` seconds (it went on
+    trying until then): the daemon does what needs no mailbox and tries again later."""
+
+
 class ImapSource:
-    """A :class:`~gm.mail.types.MailSource` over one IMAP folder."""
+    """A :class:`~gm.mail.types.MailSource` over one IMAP folder.
+
+    A connection that fails is made again with backoff (``reconnect_initial`` doubling up to
+    ``reconnect_max``): forever by default; after ``max_attempts`` tries (``gm doctor``: one),
+    or once ``give_up_after`` seconds have passed (the daemon's round:
+    :class:`ImapUnreachable`), the error is raised."""
 
     def __init__(
         self,
@@ -79,6 +89,7 @@ class ImapSource:
         sleep: Callable[[float], None] = time.sleep,
         logger: logging.Logger | None = None,
         max_attempts: int | None = None,
+        give_up_after: float | None = None,
         tokens: TokenSource | None = None,
     ) -> None:
         self.settings = settings
@@ -86,6 +97,7 @@ class ImapSource:
         self._sleep = sleep
         self._log = logger or logging.getLogger("gm.mail.imap")
         self._max_attempts = max_attempts
+        self._give_up_after = give_up_after
         self._client: IMAPClient | None = None
         self.uidvalidity: int | None = None
         self.reconnects = 0
@@ -158,6 +170,7 @@ class ImapSource:
         """Run ``op`` on a live connection, reconnecting with backoff on failure."""
         delay = self.settings.reconnect_initial
         attempt = 0
+        began = time.monotonic()
         while True:
             attempt += 1
             connecting = self._client is None
@@ -169,6 +182,11 @@ class ImapSource:
                 self._drop()
                 if self._max_attempts is not None and attempt >= self._max_attempts:
                     raise
+                waited = time.monotonic() - began
+                if self._give_up_after is not None and waited + delay > self._give_up_after:
+                    s = self.settings
+                    raise ImapUnreachable(f"{s.host}:{s.port} has not answered for "
+                                          f"{waited:.0f} s: {exc}") from exc
                 self.reconnects += 1
                 if connecting:  # a host's setting (tls, port, host) or the server down
                     s = self.settings

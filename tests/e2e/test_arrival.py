@@ -28,7 +28,7 @@ from gm.daemon import Daemon
 from gm.db.engine import session_scope
 from gm.mail.config import ImapSettings
 from gm.mail.file_sink import FileSink
-from gm.mail.imap_source import ImapLoginError, ImapSource
+from gm.mail.imap_source import ImapLoginError, ImapSource, ImapUnreachable
 from gm.mail.types import FetchedMail
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import store_inbound
@@ -260,6 +260,55 @@ def test_a_mail_another_instance_holds_keeps_the_deadline_until_it_is_handled(
         other.rollback()  # the other instance dies before its commit
         other.close()
     time.sleep(HELD_GAME_SECONDS + 0.1)  # a game found held is left to the other a moment
+
+    run_steps(daemon)
+
+    reply = sweden_reply(ctx)
+    assert "too late" not in reply and "recon Ingermanland" in reply
+    assert open_phase(ctx) != "1700-autumn-actions-sweden"
+    assert "Ingermanland" in actions_report(ctx)
+
+
+def test_while_the_imap_server_is_down_the_deadline_waits_and_the_rest_goes_on(
+        ctx: ServiceContext, dovecot: DovecotServer, imap_user: tuple[str, str],
+        imap_settings: ImapSettings, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The IMAP server does not answer at all (down for maintenance) across Sweden's
+    deadline. The round gives up on it after its patience: the opening action roll is still
+    rolled at its deadline (3.1) and the reports it queues still go out, while Sweden's
+    action phase waits for the mailbox; once the server is back, Sweden's orders that came
+    before the deadline are carried out and the phase closes with them."""
+    caplog.set_level(logging.WARNING, logger="gm.daemon")
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="pb1", module_name="baltica", scenario="12.1", seats=SEATS,
+                    moderator_address=MOD, moderator_password="mod-secret", seed=b"\x03" * 32)
+    deliver(ctx, mail("GAME pb1\nMODERATOR mod-secret\nDICE 5 2\n", sender=MOD))
+    with session_scope(ctx.engine) as s:
+        roll = current_phase(s, "pb1")
+        assert roll.deadline is not None
+        roll_due = utc(roll.deadline)
+    assert isinstance(ctx.clock, FakeClock)
+    ctx.clock.set(roll_due + timedelta(seconds=1))
+    out = tmp_path / "out"
+    daemon = Daemon(ctx, ImapSource(imap_settings, give_up_after=2.0), FileSink(str(out)),
+                    sweep_seconds=0)
+    dovecot.stop()
+    try:
+        with pytest.raises(ImapUnreachable):
+            run_steps(daemon)
+        assert open_phase(ctx) == "1700-autumn-actions-sweden"  # rolled: Sweden 5, Coalition 2
+        sent = [p.read_bytes() for p in (out / "new").iterdir()]
+        assert any(b"Action rolls: Sweden 5, Coalition 2" in raw for raw in sent)  # reports out
+        with session_scope(ctx.engine) as s:
+            deadline = utc(current_phase(s, "pb1").deadline or roll_due)
+        ctx.clock.set(deadline + timedelta(minutes=30))
+        with pytest.raises(ImapUnreachable):
+            run_steps(daemon)
+        assert open_phase(ctx) == "1700-autumn-actions-sweden"  # waits for the mailbox
+    finally:
+        dovecot.start()
+    user, password = imap_user
+    dovecot.append(user, password, [mail(SWEDEN_ORDERS, sender=SWEDEN)],
+                   arrived=deadline - timedelta(minutes=5))  # delivered before the outage
 
     run_steps(daemon)
 
