@@ -288,8 +288,17 @@ class ImapSource:
 
     def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` s: IDLE if possible, else sleep. True if mail may be new."""
+        if self._client is None:  # not connected (the connection was lost): mail may have
+            self._with_client(lambda c: None)  # come meanwhile, which a fresh SELECT does
+            return True  # not report as new: the caller looks at once
         if self.settings.idle and self._with_client(lambda c: c.has_capability("IDLE")):
-            return self._with_client(lambda c: _idle(c, timeout))
+            before = self.reconnects
+
+            def idle(client: IMAPClient) -> bool:
+                # lost during IDLE and connected again: what came meanwhile is not "new"
+                return True if self.reconnects != before else _idle(client, timeout)
+
+            return self._with_client(idle)
         self._sleep(min(timeout, self.settings.poll_interval))
         return True
 
