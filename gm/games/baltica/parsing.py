@@ -79,6 +79,11 @@ class BalticaTransformer(OrderTransformer):
     def waters(self, c: list[str]) -> str:
         return self.resolve("waters", c[0])
 
+    def sea_name(self, c: list[Any]) -> str:
+        """A sea zone's or a harbor's name, a "de" between its words kept ("Golfe de
+        Finlande", baltica.lark ``sea_name``): read as any name is."""
+        return self.name(c)
+
     def nation(self, c: list[str]) -> str:
         return self.resolve("nation", c[0])
 
