@@ -180,13 +180,42 @@ def test_rule_9_2_a_move_too_far_by_land_names_the_embark_sail_and_land_that_go_
     assert "REFUSED" not in again
 
 
-def test_rule_9_2_the_sea_route_in_french_with_the_french_keywords(ctx: Any) -> None:
-    """The same answer to a French seat: embarquer, naviguer, débarquer, as it writes them."""
+def test_rule_9_2_the_sea_route_in_french_names_the_french_seas_and_reads_back_as_written(ctx: Any) -> None:
+    """The same answer to a French seat: embarquer, naviguer, débarquer, as it writes them,
+    and the seas by the names its report gives them. It said "naviguer Wachtmeister de
+    Southern Baltic Sea vers Gulf of Finland"; and the French names could not be sent back,
+    "Golfe de Finlande" read as "Golfe" then the keyword "de" ("non compris à 'de'"). Sent
+    back as written, the three orders are read: the embark and the sail pass this phase,
+    the landing is refused for what it is, this turn ("A given block may not be both
+    loaded and unloaded during the same game turn", 9.2: Karl XII has moved, 4.1)."""
     _baltica(ctx, "fr")
     reply = _send(ctx, "VERIFIER\ndéplacer de Skåne : Karl XII vers Estland\n")
     assert ("refusé : trop loin même en marche forcée (4.4) ; par mer : embarquer Karl XII de "
-            "Skåne sur Wachtmeister, naviguer Wachtmeister de Southern Baltic Sea vers Gulf of "
-            "Finland, puis au tour suivant débarquer Karl XII de Gulf of Finland vers Estland "
-            "(9.2)") in reply, reply
+            "Skåne sur Wachtmeister, naviguer Wachtmeister de Baltique méridionale vers Golfe "
+            "de Finlande, puis au tour suivant débarquer Karl XII de Golfe de Finlande vers "
+            "Estland (9.2)") in reply, reply
     assert "by sea" not in reply and "next turn" not in reply
+    assert "Southern Baltic" not in reply and "Gulf of" not in reply
+    suggested = reply.split("par mer : ", 1)[1].split(" (9.2)", 1)[0]
+    embark, rest = suggested.split(", naviguer ")
+    sail, land = rest.split(", puis au tour suivant ")
+    again = _send(ctx, f"VERIFIER\n{embark}\nnaviguer {sail}\n{land}\n")
+    assert f"OK  {embark}" in again and f"OK  naviguer {sail}" in again, again
+    assert f"REFUSÉ  {land} : refusé : déjà déplacé ce tour-ci (4.1)" in again, again
+    assert "non compris" not in again and "Gulf of" not in again
+
+
+def test_rule_9_1_a_french_seat_sails_to_golfe_de_finlande_as_its_report_names_it(ctx: Any) -> None:
+    """9.1 "sail": the French seat writes the seas as its report names them, unquoted, any
+    case, accents optional; it was refused "non compris à 'de', colonne 58". The echo names
+    them in French, and a misspelt sea is offered by its French name."""
+    _baltica(ctx, "fr")
+    reply = _send(ctx, "VERIFIER\nnaviguer Wachtmeister de Baltique méridionale vers Golfe de Finlande\n"
+                       "naviguer Wachtmeister de baltique meridionale vers GOLFE DE RIGA\n"
+                       "naviguer Wachtmeister de Baltique méridionale vers Golfe de Finlnde\n")
+    assert "OK  naviguer Wachtmeister de Baltique méridionale vers Golfe de Finlande" in reply, reply
+    assert "naviguer Wachtmeister de Baltique méridionale vers Golfe de Riga" in reply, reply
+    assert ("lieu introuvable : 'Golfe de Finlnde' ; vouliez-vous dire Golfe de Finlande ?"
+            in reply), reply
+    assert "non compris" not in reply and "Gulf of" not in reply and "Southern Baltic" not in reply
 

@@ -27,6 +27,32 @@ def _names(items: tuple[str, ...]) -> str:
 
 
 @cache
+def _place_forms() -> dict[str, dict[str, str]]:
+    """A sea zone's display name -> its names in other languages (map.toml ``words``:
+    "Golfe de Finlande"); a territory keeps its name in every language."""
+    from gm.games.baltica.board import load_board
+
+    return {z.name: {lang: w["name"] for lang, w in z.words.items() if lang != "en" and "name" in w}
+            for z in load_board().seas.values()}
+
+
+def place(display: str) -> Name:
+    """A territory or sea zone as an order names it, said in the reader's language
+    ("naviguer Wachtmeister de Baltique méridionale vers Golfe de Finlande"), a name the
+    grammar reads back as the same place (baltica.lark ``sea_name``; the parser knows the
+    French names: map.toml and aliases.toml ``aliases``)."""
+    return name(display, **_place_forms().get(display, {}))
+
+
+def _places(items: tuple[str, ...]) -> Text:
+    """Several places, ``Estland, Livland``, each said in the reader's language."""
+    out: Text = place(items[0])
+    for item in items[1:]:
+        out = msg("{a}, {b}", a=out, b=place(item))
+    return out
+
+
+@cache
 def _nation_forms() -> dict[str, dict[str, str]]:
     """A nation's display name -> its names in other languages (nations.toml ``words``)."""
     from gm.games.baltica.board import load_board
@@ -73,7 +99,7 @@ class Recon:
 
     def text(self) -> Text:
         """The canonical order as a message."""
-        return msg("recon {territory}", territory=self.territory)
+        return msg("recon {territory}", territory=place(self.territory))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)
@@ -90,9 +116,9 @@ class MoveGroup:
 
     def text(self) -> Text:
         """The canonical group as a message."""
-        text = msg("{blocks} to {to}", blocks=_names(self.blocks), to=self.to)
+        text = msg("{blocks} to {to}", blocks=_names(self.blocks), to=place(self.to))
         if self.via:
-            text = msg("{group} via {path}", group=text, path=_names(self.via))
+            text = msg("{group} via {path}", group=text, path=_places(self.via))
         if self.force:
             text = msg("{group} force", group=text)
         return text
@@ -119,7 +145,7 @@ class Move:
 
     def text(self) -> Text:
         """The canonical order as a message."""
-        return msg("move from {origin}: {groups}", origin=self.origin,
+        return msg("move from {origin}: {groups}", origin=place(self.origin),
                    groups=joined([g.text() for g in self.groups]))
 
     def echo(self, lang: str = "en") -> str:
@@ -139,8 +165,8 @@ class MainAttack:
 
     def text(self) -> Text:
         """The canonical order as a message."""
-        return msg("main attack {territory} from {origin}", territory=self.territory,
-                   origin=self.origin)
+        return msg("main attack {territory} from {origin}", territory=place(self.territory),
+                   origin=place(self.origin))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)
@@ -156,7 +182,7 @@ class Siege:
 
     def text(self) -> Text:
         """The canonical order as a message."""
-        return msg("siege {territory} with {blocks}", territory=self.territory,
+        return msg("siege {territory} with {blocks}", territory=place(self.territory),
                    blocks=_names(self.blocks))
 
     def echo(self, lang: str = "en") -> str:
@@ -214,7 +240,7 @@ class Pin:
     def text(self) -> Text:
         """The canonical order as a message."""
         return msg("pin {blocks} in {territory}", blocks=_names(self.blocks),
-                   territory=self.territory)
+                   territory=place(self.territory))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)
@@ -230,7 +256,7 @@ class Discontent:
 
     def text(self) -> Text:
         """The canonical order as a message."""
-        return msg("discontent {territories}", territories=_names(self.territories))
+        return msg("discontent {territories}", territories=_places(self.territories))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)
@@ -268,7 +294,7 @@ class Embark:
     def text(self) -> Text:
         """The canonical order as a message."""
         return msg("embark {blocks} from {origin} onto {fleets}", blocks=_names(self.blocks),
-                   origin=self.origin, fleets=_names(self.fleets))
+                   origin=place(self.origin), fleets=_names(self.fleets))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)
@@ -287,7 +313,7 @@ class Sail:
     def text(self) -> Text:
         """The canonical order as a message."""
         return msg("sail {fleets} from {origin} to {to}", fleets=_names(self.fleets),
-                   origin=self.origin, to=self.to)
+                   origin=place(self.origin), to=place(self.to))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)
@@ -305,7 +331,7 @@ class Land:
     def text(self) -> Text:
         """The canonical order as a message."""
         return msg("land {blocks} from {origin} to {to}", blocks=_names(self.blocks),
-                   origin=self.origin, to=self.to)
+                   origin=place(self.origin), to=place(self.to))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)
@@ -320,7 +346,7 @@ class BattleOrder:
 
     def text(self) -> Text:
         """The canonical order as a message."""
-        return msg("battle order {territories}", territories=_names(self.territories))
+        return msg("battle order {territories}", territories=_places(self.territories))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)
@@ -351,7 +377,7 @@ class Retreat:
 
     def text(self) -> Text:
         """The canonical order as a message."""
-        return msg("retreat {block} to {to}", block=self.block, to=self.to)
+        return msg("retreat {block} to {to}", block=self.block, to=place(self.to))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)
@@ -367,7 +393,7 @@ class Regroup:
 
     def text(self) -> Text:
         """The canonical order as a message."""
-        return msg("regroup {blocks} to {to}", blocks=_names(self.blocks), to=self.to)
+        return msg("regroup {blocks} to {to}", blocks=_names(self.blocks), to=place(self.to))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)
@@ -393,7 +419,7 @@ class Build:
             text = msg("{build} strength {strength}", build=text, strength=self.strength)
         if self.deploy:
             text = msg("{build}; deploy {territories}", build=text,
-                       territories=_names(self.deploy))
+                       territories=_places(self.deploy))
         return text
 
     def echo(self, lang: str = "en") -> str:
@@ -426,7 +452,7 @@ class Cede:
 
     def text(self) -> Text:
         """The canonical order as a message."""
-        return msg("cede {territory} to {nation}", territory=self.territory, nation=_nation(self.to))
+        return msg("cede {territory} to {nation}", territory=place(self.territory), nation=_nation(self.to))
 
     def echo(self, lang: str = "en") -> str:
         return _said(self.text(), lang)

@@ -13,7 +13,7 @@ import itertools
 import threading
 import tomllib
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -45,6 +45,7 @@ from gm.games.baltica.orders import (
     Solidarity,
     TruceOffer,
     WinterCampaign,
+    place,
 )
 from gm.games.baltica.state import OFF_MAP
 from gm.i18n import msg
@@ -216,8 +217,12 @@ GRAMMAR = GameGrammar(
 )
 
 
-def _index(entries: dict[str, list[str]], slot: str) -> NameIndex:
-    return NameIndex({spellings[0]: spellings[1:] for spellings in entries.values()}, slot)
+def _index(entries: dict[str, list[str]], slot: str,
+           shown: Callable[[str], str] | None = None) -> NameIndex:
+    """``shown``: how a reply offers a name ("did you mean"): a sea zone as the reader's
+    language names it ("Golfe de Finlande", map.toml ``words``)."""
+    return NameIndex({spellings[0]: spellings[1:] for spellings in entries.values()}, slot,
+                     shown=shown)
 
 
 CONTEXTS_KEPT = 4096
@@ -267,8 +272,9 @@ def _board_slots(board: Board) -> _BoardSlots:
     powers = {n: [n.title()] for n in ("sweden", "coalition")}
     nations = {**board.names("nation"), **{k: v for k, v in powers.items() if k not in board.nations}}
     slots = {"territory": territories, "area": territories,
-             "sea": _index(seas, "sea"),
-             "waters": _index({**seas, **land}, "waters"),
+             "sea": _index(seas, "sea", place),
+             # a sea zone or a harbor: "unknown place", not the untranslated slot "waters"
+             "waters": _index({**seas, **land}, "place", place),
              "nation": _index(nations, "nation")}
     made = _BoardSlots(weakref.ref(board), next(_tokens), slots, board.names("block"))
     with _lock:

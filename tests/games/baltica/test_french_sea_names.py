@@ -3,10 +3,12 @@
 A French seat's report names the seas in French ("le golfe de Finlande"), but its orders
 could not: ``naviguer Wachtmeister de Baltique méridionale vers Golfe de Finlande`` was
 refused "non compris à 'de'", the "de" inside the name read as the keyword of "naviguer
-BLOCS de EAUX" (only a quoted "Golfe de Finlande" was read). Now a sea's name is read
-whole wherever an order names a sea zone (9.1 sail, 9.2 land, 5.6 retreat, with or
-without a condition), with or without accents, in any case. An English seat reads the
-English names as before.
+BLOCS de EAUX" (only a quoted "Golfe de Finlande" was read). And the echo of its orders
+named the seas in English ("naviguer Wachtmeister de Southern Baltic Sea vers Gulf of
+Finland"), as did "did you mean". Now a sea's name is read whole wherever an order names
+a sea zone (9.1 sail, 9.2 land, 5.6 retreat, with or without a condition), with or without
+accents, in any case, and a French seat's echo and suggestions say it in French, in a form
+that reads back as the same order. An English seat reads the English names as before.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from gm.games.baltica.board import load_board
 from gm.games.baltica.orders import Land, Retreat, Sail
 from gm.i18n import translate
 from gm.orders.conditions import Conditional
-from gm.orders.model import ParsedOrder, SourceLine
+from gm.orders.model import LineError, ParsedOrder, SourceLine
 from gm.orders.names import strip_accents
 
 BOARD = load_board()
@@ -34,6 +36,12 @@ def read(line: str, language: str = "fr") -> Any:
     [result] = parsing.parse_lines(BOARD, STATE, "sweden", [SourceLine(1, line)], language).lines
     assert isinstance(result, ParsedOrder), (line, translate(getattr(result, "reason", ""), "en"))
     return result.order
+
+
+def refused(line: str) -> LineError:
+    [result] = parsing.parse_lines(BOARD, STATE, "sweden", [SourceLine(1, line)], "fr").lines
+    assert isinstance(result, LineError), line
+    return result
 
 
 def test_the_names_that_hold_a_keyword_are_the_gulfs_and_one_english_alias() -> None:
@@ -92,3 +100,34 @@ def test_the_english_sea_names_are_read_as_before() -> None:
         Sail(("Wachtmeister",), "Southern Baltic Sea", "Gulf of Finland")
     assert read("land Karl XII from Gulf of Riga to Livland", "en") == \
         Land(("Karl XII",), "Gulf of Riga", "Livland")
+
+
+@pytest.mark.parametrize("sea", SEAS, ids=lambda z: z.name)
+def test_rule_9_1_a_french_seats_echo_names_the_seas_in_french_and_reads_back(sea: Any) -> None:
+    """§8: the reply says a French seat's orders back in French, its seas by the report's
+    French names, and the echo is read again as the same order; English is unchanged."""
+    fr = sea.words["fr"]["name"]
+    for order, french, english in (
+            (Sail(("Wachtmeister",), sea.name, "Baltic Sea"),
+             f"naviguer Wachtmeister de {fr} vers Mer Baltique",
+             f"sail Wachtmeister from {sea.name} to Baltic Sea"),
+            (Land(("Karl XII",), sea.name, "Estland"),
+             f"débarquer Karl XII de {fr} vers Estland",
+             f"land Karl XII from {sea.name} to Estland"),
+            (Retreat("Karl XII", sea.name), f"retraite Karl XII vers {fr}",
+             f"retreat Karl XII to {sea.name}")):
+        assert translate(order.echo(), "fr") == french
+        assert read(french) == order
+        assert translate(order.echo(), "en") == english == order.echo()
+
+
+def test_a_misspelt_sea_is_offered_by_its_french_name() -> None:
+    """§2: "did you mean" names the sea as the seat's report does."""
+    error = refused("naviguer Wachtmeister de Golfe de Finlnde vers Mer Baltique")
+    assert translate(error.reason, "fr") == \
+        "lieu introuvable : 'Golfe de Finlnde' ; vouliez-vous dire Golfe de Finlande ?"
+    assert translate(error.reason, "en") == \
+        "unknown place 'Golfe de Finlnde': did you mean Gulf of Finland?"
+    error = refused("débarquer Karl XII de Golfe vers Estland")
+    assert translate(error.reason, "fr") == ("mer : le nom 'Golfe' est ambigu, il correspond à "
+                                             "Golfe de Botnie, Golfe de Finlande, Golfe de Riga")
