@@ -206,95 +206,16 @@ def game_list(app: App, as_json: bool) -> None:
 @json_option
 @pass_app
 def game_show(app: App, game_id: str, as_json: bool) -> None:
-    """Show a game's seats, phase, deadline and settings (never passwords)."""
+    """Show a game's seats, phase, deadline and settings (never passwords); by mail SHOW
+    GAME (gm.service.views)."""
     from gm.db.engine import session_scope
-    from gm.service.games import current_phase, get_game, seats
-    from gm.service.observers import observers, waiting
-    from gm.service.roll import roll_call
+    from gm.service.games import get_game
+    from gm.service.views import game_text, game_view
 
     ctx = app.context()
     with session_scope(ctx.engine) as session:
-        g = get_game(session, game_id)
-        if g.status == "forming":
-            _show_forming(app, g, as_json)
-            return
-        phase = current_phase(session, game_id)
-        roll = {p.power: p for p in roll_call(session, g, ctx.clock.now()).powers}
-        data = {"game": g.id, "module": g.module, "scenario": g.scenario,
-                "status": "held" if g.hold_reason else g.status,
-                "hold": g.hold_reason or None, "held_at": g.held_at,
-                "phase": phase.phase_id, "phase_state": phase.state, "deadline": phase.deadline,
-                "owing": (phase.info or {}).get("owing", []), "commitment": g.commitment,
-                "settings": g.settings, "moderator": g.moderator_address,
-                "observers": observers(g), "waiting": waiting(g),
-                "seats": [{"power": s.power, "address": s.address, "language": s.language,
-                           "timezone": s.timezone, "missed_in_row": s.missed_in_row,
-                           "submitted": s.power in roll and roll[s.power].submitted,
-                           "ready": s.power in roll and roll[s.power].ready,
-                           "late": s.power in roll and roll[s.power].late,
-                           "bouncing": _bouncing(s)}
-                          for s in seats(session, game_id)]}
-    text = [f"{g.id}: {g.module} {g.scenario} ({data['status']})"]
-    if g.hold_reason:
-        text += [f"HELD since {when(g.held_at)}: {g.hold_reason}",
-                 f"  (lift it with: gm mod unhold {g.id})"]
-    text += [
-            f"phase {data['phase']} ({data['phase_state']}), deadline {data['deadline']}",
-            f"owing orders: {', '.join(data['owing']) or 'nobody'}"]
-    for s in data["seats"]:
-        text.append(f"  {s['power']:<14} {s['address']:<32} {_flags(s)}".rstrip())
-        if s["bouncing"]:
-            text.append(_bouncing_line(s["bouncing"]))
-    if data["observers"]:
-        text.append(f"observers: {', '.join(data['observers'])}")
-    text += [f"waiting: {w['address']} for {w['power']} (since {w['at'][:16]})" for w in data["waiting"]]
-    emit(data, as_json, "\n".join(text))
-
-
-def _show_forming(app: App, g: Any, as_json: bool) -> None:
-    """`gm game show` of a forming game: its seats (open or whose), the requests waiting."""
-    from gm.db.engine import session_scope
-    from gm.service.forming import needs_approval, pending
-    from gm.service.games import seats
-
-    with session_scope(app.context().engine) as session:
-        rows = [{"power": s.power, "address": s.address} for s in seats(session, g.id)]
-    data = {"game": g.id, "module": g.module, "scenario": g.scenario, "status": "forming",
-            "approve": needs_approval(g), "pending": pending(g), "settings": g.settings,
-            "moderator": g.moderator_address, "seats": rows}
-    text = [f"{g.id}: {g.module} {g.scenario} (forming: starts when every seat is filled; "
-            f"JOIN {'approved by the moderator' if data['approve'] else 'seats at once'})"]
-    text += [f"  {r['power']:<14} {r['address'] or '(open)'}" for r in rows]
-    text += [f"asks to join: {p['address']} for {p['power']} (gm mod approve {g.id} {p['address']})"
-             for p in data["pending"]]
-    emit(data, as_json, "\n".join(text))
-
-
-def _flags(seat: dict[str, Any]) -> str:
-    """A seat's roll call in `gm game show`: submitted, READY, late (gm.service.roll), and
-    BOUNCING when its address is marked as bouncing (gm.service.bouncing)."""
-    return " ".join(w for w, on in (("submitted", seat["submitted"]), ("READY", seat["ready"]),
-                                    ("late", seat["late"]), ("BOUNCING", seat["bouncing"]))
-                    if on)
-
-
-def _bouncing(seat: Any) -> dict[str, Any] | None:
-    """The seat's mark as bouncing, for `gm game show` (None: not marked)."""
-    from gm.service.bouncing import bouncing
-
-    mark = bouncing(seat)
-    if mark is None:
-        return None
-    return {"address": mark.address, "since": mark.since, "mail": mark.mail, "said": mark.said,
-            "count": mark.count}
-
-
-def _bouncing_line(mark: dict[str, Any]) -> str:
-    """Under a seat whose address bounces: since when, which mail, how many, the server's words."""
-    since = f"{mark['since']:%Y-%m-%d %H:%M} UTC" if mark["since"] else "?"
-    count = f"{mark['count']} mails bounced" if mark["count"] > 1 else "1 mail bounced"
-    return (f"    bouncing since {since} (mail {mark['mail']}; {count}; told once): "
-            f"{mark['said'] or 'no reason given'}")
+        data = game_view(ctx, session, get_game(session, game_id))
+    emit(data, as_json, game_text(data))
 
 
 @game.command("observe")
@@ -390,19 +311,24 @@ def state(app: App, game_id: str, power: str | None) -> None:
 @click.argument("game_id")
 @click.option("--private", "show_private", is_flag=True,
               help="Include private moderator acts and the mails that bounced.")
+@click.option("--last", default=None, type=click.IntRange(min=1),
+              help="Only the last N phases (default: all).")
 @json_option
 @pass_app
-def history(app: App, game_id: str, show_private: bool, as_json: bool) -> None:
+def history(app: App, game_id: str, show_private: bool, last: int | None, as_json: bool) -> None:
     """The game's history: phases, moderator acts, rulings, orders once revealed, press
-    (with --private: private acts, and each mail that bounced after it was sent)."""
+    (with --private: private acts, and each mail that bounced after it was sent). By mail,
+    the moderator's SHOW HISTORY [n] (private acts included, the last 5 phases unless n)."""
     from gm.db.engine import session_scope
     from gm.service.games import get_game
-    from gm.service.history import history_rows, history_text
+    from gm.service.history import history_rows, history_text, last_phases
 
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         get_game(session, game_id)
         rows = history_rows(session, game_id, private=show_private)
+    if last is not None:
+        rows = last_phases(rows, last)
     emit(rows, as_json, history_text(rows))
 
 

@@ -370,12 +370,13 @@ def mails(app: App, game_id: str, sender: str | None, undelivered: bool, last: i
     sender, subject, what gm made of it (handled, ignored and why, failed). For a player
     who swears he sent his orders; a failed one is handled again by `gm mod retry`.
     With --undelivered, the mails gm could not deliver to some or all of their addresses
-    (see `gm mod requeue`)."""
+    (see `gm mod requeue`). By mail: SHOW MAILS [UNDELIVERED] [n] (gm.service.views)."""
     from dataclasses import asdict
 
     from gm.db.engine import session_scope
     from gm.service.games import get_game
     from gm.service.inbox import arrived
+    from gm.service.views import arrived_text
 
     if undelivered:
         if sender is not None:
@@ -386,11 +387,7 @@ def mails(app: App, game_id: str, sender: str | None, undelivered: bool, last: i
     with session_scope(ctx.engine) as session:
         get_game(session, game_id)
         rows = arrived(session, game_id, sender=sender, last=last)
-    text = "\n".join(
-        f"#{r.id:<5} {r.received_at:%Y-%m-%d %H:%M}  {r.sender}  \"{r.subject}\"  {r.status}"
-        + ("" if r.game_id else " (no game)") + (f": {r.note}" if r.note else "") for r in rows)
-    emit([asdict(r) for r in rows], as_json, text or (
-        f"{game_id}: no mail" + (f" from {sender}" if sender else "") + " has arrived"))
+    emit([asdict(r) for r in rows], as_json, arrived_text(rows, game_id, sender))
 
 
 def _undelivered(app: App, game_id: str, last: int, as_json: bool) -> None:
@@ -401,29 +398,14 @@ def _undelivered(app: App, game_id: str, last: int, as_json: bool) -> None:
     from gm.db.engine import session_scope
     from gm.service.games import get_game
     from gm.service.undelivered import undelivered
+    from gm.service.views import undelivered_text
 
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         get_game(session, game_id)
         rows = undelivered(ctx, session, game_id, last=last)
-    lines = []
-    for r in rows:
-        seats = f" ({', '.join(r.powers)})" if r.powers else ""
-        said = sorted({m.said for m in r.missed})
-        why = said[0] if len(said) == 1 else "; ".join(f"{m.address}: {m.said}" for m in r.missed)
-        others = f"  ({', '.join(r.got)} got it)" if r.got else ""
-        lines.append(f"#{r.id:<5} {r.queued_at:%Y-%m-%d %H:%M}  {r.kind}  to {', '.join(r.to)}"
-                     f"{seats}  \"{r.subject}\"  {why}{others}")
-        for copy in {m.again.id: m.again for m in r.missed if m.again is not None}.values():
-            went = (f"sent {copy.sent_at:%Y-%m-%d %H:%M}" if copy.status == "sent"
-                    and copy.sent_at else copy.status)
-            lines.append(f"       queued again as mail {copy.id} to {', '.join(copy.to)}: {went}")
-        waiting = [m.address for m in r.missed if m.again is None]
-        if waiting:
-            to = "" if len(waiting) == len(r.missed) else f" to {', '.join(waiting)}"
-            lines.append(f"       not sent again{to}: gm mod requeue {r.id}")
     emit([asdict(r) | {"to": r.to, "powers": r.powers} for r in rows], as_json,
-         "\n".join(lines) or f"{game_id}: no mail gm sent has failed to be delivered")
+         undelivered_text(rows, game_id))
 
 
 @mod.command()

@@ -14,6 +14,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from gm.db.models import EventLog, ModeratorAct, OrderSet, OutboundMail, Phase
+from gm.i18n import SOURCE_LANGUAGE, msg, translate
 from gm.mail.mime import decode
 from gm.service.bounces import EVENT as BOUNCED
 from gm.service.pressmail import read_press
@@ -92,34 +93,56 @@ def _args(args: dict[str, Any] | None) -> str:
     return ", ".join(f"{k} {v}" for k, v in (args or {}).items() if k != "text")
 
 
-def history_text(rows: list[dict[str, Any]]) -> str:
-    """The rows as a human history: a heading per phase, what happened in it below."""
+def last_phases(rows: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
+    """``rows`` from the opening of the ``n``-th last phase on (``gm history --last``, by mail
+    ``SHOW HISTORY n``); all of them when the game has no more phases."""
+    starts = [i for i, r in enumerate(rows) if r["what"] == "phase"]
+    return rows[starts[-n]:] if 0 < n < len(starts) else rows
+
+
+def history_text(rows: list[dict[str, Any]], language: str = SOURCE_LANGUAGE) -> str:
+    """The rows as a human history: a heading per phase, what happened in it below, in
+    ``language`` (the moderator's, by mail; the orders, press and reasons as written)."""
+    def t(text: Any) -> str:
+        return translate(text, language)
+
     out: list[str] = []
     for r in rows:
         what = r["what"]
         if what == "phase":
-            out += ["", f"{r['phase']} ({r['state']}): opened {_when(r['at'])}, deadline "
-                        f"{_when(r['deadline'])}"
-                        + (f", adjudicated {_when(r['adjudicated_at'])}" if r["adjudicated_at"] else "")]
+            out += ["", t(msg("{phase} ({state}): opened {opened}, deadline {deadline}",
+                              phase=r["phase"], state=r["state"], opened=_when(r["at"]),
+                              deadline=_when(r["deadline"])))
+                        + (t(msg(", adjudicated {at}", at=_when(r["adjudicated_at"])))
+                           if r["adjudicated_at"] else "")]
         elif what == "orders":
-            orders = "; ".join(r["orders"]) or "(none)"
-            out.append(f"  orders of {r['power']}{' (' + r['source'] + ')' if r['source'] != 'mail' else ''}: {orders}")
+            orders = "; ".join(r["orders"]) or t(msg("(none)"))
+            source = f" ({r['source']})" if r["source"] != "mail" else ""
+            out.append("  " + t(msg("orders of {power}{source}: {orders}", power=r["power"],
+                                    source=source, orders=orders)))
         elif what == "press":
             first = r["text"].splitlines()[0] if r["text"] else ""
             more = " ..." if "\n" in r["text"] else ""
-            out.append(f"  {_when(r['at'])}  press from {r['from']} to {r['to']}"
-                       f"{' (held)' if r['held'] else ''}: {first}{more}")
+            held = t(msg(" (held)")) if r["held"] else ""
+            out.append(f"  {_when(r['at'])}  " + t(msg(
+                "press from {sender} to {to}{held}: {text}", sender=r["from"], to=r["to"],
+                held=held, text=first + more)))
         elif what == "bounce":
             powers = f" ({', '.join(r['powers'])})" if r["powers"] else ""
             said = " ".join(x for x in (r["status"], r["diagnostic"]) if x)
-            out.append(f"  {_when(r['at'])}  mail {r['mail']} ({r['kind']}) to {r['address']}{powers} "
-                       f"bounced: {said}{'' if r.get('told', True) else ' (not told again)'} "
-                       "[private]")
+            out.append(f"  {_when(r['at'])}  " + t(msg(
+                "mail {mail} ({kind}) to {address}{powers} bounced: {said}", mail=r["mail"],
+                kind=r["kind"], address=r["address"], powers=powers, said=said))
+                + ("" if r.get("told", True) else t(msg(" (not told again)")))
+                + " " + t(msg("[private]")))
         elif what == "moderator ruling":
             text = (r["args"] or {}).get("text", "")
-            out.append(f"  {_when(r['at'])}  RULING by {r['actor']}: {text}")
+            out.append(f"  {_when(r['at'])}  " + t(msg("RULING by {actor}: {text}",
+                                                       actor=r["actor"], text=text)))
         else:
             reason = f" ({r['reason']})" if r["reason"] else ""
-            private = " [private]" if r["private"] else ""
-            out.append(f"  {_when(r['at'])}  {what} by {r['actor']}: {_args(r['args'])}{reason}{private}")
+            private = " " + t(msg("[private]")) if r["private"] else ""
+            out.append(f"  {_when(r['at'])}  " + t(msg(
+                "{what} by {actor}: {args}", what=what, actor=r["actor"], args=_args(r["args"])))
+                + f"{reason}{private}")
     return "\n".join(out).strip("\n")
