@@ -304,6 +304,33 @@ class RevealSeed(ModeratorCommand):
     force: bool = False
 
 
+MAILS_SHOWN = 20
+"""How many mails SHOW MAILS lists without a count (``gm mod mails --last``'s default)."""
+PHASES_SHOWN = 5
+"""How many phases SHOW HISTORY tells without a count (the latest)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShowGame(ModeratorCommand):
+    """``SHOW GAME``: the game as ``gm game show`` shows it, in the reply."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShowMails(ModeratorCommand):
+    """``SHOW MAILS [UNDELIVERED] [n]``: the game's latest ``last`` mails that arrived, or
+    those gm could not deliver, as ``gm mod mails GAME [--undelivered] --last n`` lists them."""
+
+    undelivered: bool = False
+    last: int = MAILS_SHOWN
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShowHistory(ModeratorCommand):
+    """``SHOW HISTORY [n]``: the last ``last`` phases of ``gm history GAME --private``."""
+
+    last: int = PHASES_SHOWN
+
+
 SignOn = PowerSignOn | ModeratorSignOn
 Command = (
     Game | PowerSignOn | ModeratorSignOn | Phase | For | Check | Add | Status | Ready | Wait

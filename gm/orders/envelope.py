@@ -48,7 +48,7 @@ COMMAND_WORDS = frozenset(
      "release", "liberer", "list", "liste", "orders", "ordres", "send", "envoyer", "observe", "observer", "join", "rejoindre",
      "approve", "approuver", "unbounce", "retablir", "requeue", "renvoyer",
      "unhold", "debloquer", "retry", "reessayer", "decline", "decliner", "stop", "retirer",
-     "reveal", "reveler"}
+     "reveal", "reveler", "show", "montrer"}
 )
 """The first words of command lines; a line so starting is parsed as a command."""
 
@@ -63,7 +63,9 @@ Not the moderator's, nor the words that are a command only with another (``NOT R
 _NEEDS_SECOND = {"replace": {"power"}, "remplacer": {"puissance"}, "not": {"ready"},
                  "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}, "send": {"password", "report"},
                  "envoyer": {"motdepasse", "rapport"}, "stop": {"observer"},
-                 "retirer": {"observateur"}, "reveal": {"seed"}, "reveler": {"graine"}}
+                 "retirer": {"observateur"}, "reveal": {"seed"}, "reveler": {"graine"},
+                 "show": {"game", "mails", "history"},
+                 "montrer": {"partie", "mails", "historique"}}
 _AT_MOST = {"orders": 1, "ordres": 1, "list": 2, "liste": 2, "observe": 2, "observer": 2,
             "join": 3, "rejoindre": 3, "approve": 3, "approuver": 3,
             "decline": 2, "decliner": 2}
@@ -568,6 +570,20 @@ class _Commands(Transformer):
 
     def reveal(self, k: list[Any]) -> c.RevealSeed:
         return c.RevealSeed(force="force" in k, **self._mod(k)[1])
+
+    def undelivered(self, k: list[Any]) -> str:
+        return "undelivered"
+
+    def show_game(self, k: list[Any]) -> c.ShowGame:
+        return c.ShowGame()
+
+    def show_mails(self, k: list[Any]) -> c.ShowMails:
+        counts = [int(t) for t in k if isinstance(t, Token)]
+        return c.ShowMails(undelivered="undelivered" in k,
+                           last=counts[0] if counts else c.MAILS_SHOWN)
+
+    def show_history(self, k: list[Any]) -> c.ShowHistory:
+        return c.ShowHistory(last=int(k[0]) if k else c.PHASES_SHOWN)
 
 
 def _duration(tok: Token) -> timedelta:

@@ -27,6 +27,7 @@ from gm.service.games import seats as seats_of
 from gm.service.orders import set_flags
 from gm.service.outbox import queue_mail
 from gm.service.passwords import hash_password
+from gm.service.views import status_said
 
 if TYPE_CHECKING:
     from gm.pipeline.section import SectionContext
@@ -343,7 +344,8 @@ class CommandRunner:
                 "{address} asks to play {power} in {game}", address=address, power=written,
                 game=game.id), [
                 msg("{address} asks to play {power} in game {game} and is on its waiting list "
-                    "(gm game show {game}).", address=address, power=written, game=game.id),
+                    "(gm game show {game}; by mail: SHOW GAME).", address=address,
+                    power=written, game=game.id),
                 msg("To give them a seat, by mail: REPLACE POWER <power> WITH {address}",
                     address=address)], key=f"join-request:{sc.inbound_id}")
         reply.note(msg("You are on the waiting list of game {game} for {power}; its moderator "
@@ -405,7 +407,7 @@ class CommandRunner:
         status = "held" if game.hold_reason else game.status
         reply.note(msg("Game {game}: {module}, scenario {scenario}, {status}.", game=game.id,
                        module=module.title, scenario=game.scenario,
-                       status=_status_said(status)))
+                       status=status_said(status)))
         if roll.held:
             reply.note(msg("The moderator is reviewing the last adjudication."))
             return
@@ -600,6 +602,64 @@ class CommandRunner:
         self.reply.done(line, msg("the seed of game {game} is published: {seed}",
                                   game=self.game.id, seed=seed))
 
+    # -- what the moderator looks at (gm game show, gm mod mails, gm history) -----------
+
+    def _view(self, line: SourceLine, text: str) -> None:
+        """A view, after the reply's lines, headed by the line that asked for it: the
+        tables keep their columns (the reply's lines are wrapped)."""
+        self.reply.appendix.append(f"==== {line.text.strip()} ====\n{text}")
+
+    def _said(self) -> Any:
+        from gm.service.notify import moderator_language
+        from gm.service.views import Said
+
+        return Said(moderator_language(self.game), by_mail=True)
+
+    def do_showgame(self, line: SourceLine, cmd: c.ShowGame, acting: str | None) -> None:
+        """SHOW GAME (``gm game show``): seats, addresses, flags, hold, waiting list."""
+        from gm.service.views import game_text, game_view
+
+        self._view(line, game_text(game_view(self.sc.ctx, self.sc.session, self.game),
+                                   self._said()))
+        self.reply.done(line, msg("game {game} as gm game show shows it follows this reply",
+                                  game=self.game.id))
+
+    def do_showmails(self, line: SourceLine, cmd: c.ShowMails, acting: str | None) -> None:
+        """SHOW MAILS [UNDELIVERED] [n] (``gm mod mails GAME [--undelivered] --last n``)."""
+        from gm.service.views import arrived_text, undelivered_text
+
+        said, last = self._said(), max(1, cmd.last)
+        if cmd.undelivered:
+            from gm.service.undelivered import undelivered
+
+            rows = undelivered(self.sc.ctx, self.sc.session, self.game.id, last=last)
+            self._view(line, undelivered_text(rows, self.game.id, said))
+            self.reply.done(line, plural(
+                "the latest mail of game {game} that could not be delivered follows this reply",
+                "the latest {n} mails of game {game} that could not be delivered, at most, "
+                "follow this reply", last, game=self.game.id))
+            return
+        from gm.service.inbox import arrived
+
+        self._view(line, arrived_text(arrived(self.sc.session, self.game.id, last=last),
+                                      self.game.id, said=said))
+        self.reply.done(line, plural(
+            "the latest mail that arrived for game {game} follows this reply",
+            "the latest {n} mails that arrived for game {game}, at most, follow this reply",
+            last, game=self.game.id))
+
+    def do_showhistory(self, line: SourceLine, cmd: c.ShowHistory, acting: str | None) -> None:
+        """SHOW HISTORY [n] (``gm history GAME --private --last n``)."""
+        from gm.service.history import history_rows, history_text, last_phases
+
+        rows = last_phases(history_rows(self.sc.session, self.game.id, private=True),
+                           max(1, cmd.last))
+        self._view(line, history_text(rows, self._said().language))
+        self.reply.done(line, plural(
+            "the history of the last phase of game {game}, private acts included, follows "
+            "this reply", "the history of the last {n} phases of game {game}, private acts "
+            "included, follows this reply", max(1, cmd.last), game=self.game.id))
+
     # -- helpers ---------------------------------------------------------
 
     def _seat_named(self, written: str) -> Seat:
@@ -633,11 +693,3 @@ def _masked(line: SourceLine, text: Text) -> Any:
     from gm.pipeline.reply import Entry
 
     return Entry("done", "PASSWORD ********", line.number, reason=text)
-
-
-def _status_said(status: str) -> str:
-    """A game's status as LIST says it, in the reader's language (it was "running" in a
-    French reply)."""
-    said = {"running": msg("running"), "paused": msg("paused"), "ended": msg("ended"),
-            "held": msg("held"), "forming": msg("forming")}
-    return said.get(status, status)

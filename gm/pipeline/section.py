@@ -226,7 +226,8 @@ def _answer_help(sc: SectionContext, section: Section, game: Game, reply: Sectio
 def _forming_section(sc: SectionContext, section: Section, game: Game, reply: SectionReply, *,
                      help_only: bool, list_only: bool) -> None:
     """A section for a game that has not started (gm.service.forming): HELP, LIST, JOIN,
-    the moderator's APPROVE and DECLINE; anything else is refused with the open seats."""
+    the moderator's APPROVE, DECLINE, SHOW GAME and SHOW MAILS; anything else is refused
+    with the open seats."""
     from gm.service.forming import open_seats
 
     if help_only:
@@ -248,7 +249,8 @@ def _forming_section(sc: SectionContext, section: Section, game: Game, reply: Se
         reply.power = "moderator"
         reply.language = moderator_language(game)
         approvals = [x for x in section.items if isinstance(x, CommandLine)
-                     and isinstance(x.command, c.ApproveJoin | c.DeclineJoin)]
+                     and isinstance(x.command, c.ApproveJoin | c.DeclineJoin | c.ShowGame
+                                    | c.ShowMails)]
         if approvals:
             runner = CommandRunner(sc, game, None, reply)
             for item in approvals:

@@ -13,7 +13,7 @@ ENGLISH_COMMANDS = ("GAME", "POWER", "MODERATOR", "PASSWORD", "READY", "WAIT", "
                     "EXTEND", "ROLLBACK", "RESUME", "ADJUDICATE NOW", "REPLACE POWER",
                     "SEND PASSWORD", "SET ADDRESS", "LIST", "UNHOLD", "RETRY", "DECLINE",
                     "REQUEUE", "UNBOUNCE", "SEND REPORT", "ADD OBSERVER", "STOP OBSERVER",
-                    "REVEAL SEED")
+                    "REVEAL SEED", "SHOW GAME", "SHOW MAILS", "SHOW HISTORY", "UNDELIVERED")
 
 
 def test_no_french_text_names_an_english_command() -> None:
