@@ -530,8 +530,9 @@ def _how_to_send_again(row: OutboundMail, game: Game) -> Text:
                "address {game} <power> <address>; by mail POWER <power>, then SET ADDRESS "
                "<address>), gm mod requeue {mail} (by mail: REQUEUE {mail}) sends it again, "
                "once, to the current address of each seat that did not get it, and to no "
-               "other; gm mod mails {game} --undelivered lists the mails that could not be "
-               "delivered.", mail=row.id, game=game.id)
+               "other; gm mod mails {game} --undelivered (by mail: SHOW MAILS UNDELIVERED) lists "
+               "the mails that could not be delivered, with their numbers.", mail=row.id,
+               game=game.id)
 
 
 def _tell_delayed(ctx: ServiceContext, session: Session, row: OutboundMail, *,

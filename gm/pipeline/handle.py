@@ -196,8 +196,9 @@ def _tell_moderators(ctx: ServiceContext, session: Session, row: Claimed, mail: 
             msg("The sender was told. The raw mail is kept."), "",
             msg("Error: {error}", error=error), "", trace,
             msg("To handle it again, once: gm mod retry {id}, or by mail RETRY {id} after the "
-                "lines GAME <game> and MODERATOR <password> of a game the sender plays in",
-                id=row.id)]
+                "lines GAME <game> and MODERATOR <password> of a game the sender plays in "
+                "(gm mod mails <game>, by mail SHOW MAILS, lists a game's mails with their "
+                "numbers)", id=row.id)]
     groups = moderators_by_language(ctx, session, mail.from_addr if mail else row.sender)
     for language, moderators in groups.items():
         queue_mail(ctx, session, game_id=None, kind="notice", to=moderators,
@@ -328,6 +329,7 @@ def retry_failed(ctx: ServiceContext, game_id: str, mail_id: int, asked_by: int)
         notify_moderator(ctx, session, get_game(session, game_id),
                          msg("mail {mail} failed again", mail=mail_id), [
                              msg("Mail {mail}, which you asked to handle again (RETRY {mail}), "
-                                 "raised an error again, so nothing in it was applied.",
+                                 "raised an error again, so nothing in it was applied "
+                                 "(SHOW MAILS lists the game's mails).",
                                  mail=mail_id), "", row.note],
                          key=f"retry-failed:{mail_id}:{asked_by}")

@@ -303,7 +303,8 @@ def _notice(row: Returned, game: Game | None, bounce: Bounce, failure: Failure,
             "once the seat's address works (mended, or moved as above), gm mod requeue {mail} "
             "(by mail: REQUEUE {mail}) sends this very mail again, once, to the seat's "
             "current address, and to no address that got it; gm mod mails {game} "
-            "--undelivered lists the mails that did not arrive.", mail=row.id, game=game.id)))
+            "--undelivered (by mail: SHOW MAILS UNDELIVERED) lists the mails that did not "
+            "arrive, with their numbers.", mail=row.id, game=game.id)))
     observer = game is not None and address.lower() in (a.lower() for a in observers(game))
     if game is not None and observer:
         lines.append("- " + t(msg("{address} observes {game}; to stop sending it the public "
@@ -313,14 +314,15 @@ def _notice(row: Returned, game: Game | None, bounce: Bounce, failure: Failure,
         lines.append("- " + t(msg("nothing is needed: no seat is concerned.")))
     if marked:
         lines += ["", t(msg("The server says this is for good: the seat's address is now "
-                            "marked as bouncing (gm game show lists it). gm goes on sending to "
+                            "marked as bouncing (gm game show lists it; by mail: SHOW GAME). gm goes on sending to "
                             "{address}, and later mails to it that bounce are not told again "
                             "until it works again (a mail from it signed on as the seat) or the "
                             "seat's address changes.", address=address))]
         lines += [t(msg("When you learn that it works again (the player emptied the mailbox): "
                         "gm mod unbounce {game} {power} (by mail: UNBOUNCE {power}) takes the "
                         "mark off. The later mails to it that bounce are listed by gm mod mails "
-                        "{game} --undelivered, each to be sent again by gm mod requeue.",
+                        "{game} --undelivered (by mail: SHOW MAILS UNDELIVERED), each to be sent "
+                        "again by gm mod requeue (by mail: REQUEUE <number>).",
                         game=g, power=p)) for g, p in seats]
     else:
         lines += ["", t(msg("gm changes nothing by itself: later mail to {address} is sent as "

@@ -139,7 +139,8 @@ def test_a_report_that_bounced_after_the_hand_over_is_requeued_by_mail_to_the_ne
     assert f"(mail {report.id} of the outbox, sent " in text
     assert (f"gm mod requeue {report.id} (by mail: REQUEUE {report.id}) sends this very mail "
             "again, once, to the seat's current address, and to no address that got it; gm "
-            "mod mails race1 --undelivered lists the mails that did not arrive.") in text
+            "mod mails race1 --undelivered (by mail: SHOW MAILS UNDELIVERED) lists the mails that "
+            "did not arrive, with their numbers.") in text
     assert "gm mod resend" not in text
 
     listed = gm(race, "mod", "mails", "race1", "--undelivered")

@@ -127,8 +127,8 @@ def test_the_moderator_s_notice_names_the_mail_and_how_to_send_it_again(
             "address race1 <power> <address>; by mail POWER <power>, then SET ADDRESS "
             f"<address>), gm mod requeue {report.id} (by mail: REQUEUE {report.id}) sends it "
             "again, once, to the current address of each seat that did not get it, and to no "
-            "other; gm mod mails race1 --undelivered lists the mails that could not be "
-            "delivered.") in said
+            "other; gm mod mails race1 --undelivered (by mail: SHOW MAILS UNDELIVERED) lists "
+            "the mails that could not be delivered, with their numbers.") in said
 
 
 def test_gm_mod_requeue_sends_the_failed_report_to_the_corrected_address_once(

@@ -425,11 +425,11 @@ def test_the_request_to_observe_is_in_the_moderator_s_language(  # type: ignore[
 @pytest.mark.parametrize(("language", "subject", "words"), [
     ("en", "newbie@example.net asks to play south in race1",
      ["newbie@example.net asks to play south in game race1 and is on its waiting list "
-      "(gm game show race1).", "To give them a seat, by mail: REPLACE POWER <power> WITH "
+      "(gm game show race1; by mail: SHOW GAME).", "To give them a seat, by mail: REPLACE POWER <power> WITH "
       "newbie@example.net"]),
     ("fr", "newbie@example.net demande à jouer south dans race1",
      ["newbie@example.net demande à jouer south dans la partie race1 et figure sur sa liste "
-      "d'attente (gm game show race1).", "Pour lui donner un siège, par mail : REMPLACER PUISSANCE "
+      "d'attente (gm game show race1 ; par mail : MONTRER PARTIE).", "Pour lui donner un siège, par mail : REMPLACER PUISSANCE "
       "<puissance> PAR newbie@example.net"])])
 def test_the_request_to_join_a_running_game_is_in_the_moderator_s_language(  # type: ignore[no-untyped-def]
         race, language: str, subject: str, words: list[str]) -> None:

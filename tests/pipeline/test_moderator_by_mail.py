@@ -234,7 +234,8 @@ def test_a_retry_that_fails_again_tells_the_moderator(
                         if "failed again" in r.subject]
     assert notice.subject == f"[duel1] mail {failed} failed again"
     assert (f"Mail {failed}, which you asked to handle again (RETRY {failed}), raised an error "
-            "again, so nothing in it was applied.") in " ".join(text.split())
+            "again, so nothing in it was applied (SHOW MAILS lists the game's mails).") in " ".join(
+                text.split())
     assert "TypeError" in text
 
 
