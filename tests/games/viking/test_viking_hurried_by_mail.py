@@ -1,0 +1,44 @@
+"""What hurried players wrote by mail, read from their report alone, and what gm
+answered (viking-explore): each test sends the mail a player sent and checks the reply
+or the report says what happened and what to write, in the seat's language."""
+
+from __future__ import annotations
+
+from test_viking_by_mail import DATA, now
+from test_viking_explore_by_mail import pvfr  # noqa: F401  (the fixture)
+from test_viking_s7_by_mail import reply_to
+
+
+def test_buy_tile_and_draw_are_read_without_invest(pv) -> None:  # type: ignore[no-untyped-def]
+    """Rosetta Stone: "BUY Transfer the listed amount of silfr to the supply to add the
+    tile to your hand", "DRAW Draw a tile from the top of the SAGA PILE"; Standard
+    Actions A, INVEST: "Draw from the top of the Saga Pile ... or Buy from the Saga
+    Track". A player wrote "buy Envoy" and "draw" and read "unknown command 'buy'"; the
+    whole turn waited for a second mail."""
+    _, state, _ = now(pv)
+    first = DATA.tiles[state["track"][0]].name
+    reply = reply_to(pv, "red", f"buy {first.lower()}\ndraw")
+    assert "unknown command" not in reply, reply
+    assert f"OK  invest buy {first}" in reply, reply
+    assert "OK  invest draw" in reply, reply
+
+
+def test_acheter_and_piocher_are_read_without_investir(pvfr) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """orders.md §8: "the Pax Britannica and Pax Viking verbs likewise (acheter, ...)"; the
+    French seat wrote "acheter TUILE" and "piocher" and read "commande inconnue
+    'acheter'"."""
+    _, state, _ = now(pvfr)
+    first = DATA.tiles[state["track"][0]].name
+    reply = reply_to(pvfr, "red", f"acheter {first}\npiocher")
+    assert "commande inconnue" not in reply, reply
+    assert f"OK  investir acheter {first}" in reply, reply
+    assert "OK  investir piocher" in reply, reply
+
+
+def test_jarldom_is_read_without_from_as_a_journey_is(pv) -> None:  # type: ignore[no-untyped-def]
+    """docs/viking.md: "journey from PLACE to PLACE" is read without "from"; "jarldom
+    Sigtuna to Birka" was answered "not understood at 'sigtuna' ... it is written jarldom
+    from PLACE to POST"."""
+    reply = reply_to(pv, "red", "jarldom svealand to birka")
+    assert "not understood" not in reply, reply
+    assert "jarldom from Svealand to Birka" in reply, reply
