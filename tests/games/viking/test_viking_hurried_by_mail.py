@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from test_viking_by_mail import DATA, now
 from test_viking_explore_by_mail import pvfr  # noqa: F401  (the fixture)
-from test_viking_s7_by_mail import reply_to
+from test_viking_s7_by_mail import position, reply_to, ship
 
 
 def test_buy_tile_and_draw_are_read_without_invest(pv) -> None:  # type: ignore[no-untyped-def]
@@ -42,3 +42,24 @@ def test_jarldom_is_read_without_from_as_a_journey_is(pv) -> None:  # type: igno
     reply = reply_to(pv, "red", "jarldom svealand to birka")
     assert "not understood" not in reply, reply
     assert "jarldom from Svealand to Birka" in reply, reply
+
+
+def test_a_journey_into_a_harbor_region_names_its_posts_and_their_sea(pv) -> None:  # type: ignore[no-untyped-def]
+    """Game Board Anatomy, D: "Harbor Regions (name in white text with a Harbor and no
+    white borders) consist of Posts accessible by sea based Harbors"; Posts: "you can
+    only move into and out of the Post from the Sea Region where the Harbor is located".
+    The map draws Gotland like a place to sail to; "journey from Baltic Sea to Gotland,
+    Paviken" was refused "Gotland is not one step from Baltic Sea", and with READY the
+    player's turn went by without the journey. The refusal now says where to go."""
+    position(pv, lambda st: st["ships"].append(ship("red", "baltic_sea")))
+    reply = reply_to(pv, "red", "journey from baltic sea to gotland, paviken")
+    assert ("Gotland is a harbor region: a longship does not enter it but one of its posts, "
+            "Frojel, Paviken, from Baltic Sea") in reply, reply
+
+
+def test_a_journey_into_a_harbor_region_is_explained_in_french(pvfr) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The same refusal to the French seat (orders.md §8), its places in French."""
+    position(pvfr, lambda st: st["ships"].append(ship("red", "black_sea")))
+    reply = reply_to(pvfr, "red", "voyager de mer noire vers crimee")
+    assert ("Crimée est une région à port : un drakkar n'y entre pas, il entre dans l'un de "
+            "ses postes, Chersonèse, Soudak, depuis Mer Noire") in reply, reply

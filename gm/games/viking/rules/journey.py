@@ -42,6 +42,8 @@ def start(t: Table, p: str, order: Journey) -> None:
         if t.ship_supply(p) <= 0:
             raise Refusal(msg("no longship left on your jarlboard"))
         if path[0] not in t.home_entries(p):
+            if harbor_region(t, path[0]):
+                raise not_a_step(t, path[0], begin)
             raise Refusal(msg("{place} is not next to one of your homes: a longship leaving your "
                               "jarlboard steps first into {places}", place=t.name(path[0]),
                               places=t.names(sorted(t.home_entries(p), key=t.data.place_name))))
@@ -51,13 +53,11 @@ def start(t: Table, p: str, order: Journey) -> None:
         if not ready:
             raise Refusal(msg("you have no unexhausted longship at {place}", place=t.name(begin)))
         if path[0] not in t.data.adjacent[begin]:
-            raise Refusal(msg("{place} is not one step from {start}", place=t.name(path[0]),
-                                  start=t.name(begin)))
+            raise not_a_step(t, path[0], begin)
         ship = ready[0]
     for a, b in zip(path, path[1:], strict=False):
         if b not in t.data.adjacent[a]:
-            raise Refusal(msg("{place} is not one step from {start}", place=t.name(b),
-                                  start=t.name(a)))
+            raise not_a_step(t, b, a)
     if ship is not None:
         ship["journeying"] = True
     if len(path) > t.rule("journey_steps"):
@@ -65,6 +65,30 @@ def start(t: Table, p: str, order: Journey) -> None:
     t.s["turn"]["journey"] = {"start": begin, "left": path, "home": begin == HOME,
                               "nodes": [] if begin == HOME else [begin]}
     t.action_bonus(p, "journey")
+
+
+def harbor_region(t: Table, node: str) -> bool:
+    """Game Board Anatomy, D: "Harbor Regions ... consist of Posts accessible by sea based
+    Harbors": the region itself is no step of a journey."""
+    region = t.data.regions.get(node)
+    return region is not None and region.type == "harbor"
+
+
+def not_a_step(t: Table, place: str, start: str) -> Refusal:
+    """Why ``place`` cannot be the step after ``start``. A harbor region (Gotland, Crimea)
+    is drawn on the map like a place to go, so its refusal names the posts a longship
+    steps into instead and the seas they are entered from (Game Board Anatomy, Posts:
+    "Harbor ... you can only move into and out of the Post from the Sea Region where the
+    Harbor is located")."""
+    if harbor_region(t, place):
+        posts = sorted((p for p in t.data.posts.values() if p.region == place),
+                       key=lambda p: p.name)
+        seas = sorted({p.harbor for p in posts if p.harbor}, key=t.data.place_name)
+        return Refusal(msg("{place} is a harbor region: a longship does not enter it but one "
+                           "of its posts, {posts}, from {seas}", place=t.name(place),
+                           posts=t.names([p.id for p in posts]), seas=t.names(seas)))
+    return Refusal(msg("{place} is not one step from {start}", place=t.name(place),
+                       start=t.name(start)))
 
 
 def current(t: Table) -> dict[str, Any] | None:
