@@ -327,6 +327,10 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
     places = {**posts, **{r.name: [r.name_fr, *data.aliases.get(r.id, ())]
                           for r in data.regions.values()},
               "home": ["jarlboard", "foyer", "plateau"]}
+    own = dict(jarls).get(power) if power else None
+    if own:  # the report says "home Truso": the player's printed home names the jarlboard
+        printed = data.homes[data.jarls[own].home]
+        places["home"] += [printed.name, printed.name_fr]
     powers: dict[str, list[str]] = {p: [*([data.jarls[jarl].name] if jarl else []),
                                         *colour_names(data, p)] for p, jarl in jarls}
     choice = {**places, **powers, **tiles}

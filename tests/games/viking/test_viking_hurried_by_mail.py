@@ -63,3 +63,16 @@ def test_a_journey_into_a_harbor_region_is_explained_in_french(pvfr) -> None:  #
     reply = reply_to(pvfr, "red", "voyager de mer noire vers crimee")
     assert ("Crimée est une région à port : un drakkar n'y entre pas, il entre dans l'un de "
             "ses postes, Chersonèse, Soudak, depuis Mer Noire") in reply, reply
+
+
+def test_journey_from_the_home_the_report_names_leaves_the_jarlboard(pv) -> None:  # type: ignore[no-untyped-def]
+    """Jarlboard Anatomy, D: "All Longships stored on your Jarlboard start their movement
+    from your Home location(s)". The report says "red (Bjorn, home Truso)" and the map
+    draws Truso; "journey from Truso to Baltic Sea" was answered "unknown place 'truso'"."""
+    from gm.games.viking.table import Table
+    _, state, _ = now(pv)
+    printed = DATA.homes[DATA.jarls[state["players"]["red"]["jarl"]].home]
+    entry = DATA.place_name(sorted(Table(DATA, state).home_entries("red"))[0])
+    reply = reply_to(pv, "red", f"journey from {printed.name.lower()} to {entry}")
+    assert "unknown place" not in reply, reply
+    assert f"OK  journey from home to {entry}" in reply, reply
