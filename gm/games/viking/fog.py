@@ -69,7 +69,10 @@ def view(data: Data, state: dict[str, Any], power: str | None) -> dict[str, Any]
                  "longships_in_supply": t.ship_supply(p),
                  "influence": [k for k, v in s["influence"].items() if v == p],
                  "duchies": [data.regions[r].name for r in t.duchies(p)],
-                 "home": data.homes[data.jarls[pl["jarl"]].home].name}
+                 "home": data.homes[data.jarls[pl["jarl"]].home].name,
+                 # Jarlboard Anatomy, C: "Each Jarl has a unique special ability"
+                 "ability": {"start_silfr": data.jarls[pl["jarl"]].start_silfr,
+                             "modifiers": [dict(m) for m in data.jarls[pl["jarl"]].modifiers]}}
         if open_info or power is None or p == power:
             entry["hand"] = [_tile(data, x) for x in pl["hand"]]
         players.append(entry)

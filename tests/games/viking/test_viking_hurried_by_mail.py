@@ -5,7 +5,7 @@ or the report says what happened and what to write, in the seat's language."""
 from __future__ import annotations
 
 from test_viking_by_mail import DATA, now
-from test_viking_explore_by_mail import pvfr  # noqa: F401  (the fixture)
+from test_viking_explore_by_mail import pvfr, status  # noqa: F401  (pvfr: the fixture)
 from test_viking_s7_by_mail import position, reply_to, ship
 
 
@@ -76,3 +76,27 @@ def test_journey_from_the_home_the_report_names_leaves_the_jarlboard(pv) -> None
     reply = reply_to(pv, "red", f"journey from {printed.name.lower()} to {entry}")
     assert "unknown place" not in reply, reply
     assert f"OK  journey from home to {entry}" in reply, reply
+
+
+def test_the_report_says_each_jarls_special_ability(pv) -> None:  # type: ignore[no-untyped-def]
+    """Jarlboard Anatomy, C: "Each Jarl has a unique special ability that should be noted
+    and utilized to your advantage." By mail there is no jarlboard to read: Gunnhild's
+    player read "red buys Shipyard from the saga track for 0 silfr" beside a track that
+    said "(1 silfr)", and nowhere why. The report now says each jarl's ability."""
+    def gunnhild(st):  # type: ignore[no-untyped-def]
+        st["players"]["red"]["jarl"] = "gunnhild"
+    position(pv, gunnhild)
+    report = status(pv, "red")
+    lines = report.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("  red (Gunnhild, home Aland):"))
+    assert lines[at + 2] == "    jarl's ability: INVEST: buying costs 1 silfr less", report
+
+
+def test_a_french_report_says_the_jarls_ability_in_french(pvfr) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The same line to the French seat (orders.md §8); Set-up I: "Add any additional
+    money that may be listed on your Jarl's special ability" (Askold starts richer)."""
+    def askold(st):  # type: ignore[no-untyped-def]
+        st["players"]["red"]["jarl"] = "askold"
+    position(pvfr, askold)
+    report = status(pvfr, "red")
+    assert "    capacité du jarl : 3 silfr de plus au départ" in report, report
