@@ -214,6 +214,13 @@ class GameModule(ABC):
         it from ``state`` (a refusal of early orders names it); None: unknown."""
         return None
 
+    def turns_before(self, state: State, power: str) -> tuple[str, ...]:
+        """The powers whose turns come before ``power`` orders again, the one ordering now
+        first (sequential turns: Pax Viking); a refusal of early orders names them when
+        there are several, since ``power``'s phase does not open when the open one closes.
+        () by default: unknown, or the next phase follows the open one."""
+        return ()
+
     @abstractmethod
     def default_orders(self, state: State, power: str) -> list[Any]:
         """The orders of a power that sent none (documented per decision)."""

@@ -92,16 +92,24 @@ def ensure_may_order(game: Game, phase: Phase, power: str) -> None:
     if phase.state != "open":
         raise Conflict(msg("phase {phase} is being adjudicated; too late for it", phase=phase.phase_id))
     if power not in info.allowed():
-        waiting = ", ".join(info.allowed()) or "nobody"
-        nxt = module_of(game).next_phase_for(phase.game_state or {}, power)
+        module = module_of(game)
+        waiting = module.power_list(info.allowed()) or msg("nobody")
+        nxt = module.next_phase_for(phase.game_state or {}, power)
+        before = module.turns_before(phase.game_state or {}, power)
         # it closes at its deadline plus grace (gm.schedule.phases.OpenPhase.due_at), a step
         # nobody orders in at its deadline
         closes = (None if phase.deadline is None else due_at(game.settings, phase.deadline)
                   if info.owing else phase.deadline)
         by = (msg("at the latest {deadline}", deadline=when(closes))
               if closes else msg("when the moderator closes it"))
+        if len(before) > 1:  # sequential turns: others' come before this power's
+            raise Conflict(msg("{power} has no orders to give in phase {phase} (waiting for: "
+                               "{waiting}), which closes {when}; your turn opens after the "
+                               "turns of {players}: send your orders when its report comes",
+                               power=module.power_name(power), phase=phase.phase_id,
+                               waiting=waiting, when=by, players=module.power_list(before)))
         raise Conflict(msg("{power} has no orders to give in phase {phase} (waiting for: {waiting}); "
-                           "{next} opens when it closes, {when}", power=power,
+                           "{next} opens when it closes, {when}", power=module.power_name(power),
                            phase=phase.phase_id, waiting=waiting,
                            next=nxt or msg("your next phase"), when=by))
 

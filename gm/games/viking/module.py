@@ -178,6 +178,24 @@ class VikingModule(GameModule):
                 out[i] = Validation(Verdict.TO_CHECK, msg(
                     "carried out after an earlier order whose outcome is not known yet"))
 
+    def turns_before(self, state: State, power: str) -> tuple[str, ...]:
+        """The player ordering now (their turn, its Althing or trade), then each player
+        seated between them and ``power`` in turn order (Sequence of Play: "an Influence
+        Phase, an Action Phase, and a Winter Solstice for each player in clockwise order")."""
+        order = list(state.get("powers", ()))
+        if (state.get("step") not in ("turn", "althing", "trade") or state.get("ended")
+                or power not in order):
+            return ()
+        cur = int(state["current"])
+        if order[cur] == power:
+            return ()
+        out = []
+        i = cur
+        while order[i] != power:
+            out.append(order[i])
+            i = (i + 1) % len(order)
+        return tuple(out)
+
     def default_orders(self, state: State, power: str) -> list[Any]:
         """No orders: a turn passes; a vote is the default vote; a trade is refused."""
         if state["step"] == "althing":

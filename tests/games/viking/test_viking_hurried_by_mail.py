@@ -100,3 +100,23 @@ def test_a_french_report_says_the_jarls_ability_in_french(pvfr) -> None:  # type
     position(pvfr, askold)
     report = status(pvfr, "red")
     assert "    capacité du jarl : 3 silfr de plus au départ" in report, report
+
+
+def test_orders_out_of_turn_say_whose_turns_come_first(pv) -> None:  # type: ignore[no-untyped-def]
+    """Sequence of Play: "Each round consists of an Influence Phase, an Action Phase, and
+    a Winter Solstice for each player in clockwise order." Green, third in turn order,
+    wrote during red's turn and read "green has no orders to give in phase round-1-red
+    (waiting for: red); your next phase opens when it closes, at the latest ...": blue's
+    turn comes first, so green's does not open then. The player next in turn order still
+    reads when its turn opens, its rivals named in its language (orders.md §8)."""
+    _, state, _ = now(pv)
+    assert state["powers"] == ["red", "blue", "green"] and state["current"] == 0
+    reply = reply_to(pv, "green", "draw")
+    assert "green has no orders to give in phase round-1-red (waiting for: red), which " \
+           "closes at the latest " in reply, reply
+    assert ("; your turn opens after the turns of red, blue: send your orders when its "
+            "report comes") in reply, reply
+    assert "your next phase" not in reply, reply
+    reply = reply_to(pv, "blue", "piocher")
+    assert ("Bleu n'a pas d'ordres à donner dans la phase round-1-red (on attend : Rouge) ; "
+            "votre prochaine phase s'ouvre quand elle se ferme, au plus tard") in reply, reply
