@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from gm.games.base import FULL_STATE
-from gm.games.viking.data import Data
+from gm.games.viking.data import Data, Post
 from gm.games.viking.engine import owing, phase_id
 from gm.games.viking.orders import Item
 from gm.games.viking.table import Table
@@ -82,7 +82,8 @@ def view(data: Data, state: dict[str, Any], power: str | None) -> dict[str, Any]
     out["posts"] = [{"post": data.posts[pid].name, "region": data.regions[data.posts[pid].region].name,
                      "kind": data.posts[pid].kind,
                      "venture": data.tiles[st["venture"]].name if st.get("venture") else None,
-                     "owner": st.get("owner"), "followers": st.get("followers", 0)}
+                     "owner": st.get("owner"), "followers": st.get("followers", 0),
+                     **_printed(data, data.posts[pid])}
                     for pid, st in s["posts"].items()
                     if st.get("venture") or st.get("owner") or data.posts[pid].kind != "empty"]
     ships: dict[tuple[str, str, bool], int] = {}
@@ -117,3 +118,18 @@ def view(data: Data, state: dict[str, Any], power: str | None) -> dict[str, Any]
     if power is None:
         out[FULL_STATE] = state
     return out
+
+
+def _printed(data: Data, post: Post) -> dict[str, Any]:
+    """What a printed post asks and gives, as its circle on the board shows it (Game Board
+    Anatomy, Posts 3 and 4: a Trade Center "provides a persistent ability ... once
+    Established with a Follower (type and number shown)"; a Powerful Ally "provides
+    immediate gains ... costs the Silfr listed on the bottom of the Post"): players have
+    no printed board to read it from. {} for an empty post."""
+    if post.kind == "empty":
+        return {}
+    fleet = data.fleets.get(post.ally_ships, {})
+    return {"asks": {"follower": post.follower, "count": post.followers, "cost": post.cost},
+            "key": post.key, "gains": [dict(g) for g in post.gains],
+            "modifiers": [dict(m) for m in post.modifiers],
+            "fleet": {"name": fleet["name"], "count": fleet["count"]} if fleet else None}

@@ -120,3 +120,27 @@ def test_orders_out_of_turn_say_whose_turns_come_first(pv) -> None:  # type: ign
     reply = reply_to(pv, "blue", "piocher")
     assert ("Bleu n'a pas d'ordres à donner dans la phase round-1-red (on attend : Rouge) ; "
             "votre prochaine phase s'ouvre quand elle se ferme, au plus tard") in reply, reply
+
+
+def test_the_report_lists_the_printed_posts_with_what_they_ask_and_give(pv) -> None:  # type: ignore[no-untyped-def]
+    """Game Board Anatomy, Posts 3: a Trade Center "provides a persistent ability ... once
+    Established with a Follower (type and number shown)"; 4: a Powerful Ally "provides
+    immediate gains ... costs the Silfr listed on the bottom of the Post". The report's
+    "Posts held or printed" listed only ventures and held posts: a player after "Trade
+    Network: 2 trade centers" could not tell from it where the trade centers are, which
+    follower and how much silfr each asks, nor what an ally gives."""
+    report = status(pv, "red")
+    assert ("  Birka (Svealand): trade center, 1 sweden follower, cost 2 "
+            "(INVEST: buying costs 1 silfr less)") in report, report
+    assert ("  Dublin (Ireland): powerful ally, 1 jarldom follower, cost 3 "
+            "(command the 3 Dublin longships)") in report, report
+    assert "  Miklagard (Byzantium): key trade center, 2 theocracy followers, cost 6" in report
+
+
+def test_a_french_report_lists_the_printed_posts_in_french(pvfr) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The same lines to the French seat (orders.md §8)."""
+    report = status(pvfr, "red")
+    assert ("  Birka (Svealand) : comptoir, 1 partisan Suède, coût 2 "
+            "(INVESTIR : acheter coûte 1 silfr de moins)") in report, report
+    assert ("  Dublin (Irlande) : allié puissant, 1 partisan jarlat, coût 3 "
+            "(commander les 3 drakkars de Dublin)") in report, report
