@@ -82,6 +82,9 @@ def view(data: Data, state: dict[str, Any], power: str | None) -> dict[str, Any]
     out["posts"] = [{"post": data.posts[pid].name, "region": data.regions[data.posts[pid].region].name,
                      "kind": data.posts[pid].kind,
                      "venture": data.tiles[st["venture"]].name if st.get("venture") else None,
+                     # what the venture does (Posts 2: "It provides the ability written on
+                     # the tile when ACTIVATED"): no player holds the tile to read it
+                     **({"venture_tile": _tile(data, st["venture"])} if st.get("venture") else {}),
                      "owner": st.get("owner"), "followers": st.get("followers", 0),
                      **_printed(data, data.posts[pid])}
                     for pid, st in s["posts"].items()

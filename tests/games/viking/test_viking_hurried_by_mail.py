@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from test_viking_by_mail import DATA, now
 from test_viking_explore_by_mail import pvfr, status  # noqa: F401  (pvfr: the fixture)
-from test_viking_s7_by_mail import position, reply_to, ship
+from test_viking_s7_by_mail import position, reply_to, ship, take_out, tile
 
 
 def test_buy_tile_and_draw_are_read_without_invest(pv) -> None:  # type: ignore[no-untyped-def]
@@ -144,3 +144,20 @@ def test_a_french_report_lists_the_printed_posts_in_french(pvfr) -> None:  # typ
             "(INVESTIR : acheter coûte 1 silfr de moins)") in report, report
     assert ("  Dublin (Irlande) : allié puissant, 1 partisan jarlat, coût 3 "
             "(commander les 3 drakkars de Dublin)") in report, report
+
+
+def test_a_venture_post_on_the_board_says_what_it_does(pv) -> None:  # type: ignore[no-untyped-def]
+    """Game Board Anatomy, Posts 2: a Venture Post "provides the ability written on the
+    tile when ACTIVATED". The report described the tiles of the hand and the track but
+    named a venture on the board only ("Lodose (Gotaland): venture Gotaland Smithy"):
+    whoever wanted to ACTIVATE or PARLEY there could not read what it gives or asks."""
+    shipyard = tile("Shipyard")
+
+    def on_sigtuna(st):  # type: ignore[no-untyped-def]
+        take_out(st, shipyard)
+        st["posts"]["sigtuna"]["venture"] = shipyard
+    position(pv, on_sigtuna)
+    assert ("  Sigtuna (Svealand): venture Shipyard (jarldom follower, activate: place a "
+            "longship on this post)") in status(pv, "red")
+    assert ("  Sigtuna (Svealand) : entreprise Shipyard (partisan jarlat, activation : placer "
+            "un drakkar sur ce poste)") in status(pv, "blue")
