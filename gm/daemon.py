@@ -491,11 +491,17 @@ class Daemon:
             await asyncio.to_thread(self.source.wait, self.wait_time())
 
     def wait_time(self) -> float:
-        """How long to wait for mail: until the next deadline, at most ``wait_seconds``."""
+        """How long to wait for mail: until the next deadline, at most ``wait_seconds``; not
+        at all when a sweep left due phases for a read that began before they fell due (the
+        next read begins after: it closes them), and a moment (``busy_poll_seconds``) when a
+        mail not yet handled holds them (another instance's, or one left for the next round)."""
         left = self.wake.seconds_until_next(self.ctx.clock.now())
         if self._last_sweep is not None:
             periodic = self._last_sweep + self.sweep_seconds - time.monotonic()
             left = periodic if left is None else min(left, periodic)
+        if self._waiting_read is not None:
+            soon = self.busy_poll_seconds if self.reads.waiting else 0.0
+            left = soon if left is None else min(left, soon)
         return max(0.0, min(self.wait_seconds, left if left is not None else self.wait_seconds))
 
     async def step(self) -> None:

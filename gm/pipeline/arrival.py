@@ -78,6 +78,11 @@ class MailboxReads:
         self._bound()
         return [replace(f, arrived=waiting[k]) for k, f in zip(keys, mails, strict=True)]
 
+    @property
+    def waiting(self) -> int:
+        """How many mails found are not handled yet."""
+        return len(self._waiting)
+
     def handled(self, mails: Iterable[FetchedMail]) -> None:
         """These mails are handled (or given up on): they no longer hold ``read`` back."""
         for fetched in mails:
