@@ -162,26 +162,24 @@ def handle_section(sc: SectionContext, section: Section) -> SectionReply:
     if late:
         reply.rejected = msg("too late for {phase}: its deadline has passed", phase=phase.phase_id)
         return reply
-    missed = _closed_since(sc, phase, seat.power) if seat is not None else None
+    missed = _late_for_a_closed_phase(sc, game, phase, seat.power) if seat is not None else None
     if missed is not None:
-        reply.rejected = (
-            msg("too late for {phase}: its deadline has passed", phase=missed.phase_id)
-            if missed.deadline is not None and sc.arrived > utc(missed.deadline) else
-            msg("too late for {phase}: it was closed before this mail could be read (every "
-                "power was READY, or the moderator closed it); nothing in this section was "
-                "carried out", phase=missed.phase_id))
+        reply.rejected = msg("too late for {phase}: its deadline has passed", phase=missed.phase_id)
         return reply
     _carry_out(sc, game, seat, section, reply)
     return reply
 
 
-def _closed_since(sc: SectionContext, phase: Phase, power: str) -> Phase | None:
-    """The phase this mail came in, if it has closed since and ``power`` could order in it:
-    the mail was written for that phase, never for the one open now, which its sender had
-    not seen (docs/scheduling.md, "Mail that arrived in time": a mail read after the close,
-    two instances, an early close). A mail that came in a die-rolling step (Pax Baltica's
-    action roll) is meant for the phase after it. One query, only for a mail that arrived
-    before the open phase opened."""
+def _late_for_a_closed_phase(sc: SectionContext, game: Game, phase: Phase,
+                             power: str) -> Phase | None:
+    """The phase this mail came in, if it came after that phase's deadline (plus grace),
+    the phase has closed since, and ``power`` could order in it: the mail was too late for
+    it, and is never carried out in the phase open now, which its sender had not seen
+    (docs/scheduling.md, "Mail that arrived in time": a mail read after the close, two
+    instances). A mail that came in time for a phase closed since (every power READY, the
+    moderator's ADJUDICATE NOW) is read as before, in the phase open now; one that came in
+    a die-rolling step (Pax Baltica's action roll) is meant for the phase after it. One
+    query, only for a mail that arrived before the open phase opened."""
     if sc.arrived >= utc(phase.opens_at):
         return None
     then = sc.session.exec(
@@ -190,7 +188,8 @@ def _closed_since(sc: SectionContext, phase: Phase, power: str) -> Phase | None:
         .order_by(col(Phase.seq).desc()).limit(1)).first()
     if then is None or power not in phase_info(then).allowed():
         return None
-    return then
+    late = lateness(game.settings, then.deadline, sc.arrived) is Lateness.TOO_LATE
+    return then if late else None
 
 
 def _mailbox_works(sc: SectionContext, game: Game, seat: Seat) -> None:
