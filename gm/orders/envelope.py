@@ -52,9 +52,12 @@ COMMAND_WORDS = frozenset(
 )
 """The first words of command lines; a line so starting is parsed as a command."""
 
-PLAYER_COMMANDS = ("READY", "WAIT", "ADD", "CHECK", "STATUS", "HELP", "HISTORY", "ABSENT",
-                   "PASSWORD", "PRESS", "ENDPRESS", "PRET", "ATTENDRE", "AJOUTER", "VERIFIER",
-                   "ETAT", "AIDE", "HISTORIQUE", "PRESSE", "FINPRESSE", "MOTDEPASSE")
+PLAYER_COMMANDS_EN = ("READY", "WAIT", "ADD", "CHECK", "STATUS", "HELP", "HISTORY", "ABSENT",
+                      "PASSWORD", "PRESS", "ENDPRESS")
+PLAYER_COMMANDS_FR = ("PRET", "ATTENDRE", "AJOUTER", "VERIFIER", "ETAT", "AIDE", "HISTORIQUE",
+                      "PRESSE", "FINPRESSE", "MOTDEPASSE", "ABSENT")
+"""The same commands in each language: a seat is offered those of its own language first."""
+PLAYER_COMMANDS = tuple(dict.fromkeys(PLAYER_COMMANDS_EN + PLAYER_COMMANDS_FR))
 """The one-word commands a player writes on a line of its own, as HELP writes them: offered
 when an order line's unknown first word is one edit or so from one (``READYY``: did you mean
 READY?).

@@ -30,7 +30,7 @@ from typing import Any
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
-from gm.i18n import Text, languages, msg
+from gm.i18n import SOURCE_LANGUAGE, Name, Text, languages, msg, translate
 from gm.orders.conditions import (
     Comparison,
     Conditional,
@@ -41,7 +41,7 @@ from gm.orders.conditions import (
     all_of,
     any_of,
 )
-from gm.orders.envelope import PLAYER_COMMANDS
+from gm.orders.envelope import PLAYER_COMMANDS, PLAYER_COMMANDS_EN, PLAYER_COMMANDS_FR
 from gm.orders.lalr import Fallback, LeanLALR, RefusedAtFirstWord
 from gm.orders.model import (
     ErrorKind,
@@ -414,6 +414,49 @@ def _command_words(path: Path, kinds: tuple[str, ...] = ()) -> tuple[str, ...]:
     return tuple(words)
 
 
+@dataclass(frozen=True)
+class Keywords:
+    """A grammar's keywords by language: ``english`` those of the first alternative of a rule
+    (a grammar writes English first, ``("activate"i | "activer"i)``), ``other`` those of the
+    other language (French), a word written alike in both ("influence", "rus") in both. A
+    mistyped command is answered with the words of the seat's language (``activte``: did you
+    mean activate?, not "activate or activer")."""
+
+    english: frozenset[str]
+    other: frozenset[str]
+
+    def of(self, language: str) -> frozenset[str]:
+        return self.english if language == SOURCE_LANGUAGE else self.other
+
+
+PLAYER_KEYWORDS = Keywords(frozenset(PLAYER_COMMANDS_EN), frozenset(PLAYER_COMMANDS_FR))
+"""The player's own commands (gm.orders.envelope.PLAYER_COMMANDS) by language."""
+
+
+@cache
+def grammar_keywords(path: Path) -> Keywords:
+    """The keywords of the grammar file ``path`` by language (:class:`Keywords`): English are
+    those of the first expansion of each rule (each alias apart, as ``item``'s ``->
+    follower_item``); the other language's, those of the expansions of the rule with the
+    fewest of these, as HELP picks the form it shows in French (gm.orders.help): ``activer``,
+    ``influence prendre rus``."""
+    parser = load_parser(path)
+    literals = {t.name: str(t.pattern.value) for t in parser.terminals if t.pattern.type == "str"}
+    groups: dict[tuple[str, str | None], list[list[str]]] = {}
+    for r in parser.rules:
+        words = [literals[s.name] for s in r.expansion if s.is_term and s.name in literals]
+        groups.setdefault((r.origin.name, r.alias), []).append(words)
+    english: set[str] = set()
+    other: set[str] = set()
+    for expansions in groups.values():
+        first = set(expansions[0])
+        english |= first
+        fewest = min(len(first.intersection(words)) for words in expansions)
+        other.update(w for words in expansions if len(first.intersection(words)) == fewest
+                     for w in words)
+    return Keywords(frozenset(english), frozenset(other))
+
+
 def first_keywords(parser: Lark, rule: str) -> tuple[str, ...]:
     """The keywords an alternative of ``rule`` can start with, in grammar order."""
     literals = {t.name: t.pattern.value for t in parser.terminals if t.pattern.type == "str"}
@@ -488,11 +531,13 @@ def _parse_one(
     commands = context.commands or grammar.command_words()
     begun = commands_begun(line.text, commands)
     if begun:
-        return unknown_command(line, commands, after_prose, begun)
+        return unknown_command(line, commands, after_prose, begun,
+                               grammar_keywords(grammar.grammar_path))
     try:
         order = grammar.read_line(line.text, context, refused_at_first_word=True)
     except RefusedAtFirstWord:  # as _syntax_error answers Lark's error at the first word
-        return unknown_command(line, context.commands or grammar.command_words(), after_prose)
+        return unknown_command(line, context.commands or grammar.command_words(), after_prose,
+                               keywords=grammar_keywords(grammar.grammar_path))
     except UnexpectedInput as e:
         again = _without_full_stop(grammar, line, context, after_prose, _at_first_word(e))
         return again or _syntax_error(grammar, line, context, e, after_prose)
@@ -513,7 +558,8 @@ def _syntax_error(
 ) -> LineResult:
     commands = context.commands or grammar.command_words()
     if _at_first_word(error):
-        return unknown_command(line, commands, after_prose)
+        return unknown_command(line, commands, after_prose,
+                               keywords=grammar_keywords(grammar.grammar_path))
     label = _named(grammar, error)
     where = _where(error)
     if label:
@@ -613,7 +659,7 @@ def _folded(commands: tuple[str, ...]) -> dict[str, str]:
     return {c: fold(c) for c in commands}
 
 
-def _own_command_near(first: str) -> tuple[str, ...]:
+def _own_command_near(first: str, commands: Sequence[str] = PLAYER_COMMANDS) -> tuple[str, ...]:
     """The player's own commands (gm.orders.envelope.PLAYER_COMMANDS) ``first`` is near; none
     when it is one of them (``Ready when you are!``: a line the envelope read as prose, not
     a slip). Only the near ones: a word that merely begins with one (``Checking``,
@@ -621,19 +667,22 @@ def _own_command_near(first: str) -> tuple[str, ...]:
     m = _FIRST_WORD.match(first)
     if m is None or fold(m.group()) in _PLAYER_WORDS:
         return ()
-    return nearest_words(first, PLAYER_COMMANDS)
+    return nearest_words(first, commands)
 
 
 _PLAYER_WORDS = frozenset(fold(c) for c in PLAYER_COMMANDS)
 
 
 def unknown_command(line: SourceLine, commands: Sequence[str],
-                    after_prose: str | None = None, begun: Sequence[str] = ()) -> LineError | Ignored:
+                    after_prose: str | None = None, begun: Sequence[str] = (),
+                    keywords: Keywords | None = None) -> LineError | Ignored:
     """A line whose first word is no command: prose is ignored (orders.md §2);
     otherwise an error naming the nearest commands of this phase, never the whole
     list (issue 17: ``mvoe`` -> ``move``), else those it begins with (``begun``:
     ``reconnaissance`` -> ``recon``), else a player's own command it is near (``READYY`` ->
-    ``READY``: gm.orders.envelope.PLAYER_COMMANDS)."""
+    ``READY``: gm.orders.envelope.PLAYER_COMMANDS). The commands named are those of the
+    reader's language (``keywords``: an English seat is offered ``activate``, a French one
+    ``activer``), the other language's only when none of its own is near (:func:`_offered`)."""
     first = line.text.split(" ", 1)[0] if line.text else ""
     near = nearest_words(first, commands) or tuple(begun) or _own_command_near(first)
     # a typo of a command ("plcae") is an error even in a sentence; prose near no command
@@ -644,10 +693,27 @@ def unknown_command(line: SourceLine, commands: Sequence[str],
         return Ignored(line)
     if near:
         reason = msg("unknown command {word!r}: did you mean {commands}?", word=first,
-                     commands=either(near))
+                     commands=_offered(first, commands, begun, keywords, near))
     else:
         reason = msg("unknown command {word!r} (HELP lists the orders of this phase)", word=first)
     return LineError(line, ErrorKind.INVALID, reason, near)
+
+
+def _offered(first: str, commands: Sequence[str], begun: Sequence[str],
+             keywords: Keywords | None, near: tuple[str, ...]) -> Name:
+    """The commands a reply offers for the unknown word ``first``, as a :class:`Name` said
+    in each language with that language's words (``near``, the words of both, where none of
+    its own is near)."""
+    def said(language: str) -> Text | str:
+        own = keywords.of(language) if keywords is not None else frozenset(commands)
+        words = (nearest_words(first, [c for c in commands if c in own])
+                 or tuple(c for c in begun if c in own)
+                 or _own_command_near(first, [c for c in PLAYER_COMMANDS
+                                                     if c in PLAYER_KEYWORDS.of(language)]))
+        return either(words or near)
+    english = said(SOURCE_LANGUAGE)
+    return Name(str(english), **{language: translate(said(language), language)
+                                 for language in languages() if language != SOURCE_LANGUAGE})
 
 
 def _at_first_word(error: UnexpectedInput) -> bool:

@@ -22,7 +22,13 @@ from gm.games.britannica.data import BritanniaData, load
 from gm.games.britannica.data import aliases as data_aliases
 from gm.i18n import Name, Text, languages, msg
 from gm.orders.conditions import all_of, any_of
-from gm.orders.grammar import inline_rules, parse_inline, unknown_command, without_full_stop
+from gm.orders.grammar import (
+    Keywords,
+    inline_rules,
+    parse_inline,
+    unknown_command,
+    without_full_stop,
+)
 from gm.orders.help import find_topic, topic_name, topics_of
 from gm.orders.lalr import RefusedAtFirstWord
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
@@ -471,6 +477,21 @@ def command_words(kinds: tuple[type, ...] = ()) -> tuple[str, ...]:
 
 
 @cache
+def command_keywords() -> Keywords:
+    """The words an order can start with by language: each keyword's first spelling is the
+    English one (``(buy|acheter)``), the others French; one alone (``canal``) is both."""
+    patterns = {t.name: t.pattern.value for t in _parser().terminals}
+    english: set[str] = set()
+    other: set[str] = set()
+    for name in _ORDER_STARTS:
+        found = re.match(r"\(([^()]*)\)", patterns[name])
+        words = found.group(1).split("|") if found else []
+        english.update(words[:1])
+        other.update(words[1:] or words)
+    return Keywords(frozenset(english), frozenset(other))
+
+
+@cache
 def _folded_command_words() -> frozenset[str]:
     """:func:`command_words` as matching keys, folded once (not once per refused line)."""
     return frozenset(fold(w) for w in command_words())
@@ -549,7 +570,8 @@ def _not_an_order(line: SourceLine, commands: tuple[str, ...], after_prose: str 
                   actor: str, n: Names) -> LineError | Ignored:
     word = line.text.split(" ", 1)[0].split(":", 1)[0]
     if fold(word) not in _folded_command_words():
-        return unknown_command(line, commands or command_words(), after_prose)
+        return unknown_command(line, commands or command_words(), after_prose,
+                               keywords=command_keywords())
     if _condition_unread(line, actor, n):
         return LineError(line, ErrorKind.INVALID, msg(
             "not understood: the order reads, its condition does not; a condition is written "

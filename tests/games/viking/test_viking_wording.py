@@ -1,0 +1,50 @@
+"""Small things players met in Pax Viking by mail: a mistyped command is answered with the
+words of the seat's language, French names take the elided "d'" ("d'Islande"), and
+``money`` / ``argent`` are condition words as ``funds`` / ``silfr`` are."""
+
+from __future__ import annotations
+
+from test_viking_explore_by_mail import pvfr  # noqa: F401 (red writes French)
+from test_viking_s7_by_mail import reply_to
+
+from gm.games.baltica import module as baltica_module
+from gm.games.baltica import parsing as baltica
+from gm.games.baltica.board import load_board
+from gm.games.britannica.parser import parse_line
+from gm.i18n import translate
+from gm.orders.model import LineError, SourceLine
+
+__all__ = ["pvfr"]
+
+
+def test_an_english_seat_is_offered_english_commands(pv) -> None:  # type: ignore[no-untyped-def]
+    """It said "unknown command 'activte': did you mean activate or activer?"."""
+    en = reply_to(pv, "red", "activte Sigtuna")
+    assert "unknown command 'activte': did you mean activate?" in en, en
+
+
+def test_a_french_seat_is_offered_french_commands(pvfr) -> None:  # type: ignore[no-untyped-def]
+    fr = reply_to(pvfr, "red", "activte Sigtuna")
+    assert "commande inconnue 'activte' : vouliez-vous dire activer ?" in fr, fr
+
+
+def test_the_other_languages_command_is_offered_when_none_of_the_seats_own_is_near(pv) -> None:  # type: ignore[no-untyped-def]
+    reply = reply_to(pv, "red", "parlmenter Sigtuna\nATTENDR")
+    assert "did you mean parlementer?" in reply, reply
+    assert "did you mean ATTENDRE?" in reply, reply
+
+
+def _said(error: object, language: str) -> str:
+    assert isinstance(error, LineError), error
+    return translate(error.reason, language)
+
+
+def test_pax_baltica_and_pax_britannica_offer_the_seats_language_too() -> None:
+    line = SourceLine(1, "regroupr Livland")
+    state = baltica_module.setup("12.1", {})
+    [error] = baltica.parse_lines(load_board(), state, "sweden", [line]).lines
+    assert _said(error, "en") == "unknown command 'regroupr': did you mean regroup?"
+    assert _said(error, "fr") == "commande inconnue 'regroupr' : vouliez-vous dire regrouper ?"
+    error = parse_line(SourceLine(1, "proposr Paris"), "britain")
+    assert _said(error, "en") == "unknown command 'proposr': did you mean propose?"
+    assert _said(error, "fr") == "commande inconnue 'proposr' : vouliez-vous dire proposer ?"
