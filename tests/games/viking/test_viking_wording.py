@@ -11,7 +11,9 @@ from gm.games.baltica import module as baltica_module
 from gm.games.baltica import parsing as baltica
 from gm.games.baltica.board import load_board
 from gm.games.britannica.parser import parse_line
+from gm.games.viking import parsing as viking
 from gm.i18n import translate
+from gm.orders.help import help_text
 from gm.orders.model import LineError, SourceLine
 
 __all__ = ["pvfr"]
@@ -48,3 +50,19 @@ def test_pax_baltica_and_pax_britannica_offer_the_seats_language_too() -> None:
     error = parse_line(SourceLine(1, "proposr Paris"), "britain")
     assert _said(error, "en") == "unknown command 'proposr': did you mean propose?"
     assert _said(error, "fr") == "commande inconnue 'proposr' : vouliez-vous dire proposer ?"
+
+
+def test_money_is_a_condition_word_as_funds_is(pv) -> None:  # type: ignore[no-untyped-def]
+    """It said "not understood at 'money'": only funds, fonds and silfr were read."""
+    en = reply_to(pv, "red", "invest draw if money >= 3")
+    assert "OK  invest draw if funds >= 3" in en, en
+
+
+def test_argent_is_a_condition_word_as_fonds_is(pvfr) -> None:  # type: ignore[no-untyped-def]
+    fr = reply_to(pvfr, "red", "investir piocher si argent >= 3")
+    assert "OK  investir piocher si fonds >= 3" in fr, fr
+
+
+def test_help_conditions_names_money() -> None:
+    assert "funds >= N (or silfr, money)" in help_text(viking.GRAMMAR, "en", topic="conditions")
+    assert "fonds (ou silfr, argent)" in help_text(viking.GRAMMAR, "fr", topic="conditions")
