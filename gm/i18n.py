@@ -36,6 +36,7 @@ from __future__ import annotations
 import gettext
 import io
 import os
+import string
 from collections.abc import Iterator
 from datetime import datetime
 from enum import Enum
@@ -47,7 +48,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from gm.l10n import babel_locale, moment
+from gm.l10n import ELIDED, babel_locale, elide, moment
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "gm"
@@ -260,9 +261,28 @@ def translate(text: Any, language: str) -> str:
     params = {k: translate(v, language) if isinstance(v, Text) else v
               for k, v in text.params.items()}
     try:
-        return template.format(**params)
-    except (KeyError, IndexError, ValueError):  # a translation with a broken placeholder
+        return _formatted(template, params, language)
+    except (KeyError, IndexError, ValueError, AttributeError):  # a broken placeholder
         return str(text)
+
+
+def _formatted(template: str, params: dict[str, Any], language: str) -> str:
+    """``template.format(**params)``; a placeholder written ``{name:elide}`` elides the word
+    before it where ``language`` elides it before the value's vowel (gm.l10n.elide: "l'achat
+    de {tile:elide}" with Envoy is "l'achat d'Envoy"). Only where a translator asks: an
+    order's echo is read again by the grammar, which reads "de", not "d'"."""
+    if language not in ELIDED or ":elide}" not in template:
+        return template.format(**params)
+    formatter = string.Formatter()
+    out = ""
+    for literal, field, spec, conversion in formatter.parse(template):
+        out += literal
+        if field is None:
+            continue
+        value, _ = formatter.get_field(field, (), params)
+        said = format(formatter.convert_field(value, conversion), "" if spec in (None, "elide") else spec)
+        out = (elide(out, said, language) if spec == "elide" else out) + said
+    return out
 
 
 def _said_otherwise(text: Text) -> bool:

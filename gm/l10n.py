@@ -94,3 +94,23 @@ def money(value: float, language: str = "en", symbol: str = "£") -> str:
     pattern = babel_locale(language).currency_formats["standard"].pattern
     pattern = re.sub(r"\.0+", "", pattern.split(";")[0]).replace("¤", f"'{symbol}'")
     return format_decimal(value, format=pattern, locale=babel_locale(language)).translate(_PLAIN)
+
+
+ELIDED: dict[str, dict[str, str]] = {"fr": {"de": "d'", "que": "qu'", "le": "l'", "la": "l'"}}
+"""The words a language elides before a vowel, and their elided form (French "d'Islande")."""
+_VOWEL = re.compile(r"[aeiouàâäéèêëîïôöùûü]", re.IGNORECASE)
+_LAST_WORD = re.compile(r"(?:^|(?<=[\s(«\"]))(\w+) $")
+
+
+def elide(before: str, word: str, language: str = "en") -> str:
+    """``before`` as it is written ahead of ``word``: its last word elided where ``language``
+    elides it before a vowel (``elide("l'achat de ", "Envoy", "fr")`` is ``"l'achat d'"``);
+    as it is otherwise. An h is left alone: gm cannot tell a mute h from an aspirate one."""
+    rules = ELIDED.get(language, {})
+    found = _LAST_WORD.search(before) if rules and _VOWEL.match(word) else None
+    if found is None or found.group(1).lower() not in rules:
+        return before
+    elided = rules[found.group(1).lower()]
+    if found.group(1)[0].isupper():
+        elided = elided[0].upper() + elided[1:]
+    return before[:found.start(1)] + elided

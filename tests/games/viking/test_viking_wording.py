@@ -12,7 +12,8 @@ from gm.games.baltica import parsing as baltica
 from gm.games.baltica.board import load_board
 from gm.games.britannica.parser import parse_line
 from gm.games.viking import parsing as viking
-from gm.i18n import translate
+from gm.i18n import msg, translate
+from gm.l10n import elide
 from gm.orders.help import help_text
 from gm.orders.model import LineError, SourceLine
 
@@ -66,3 +67,20 @@ def test_argent_is_a_condition_word_as_fonds_is(pvfr) -> None:  # type: ignore[n
 def test_help_conditions_names_money() -> None:
     assert "funds >= N (or silfr, money)" in help_text(viking.GRAMMAR, "en", topic="conditions")
     assert "fonds (ou silfr, argent)" in help_text(viking.GRAMMAR, "fr", topic="conditions")
+
+
+def test_french_elides_de_que_le_la_before_a_vowel() -> None:
+    assert elide("l'achat de ", "Envoy", "fr") == "l'achat d'"
+    assert elide("De ", "Islande", "fr") == "D'"
+    assert elide("plus que ", "Olaf", "fr") == "plus qu'"
+    assert elide("de ", "Hongrie", "fr") == "de "  # an h may be aspirate: left alone
+    assert elide("grande ", "Islande", "fr") == "grande "
+    assert elide("of ", "Iceland", "en") == "of "
+
+
+def test_a_french_message_says_d_before_a_name_with_a_vowel() -> None:
+    """It said "Vert paie 1 silfr (l'achat de Envoy)"."""
+    assert translate(msg("buying {tile}", tile="Envoy"), "fr") == "l'achat d'Envoy"
+    assert translate(msg("buying {tile}", tile="Odin"), "fr") == "l'achat d'Odin"
+    assert translate(msg("buying {tile}", tile="Thor"), "fr") == "l'achat de Thor"
+    assert translate(msg("buying {tile}", tile="Envoy"), "en") == "buying Envoy"
