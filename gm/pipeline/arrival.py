@@ -33,6 +33,10 @@ from gm.mail.types import FetchedMail
 CLOCK_SKEW = timedelta(minutes=5)
 """How far the mail server's clock may be from gm's before its dates are not believed."""
 
+RESOLUTION = timedelta(seconds=1)
+"""How finely a mail server dates a mail: IMAP's INTERNALDATE counts whole seconds, so a
+mail dated ``t`` came between ``t`` and ``t + RESOLUTION``."""
+
 NOTHING_READ = datetime.min.replace(tzinfo=UTC)
 """The read bound before the first read: no mail is known handled."""
 

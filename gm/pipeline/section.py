@@ -19,6 +19,7 @@ from gm.i18n import msg, plural, translate
 from gm.mail.mime import DecodedMail
 from gm.orders import commands as c
 from gm.orders.envelope import CommandLine, OrderLine, Problem, Section
+from gm.pipeline.arrival import RESOLUTION
 from gm.pipeline.commands import CommandRunner
 from gm.pipeline.reply import Entry, SectionReply
 from gm.pipeline.signon import check_signon, choose_game
@@ -179,8 +180,9 @@ def _late_for_a_closed_phase(sc: SectionContext, game: Game, phase: Phase,
     instances). A mail that came in time for a phase closed since (every power READY, the
     moderator's ADJUDICATE NOW) is read as before, in the phase open now; one that came in
     a die-rolling step (Pax Baltica's action roll) is meant for the phase after it. One
-    query, only for a mail that arrived before the open phase opened."""
-    if sc.arrived >= utc(phase.opens_at):
+    query, only for a mail that surely arrived before the open phase opened (a server dates
+    a mail to the second: one dated in the second the phase opened may have come after)."""
+    if sc.arrived + RESOLUTION > utc(phase.opens_at):  # it may have come after it opened
         return None
     then = sc.session.exec(
         select(Phase).where(Phase.game_id == phase.game_id, Phase.state == "done",
