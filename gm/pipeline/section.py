@@ -19,6 +19,7 @@ from gm.i18n import msg, plural, translate
 from gm.mail.mime import DecodedMail
 from gm.orders import commands as c
 from gm.orders.envelope import CommandLine, OrderLine, Problem, Section
+from gm.orders.model import SourceLine
 from gm.pipeline.arrival import RESOLUTION
 from gm.pipeline.commands import CommandRunner
 from gm.pipeline.reply import Entry, SectionReply
@@ -31,7 +32,7 @@ from gm.service.deadlines import Lateness, lateness
 from gm.service.errors import ServiceError
 from gm.service.games import current_phase, module_of, phase_info, seat_for_power, seats
 from gm.service.notify import moderator_language
-from gm.service.orders import submit_orders
+from gm.service.orders import set_flags, submit_orders
 
 log = logging.getLogger("gm.pipeline")
 
@@ -286,6 +287,7 @@ def _carry_out(sc: SectionContext, game: Game, seat: Seat | None, section: Secti
     pending: dict[str, list] = {}  # power -> order lines, in order
     inline: set[str] = set()  # seats whose lines hold a FOR the game's parser reads
     through: dict[str, str] = {}  # a power ordered through a seat's lines -> that seat
+    readies: list[tuple[SourceLine, c.Ready, str | None]] = []
     for item in section.items:
         if isinstance(item, OrderLine):
             power = item.power or acting or ""
@@ -303,9 +305,40 @@ def _carry_out(sc: SectionContext, game: Game, seat: Seat | None, section: Secti
             if section.check_only and not isinstance(cmd, _ANSWERED_IN_CHECK):
                 reply.ignored(item.line, msg("CHECK: not carried out"))
                 continue
+            if isinstance(cmd, c.Ready) and cmd.ready:
+                readies.append((item.line, cmd, acting))  # weighed once the orders are judged
+                continue
             runner.run(item.line, cmd, acting)
     for power, lines in pending.items():
         _submit(sc, game, seat, power, lines, section, reply)
+    for line, cmd, who in readies:
+        _ready(sc, game, runner, reply, line, cmd, who)
+
+
+def _ready(sc: SectionContext, game: Game, runner: CommandRunner, reply: SectionReply,
+           line: SourceLine, cmd: c.Ready, acting: str | None) -> None:
+    """READY, carried out after the section's orders were judged: in a section some of
+    whose lines were refused it is not taken (docs/orders.md, "READY with refused lines"):
+    the player said "my orders are final" of orders gm did not take, and an early close
+    would run the phase without them. A READY from an earlier mail is withdrawn too, so
+    the phase closes at its deadline. Its entry goes where the line stood."""
+    refused = sum(1 for e in reply.entries if e.kind in ("refused", "error") and e.line is not None)
+    before = len(reply.entries)
+    if refused and runner._may_act(acting):
+        _withdraw_ready(sc, game, acting or (runner.seat.power if runner.seat else None))
+        reply.error(line, plural(
+            "READY not taken: {n} line of this mail was refused; send it again corrected "
+            "(with READY), or the phase closes at its deadline with the orders accepted",
+            "READY not taken: {n} lines of this mail were refused; send them again corrected "
+            "(with READY), or the phase closes at its deadline with the orders accepted",
+            refused))
+    else:
+        runner.run(line, cmd, acting)
+    added = reply.entries[before:]
+    del reply.entries[before:]
+    at = next((i for i, e in enumerate(reply.entries)
+               if e.line is None or e.line > line.number), len(reply.entries))
+    reply.entries[at:at] = added
 
 
 def _for_in_orders(sc: SectionContext, game: Game, seat: Seat | None, written: str,
@@ -367,6 +400,17 @@ def _submit(sc: SectionContext, game: Game, seat: Seat | None, written: str, lin
                                "for this phase)", n, power=name))
         if seat is None:
             _tell_power(sc, game, power)
+
+
+def _withdraw_ready(sc: SectionContext, game: Game, power: str | None) -> None:
+    """A READY ``power`` said in an earlier mail taken back (one not taken now must not close
+    the phase on the orders it replaced); nothing stored when there was none."""
+    from gm.service.games import current_orders
+
+    phase = current_phase(sc.session, game.id)
+    row = current_orders(sc.session, game.id, phase.seq).get(power or "")
+    if row is not None and row.ready:
+        set_flags(sc.ctx, sc.session, game, row.power, ready=False)
 
 
 def _own_power(sc: SectionContext, game: Game, seat: Seat | None, written: str) -> str | None:

@@ -161,3 +161,38 @@ def test_a_venture_post_on_the_board_says_what_it_does(pv) -> None:  # type: ign
             "longship on this post)") in status(pv, "red")
     assert ("  Sigtuna (Svealand) : entreprise Shipyard (partisan jarlat, activation : placer "
             "un drakkar sur ce poste)") in status(pv, "blue")
+
+
+def test_ready_with_refused_lines_is_not_taken_and_the_turn_stays_open(pv) -> None:  # type: ignore[no-untyped-def]
+    """orders.md §3: READY means "my orders are final". A player sent three mistyped order
+    lines, one good one and READY; the turn ran at once with the one order and his turn
+    was lost. READY in a mail with refused lines is now not taken, and the reply says why
+    and what to do; READY alone then closes the turn as before."""
+    turn, state, _ = now(pv)
+    first = DATA.tiles[state["track"][0]].name
+    reply = reply_to(pv, "red", f"buy {first.lower()}\nbyu envoy\njurney to birka\ndarw\nREADY")
+    assert f"OK  invest buy {first}" in reply, reply
+    assert ("READY not taken: 3 lines of this mail were refused; send them again corrected "
+            "(with READY), or the phase closes at its deadline with the orders accepted") in reply, reply
+    assert "your orders are final" not in reply, reply
+    assert now(pv)[0] == turn  # the turn did not close on it
+    reply = reply_to(pv, "red", "READY")
+    assert "your orders are final" in reply and "READY not taken" not in reply, reply
+    assert now(pv)[0] != turn
+
+
+def test_pret_with_a_refused_line_is_not_taken_in_french(pvfr) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The same to the French seat, in French with the French keywords (orders.md §8)."""
+    turn, _, _ = now(pvfr)
+    reply = reply_to(pvfr, "red", "piocher\npiohcer\nPRET")
+    assert "PRÊT non pris en compte : 1 ligne de ce courrier a été refusée" in reply, reply
+    assert now(pvfr)[0] == turn
+
+
+def test_ready_after_good_orders_and_prose_still_closes_the_turn(pv) -> None:  # type: ignore[no-untyped-def]
+    """A mail whose order lines were all accepted, with a greeting the reply lists as
+    ignored (prose is never a refusal): its READY closes the turn as before."""
+    turn, _, _ = now(pv)
+    reply = reply_to(pv, "red", "Hi all,\ndraw\nREADY\nCheers, Bjorn")
+    assert "OK  invest draw" in reply and "your orders are final" in reply, reply
+    assert now(pv)[0] != turn
