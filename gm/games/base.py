@@ -276,11 +276,13 @@ class GameModule(ABC):
             return False
         return True
 
-    def help(self, language: str = "en", topic: str | None = None) -> str:
-        """HELP: the envelope commands and this game's orders, generated from the grammars."""
+    def help(self, language: str = "en", topic: str | None = None, moderator: bool = False) -> str:
+        """HELP: the envelope commands and this game's orders, generated from the grammars;
+        the moderator's commands for the ``moderator`` only (a player cannot use them)."""
         from gm.orders.help import help_text
 
-        return help_text(self.order_grammar(), language, topic, game_name=self.name)
+        return help_text(self.order_grammar(), language, topic, game_name=self.name,
+                         moderator=moderator)
 
     def words(self, language: str) -> Mapping[str, Any]:
         """The game's names in ``language`` as its templates write them (issue 20: a

@@ -161,10 +161,22 @@ def missing_docs(parser: Lark, rule: str, docs: Docs) -> list[str]:
 
 HEADINGS = (N_("Commands (one per line, any case):"), N_("Orders for this game:"))
 
+MODERATOR_RULES = frozenset(
+    """moderator extend adjudicate ruling replace approve rollback set_state pause resume dice
+    release unbounce send_report requeue unhold retry decline observer_add observer_stop reveal
+    show_game show_mails show_history""".split())
+"""The envelope's rules only the moderator uses (orders.md §9; the commands are
+:class:`gm.orders.commands.ModeratorCommand`, the first its sign-on): a player's HELP leaves
+them out, the moderator's lists them, and the moderator topic (``HELP MODERATOR``, ``AIDE
+MODERATEUR``) lists them to anyone."""
+
+MODERATOR_TOPIC = "release"
+"""The topics.toml topic on the moderator's commands (aliases ``moderator``, ``moderateur``)."""
+
 
 def help_text(
     game: GameGrammar | None = None, language: str = "en", topic: str | None = None,
-    game_name: str | None = None,
+    game_name: str | None = None, moderator: bool = False,
 ) -> str:
     """The HELP reply body: the envelope commands and, with a game, its orders.
 
@@ -172,33 +184,32 @@ def help_text(
     ``absent``, an order's name in English or French; topics.toml and
     ``<game>.topics.toml``), else the commands whose name or syntax starts with it.
     ``game_name`` (default: the grammar's) chooses the game's topics; a game without a
-    generated grammar (Pax Britannica) lists its orders from its topics file.
+    generated grammar (Pax Britannica) lists its orders from its topics file. The moderator's
+    commands (:data:`MODERATOR_RULES`) are listed to the ``moderator`` only, and under the
+    moderator topic to anyone: a player cannot use them.
     """
     language = language if language in languages() else "en"
     name = game_name or (game.name if game is not None else None)
     topics = topics_of(name)
     env_path = grammar_root() / "envelope.lark"
-    parts = [
-        (translate(msg(HEADINGS[0]), language), command_help(envelope_parser(), "_command", load_docs(env_path),
-                                             language, upper=True))
-    ]
+    commands = command_help(envelope_parser(), "_command", load_docs(env_path), language, upper=True)
+    found = find_topic(topics, topic) if topic else None
+    if found is not None and found[0] == MODERATOR_TOPIC:
+        return _topic_text(*found, [], language, _listed(
+            [(translate(msg("Moderator commands:"), language),
+              [e for e in commands if e.name in MODERATOR_RULES])]))
+    if not moderator:
+        commands = [e for e in commands if e.name not in MODERATOR_RULES]
+    parts = [(translate(msg(HEADINGS[0]), language), commands)]
     if game is not None:
         orders = command_help(game.parser(), "order", load_docs(game.grammar_path), language)
         parts.append((translate(msg(HEADINGS[1]), language), orders))
     elif name is not None:
         parts.append((translate(msg(HEADINGS[1]), language), written_orders(topics, language)))
-    if topic:
-        found = find_topic(topics, topic)
-        if found is not None:
-            return _topic_text(found[0], found[1], parts, language)
-    lines: list[str] = []
-    for heading, entries in parts:
-        chosen = [e for e in entries if _matches(e, topic)]
-        if not chosen:
-            continue
-        lines.append(heading)
-        lines.extend(f"  {e.syntax}\n      {e.doc}" for e in chosen)
-        lines.append("")
+    if found is not None:
+        return _topic_text(found[0], found[1], parts, language)
+    lines = _listed([(heading, [e for e in entries if _matches(e, topic)])
+                     for heading, entries in parts]).splitlines()
     matched = bool(lines)
     if topic and not matched:
         lines += [translate(msg("No command or topic {topic!r}.", topic=topic), language), ""]
@@ -259,13 +270,27 @@ def written_orders(topics: Mapping[str, Mapping[str, object]], language: str) ->
     return out
 
 
+def _listed(parts: Sequence[tuple[str, Sequence[CommandHelp]]]) -> str:
+    """Each heading with its commands' syntax and doc; a heading without any left out."""
+    lines: list[str] = []
+    for heading, entries in parts:
+        if entries:
+            lines.append(heading)
+            lines.extend(f"  {e.syntax}\n      {e.doc}" for e in entries)
+            lines.append("")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
 def _strings(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
 def _topic_text(key: str, entry: Mapping[str, object],
-                parts: Sequence[tuple[str, Sequence[CommandHelp]]], language: str) -> str:
+                parts: Sequence[tuple[str, Sequence[CommandHelp]]], language: str,
+                listed: str = "") -> str:
+    """A topic's heading, its commands (``listed``: already written), text and examples."""
     lines = [translate(msg("HELP {topic}", topic=topic_name(key, entry)), language), ""]
+    lines += listed.splitlines()
     for _, entries in parts:
         for e in entries:
             if e.name == key:

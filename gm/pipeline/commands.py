@@ -252,14 +252,16 @@ class CommandRunner:
             self.reply.done(line, msg("press sent to {powers}", powers=powers))
 
     def do_help(self, line: SourceLine, cmd: c.Help, acting: str | None) -> None:
-        self.game_help(self.reply, self.game, cmd.topic, self.seat.language if self.seat else "en")
+        self.game_help(self.reply, self.game, cmd.topic, self.seat.language if self.seat else "en",
+                       moderator=self.seat is None)
 
     @staticmethod
     def game_help(reply: SectionReply, game: Game, topic: str | None = None,
-                  language: str = "en") -> None:
+                  language: str = "en", moderator: bool = False) -> None:
+        """The game's HELP; its moderator's commands only to the moderator signed on."""
         from gm.service.games import module_of
 
-        reply.note(module_of(game).help(language, topic))
+        reply.note(module_of(game).help(language, topic, moderator=moderator))
 
     def do_list(self, line: SourceLine, cmd: c.List, acting: str | None) -> None:
         """LIST from a signed-on section: the roll call of this game."""

@@ -20,7 +20,7 @@ def test_every_order_of_the_test_grammar_has_docs() -> None:
 
 
 def test_english_help_lists_commands_and_orders_with_their_syntax() -> None:
-    text = help_text(GRAMMAR, "en")
+    text = help_text(GRAMMAR, "en", moderator=True)  # the moderator's: EXTEND too
     assert "ABSENT <date> TO <date>" in text
     assert "EXTEND [PRIVATE] <48h|2d> [: reason]" in text
     assert "move from <area>: <block> [, <block> ...] to <area>" in text

@@ -4,9 +4,13 @@ or the report says what happened and what to write, in the seat's language."""
 
 from __future__ import annotations
 
-from test_viking_by_mail import DATA, now
+import re
+
+from test_viking_by_mail import DATA, MOD, now
 from test_viking_explore_by_mail import pvfr, status  # noqa: F401  (pvfr: the fixture)
 from test_viking_s7_by_mail import position, reply_to, ship, take_out, tile
+
+from tests.pipeline.conftest import deliver, mail, outbox
 
 
 def test_buy_tile_and_draw_are_read_without_invest(pv) -> None:  # type: ignore[no-untyped-def]
@@ -196,3 +200,37 @@ def test_ready_after_good_orders_and_prose_still_closes_the_turn(pv) -> None:  #
     reply = reply_to(pv, "red", "Hi all,\ndraw\nREADY\nCheers, Bjorn")
     assert "OK  invest draw" in reply and "your orders are final" in reply, reply
     assert now(pv)[0] != turn
+
+
+MODERATOR_WORDS = ("MODERATOR ", "EXTEND ", "ADJUDICATE NOW", "ROLLBACK ", "REQUEUE ", "UNHOLD",
+                   "RETRY ", "SHOW GAME", "SHOW MAILS", "REVEAL SEED", "SET [PRIVATE]")
+
+
+def listed_commands(reply: str) -> list[str]:
+    """The syntax lines a HELP reply lists (indented less than their explanation)."""
+    return [x.strip() for x in reply.splitlines() if re.match(r"^ {2,4}\S", x)]
+
+
+def test_a_players_help_lists_only_what_a_player_can_use(pv) -> None:  # type: ignore[no-untyped-def]
+    """A player's HELP listed every moderator command (EXTEND, ROLLBACK, REQUEUE, UNHOLD,
+    SHOW ...) before the game's orders, none of which a player may use. It now lists the
+    player's commands and the orders; the moderator's HELP keeps them, and HELP MODERATOR
+    gives them to anyone who asks."""
+    reply = reply_to(pv, "red", "HELP")
+    shown = listed_commands(reply)
+    assert "READY" in shown and any(x.startswith("journey") for x in shown), reply
+    assert [x for x in shown if x.startswith(MODERATOR_WORDS)] == [], reply
+    deliver(pv, mail("GAME pv1\nMODERATOR mod-secret\nHELP\n", sender=MOD))
+    mod = outbox(pv, kind="reply", to=MOD)[-1][1]
+    assert "EXTEND [PRIVATE] <48h|2d> [: reason]" in mod and "ROLLBACK" in mod, mod
+    reply = reply_to(pv, "red", "HELP MODERATOR")
+    assert "Moderator commands:" in reply and "EXTEND [PRIVATE] <48h|2d> [: reason]" in reply, reply
+
+
+def test_a_french_players_aide_lists_no_moderator_command(pvfr) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The same in French: AIDE leaves out PROLONGER and the others, AIDE MODERATEUR lists
+    them."""
+    reply = reply_to(pvfr, "red", "AIDE")
+    assert "PRET" in reply and "PROLONGER" not in reply and "RETOUR" not in reply, reply
+    reply = reply_to(pvfr, "red", "AIDE MODERATEUR")
+    assert "Commandes du modérateur :" in reply and "PROLONGER [PRIVÉ]" in reply, reply
