@@ -42,6 +42,7 @@ from tests.pipeline.conftest import mail
 from tests.support.baltica_player import MARKER, ReadReport, ScriptedPlayer, read_report
 
 MOD = "mod@example.org"
+NOT_TAKEN = re.compile(r"READY not taken|PRÊT non pris en compte")
 NO_DEADLINE = re.compile(r"^(?:Deadline: -|Date limite : - \(-\))$", re.M)
 OWED_KINDS = ("actions", "battle", "forage", "interphase", "winter-campaign")
 IMMEDIATE = {
@@ -112,6 +113,10 @@ class Players:
         self.replies: dict[str, list[str]] = defaultdict(list)  # In-Reply-To -> reply texts
         self.reports: dict[str, list[str]] = defaultdict(list)  # address -> report marker lines
         self._seen: set[str] = set()
+        # Mails whose READY was not taken because gm refused one of their lines (docs/orders.md,
+        # "READY with refused lines"): the player, as a hurried one would, accepts what was
+        # taken with READY alone, once
+        self.again: list[str] = []
 
     def read(self, raws: Iterable[bytes]) -> None:
         """Each player opens its new mail; a mail delivered twice is read once."""
@@ -124,6 +129,8 @@ class Players:
             in_reply_to = header(raw, "In-Reply-To")
             if in_reply_to:
                 self.replies[in_reply_to].append(text)
+                if NOT_TAKEN.search(text) is not None:  # READY not taken: a line was refused
+                    self.again.append(in_reply_to)
                 continue
             marker = MARKER.search(text)
             if marker is None:
@@ -152,6 +159,15 @@ class Players:
                 self.sent.append(mid)
                 out.append(mail(p.mail_body(orders) + "READY\n", sender=address, message_id=mid,
                                 subject=f"{report.game_id} {report.phase}"))
+        for first in self.again:
+            game_id, rest = first.strip("<>").split("@")[0].split(".", 1)
+            phase, power = rest.rsplit(".", 1)
+            p = next(x for x in self.players.values() if x.power == power and x.game_id == game_id)
+            mid = f"<{game_id}.{phase}.{power}.ready@player.example>"
+            self.sent.append(mid)
+            out.append(mail(p.mail_body([]) + "READY\n", sender=p.address, message_id=mid,
+                            subject=f"{game_id} {phase}"))
+        self.again.clear()
         return out
 
     def ended(self) -> bool:
