@@ -77,6 +77,14 @@ def actions_report(ctx: ServiceContext) -> str:
     return text.split("--- 1700-autumn-actions-sweden ---", 1)[1].split("\n\n", 1)[0]
 
 
+def carried_out_and_closed(ctx: ServiceContext) -> None:
+    """Sweden's orders were carried out (not "too late"), and its phase closed with them."""
+    reply = sweden_reply(ctx)
+    assert "too late" not in reply and "recon Ingermanland" in reply
+    assert open_phase(ctx) != "1700-autumn-actions-sweden"
+    assert "Ingermanland" in actions_report(ctx)
+
+
 def read_late(pb: tuple[ServiceContext, datetime], dovecot: DovecotServer,
               imap_user: tuple[str, str], settings: ImapSettings, tmp_path: Path, *,
               arrived: timedelta, read: timedelta, sweep_seconds: float = 3600) -> Daemon:
@@ -159,10 +167,7 @@ def test_a_deadline_waits_while_the_mailbox_refuses_gms_login(
     daemon.source = ImapSource(imap_settings)  # the host mends the password
     run_steps(daemon)
 
-    reply = sweden_reply(ctx)
-    assert "too late" not in reply and "recon Ingermanland" in reply
-    assert open_phase(ctx) != "1700-autumn-actions-sweden"
-    assert "Ingermanland" in actions_report(ctx)
+    carried_out_and_closed(ctx)
 
 
 def test_a_die_roll_closes_while_the_mailbox_cannot_be_read(
@@ -263,10 +268,7 @@ def test_a_mail_another_instance_holds_keeps_the_deadline_until_it_is_handled(
 
     run_steps(daemon)
 
-    reply = sweden_reply(ctx)
-    assert "too late" not in reply and "recon Ingermanland" in reply
-    assert open_phase(ctx) != "1700-autumn-actions-sweden"
-    assert "Ingermanland" in actions_report(ctx)
+    carried_out_and_closed(ctx)
 
 
 def test_while_the_imap_server_is_down_the_deadline_waits_and_the_rest_goes_on(
@@ -312,10 +314,7 @@ def test_while_the_imap_server_is_down_the_deadline_waits_and_the_rest_goes_on(
 
     run_steps(daemon)
 
-    reply = sweden_reply(ctx)
-    assert "too late" not in reply and "recon Ingermanland" in reply
-    assert open_phase(ctx) != "1700-autumn-actions-sweden"
-    assert "Ingermanland" in actions_report(ctx)
+    carried_out_and_closed(ctx)
 
 
 class FailingWait(ImapSource):
