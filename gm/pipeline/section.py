@@ -30,7 +30,14 @@ from gm.service.bouncing import clear as clear_bouncing
 from gm.service.context import ServiceContext
 from gm.service.deadlines import Lateness, lateness
 from gm.service.errors import ServiceError
-from gm.service.games import current_phase, module_of, phase_info, seat_for_power, seats
+from gm.service.games import (
+    current_orders,
+    current_phase,
+    module_of,
+    phase_info,
+    seat_for_power,
+    seats,
+)
 from gm.service.notify import moderator_language
 from gm.service.orders import set_flags, submit_orders
 
@@ -405,8 +412,6 @@ def _submit(sc: SectionContext, game: Game, seat: Seat | None, written: str, lin
 def _withdraw_ready(sc: SectionContext, game: Game, power: str | None) -> None:
     """A READY ``power`` said in an earlier mail taken back (one not taken now must not close
     the phase on the orders it replaced); nothing stored when there was none."""
-    from gm.service.games import current_orders
-
     phase = current_phase(sc.session, game.id)
     row = current_orders(sc.session, game.id, phase.seq).get(power or "")
     if row is not None and row.ready:
