@@ -741,8 +741,9 @@ def misc(c: Corpus) -> None:
           unchanged())
     c.add("sender_in_capitals", lambda n: plain(n, body, sender="ANNA@EXAMPLE.SE"),
           "the sender's address in capitals", stores(ASCII_ORD))
-    c.add("readiness", lambda n: plain(n, body + "READY\n"), "orders then READY (a second version, marked ready)",
-          stores(ASCII_ORD, versions=2))
+    c.add("readiness", lambda n: plain(n, body + "READY\n"),
+          "orders then READY (one version, marked ready: READY is weighed after the orders)",
+          stores(ASCII_ORD, versions=1))
 
 
 def cases() -> list[Case]:
