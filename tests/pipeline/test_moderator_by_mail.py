@@ -59,11 +59,15 @@ def _held(ctx: Any, monkeypatch: pytest.MonkeyPatch) -> str:
     return _phase(ctx)
 
 
-def _hold(ctx: Any) -> str:
+def _game_row(ctx: Any, game_id: str) -> Game:
     with session_scope(ctx.engine) as s:
-        game = s.get(Game, "trap1")
+        game = s.get(Game, game_id)
         assert game is not None
-        return game.hold_reason
+        return game
+
+
+def _hold(ctx: Any) -> str:
+    return _game_row(ctx, "trap1").hold_reason
 
 
 def _phase(ctx: Any) -> str:
@@ -346,10 +350,7 @@ def test_a_player_cannot_add_an_observer_and_a_french_moderator_writes_ajouter_o
 # -- REVEAL SEED: the dice seed published ------------------------------------------------
 
 def _revealed(ctx: Any) -> bool:
-    with session_scope(ctx.engine) as s:
-        game = s.get(Game, "duel1")
-        assert game is not None
-        return game.seed_revealed
+    return _game_row(ctx, "duel1").seed_revealed
 
 
 def test_reveal_seed_of_a_running_game_needs_force(ctx: Any) -> None:
