@@ -395,7 +395,7 @@ def _submit(sc: SectionContext, game: Game, seat: Seat | None, written: str, lin
     if section.check_only:
         reply.note(msg("CHECK: nothing was stored"))
     elif sub.stored is None:
-        reply.note(msg("{power}: no order was accepted, so your earlier orders stand", power=name))
+        _nothing_stored(sc, game, power, name, sub.phase.seq, reply)
     else:
         n = len(sub.accepted)
         reply.note(plural("{power}: {n} order stored (added to the earlier ones)",
@@ -407,6 +407,18 @@ def _submit(sc: SectionContext, game: Game, seat: Seat | None, written: str, lin
                                "for this phase)", n, power=name))
         if seat is None:
             _tell_power(sc, game, power)
+
+
+def _nothing_stored(sc: SectionContext, game: Game, power: str, name: str, seq: int,
+                    reply: SectionReply) -> None:
+    """A section none of whose orders was accepted changes nothing: say what stands, the
+    orders of an earlier mail or none at all (a player who reads "your earlier orders
+    stand" after a first mail believes something was kept)."""
+    if power in current_orders(sc.session, game.id, seq):
+        reply.note(msg("{power}: no order was accepted, so your earlier orders stand", power=name))
+    else:
+        reply.note(msg("{power}: no order was accepted; you have no orders for this phase yet",
+                       power=name))
 
 
 def _withdraw_ready(sc: SectionContext, game: Game, power: str | None) -> None:

@@ -86,13 +86,22 @@ def test_a_season_of_the_grand_campaign_by_mail(pb) -> None:  # type: ignore[no-
     deliver(pb, mail("GAME pb1\nPOWER sweden sw-secret\nrecon Ingremanland\n", sender=SWEDEN))
     assert "did you mean Ingermanland?" in last_reply(pb, SWEDEN)
     assert orders_of(pb, "sweden") == []  # nothing accepted: nothing replaced
-    assert "earlier orders stand" in last_reply(pb, SWEDEN)
+    # nothing stood before either: the reply does not pretend earlier orders stand
+    assert ("Sweden: no order was accepted; you have no orders for this phase yet"
+            in last_reply(pb, SWEDEN))
+    assert "earlier orders stand" not in last_reply(pb, SWEDEN)
 
     deliver(pb, mail("Orders for autumn.\n\nGAME pb1\nPOWER sweden sw-secret\n"
                      "recon Ingermanland\n"
                      "move from Estland: Vellinck, Estländska to Ingermanland\n"
                      "-- \nKarl\n", sender=SWEDEN))
     assert "OK  move from Estland: Vellinck, Estländska to Ingermanland" in last_reply(pb, SWEDEN)
+    assert orders_of(pb, "sweden") == [
+        "recon Ingermanland\nmove from Estland: Vellinck, Estländska to Ingermanland"]
+    # a later mail none of whose orders reads leaves those orders standing, and says so
+    deliver(pb, mail("GAME pb1\nPOWER sweden sw-secret\nrecon Ingremanland\n", sender=SWEDEN))
+    assert ("Sweden: no order was accepted, so your earlier orders stand"
+            in last_reply(pb, SWEDEN))
     assert orders_of(pb, "sweden") == [
         "recon Ingermanland\nmove from Estland: Vellinck, Estländska to Ingermanland"]
     assert close_phase(pb, "pb1", phase_now(pb)[1], by="test").closed

@@ -16,7 +16,7 @@ def test_orders_the_position_forbids_are_refused_with_the_reason(pax) -> None:  
             in reply)
     assert ("REFUSED  place influence in Tunis: refused: you already have a marker there; "
             "use upgrade") in reply
-    assert "Italy: no order was accepted, so your earlier orders stand" in reply
+    assert "Italy: no order was accepted; you have no orders for this phase yet" in reply
 
 
 def test_an_order_after_one_that_makes_it_possible_is_accepted(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
