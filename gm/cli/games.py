@@ -292,19 +292,14 @@ def state(app: App, game_id: str, power: str | None) -> None:
     Its dotted keys are the paths of `gm mod set`.
     """
     from gm.db.engine import session_scope
-    from gm.service.errors import Conflict
-    from gm.service.games import current_phase, get_game, module_of
+    from gm.service.games import get_game
+    from gm.service.views import state_text, state_view
 
     ctx = app.context()
     with session_scope(ctx.engine) as session:
-        g = get_game(session, game_id)
-        module = module_of(g)
-        phase = current_phase(session, game_id)
-        if power is not None and power not in module.powers(phase.game_state or {}):
-            raise Conflict(f"game {game_id} has no power '{power}'")
-        view = module.view(phase.game_state or {}, power)
-    # The view is a tree either way; JSON is its clearest text form too.
-    emit(view, True)
+        view = state_view(session, get_game(session, game_id), power)
+    # The view is a tree either way; JSON is its clearest text form too (by mail: SHOW STATE).
+    click.echo(state_text(view))
 
 
 @click.command()

@@ -331,6 +331,14 @@ class ShowHistory(ModeratorCommand):
     last: int = PHASES_SHOWN
 
 
+@dataclass(frozen=True, kw_only=True)
+class ShowState(ModeratorCommand):
+    """``SHOW STATE [power]``: the game's state as ``gm state GAME [--as power]`` prints it:
+    the full state, or what ``power`` may know."""
+
+    power: str | None = None
+
+
 SignOn = PowerSignOn | ModeratorSignOn
 Command = (
     Game | PowerSignOn | ModeratorSignOn | Phase | For | Check | Add | Status | Ready | Wait

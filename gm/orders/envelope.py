@@ -67,8 +67,8 @@ _NEEDS_SECOND = {"replace": {"power"}, "remplacer": {"puissance"}, "not": {"read
                  "pas": {"pret"}, "no": {"wait"}, "ne": {"pas"}, "send": {"password", "report"},
                  "envoyer": {"motdepasse", "rapport"}, "stop": {"observer"},
                  "retirer": {"observateur"}, "reveal": {"seed"}, "reveler": {"graine"},
-                 "show": {"game", "mails", "history"},
-                 "montrer": {"partie", "mails", "historique"}}
+                 "show": {"game", "mails", "history", "state"},
+                 "montrer": {"partie", "mails", "historique", "etat"}}
 _AT_MOST = {"orders": 1, "ordres": 1, "list": 2, "liste": 2, "observe": 2, "observer": 2,
             "join": 3, "rejoindre": 3, "approve": 3, "approuver": 3,
             "decline": 2, "decliner": 2}
@@ -587,6 +587,9 @@ class _Commands(Transformer):
 
     def show_history(self, k: list[Any]) -> c.ShowHistory:
         return c.ShowHistory(last=int(k[0]) if k else c.PHASES_SHOWN)
+
+    def show_state(self, k: list[Token]) -> c.ShowState:
+        return c.ShowState(power=self._v(k[0]).lower() if k else None)
 
 
 def _duration(tok: Token) -> timedelta:

@@ -164,7 +164,7 @@ HEADINGS = (N_("Commands (one per line, any case):"), N_("Orders for this game:"
 MODERATOR_RULES = frozenset(
     """moderator extend adjudicate ruling replace approve rollback set_state pause resume dice
     release unbounce send_report requeue unhold retry decline observer_add observer_stop reveal
-    show_game show_mails show_history""".split())
+    show_game show_mails show_history show_state""".split())
 """The envelope's rules only the moderator uses (orders.md §9; the commands are
 :class:`gm.orders.commands.ModeratorCommand`, the first its sign-on): a player's HELP leaves
 them out, the moderator's lists them, and the moderator topic (``HELP MODERATOR``, ``AIDE

@@ -662,6 +662,21 @@ class CommandRunner:
             "this reply", "the history of the last {n} phases of game {game}, private acts "
             "included, follows this reply", max(1, cmd.last), game=self.game.id))
 
+    def do_showstate(self, line: SourceLine, cmd: c.ShowState, acting: str | None) -> None:
+        """SHOW STATE [power] (``gm state GAME [--as power]``): the JSON the command line
+        prints, as text after the reply's lines (docs/orders.md says why not attached)."""
+        from gm.pipeline.signon import resolve_power
+        from gm.service.views import state_text, state_view
+
+        seat = resolve_power(self.sc.session, self.game, cmd.power) if cmd.power else None
+        power = seat.power if seat is not None else cmd.power  # a power in any language
+        self._view(line, state_text(state_view(self.sc.session, self.game, power)))
+        self.reply.done(line, msg("what {power} may know of game {game}, as gm state --as "
+                                  "{power} prints it, follows this reply", power=power,
+                                  game=self.game.id) if power else msg(
+            "the state of game {game}, as gm state prints it, follows this reply (its dotted "
+            "keys are the paths SET takes)", game=self.game.id))
+
     # -- helpers ---------------------------------------------------------
 
     def _seat_named(self, written: str) -> Seat:

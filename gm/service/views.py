@@ -1,6 +1,7 @@
 """What the moderator looks at, as text: a game (``gm game show``, by mail ``SHOW GAME``),
 the mails that arrived for it and those gm could not deliver (``gm mod mails GAME
-[--undelivered]``, by mail ``SHOW MAILS [UNDELIVERED]``).
+[--undelivered]``, by mail ``SHOW MAILS [UNDELIVERED]``), its state (``gm state GAME [--as
+P]``, by mail ``SHOW STATE [P]``).
 
 One text for both: the command line prints it in English, the moderator's mail reply says it
 in the game's ``moderator_language`` (:class:`Said`), naming the mail form of a command where
@@ -10,6 +11,7 @@ an inbound mail is shown by its subject, never its body.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -220,3 +222,28 @@ def undelivered_text(rows: list[Undelivered], game_id: str, said: Said = CLI) ->
                          addresses=", ".join(waiting), command=command)))
     return "\n".join(lines) or said(msg("{game}: no mail gm sent has failed to be delivered",
                                         game=game_id))
+
+
+# -- gm state / SHOW STATE ------------------------------------------------------------------
+
+def state_view(session: Session, game: Game, power: str | None = None) -> Any:
+    """The state of ``game``'s open phase: the full state (the moderator's), or with
+    ``power`` what that power may know (its fog view); a power the game does not have is
+    refused, naming the game's powers."""
+    from gm.service.errors import Conflict
+    from gm.service.games import current_phase, module_of
+
+    module = module_of(game)
+    state = current_phase(session, game.id).game_state or {}
+    powers = module.powers(state)
+    if power is not None and power not in powers:
+        raise Conflict(msg("game {game} has no power {power!r} (powers: {names})",
+                           game=game.id, power=power, names=", ".join(powers)))
+    return module.view(state, power)
+
+
+def state_text(view: Any) -> str:
+    """A state as ``gm state`` prints it and ``SHOW STATE`` mails it: JSON, indented, keys
+    sorted (the view is a tree; its dotted keys are the paths of ``gm mod set`` and
+    ``SET``)."""
+    return json.dumps(view, indent=2, sort_keys=True, default=str, ensure_ascii=False)

@@ -61,3 +61,23 @@ def race(ctx):  # type: ignore[no-untyped-def]
                     moderator_address="mod@example.org", moderator_password="mod-secret",
                     seed=b"\x02" * 32)
     return ctx
+
+
+BALTICA_SEATS = [SeatSpec("sweden", "karl@example.se", password="sw-pw"),
+                 SeatSpec("coalition", "pyotr@example.ru", password="co-pw", language="fr")]
+"""Pax Baltica's seats: Sweden in English, the Coalition in French."""
+
+
+def baltica(ctx, game_id: str, seed: bytes = b"\x42" * 32) -> None:  # type: ignore[no-untyped-def]
+    """A game of Pax Baltica, scenario 12.1, moderated by mod@example.org (password mod-pw)."""
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id=game_id, module_name="baltica", scenario="12.1",
+                    seats=BALTICA_SEATS, moderator_address="mod@example.org",
+                    moderator_password="mod-pw", seed=seed)
+
+
+@pytest.fixture
+def b1(ctx):  # type: ignore[no-untyped-def]
+    """Pax Baltica's game b1 (:func:`baltica`)."""
+    baltica(ctx, "b1")
+    return ctx
