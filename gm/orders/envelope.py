@@ -512,10 +512,8 @@ class _Commands(Transformer):
         return c.AdjudicateNow(**self._mod(k)[1])
 
     def ruling(self, k: list[Token]) -> c.Ruling:
-        text = self._v(k[0]).strip()
-        first, _, rest = text.partition(" ")
-        private = strip_accents(first).lower() in ("private", "prive")
-        return c.Ruling(text=rest.strip() if private else text, private=private)
+        toks, opts = self._mod(k)  # PRIVATE is the grammar's, as in every moderator command
+        return c.Ruling(text=self._v(toks[0]).strip(), private=opts["private"])
 
     def replace(self, k: list[Any]) -> c.ReplacePower:
         toks, opts = self._mod(k)

@@ -25,6 +25,7 @@ from lark import Lark
 
 from gm.i18n import N_, Name, languages, msg, translate, translations
 from gm.orders.envelope import envelope_parser
+from gm.orders.forms import command_forms, written
 from gm.orders.grammar import GameGrammar
 from gm.orders.names import fold
 from gm.resources import grammar_root
@@ -37,8 +38,9 @@ Docs = Mapping[str, Mapping[str, Any]]
 @dataclass(frozen=True)
 class CommandHelp:
     name: str
-    syntax: str
+    syntax: str  # one form a line (a moderator's command may have several)
     doc: str
+    examples: tuple[str, ...] = ()
 
 
 def said(entry: Mapping[str, object], language: str) -> str:
@@ -140,17 +142,38 @@ def command_help(
     parser: Lark, rule: str, docs: Docs, language: str = "en", upper: bool = False
 ) -> list[CommandHelp]:
     """Syntax and doc of every command of ``rule``, in grammar order."""
-    placeholders = docs.get("_syntax", {})
-    english, own = placeholders.get("en", {}), placeholders.get(language, {})
-    shown: dict[str, str] = {name: said({"en": word, language: own.get(name)}, language)
-                             for name, word in english.items()}
-    renderer = _Renderer(parser, upper, {**own, **shown} if language != "en" else shown)
+    renderer = _Renderer(parser, upper, shown_slots(docs, language))
     out = []
     for name in commands_of(parser, rule):
         syntax = renderer.render(renderer.pick(name, language), language)
         doc = said(docs.get(name, {}), language)
         out.append(CommandHelp(name, syntax, doc))
     return out
+
+
+def shown_slots(docs: Docs, language: str) -> dict[str, str]:
+    """How each placeholder of a grammar is shown in ``language`` (``[_syntax.en]``)."""
+    placeholders = docs.get("_syntax", {})
+    english, own = placeholders.get("en", {}), placeholders.get(language, {})
+    shown: dict[str, str] = {name: said({"en": word, language: own.get(name)}, language)
+                             for name, word in english.items()}
+    return {**own, **shown} if language != "en" else shown
+
+
+SLOT_RULES = ("reason", "press_name")
+"""The envelope's rules HELP shows as one value (``[: reason]``, ``<power>``)."""
+
+
+def moderator_help(parser: Lark, docs: Docs, entry: CommandHelp, language: str) -> CommandHelp:
+    """A moderator's command as HELP gives it: every form it has, read from its rule
+    (gm.orders.forms: what is optional in brackets, each command's own arguments, a reason
+    only where the rule takes one), and its examples (``examples``, ``examples_<language>``
+    of envelope.help.toml: tests/orders/test_moderator_help.py parses each)."""
+    shown = shown_slots(docs, language)
+    forms = [written(f, shown) for f in command_forms(parser, entry.name, language, SLOT_RULES)]
+    own = docs.get(entry.name, {})
+    examples = _strings(own.get(f"examples_{language}")) or _strings(own.get("examples"))
+    return CommandHelp(entry.name, "\n  ".join(forms), entry.doc, tuple(examples))
 
 
 def missing_docs(parser: Lark, rule: str, docs: Docs) -> list[str]:
@@ -170,8 +193,9 @@ MODERATOR_RULES = frozenset(
 them out, the moderator's lists them, and the moderator topic (``HELP MODERATOR``, ``AIDE
 MODERATEUR``) lists them to anyone."""
 
-MODERATOR_TOPIC = "release"
-"""The topics.toml topic on the moderator's commands (aliases ``moderator``, ``moderateur``)."""
+MODERATOR_TOPIC = "moderator"
+"""The topics.toml topic on the moderator's commands (``HELP MODERATOR``, ``AIDE MODERATEUR``;
+aliases ``release``, ``liberer``)."""
 
 
 def help_text(
@@ -192,12 +216,15 @@ def help_text(
     name = game_name or (game.name if game is not None else None)
     topics = topics_of(name)
     env_path = grammar_root() / "envelope.lark"
-    commands = command_help(envelope_parser(), "_command", load_docs(env_path), language, upper=True)
+    env_docs = load_docs(env_path)
+    commands = [moderator_help(envelope_parser(), env_docs, e, language)
+                if e.name in MODERATOR_RULES else e
+                for e in command_help(envelope_parser(), "_command", env_docs, language, upper=True)]
     found = find_topic(topics, topic) if topic else None
     if found is not None and found[0] == MODERATOR_TOPIC:
         return _topic_text(*found, [], language, _listed(
             [(translate(msg("Moderator commands:"), language),
-              [e for e in commands if e.name in MODERATOR_RULES])]))
+              [e for e in commands if e.name in MODERATOR_RULES])], language))
     if not moderator:
         commands = [e for e in commands if e.name not in MODERATOR_RULES]
     parts = [(translate(msg(HEADINGS[0]), language), commands)]
@@ -209,7 +236,7 @@ def help_text(
     if found is not None:
         return _topic_text(found[0], found[1], parts, language)
     lines = _listed([(heading, [e for e in entries if _matches(e, topic)])
-                     for heading, entries in parts]).splitlines()
+                     for heading, entries in parts], language).splitlines()
     matched = bool(lines)
     if topic and not matched:
         lines += [translate(msg("No command or topic {topic!r}.", topic=topic), language), ""]
@@ -270,13 +297,20 @@ def written_orders(topics: Mapping[str, Mapping[str, object]], language: str) ->
     return out
 
 
-def _listed(parts: Sequence[tuple[str, Sequence[CommandHelp]]]) -> str:
+def _examples(entry: CommandHelp, language: str) -> list[str]:
+    """A command's examples under its doc, one a line."""
+    return ["      " + translate(msg("e.g. {example}", example=x), language)
+            for x in entry.examples]
+
+
+def _listed(parts: Sequence[tuple[str, Sequence[CommandHelp]]], language: str = "en") -> str:
     """Each heading with its commands' syntax and doc; a heading without any left out."""
     lines: list[str] = []
     for heading, entries in parts:
         if entries:
             lines.append(heading)
-            lines.extend(f"  {e.syntax}\n      {e.doc}" for e in entries)
+            for e in entries:
+                lines += [f"  {e.syntax}", f"      {e.doc}"] + _examples(e, language)
             lines.append("")
     return "\n".join(lines) + ("\n" if lines else "")
 
@@ -294,7 +328,7 @@ def _topic_text(key: str, entry: Mapping[str, object],
     for _, entries in parts:
         for e in entries:
             if e.name == key:
-                lines += [f"  {e.syntax}", f"      {e.doc}", ""]
+                lines += [f"  {e.syntax}", f"      {e.doc}", *_examples(e, language), ""]
     text = said(entry, language)
     if text and not isinstance(entry.get("syntax"), Mapping):
         lines += [str(text), ""]

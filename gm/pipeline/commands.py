@@ -252,8 +252,12 @@ class CommandRunner:
             self.reply.done(line, msg("press sent to {powers}", powers=powers))
 
     def do_help(self, line: SourceLine, cmd: c.Help, acting: str | None) -> None:
-        self.game_help(self.reply, self.game, cmd.topic, self.seat.language if self.seat else "en",
-                       moderator=self.seat is None)
+        """HELP: in the seat's language; the moderator's in the game's moderator_language,
+        as every other reply and notice to him."""
+        from gm.service.notify import moderator_language
+
+        self.game_help(self.reply, self.game, cmd.topic, self.seat.language if self.seat
+                       else moderator_language(self.game), moderator=self.seat is None)
 
     @staticmethod
     def game_help(reply: SectionReply, game: Game, topic: str | None = None,

@@ -216,11 +216,14 @@ def _mailbox_works(sc: SectionContext, game: Game, seat: Seat) -> None:
 
 def _help_asked(sc: SectionContext, section: Section, game: Game | None) -> tuple[c.Help, str]:
     """The HELP of a section without sign-on and the language to answer it in: that of the
-    sender's seat in ``game`` (orders.md §8), else the command's ("AIDE": French)."""
+    sender's seat in ``game`` (orders.md §8), the game's ``moderator_language`` when the
+    sender is its moderator, else the command's ("AIDE": French)."""
     cmd = next(x for x in section.commands if isinstance(x, c.Help))
     sender = sc.mail.from_addr.lower()
     held = [s.language for s in seats(sc.session, game.id)
             if (s.address or "").lower() == sender] if game is not None else []
+    if not held and game is not None and (game.moderator_address or "").lower() == sender:
+        held = [moderator_language(game)]
     return cmd, held[0] if held else cmd.language
 
 

@@ -29,7 +29,7 @@ def test_the_french_help_shows_its_placeholders_in_french(game: str) -> None:
     text = registry.get(game).help("fr", moderator=True)  # the moderator's: PROLONGER too
     assert [p for p in ENGLISH_PLACEHOLDERS if p in text] == [], text
     assert "PRESSE A <puissance> [, <puissance> ...]" in text
-    assert "PROLONGER [PRIVÉ] AU <date> <heure> [: raison]" in text
+    assert "PROLONGER [PRIVÉ] AU <date> [<heure>] [: raison]" in text  # the time is optional
     assert "demandé par JOIN" not in text
     if game == "baltica":
         assert "reconnaitre <territoire>" in text
@@ -129,7 +129,7 @@ def test_the_french_help_gives_french_examples_that_read(game: str) -> None:
         for example in french or []:
             if module.parses_as_order(example):
                 continue
-            head = ["PARTIE g", "MODERATEUR pw" if key == "release" else "PUISSANCE p pw"]
+            head = ["PARTIE g", "MODERATEUR pw" if key == "moderator" else "PUISSANCE p pw"]
             env = parse_envelope([SourceLine(i + 1, t) for i, t in enumerate(
                 (head if key != "for" else []) + list(french))])
             assert not env.ignored and all(
