@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 
 from gm.clock import utc
 from gm.db.models import Game, Phase, Seat
-from gm.i18n import msg, plural, translate
+from gm.i18n import Name, msg, plural, translate
 from gm.mail.mime import DecodedMail
 from gm.orders import commands as c
 from gm.orders.envelope import CommandLine, OrderLine, Problem, Section
@@ -337,11 +337,12 @@ def _ready(sc: SectionContext, game: Game, runner: CommandRunner, reply: Section
     if refused and runner._may_act(acting):
         _withdraw_ready(sc, game, acting or (runner.seat.power if runner.seat else None))
         reply.error(line, plural(
-            "READY not taken: {n} line of this mail was refused; send it again corrected "
-            "(with READY), or the phase closes at its deadline with the orders accepted",
-            "READY not taken: {n} lines of this mail were refused; send them again corrected "
-            "(with READY), or the phase closes at its deadline with the orders accepted",
-            refused))
+            "READY not taken: {n} line for {power} in game {game} was refused; send it again "
+            "corrected (with READY), or the phase closes at its deadline with the orders "
+            "accepted",
+            "READY not taken: {n} lines for {power} in game {game} were refused; send them "
+            "again corrected (with READY), or the phase closes at its deadline with the orders "
+            "accepted", refused, power=_signed_on_as(game, runner, acting), game=game.id))
     else:
         runner.run(line, cmd, acting)
     added = reply.entries[before:]
@@ -349,6 +350,14 @@ def _ready(sc: SectionContext, game: Game, runner: CommandRunner, reply: Section
     at = next((i for i, e in enumerate(reply.entries)
                if e.line is None or e.line > line.number), len(reply.entries))
     reply.entries[at:at] = added
+
+
+def _signed_on_as(game: Game, runner: CommandRunner, acting: str | None) -> Name | str:
+    """Whose lines a READY vouches for, as the reply names them: the power the section is
+    signed on as (or the moderator acts as); its refused lines are those counted, not the
+    other sections' of the mail (another game, another power)."""
+    power = acting or (runner.seat.power if runner.seat else None)
+    return module_of(game).power_name(power, "the") if power else "moderator"
 
 
 def _for_in_orders(sc: SectionContext, game: Game, seat: Seat | None, written: str,

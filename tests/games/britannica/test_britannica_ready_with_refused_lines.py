@@ -30,7 +30,7 @@ def test_ready_with_a_refused_line_does_not_close_the_phase_early(early) -> None
             send(early, p, "READY" if p != "france" else "PRET")
     reply = send(early, "italy", "buy army 1", "place influence in Tunsi", "READY")
     assert "OK  buy army 1" in reply, reply
-    assert ("READY not taken: 1 line of this mail was refused; send it again corrected "
+    assert ("READY not taken: 1 line for Italy in game pax1 was refused; send it again corrected "
             "(with READY), or the phase closes at its deadline with the orders accepted") in reply, reply
     assert phase_now(early)[0] == "1880-movement"
     reply = send(early, "italy", "READY")

@@ -176,7 +176,7 @@ def test_ready_with_refused_lines_is_not_taken_and_the_turn_stays_open(pv) -> No
     first = DATA.tiles[state["track"][0]].name
     reply = reply_to(pv, "red", f"buy {first.lower()}\nbyu envoy\njurney to birka\ndarw\nREADY")
     assert f"OK  invest buy {first}" in reply, reply
-    assert ("READY not taken: 3 lines of this mail were refused; send them again corrected "
+    assert ("READY not taken: 3 lines for red in game pv1 were refused; send them again corrected "
             "(with READY), or the phase closes at its deadline with the orders accepted") in reply, reply
     assert "your orders are final" not in reply, reply
     assert now(pv)[0] == turn  # the turn did not close on it
@@ -189,7 +189,8 @@ def test_pret_with_a_refused_line_is_not_taken_in_french(pvfr) -> None:  # type:
     """The same to the French seat, in French with the French keywords (orders.md §8)."""
     turn, _, _ = now(pvfr)
     reply = reply_to(pvfr, "red", "piocher\npiohcer\nPRET")
-    assert "PRÊT non pris en compte : 1 ligne de ce courrier a été refusée" in reply, reply
+    assert ("PRÊT non pris en compte : 1 ligne pour Rouge dans la partie pv1 a été refusée"
+            in reply), reply
     assert now(pvfr)[0] == turn
 
 
