@@ -289,7 +289,8 @@ def game_scenarios(module_name: str, as_json: bool) -> None:
 def state(app: App, game_id: str, power: str | None) -> None:
     """The current state as JSON: the full state for the moderator, or a power's fog view.
 
-    Its dotted keys are the paths of `gm mod set`.
+    Its dotted keys are the paths of `gm mod set`. By mail, the moderator's SHOW STATE [P]
+    (the same JSON, after the reply's lines).
     """
     from gm.db.engine import session_scope
     from gm.service.games import get_game
