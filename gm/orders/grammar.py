@@ -31,6 +31,7 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from gm.i18n import SOURCE_LANGUAGE, Name, Text, languages, msg, translate
+from gm.kept import Kept
 from gm.orders.conditions import (
     Comparison,
     Conditional,
@@ -60,6 +61,7 @@ from gm.orders.names import (
     fold,
     strip_accents,
 )
+from gm.orders.printed import PrintedNames, name_words
 from gm.orders.prose import prose_signal
 from gm.orders.text import straighten_quotes
 from gm.resources import grammar_root
@@ -380,6 +382,25 @@ class GameGrammar:
         first word raises :class:`RefusedAtFirstWord` rather than Lark's error."""
         text = straighten_quotes(text)  # “name” and « name » as "name", positions kept
         folded = strip_accents(text)
+        printed = printed_names(context, self.parser())
+        joined = printed.join(folded)
+        try:
+            return self._read(text, joined, context, refused_at_first_word)
+        except Exception as e:
+            if joined == folded:
+                if not isinstance(e, UnexpectedInput) or _at_first_word(e):
+                    raise
+                # a close miss of a name read as printed, answered "did you mean" (§3)
+                raise _near_miss(lambda near: self._read(text, near, context),
+                                 printed.join_near(folded), folded) or e from None
+            try:  # the name where it was no name ("... Bremen and Verden moves into ..."):
+                return self._read(text, folded, context, refused_at_first_word)
+            except Exception:
+                raise e from None
+
+    def _read(self, text: str, folded: str, context: ParseContext,
+              refused_at_first_word: bool = False) -> Any:
+        """``text`` as the grammar reads it (``folded``: accents stripped, names joined)."""
         try:
             return parse_inline(load_inline_parser(self.grammar_path),
                                 self.transformer(context, text), folded, refused_at_first_word)
@@ -400,6 +421,37 @@ class GameGrammar:
         """The first keywords of each order the grammar knows (for hints and HELP), or
         of the order rules ``kinds`` only (the orders of one phase)."""
         return _command_words(self.grammar_path, tuple(kinds))
+
+
+def _near_miss(read: Callable[[str], Any], near: str, folded: str) -> NameNotResolved | None:
+    """The "did you mean" of a line that did not read, where the shape of a name read as
+    printed (gm.orders.printed) holds a misspelt name: None when there is none."""
+    if near == folded:
+        return None
+    try:
+        read(near)
+    except NameNotResolved as e:
+        return e if e.failure.candidates else None
+    except Exception:  # noqa: S110 - no name there: the line's own answer stands
+        pass
+    return None
+
+
+_PRINTED: Kept[int, tuple[ParseContext, Lark, PrintedNames]] = Kept(4096)
+"""The printed names of a parse context, per context (games keep theirs: gm.kept)."""
+
+
+def printed_names(context: ParseContext, parser: Lark) -> PrintedNames:
+    """The names and aliases of ``context``'s slots that ``parser`` reads unquoted only
+    when joined (gm.orders.printed), worked out once per context and grammar."""
+    kept = _PRINTED.get(id(context))
+    if kept is not None and kept[0] is context and kept[1] is parser:
+        return kept[2]
+    spellings = {s for index in {id(i): i for i in context.names.values()}.values()
+                 for s in index.spellings}
+    found = PrintedNames(spellings, name_words(parser))
+    _PRINTED.put(id(context), (context, parser, found))
+    return found
 
 
 @cache

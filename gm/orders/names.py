@@ -233,11 +233,15 @@ class NameIndex:
         self._exact: dict[str, set[str]] = {}
         self._looked_up: dict[str, str | NameFailure] = {}
         self._canonical = tuple(names)
+        spellings: list[str] = []
         for canonical, aliases in names.items():
             for spelling in (canonical, *aliases):
+                spellings.append(spelling)
                 for key in {_key_from_ascii(s) for s in _ascii_spellings(spelling)}:
                     if key:
                         self._exact.setdefault(key, set()).add(canonical)
+        self.spellings = tuple(dict.fromkeys(spellings))
+        """Every name and alias as given (gm.orders.printed reads them as printed)."""
 
     @classmethod
     def of(cls, names: Iterable[str], slot: str = "") -> NameIndex:

@@ -1,0 +1,103 @@
+"""Names read as printed, unquoted, whatever punctuation or keyword they hold (orders.md §3).
+
+A grammar reads a name as words up to the next keyword, each word made of the letters and
+marks its ``WORD`` terminal takes. A printed name or alias that holds a keyword of the
+grammar ("Bremen and Verden": ``and`` joins conditions) or a character no word takes
+("S:t Petersburg": ``:`` ends a word) could only be read quoted. Players type names as
+their map prints them, so such a name is found in the line before it is parsed and its
+separators are read as parts of one word: the line keeps its length (positions, and so
+the names as written, are kept), and the grammar reads the name in any name slot.
+
+The rule lives here, once for every game: :class:`NameWords` says, from a grammar's own
+terminals, which spellings it cannot read as plain words; :class:`PrintedNames` finds
+those spellings in a line, the longest first. A line with none of them is searched once
+and left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from lark import Lark
+
+from gm.orders.names import strip_accents
+
+_SEPARATOR = re.compile(r"[^\w'’.\-]")
+"""What a joined name's separators become ``_`` from: spaces and the punctuation no name's
+word takes (``:``, ``,``, ``(`` ...); a word's own letters, apostrophes, dots and hyphens stay."""
+
+
+@dataclass(frozen=True)
+class NameWords:
+    """What a grammar reads as one word of a name (its ``WORD`` terminal) and its keywords
+    (its literal terminals, and the regular ones that outrank ``WORD``)."""
+
+    word: re.Pattern[str]
+    keywords: tuple[re.Pattern[str], ...]
+
+    def reads(self, spelling: str) -> bool:
+        """Whether the grammar reads ``spelling`` (accents stripped) unquoted as a name:
+        each of its words is a word of a name and none is a keyword."""
+        return all(self.word.fullmatch(w) and not any(k.fullmatch(w) for k in self.keywords)
+                   for w in spelling.split())
+
+
+@cache
+def name_words(parser: Lark) -> NameWords:
+    """The :class:`NameWords` of ``parser``, from its terminals, worked out once."""
+    words = [t for t in parser.terminals if t.name.rsplit("__", 1)[-1] == "WORD"]
+    if not words:
+        raise ValueError("a grammar whose names are read has a WORD terminal")
+    word = words[0]
+    keywords = tuple(re.compile(t.pattern.to_regexp(), re.IGNORECASE) for t in parser.terminals
+                     if t.pattern.type == "str" or t.priority > word.priority)
+    return NameWords(re.compile(word.pattern.to_regexp()), keywords)
+
+
+class PrintedNames:
+    """The spellings (names and aliases) a grammar cannot read unquoted, found in a line."""
+
+    def __init__(self, spellings: Iterable[str], words: NameWords) -> None:
+        odd = {s for s in (strip_accents(x).strip() for x in spellings) if s and not words.reads(s)}
+        self.spellings = tuple(sorted(odd, key=lambda s: (-len(s), s)))  # the longest wins
+        self._found = _alternation(r"\s+".join(map(re.escape, s.split())) for s in self.spellings)
+        # a close miss ("Bremen and Verdn"): the words a grammar reads stand for any word
+        self._near = _alternation(r"\s+".join(
+            re.escape(w) if not words.reads(w) else r"[^\W_][\w'’.\-]*" for w in s.split())
+            for s in self.spellings)
+
+    def join(self, text: str) -> str:
+        """``text`` (accents stripped, as the grammar reads it) with each printed name that
+        the grammar would not read unquoted made one word, the same length; a quoted part
+        (``"..."``) is left as written."""
+        return _joined(self._found, text)
+
+    def join_near(self, text: str) -> str:
+        """:meth:`join` for a line that did not read: also the spellings of the shape of such
+        a name, its keyword or odd word as printed, another word in place of each of the
+        others (``Bremen and Verdn``, ``S:t Petersbrug``), so that a close miss is looked up
+        as one name and answered "did you mean"."""
+        return _joined(self._near, text)
+
+
+def _alternation(patterns: Iterable[str]) -> re.Pattern[str] | None:
+    """One search for any of ``patterns``, each a whole run of words, the first (longest) first."""
+    whole = [r"(?<![\w'’])" + p + r"(?![\w'’])" for p in patterns]
+    return re.compile("|".join(whole), re.IGNORECASE) if whole else None
+
+
+def _joined(found: re.Pattern[str] | None, text: str) -> str:
+    """``text`` with each run ``found`` finds outside quotes made one word, the same length."""
+    if found is None or found.search(text) is None:
+        return text
+    if '"' not in text:
+        return found.sub(_one_word, text)
+    parts = text.split('"')
+    return '"'.join(found.sub(_one_word, p) if i % 2 == 0 else p for i, p in enumerate(parts))
+
+
+def _one_word(m: re.Match[str]) -> str:
+    return _SEPARATOR.sub("_", m.group())
