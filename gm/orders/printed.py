@@ -44,6 +44,11 @@ class NameWords:
         return all(self.word.fullmatch(w) and not any(k.fullmatch(w) for k in self.keywords)
                    for w in spelling.split())
 
+    def other_word(self) -> str:
+        """A regular expression for any word of a name that is no keyword."""
+        keywords = "|".join(k.pattern for k in self.keywords)
+        return rf"(?!(?:{keywords})(?![\w'’.\-]))[^\W_][\w'’.\-]*"
+
 
 @cache
 def name_words(parser: Lark) -> NameWords:
@@ -65,8 +70,10 @@ class PrintedNames:
         self.spellings = tuple(sorted(odd, key=lambda s: (-len(s), s)))  # the longest wins
         self._found = _alternation(r"\s+".join(map(re.escape, s.split())) for s in self.spellings)
         # a close miss ("Bremen and Verdn"): the words a grammar reads stand for any word
+        # that is no keyword
+        other = words.other_word()
         self._near = _alternation(r"\s+".join(
-            re.escape(w) if not words.reads(w) else r"[^\W_][\w'’.\-]*" for w in s.split())
+            re.escape(w) if not words.reads(w) else other for w in s.split())
             for s in self.spellings)
 
     def join(self, text: str) -> str:

@@ -303,7 +303,7 @@ def test_pax_britannica_lean_run_reads_what_the_tree_reads() -> None:
     assert lean is not None
     read = 0
     for line in variants(_lines(BRITANNICA)):
-        prepared = britannica._prepare(line, n)
+        prepared = n.printed.join(britannica._prepare(line))
         try:
             got = _lean_outcome(lean, britannica._Build(n, "britain"), prepared)
         except Fallback:
@@ -344,18 +344,20 @@ def test_accents_and_quotes_fold_as_they_did_letter_by_letter() -> None:
     assert re.fullmatch(r"[\x00-\x7f]*", strip_accents("Västergötland Skåne"))
 
 
-def test_britannica_lines_are_prepared_as_by_the_loop_over_every_phrase() -> None:
-    """The one search that skips lines holding no phrase's first word changes nothing."""
+def test_britannica_lines_are_prepared_the_same_length_names_joined_as_printed() -> None:
+    """The line the grammar reads keeps the written line's length (positions are the
+    written ones), a name read as printed made one word ("rio_de_oro"), a line holding none
+    left as it is."""
     n = britannica.names()
     for line in [*variants(_lines(BRITANNICA)), "place interest in rio de oro", "ile maurice",
                  "move fleet 1 from home to Mer du Nord", "attack in New Guinea"]:
-        out = strip_accents(straighten_quotes(line)).replace("’", "'").replace("ʼ", "'")
-        low = out.lower()
-        for pat, ident, first in britannica._phrase_starts(n.phrases):
-            if first in low:
-                out = pat.sub(ident, out)
-                low = out.lower()
-        assert britannica._prepare(line, n) == out, line
+        plain = britannica._prepare(line)
+        assert plain == strip_accents(straighten_quotes(line)).replace("’", "'").replace("ʼ", "'")
+        joined = n.printed.join(plain)
+        assert len(joined) == len(line), line
+        assert joined.replace("_", " ").lower() == plain.lower() or "_" not in joined, line
+    assert n.printed.join("place interest in rio de oro") == "place interest in rio_de_oro"
+    assert n.printed.join("attack in New Guinea") == "attack in New_Guinea"
 
 
 def test_a_name_is_read_as_written_token_by_token() -> None:

@@ -33,6 +33,7 @@ from gm.orders.help import find_topic, topic_name, topics_of
 from gm.orders.lalr import RefusedAtFirstWord
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
 from gm.orders.names import NameIndex, NameNotResolved, fold, query_keys, strip_accents
+from gm.orders.printed import PrintedNames, name_words
 from gm.orders.text import straighten_quotes
 from gm.resources import grammar_root
 
@@ -59,8 +60,6 @@ a French report says it: ``_is_home``)."""
 _HOME_KEYS = frozenset(fold(w) for w in HOME_WORDS)
 HOME_ECHO = Name("home", fr="métropole")
 """The home box in an order's echo: "métropole" for a French seat, a word the grammar reads."""
-# Words of area and sea names that are also keywords ("Rio de Oro", "New Zealand"...).
-_RESERVED = {"de", "and", "new", "state", "in", "to", "for", "or", "et", "en", "a", "no", "not"}
 
 
 def _is_home(text: str) -> bool:
@@ -85,7 +84,8 @@ class Names:
     seas: NameIndex
     powers: NameIndex
     by_name: dict[str, str]
-    phrases: tuple[tuple[re.Pattern[str], str], ...]
+    printed: PrintedNames
+    """The names read only as printed ("Rio de Oro", "North Sea and Baltic": gm.orders.printed)."""
 
 
 PASSAGE_WORDS = {"suez": "egypt", "suez_canal": "egypt", "bosporus": "anatolia", "straits": "anatolia",
@@ -134,15 +134,11 @@ def names(data: BritanniaData | None = None) -> Names:
     power_names |= {p: POWER_ALIASES.get(p, []) + [d.rules["minor_powers"][p]["name"]]
                     for p in d.minor_powers}
     power_names["ottoman"] = POWER_ALIASES["ottoman"]
-    phrases = []
-    for canonical, aliases in list(area_names.items()) + list(sea_names.items()):
-        for spelling in (canonical, *aliases):
-            words = strip_accents(spelling).lower().split()
-            if len(words) > 1 and _RESERVED & set(words):
-                pat = re.compile(r"\b" + r"\s+".join(map(re.escape, words)) + r"\b", re.I)
-                phrases.append((pat, by_name[canonical]))
-    return Names(NameIndex(area_names, "area"), NameIndex(sea_names, "sea zone"),
-                 NameIndex(power_names, "power", shown=offered_power), by_name, tuple(phrases))
+    areas, seas = NameIndex(area_names, "area"), NameIndex(sea_names, "sea zone")
+    powers = NameIndex(power_names, "power", shown=offered_power)
+    printed = PrintedNames((*areas.spellings, *seas.spellings, *powers.spellings),
+                           name_words(_parser()))
+    return Names(areas, seas, powers, by_name, printed)
 
 
 def _add_local_names(slot: dict[str, list[str]], raw: dict[str, dict[str, Any]]) -> None:
@@ -185,7 +181,16 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
 
     # -- names ----------------------------------------------------------------
     def name(self, items: list[Token]) -> str:
-        return " ".join(str(t) for t in items)
+        return " ".join(self._written(t) for t in items)
+
+    def _written(self, token: Token) -> str:
+        """A name's word; one joined from a printed name's words ("Rio_de_Oro") as written."""
+        text = str(token)
+        start, end = token.start_pos, token.end_pos
+        if "_" in text and start is not None and end is not None \
+                and len(self.written) == len(self.prepared):
+            return self.written[start:end]
+        return text
 
     def _area(self, text: str, home_ok: bool = False) -> str:
         if home_ok and _is_home(text):
@@ -410,38 +415,10 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         return c[0]
 
 
-def _prepare(text: str, n: Names) -> str:
-    # one apostrophe for all (a treaty "Entente d’Afrique" is signed as "Entente d'Afrique")
-    out = strip_accents(straighten_quotes(text)).replace("’", "'").replace("ʼ", "'")
-    low = out.lower()
-    if not _any_phrase_start(n.phrases).search(low):
-        return out  # no phrase's first word anywhere in the line (most lines)
-    for pat, ident, first in _phrase_starts(n.phrases):
-        if first in low:  # a phrase whose first word is not in the line cannot match
-            out = pat.sub(ident, out)
-            low = out.lower()
-    return out
-
-
-@cache
-def _any_phrase_start(phrases: tuple[tuple[re.Pattern[str], str], ...]) -> re.Pattern[str]:
-    """Finds any phrase's first word (:func:`_phrase_starts`) in a lowercase line, as the
-    loop's ``first in low`` would: one search instead of one test per phrase."""
-    return re.compile("|".join(re.escape(first) for first in
-                               sorted({f for _, _, f in _phrase_starts(phrases)})))
-
-
-@cache
-def _phrase_starts(phrases: tuple[tuple[re.Pattern[str], str], ...]
-                   ) -> tuple[tuple[re.Pattern[str], str, str], ...]:
-    """Each phrase with its first word as it must appear (lowercase) in a line it matches:
-    a line is tried only against the phrases it may hold (issue 21: 21 regex
-    substitutions a line were a tenth of its parse)."""
-    out = []
-    for pat, ident in phrases:
-        first = pat.pattern.removeprefix(r"\b").split(r"\s+", 1)[0].removesuffix(r"\b")
-        out.append((pat, ident, first.replace("\\", "").lower()))
-    return tuple(out)
+def _prepare(text: str) -> str:
+    """The line as the grammar reads it, the same length: accents stripped, quotes straight,
+    one apostrophe for all (a treaty "Entente d’Afrique" is signed as "Entente d'Afrique")."""
+    return strip_accents(straighten_quotes(text)).replace("’", "'").replace("ʼ", "'")
 
 
 _ORDER_STARTS = ("BUY", "PLACE", "UPGRADE", "DOWNGRADE", "MOVE", "MERCHANT", "CANAL", "GARRISON",
@@ -500,33 +477,66 @@ def _folded_command_words() -> frozenset[str]:
 def parses(text: str) -> bool:
     """Whether ``text`` parses with the grammar, its names not looked up (a line before a
     mail's sign-on told apart from a greeting: GameModule.parses_as_order)."""
-    try:
-        _parser().parse(_prepare(text, names()))
-    except LarkError:
-        return False
-    return True
+    plain = _prepare(text)
+    for prepared in dict.fromkeys((names().printed.join(plain), plain)):
+        try:
+            _parser().parse(prepared)
+        except LarkError:
+            continue
+        return True
+    return False
 
 
 def parse_line(line: SourceLine, actor: str, n: Names | None = None,
                after_prose: str | None = None,
                commands: tuple[str, ...] = ()) -> ParsedOrder | LineError | Ignored:
     """Parse one order line for ``actor``; ``after_prose``: the line before, if it was
-    prose (a line that is no order and reads as prose is ignored, orders.md §2)."""
+    prose (a line that is no order and reads as prose is ignored, orders.md §2). A name
+    is read as printed (gm.orders.printed: "North Sea and Baltic"), where the line reads
+    so; else the line is read with its words as they come ("... and ..." of a condition)."""
     n = n or names()
-    prepared = _prepare(line.text, n)
+    plain = _prepare(line.text)
+    joined = n.printed.join(plain)
+    read = _read(line, actor, n, joined, plain)
+    if joined != plain and not isinstance(read, ParsedOrder):
+        words = _read(line, actor, n, plain, plain)
+        if isinstance(words, ParsedOrder) or read is None:
+            read = words
+    if read is None and joined == plain:
+        read = _near_miss(line, actor, n, plain)
+    if read is not None:
+        return read
+    return _without_full_stop(line, actor, n, after_prose, commands) or _not_an_order(
+        line, commands, after_prose, actor, n)
+
+
+def _near_miss(line: SourceLine, actor: str, n: Names, plain: str) -> LineError | None:
+    """A line that does not read where the shape of a name read as printed holds a misspelt
+    one ("North Sea and Baltc"): that name's "did you mean", else None."""
+    near = n.printed.join_near(plain)
+    if near == plain:
+        return None
+    read = _read(line, actor, n, near, plain)
+    return read if isinstance(read, LineError) and read.suggestions \
+        and read.kind is ErrorKind.UNKNOWN_NAME else None
+
+
+def _read(line: SourceLine, actor: str, n: Names, prepared: str, plain: str
+          ) -> ParsedOrder | LineError | None:
+    """The order ``prepared`` (the line as the grammar reads it) stands for, the refusal of
+    its names or rules, or None when the grammar does not read it."""
     try:
-        order = parse_inline(_inline_parser(), _Build(n, actor, line.text, prepared), prepared,
+        order = parse_inline(_inline_parser(), _Build(n, actor, line.text, plain), prepared,
                              refused_at_first_word=True)
     except (UnexpectedInput, RefusedAtFirstWord):  # the same grammar: the tree parser refuses it too
-        return _without_full_stop(line, actor, n, after_prose, commands) or _not_an_order(
-            line, commands, after_prose, actor, n)
+        return None
     except Exception:  # noqa: S110 - refused: read again below, for the very same answer
         pass
     else:
         return ParsedOrder(line, order, echo(order))
     try:
         tree: Tree[Token] = _parser().parse(prepared)
-        order = _Build(n, actor, line.text, prepared).transform(tree)
+        order = _Build(n, actor, line.text, plain).transform(tree)
     except VisitError as exc:
         inner = exc.orig_exc
         if isinstance(inner, NameNotResolved):
@@ -535,8 +545,7 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
             return LineError(line, inner.kind, inner.reason)
         raise
     except LarkError:
-        return _without_full_stop(line, actor, n, after_prose, commands) or _not_an_order(
-            line, commands, after_prose, actor, n)
+        return None
     return ParsedOrder(line, order, echo(order))
 
 
