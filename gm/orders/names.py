@@ -233,14 +233,14 @@ class NameIndex:
         self._exact: dict[str, set[str]] = {}
         self._looked_up: dict[str, str | NameFailure] = {}
         self._canonical = tuple(names)
-        spellings: list[str] = []
+        self._spellings_of: dict[str, tuple[str, ...]] = {}
         for canonical, aliases in names.items():
-            for spelling in (canonical, *aliases):
-                spellings.append(spelling)
+            self._spellings_of[canonical] = tuple(dict.fromkeys((canonical, *aliases)))
+            for spelling in self._spellings_of[canonical]:
                 for key in {_key_from_ascii(s) for s in _ascii_spellings(spelling)}:
                     if key:
                         self._exact.setdefault(key, set()).add(canonical)
-        self.spellings = tuple(dict.fromkeys(spellings))
+        self.spellings = tuple(dict.fromkeys(s for ss in self._spellings_of.values() for s in ss))
         """Every name and alias as given (gm.orders.printed reads them as printed)."""
 
     @classmethod
@@ -250,6 +250,10 @@ class NameIndex:
 
     def __contains__(self, canonical: object) -> bool:
         return canonical in self._canonical
+
+    def spellings_of(self, canonical: str) -> tuple[str, ...]:
+        """``canonical`` and its aliases, as given."""
+        return self._spellings_of.get(canonical, ())
 
     @property
     def names(self) -> tuple[str, ...]:
