@@ -50,7 +50,8 @@ def test_the_names_that_hold_a_keyword_are_the_gulfs_and_one_english_alias() -> 
     keyword of the grammar: French "de" (read inside a sea's name, baltica.lark
     ``sea_name``) and English "of" (a keyword only after "strength", never after a name).
     No French territory, block or nation name does. "Bremen and Verden", an English
-    alias, must still be quoted (its "and" is a condition's)."""
+    alias, holds a condition's "and": it is read as printed before the line is parsed
+    (tests/games/test_names_read_unquoted.py)."""
     keywords = {t.pattern.value.lower() for t in parsing.GRAMMAR.parser().terminals
                 if t.pattern.type == "str"}
     found = set()
