@@ -390,13 +390,27 @@ class GameGrammar:
             if joined == folded:
                 if not isinstance(e, UnexpectedInput) or _at_first_word(e):
                     raise
-                # a close miss of a name read as printed, answered "did you mean" (§3)
-                raise _near_miss(lambda near: self._read(text, near, context),
-                                 printed.join_near(folded), folded) or e from None
+                return self._near_miss(text, printed.join_near(folded), folded, context, e)
             try:  # the name where it was no name ("... Bremen and Verden moves into ..."):
                 return self._read(text, folded, context, refused_at_first_word)
             except Exception:
                 raise e from None
+
+    def _near_miss(self, text: str, near: str, folded: str, context: ParseContext,
+                   error: Exception) -> Any:
+        """A line that did not read, read again with the shape of a name read as printed
+        taken as one name (gm.orders.printed: "Bremen and Verdn"): its order where that
+        name is a prefix of one, its "did you mean" where it is a close miss; else
+        ``error``, the line's own answer, is raised."""
+        if near != folded:
+            try:
+                return self._read(text, near, context)
+            except NameNotResolved as miss:
+                if miss.failure.candidates:
+                    raise miss from None
+            except Exception:  # noqa: S110 - no name there: the line's own answer stands
+                pass
+        raise error
 
     def _read(self, text: str, folded: str, context: ParseContext,
               refused_at_first_word: bool = False) -> Any:
@@ -421,20 +435,6 @@ class GameGrammar:
         """The first keywords of each order the grammar knows (for hints and HELP), or
         of the order rules ``kinds`` only (the orders of one phase)."""
         return _command_words(self.grammar_path, tuple(kinds))
-
-
-def _near_miss(read: Callable[[str], Any], near: str, folded: str) -> NameNotResolved | None:
-    """The "did you mean" of a line that did not read, where the shape of a name read as
-    printed (gm.orders.printed) holds a misspelt name: None when there is none."""
-    if near == folded:
-        return None
-    try:
-        read(near)
-    except NameNotResolved as e:
-        return e if e.failure.candidates else None
-    except Exception:  # noqa: S110 - no name there: the line's own answer stands
-        pass
-    return None
 
 
 _PRINTED: Kept[int, tuple[ParseContext, Lark, PrintedNames]] = Kept(4096)

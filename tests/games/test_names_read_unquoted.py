@@ -116,3 +116,11 @@ def test_the_names_read_as_printed_are_those_the_grammar_cannot_read_as_plain_wo
     assert "Bremen and Verden" in joined and "S:t Petersburg" in joined
     assert "Skane" not in joined and "St. Peterburg" not in joined  # read as plain words
     assert "Rio de Oro" in britannica.names().printed.spellings
+
+
+def test_a_close_miss_of_a_pax_britannica_name_read_as_printed_is_answered_did_you_mean() -> None:
+    """"North Sea and Baltc" was "not understood": the name is offered instead."""
+    module = registry.get("britannica")
+    got = _read(module, module.setup("1880", {}), "britain",
+                "move fleet 1 from North Sea and Baltc to Indian Ocean")
+    assert got.endswith("unknown sea zone 'North Sea and Baltc': did you mean North Sea and Baltic?")

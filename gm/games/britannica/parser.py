@@ -510,15 +510,17 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
         line, commands, after_prose, actor, n)
 
 
-def _near_miss(line: SourceLine, actor: str, n: Names, plain: str) -> LineError | None:
-    """A line that does not read where the shape of a name read as printed holds a misspelt
-    one ("North Sea and Baltc"): that name's "did you mean", else None."""
+def _near_miss(line: SourceLine, actor: str, n: Names, plain: str) -> ParsedOrder | LineError | None:
+    """A line that does not read, read again with the shape of a name read as printed taken
+    as one name ("North Sea and Baltc"): its order where that name is a prefix of one, its
+    "did you mean" where it is a close miss, else None."""
     near = n.printed.join_near(plain)
     if near == plain:
         return None
     read = _read(line, actor, n, near, plain)
-    return read if isinstance(read, LineError) and read.suggestions \
-        and read.kind is ErrorKind.UNKNOWN_NAME else None
+    if isinstance(read, LineError) and not (read.suggestions and read.kind is ErrorKind.UNKNOWN_NAME):
+        return None
+    return read
 
 
 def _read(line: SourceLine, actor: str, n: Names, prepared: str, plain: str
