@@ -391,9 +391,12 @@ class GameGrammar:
                 if not isinstance(e, UnexpectedInput) or _at_first_word(e):
                     raise
                 return self._near_miss(text, printed.join_near(folded), folded, context, e)
-            try:  # the name where it was no name ("... Bremen and Verden moves into ..."):
+            try:  # the words where they were no name ("... Alsace and Lorraine buys fleet")
                 return self._read(text, folded, context, refused_at_first_word)
-            except Exception:
+            except Exception as plain:  # a name's refusal (as written), or where it stopped later
+                if isinstance(e, UnexpectedInput) and isinstance(plain, UnexpectedInput) \
+                        and _reached(plain, len(text)) >= _reached(e, len(text)):
+                    raise plain from None
                 raise e from None
 
     def _near_miss(self, text: str, near: str, folded: str, context: ParseContext,
@@ -435,6 +438,13 @@ class GameGrammar:
         """The first keywords of each order the grammar knows (for hints and HELP), or
         of the order rules ``kinds`` only (the orders of one phase)."""
         return _command_words(self.grammar_path, tuple(kinds))
+
+
+def _reached(error: UnexpectedInput, size: int) -> int:
+    """The column where a reading of a line of ``size`` characters stopped (its end: size + 1)."""
+    if isinstance(error, UnexpectedToken) and error.token.type == "$END":
+        return size + 1
+    return int(getattr(error, "column", 0) or 0)
 
 
 _PRINTED: Kept[int, tuple[ParseContext, Lark, PrintedNames]] = Kept(4096)

@@ -66,3 +66,12 @@ def test_a_close_miss_is_answered_did_you_mean() -> None:
 def test_a_prefix_of_such_a_name_reads_as_a_prefix_does() -> None:
     """§3: a unique prefix of 3 letters or more is accepted, also of a name read as printed."""
     assert echo("place interest in Alsace and Lorr") == "place interest in Alsace-Lorraine"
+
+
+def test_a_refused_line_holding_such_a_name_is_answered_where_its_reading_stopped() -> None:
+    """The colon left out: the line is refused at the word where the name's reading
+    stopped, not at the "and" inside the name."""
+    result = read("move from Alsace and Lorraine Karl XII to Tunis")
+    assert isinstance(result, LineError) and result.kind is ErrorKind.INVALID
+    reason = translate(result.reason, "en")
+    assert "'and'" not in reason and "Alsace_and" not in reason, reason
