@@ -36,8 +36,9 @@ from __future__ import annotations
 import gettext
 import io
 import os
+import re
 import string
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from enum import Enum
 from functools import cache
@@ -48,7 +49,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from gm.l10n import ELIDED, babel_locale, elide, moment
+from gm.l10n import ELIDED, babel_locale, elided_literals, moment
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "gm"
@@ -143,6 +144,23 @@ class Moment(Text):
         obj.at = at
         obj.zone = zone
         return obj
+
+
+class Echo(Text):
+    """An order's canonical text (orders.md §2, "the echo"), said in the reader's language
+    word for word as the grammar reads it back: never elided. A French seat reads
+    "voyager de Islande vers Norvège" under its order, as it may write it again (the
+    grammar reads "de", not "d'"), where a report's sentence says "d'Islande"."""
+
+    order: Any
+
+    def __new__(cls, order: Any) -> Echo:
+        obj = super().__new__(cls, "{order}", order=order)
+        obj.order = order
+        return obj
+
+    def said(self, translations: gettext.NullTranslations) -> str:
+        return self.template
 
 
 def when(at: datetime, zone: str = "UTC") -> Moment:
@@ -249,6 +267,11 @@ def catalogue(language: str) -> dict[str, str]:
 
 def translate(text: Any, language: str) -> str:
     """``text`` in ``language`` when it is a :class:`Text` the catalogue knows; else as written."""
+    return _translated(text, language, elides=True)
+
+
+def _translated(text: Any, language: str, elides: bool) -> str:
+    """:func:`translate`; ``elides`` False inside an :class:`Echo` (and all it holds)."""
     if not isinstance(text, Text):
         return "" if text is None else str(text)
     if isinstance(text, Name):
@@ -257,32 +280,56 @@ def translate(text: Any, language: str) -> str:
         return moment(text.at, text.zone, language)
     if language == SOURCE_LANGUAGE and not _said_otherwise(text):
         return str(text)
+    elides = elides and not isinstance(text, Echo)
     template = text.said(translations(language))
-    params = {k: translate(v, language) if isinstance(v, Text) else v
+    params = {k: _translated(v, language, elides) if isinstance(v, Text) else v
               for k, v in text.params.items()}
     try:
-        return _formatted(template, params, language)
+        return _formatted(template, params, language, elides)
     except (KeyError, IndexError, ValueError, AttributeError):  # a broken placeholder
         return str(text)
 
 
-def _formatted(template: str, params: dict[str, Any], language: str) -> str:
-    """``template.format(**params)``; a placeholder written ``{name:elide}`` elides the word
-    before it where ``language`` elides it before the value's vowel (gm.l10n.elide: "l'achat
-    de {tile:elide}" with Envoy is "l'achat d'Envoy"). Only where a translator asks: an
-    order's echo is read again by the grammar, which reads "de", not "d'"."""
-    if language not in ELIDED or ":elide}" not in template:
+def _formatted(template: str, params: dict[str, Any], language: str, elides: bool) -> str:
+    """``template.format(**params)``, the word before each value elided where ``language``
+    elides it before the value's vowel (gm.l10n.elided_literals: "l'achat de {tile}" with
+    Envoy is "l'achat d'Envoy"); as written where ``elides`` is False (an :class:`Echo`)."""
+    if not elides or language not in ELIDED:
         return template.format(**params)
     formatter = string.Formatter()
-    out = ""
+    literals, values = [], []
     for literal, field, spec, conversion in formatter.parse(template):
-        out += literal
+        literals.append(literal)
         if field is None:
+            values.append("")
             continue
         value, _ = formatter.get_field(field, (), params)
-        said = format(formatter.convert_field(value, conversion), "" if spec in (None, "elide") else spec)
-        out = (elide(out, said, language) if spec == "elide" else out) + said
-    return out
+        values.append(formatter.format_field(formatter.convert_field(value, conversion), spec or ""))
+    literals = elided_literals(zip(literals, values, strict=True), language)
+    return "".join(literal + value for literal, value in zip(literals, values, strict=True))
+
+
+_PERCENT = re.compile(r"%%|%\((\w+)\)[#0 +-]*\d*(?:\.\d+)?([a-zA-Z])")
+
+
+def elided_template(template: str, variables: Mapping[str, Any], language: str) -> str:
+    """A template's ``%``-format string (Jinja's ``_()``, ``ngettext``, ``{% trans %}``), the
+    word before each ``%(x)s`` elided where ``language`` elides it before the value of ``x``
+    ("de %(place)s" with Islande is "d'%(place)s"; gm.l10n.elided_literals); the values are
+    formatted after, by ``%``, as Jinja does (escaped in HTML)."""
+    if language not in ELIDED or "%(" not in template:
+        return template
+    literals, values, placeholders, last = [], [], [], 0
+    for found in _PERCENT.finditer(template):
+        if found[1] is None:  # "%%": a literal percent sign
+            continue
+        literals.append(template[last:found.start()])
+        value = variables.get(found[1], "") if found[2] in "sr" else ""
+        values.append(str(value))
+        placeholders.append(found[0])
+        last = found.end()
+    literals = elided_literals(zip(literals, values, strict=True), language)
+    return "".join(a + b for a, b in zip(literals, placeholders, strict=True)) + template[last:]
 
 
 def _said_otherwise(text: Text) -> bool:
@@ -296,14 +343,16 @@ def _said_otherwise(text: Text) -> bool:
 
 def as_data(text: Any) -> Any:
     """A message as JSON data, for what is stored (an event's reason): ``{"msg":
-    template, "params": {...}}`` (and ``"plural"``, ``"n"`` for a :class:`Plural`);
-    anything else as it is. :func:`say` takes it back."""
+    template, "params": {...}}`` (and ``"plural"``, ``"n"`` for a :class:`Plural`;
+    ``{"echo": ...}`` around an :class:`Echo`); anything else as it is. :func:`say` takes it back."""
     if not isinstance(text, Text):
         return text
     if isinstance(text, Name):
         return {"name": str(text), "forms": dict(text.forms)}
     if isinstance(text, Moment):
         return {"moment": text.at.isoformat(), "zone": text.zone}
+    if isinstance(text, Echo):
+        return {"echo": as_data(text.order)}
     data: dict[str, Any] = {"msg": text.template}
     params = {k: as_data(v) for k, v in text.params.items()}
     if isinstance(text, Plural):
@@ -317,6 +366,8 @@ def from_data(data: Any) -> Any:
     """The :class:`Text` that :func:`as_data` stored (anything else as it is)."""
     if isinstance(data, dict) and "name" in data and "forms" in data:
         return Name(str(data["name"]), **data["forms"])
+    if isinstance(data, dict) and set(data) == {"echo"}:
+        return Echo(from_data(data["echo"]))
     if isinstance(data, dict) and "moment" in data:
         return Moment(datetime.fromisoformat(str(data["moment"])), str(data.get("zone", "UTC")))
     if isinstance(data, dict) and "msg" in data:

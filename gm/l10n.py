@@ -3,7 +3,8 @@
 A deadline is said with its weekday, in the reader's words and order, and
 always with its zone, so UTC stays explicit::
 
-    >>> from datetime import datetime, timedelta, timezone
+    >>> from collections.abc import Iterable
+from datetime import datetime, timedelta, timezone
     >>> when = datetime(2026, 1, 7, 12, 0, tzinfo=timezone.utc)
     >>> moment(when, "UTC", "en"), moment(when, "Europe/Paris", "fr")
     ('Wed, Jan 7, 2026, 12:00 UTC', 'mer. 7 janv. 2026, 13:00 CET')
@@ -18,6 +19,7 @@ plain spaces, as the rest of gm's text writes them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from functools import cache
 from zoneinfo import ZoneInfo
@@ -28,7 +30,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
 
-__all__ = ["duration", "moment", "money", "number"]
+__all__ = ["duration", "elide", "elided_literals", "moment", "money", "number"]
 
 
 @cache
@@ -97,20 +99,48 @@ def money(value: float, language: str = "en", symbol: str = "£") -> str:
 
 
 ELIDED: dict[str, dict[str, str]] = {"fr": {"de": "d'", "que": "qu'", "le": "l'", "la": "l'"}}
-"""The words a language elides before a vowel, and their elided form (French "d'Islande")."""
+"""The words a language elides before a vowel, and their elided form (French "d'Islande").
+Both of gm's formatters elide them before any value (:func:`elided_literals`); an order's
+echo is said without (gm.i18n.Echo: the grammar reads "de")."""
 _VOWEL = re.compile(r"[aeiouàâäéèêëîïôöùûü]", re.IGNORECASE)
 _LAST_WORD = re.compile(r"(?:^|(?<=[\s(«\"]))(\w+) $")
+
+
+def _elision(before: str, word: str, language: str) -> tuple[int, str] | None:
+    """Where the last word of ``before`` starts and its elided form, when ``language``
+    elides it before ``word``; None otherwise."""
+    rules = ELIDED.get(language, {})
+    found = _LAST_WORD.search(before) if rules and _VOWEL.match(word) else None
+    if found is None or found.group(1).lower() not in rules:
+        return None
+    elided = rules[found.group(1).lower()]
+    if found.group(1)[0].isupper():
+        elided = elided[0].upper() + elided[1:]
+    return found.start(1), elided
 
 
 def elide(before: str, word: str, language: str = "en") -> str:
     """``before`` as it is written ahead of ``word``: its last word elided where ``language``
     elides it before a vowel (``elide("l'achat de ", "Envoy", "fr")`` is ``"l'achat d'"``);
-    as it is otherwise. An h is left alone: gm cannot tell a mute h from an aspirate one."""
-    rules = ELIDED.get(language, {})
-    found = _LAST_WORD.search(before) if rules and _VOWEL.match(word) else None
-    if found is None or found.group(1).lower() not in rules:
-        return before
-    elided = rules[found.group(1).lower()]
-    if found.group(1)[0].isupper():
-        elided = elided[0].upper() + elided[1:]
-    return before[:found.start(1)] + elided
+    as it is otherwise. An h is left alone: gm cannot tell a mute h from an aspirate one;
+    a digit too ("de 3")."""
+    found = _elision(before, word, language)
+    return before if found is None else before[:found[0]] + found[1]
+
+
+def elided_literals(pieces: Iterable[tuple[str, str]], language: str) -> list[str]:
+    """The literal texts of a template, each given with the value written right after it
+    (``("le drakkar de ", "Islande")``), the last word of each elided before its value as
+    :func:`elide` says (``"le drakkar d'"``): the one rule of gm's two formatters, a
+    message's ``{x}`` (gm.i18n) and a template's ``%(x)s`` (its gettext, gm.service.render).
+    Only a word the template itself writes, whole, right before the value: never a word
+    that ends a value ("{a} {b}"), nor one glued to it ("{a}de {b}")."""
+    out: list[str] = []
+    previous = ""  # the character written before the literal: it may end a word
+    for literal, value in pieces:
+        found = _elision(previous + literal, value, language) if literal else None
+        if found is not None and found[0] >= len(previous):
+            literal = literal[:found[0] - len(previous)] + found[1]
+        out.append(literal)
+        previous = (literal + value)[-1:] or previous
+    return out

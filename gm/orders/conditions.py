@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol, runtime_checkable
 
-from gm.i18n import msg
+from gm.i18n import Echo, msg
 
 
 class Op(Enum):
@@ -224,13 +224,13 @@ class Conditional:
     form: Form = Form.IF
 
     def echo(self) -> str:
-        """Canonical text in the form the player used."""
+        """Canonical text in the form the player used, never elided (:class:`gm.i18n.Echo`)."""
         order, cond = self.order.echo(), self.cond.echo()
         if self.form is Form.UNLESS:
-            return msg("{order} unless {condition}", order=order, condition=cond)
+            return Echo(msg("{order} unless {condition}", order=order, condition=cond))
         if self.form is Form.THEN:
-            return msg("if {condition} then {order}", condition=cond, order=order)
-        return msg("{order} if {condition}", order=order, condition=cond)
+            return Echo(msg("if {condition} then {order}", condition=cond, order=order))
+        return Echo(msg("{order} if {condition}", order=order, condition=cond))
 
     def applies(self, facts: Facts) -> bool:
         """Whether the order is to be carried out, given ``facts`` now."""

@@ -37,7 +37,7 @@ from jinja2.runtime import Context, Macro
 from jinja2.utils import _PassArg
 from markupsafe import Markup
 
-from gm.i18n import SOURCE_LANGUAGE, languages, say, translations
+from gm.i18n import SOURCE_LANGUAGE, elided_template, languages, say, translations
 from gm.l10n import duration, moment, money, number
 from gm.resources import templates_root
 
@@ -196,28 +196,63 @@ def make_environment(lang: str, *, stock: bool = False) -> Environment:
     env.filters["money"] = lambda value: money(value, lang)
     env.filters["say"] = lambda english, language=lang: say(english, language)
     env.filters["folded"] = folded
-    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_translations(_Eliding(translations(lang), lang), newstyle=True)  # type: ignore[attr-defined]
     if not stock:
-        _direct_gettext(env, translations(lang))
+        _direct_gettext(env, translations(lang), lang)
     env.globals["lang"] = lang
     env.globals["words"] = game_words
     env.globals["say_power"] = lambda game, power, form="name": power_said(game, power, form, lang)
     return env
 
 
-def _direct_gettext(env: Environment, catalogue: Any) -> None:
-    """Jinja's newstyle ``gettext``/``ngettext`` and ``_``, each one call deep.
+class _Template(str):
+    """A translated ``%``-format string that elides, when ``%`` gives it its values, the word
+    before each value as its language does (:func:`gm.i18n.elided_template`)."""
+
+    language: str
+
+    def __mod__(self, variables: Any) -> str:
+        if not isinstance(variables, Mapping):
+            return str.__mod__(self, variables)
+        return str.__mod__(elided_template(str(self), variables, self.language), variables)
+
+
+class _Eliding:
+    """``catalogue`` whose sentences elide when a template gives them their values: what
+    Jinja's own ``gettext`` (the ``stock`` environment) is given, so that it says French
+    as :func:`_direct_gettext` does. (Its HTML is not elided: Jinja makes a sentence
+    :class:`~markupsafe.Markup` before ``%``, a plain ``str`` again.)"""
+
+    def __init__(self, catalogue: Any, language: str) -> None:
+        self.catalogue, self.language = catalogue, language
+
+    def _template(self, text: str) -> _Template:
+        out = _Template(text)
+        out.language = self.language
+        return out
+
+    def gettext(self, string: str) -> str:
+        return self._template(self.catalogue.gettext(string))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self._template(self.catalogue.ngettext(singular, plural, n))
+
+
+def _direct_gettext(env: Environment, catalogue: Any, language: str) -> None:
+    """Jinja's newstyle ``gettext``/``ngettext`` and ``_``, each one call deep, eliding.
 
     Jinja's own pass the template's context and call the catalogue through it, and its ``_``
     calls ``gettext`` through the context again: three ``Context.call`` for each sentence
     of a report, a tenth of rendering one (issue 21). These do what Jinja's do (translate,
     mark safe where the template autoescapes, then ``%`` the variables, always) with the
-    catalogue's own methods, which take no context. Same text, same escaping."""
+    catalogue's own methods, which take no context. Same text, same escaping; before the
+    ``%``, the word ahead of each value is elided where ``language`` does so (French "de
+    %(place)s" with Islande says "d'Islande", :func:`gm.i18n.elided_template`)."""
     get, nget = catalogue.gettext, catalogue.ngettext
 
     @pass_eval_context
     def gettext(eval_ctx: EvalContext, string: str, /, **variables: Any) -> str:
-        rv = get(string)
+        rv = elided_template(get(string), variables, language)
         if eval_ctx.autoescape:
             rv = Markup(rv)
         return rv % variables
@@ -226,7 +261,7 @@ def _direct_gettext(env: Environment, catalogue: Any) -> None:
     def ngettext(eval_ctx: EvalContext, singular: str, plural: str, num: int, /,
                  **variables: Any) -> str:
         variables.setdefault("num", num)
-        rv = nget(singular, plural, num)
+        rv = elided_template(nget(singular, plural, num), variables, language)
         if eval_ctx.autoescape:
             rv = Markup(rv)
         return rv % variables

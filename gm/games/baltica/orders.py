@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any, ClassVar
 
-from gm.i18n import Name, Text, msg, name, translate
+from gm.i18n import Echo, Name, Text, msg, name, translate
 
 
 def _names(items: tuple[str, ...]) -> str:
@@ -78,8 +78,10 @@ def _nations(items: tuple[str, ...]) -> Text:
 def _said(text: Text, lang: str) -> str:
     """An order's canonical text in ``lang``: the English :class:`Text` itself (so it
     can be stored and said again, :func:`gm.i18n.as_data`), else its translation from
-    the catalogue, whose French uses the grammar's French keywords (orders.md §8)."""
-    return text if lang == "en" else translate(text, lang)
+    the catalogue, whose French uses the grammar's French keywords (orders.md §8); never
+    elided (:class:`gm.i18n.Echo`: "déplacer de Estland", as the grammar reads it)."""
+    echo = Echo(text)
+    return echo if lang == "en" else translate(echo, lang)
 
 
 def joined(parts: list[Text]) -> Text:

@@ -20,7 +20,7 @@ from lark.exceptions import LarkError, UnexpectedInput, VisitError
 from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData, load
 from gm.games.britannica.data import aliases as data_aliases
-from gm.i18n import Name, Text, languages, msg
+from gm.i18n import Echo, Name, Text, languages, msg
 from gm.orders.conditions import all_of, any_of
 from gm.orders.grammar import (
     Keywords,
@@ -727,18 +727,24 @@ def _clause(power: str, kind: str, area: str) -> Text:
     return msg("{power} {kind} in {area}", power=said_power(power), kind=_word(kind), area=_nm(area))
 
 
-def echo(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
+def echo(order: o.AnyOrder) -> Echo:
     """Canonical text of an order: a :class:`gm.i18n.Text` holding the English, which a
     reply says again in the seat's language through the catalogue (whose French uses the
-    grammar's French words, so it parses again: orders.md §8)."""
+    grammar's French words, so it parses again: orders.md §8), never elided
+    (:class:`gm.i18n.Echo`: "déplacer armée 2 de Egypte", as the grammar reads it)."""
+    return Echo(_canonical(order))
+
+
+def _canonical(order: o.AnyOrder) -> str:  # noqa: C901 - one line per order type
+    """:func:`echo`'s text."""
     if isinstance(order, o.Conditional):
         if order.form is o.Form.THEN:
             return msg("if {condition} then {order}", condition=order.cond.echo(),
-                       order=echo(order.order))
+                       order=_canonical(order.order))
         if order.form is o.Form.UNLESS:
-            return msg("{order} unless {condition}", order=echo(order.order),
+            return msg("{order} unless {condition}", order=_canonical(order.order),
                        condition=order.cond.echo())
-        return msg("{order} if {condition}", order=echo(order.order), condition=order.cond.echo())
+        return msg("{order} if {condition}", order=_canonical(order.order), condition=order.cond.echo())
     match order:
         case o.Buy(_, unit, s):
             return msg("buy {unit} {strength}", unit=_word(unit), strength=s)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from gm.games.viking.data import load
-from gm.i18n import Text, msg
+from gm.i18n import Echo, Text, msg
 from gm.orders.conditions import Conditional
 
 
@@ -77,7 +77,13 @@ class Order:
     kind: ClassVar[str] = ""
     action: ClassVar[bool] = True  # counts against the 4 actions of a turn
 
-    def echo(self) -> str:  # pragma: no cover - every order overrides
+    def echo(self) -> Echo:
+        """The canonical order (orders.md §2), said as the grammar reads it back: never
+        elided ("voyager de Islande", :class:`gm.i18n.Echo`)."""
+        return Echo(self.text())
+
+    def text(self) -> Text:  # pragma: no cover - every order overrides
+        """The canonical order as a message."""
         raise NotImplementedError
 
 
@@ -85,7 +91,7 @@ class Order:
 class InvestDraw(Order):
     kind = "invest_draw"
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         return msg("invest draw")
 
 
@@ -94,7 +100,7 @@ class InvestBuy(Order):
     kind = "invest_buy"
     tile: str
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         return msg("invest buy {tile}", tile=self.tile)
 
 
@@ -104,7 +110,7 @@ class Journey(Order):
     start: str
     path: tuple[str, ...]
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         return msg("journey from {start} to {path}", start=_place(self.start),
                    path=_said_all(self.path))
 
@@ -118,7 +124,7 @@ class Offer(Order):
     get: tuple[Item, ...]
     at: str = ""  # the step of the journey where it is made (default: the first colocated)
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         if self.at:
             return msg("offer {power} at {place}: give {give} for {get}", power=self.to,
                        place=_place(self.at), give=_items(self.give), get=_items(self.get))
@@ -133,7 +139,7 @@ class Counter(Order):
     give: tuple[Item, ...]
     get: tuple[Item, ...]
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         return msg("counter: give {give} for {get}", give=_items(self.give), get=_items(self.get))
 
 
@@ -144,7 +150,7 @@ class Play(Order):
     at: str = ""
     choices: tuple[str, ...] = ()
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         choices = _said_all(self.choices)
         if self.at and self.choices:
             return msg("play {tile} at {post}: {choices}", tile=self.tile,
@@ -162,7 +168,7 @@ class Activate(Order):
     post: str
     choices: tuple[str, ...] = ()
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         if self.choices:
             return msg("activate {post}: {choices}", post=said_place(self.post),
                        choices=_said_all(self.choices))
@@ -175,7 +181,7 @@ class Parley(Order):
     post: str
     rival: str = ""  # the rival challenged (PARLEY, Challenge); "" = the only one there
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         if self.rival:
             return msg("parley {post} challenge {power}", post=said_place(self.post),
                        power=self.rival)
@@ -188,7 +194,7 @@ class JarldomAction(Order):
     start: str
     post: str
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         return msg("jarldom from {place} to {post}", place=_place(self.start),
                    post=said_place(self.post))
 
@@ -197,7 +203,7 @@ class JarldomAction(Order):
 class SwedenAction(Order):
     kind = "sweden"
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         return msg("sweden")
 
 
@@ -206,7 +212,7 @@ class TheocracyAction(Order):
     kind = "theocracy"
     post: str
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         return msg("theocracy {post}", post=said_place(self.post))
 
 
@@ -215,7 +221,7 @@ class RusAction(Order):
     kind = "rus"
     tile: str
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         return msg("rus take {tile}", tile=self.tile)
 
 
@@ -225,7 +231,7 @@ class Keep(Order):
     action = False
     tiles: tuple[str, ...]
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         return msg("keep {tiles}", tiles=", ".join(self.tiles))
 
 
@@ -234,7 +240,7 @@ class Pass(Order):
     kind = "pass"
     action = False
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         return msg("pass")
 
 
@@ -244,7 +250,7 @@ class Vote(Order):
     action = False
     yes: bool
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         return msg("vote yes") if self.yes else msg("vote no")
 
 
@@ -253,7 +259,7 @@ class Accept(Order):
     kind = "accept"
     action = False
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         return msg("accept")
 
 
@@ -262,7 +268,7 @@ class Refuse(Order):
     kind = "refuse"
     action = False
 
-    def echo(self) -> Text:
+    def text(self) -> Text:
         return msg("refuse")
 
 
