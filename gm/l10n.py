@@ -102,7 +102,8 @@ ELIDED: dict[str, dict[str, str]] = {"fr": {"de": "d'", "que": "qu'", "le": "l'"
 """The words a language elides before a vowel, and their elided form (French "d'Islande").
 Both of gm's formatters elide them before any value (:func:`elided_literals`); an order's
 echo is said without (gm.i18n.Echo: the grammar reads "de")."""
-_VOWEL = re.compile(r"[aeiouàâäéèêëîïôöùûü]", re.IGNORECASE)
+_VOWEL = re.compile(r"[aeiouàâäåæéèêëîïôöøœùûü]", re.IGNORECASE)
+"""A vowel begins the word (Åland, Œland too); not y, a consonant in Yaroslavl, nor h."""
 _LAST_WORD = re.compile(r"(?:^|(?<=[\s(«\"]))(\w+) $")
 
 

@@ -73,6 +73,7 @@ from gm.games.base import (
     Verdict,
 )
 from gm.i18n import Text, msg
+from gm.l10n import elide
 from gm.orders.conditions import Conditional
 from gm.orders.model import ParsedOrder, ParseResult, SourceLine
 
@@ -87,17 +88,14 @@ PHASE_ORDERS: Mapping[str, tuple[OrderType, ...]] = {
 
 
 
-_VOWELS = frozenset("AEIOUYÅÄÖÉÈÊÆØaeiouyåäöéèêæø")
-
-
 def place_forms(name: str, language: str, of: str | None = None) -> dict[str, str]:
     """A place's forms when the data gives only its name (issue 20): ``the`` and ``name``
-    the name itself, ``in``, ``of`` and ``from`` with their preposition. The one rule for
-    French elision: "de" before a consonant, "d'" before a vowel ("de Livland",
-    "d'Estland", "d'Östergötland"); French "from" is its "of" ("débarque d'Estland").
+    the name itself, ``in``, ``of`` and ``from`` with their preposition, "de" elided
+    before a vowel by French's one rule (gm.l10n.elide: "de Livland", "d'Estland",
+    "d'Östergötland"); French "from" is its "of" ("débarque d'Estland").
     ``of``: the data's own "of" form, when it has one."""
     if language == "fr":
-        of = of or (f"d'{name}" if name[:1] in _VOWELS else f"de {name}")
+        of = of or elide("de ", name, language) + name
         return {"name": name, "the": name, "in": f"en {name}", "of": of, "from": of}
     return {"name": name, "the": name, "in": f"in {name}", "of": of or f"of {name}",
             "from": f"from {name}"}
