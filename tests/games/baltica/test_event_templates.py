@@ -358,3 +358,33 @@ def test_french_says_a_sea_in_french_and_elides_de_before_a_vowel() -> None:
     seas = BalticaModule().words("fr")["place"]
     assert seas["Gulf of Finland"]["name"] == "Golfe de Finlande"
     assert seas["Southern Baltic Sea"]["in"] == "en Baltique méridionale"
+
+
+def test_a_french_report_of_a_siege_says_d_uleaborg() -> None:
+    """docs/architecture.md, "Adding a language": the word before a value is elided before
+    its vowel. A Russian siege of Uleåborg (Österbotten) on the real board, its events and
+    rolls as the engine records them, in the report the service renders: it said "Siège de
+    Uleåborg", "la garnison de Uleåborg", "siège de Österbotten, la garnison tire"."""
+    from gm.games.baltica.board import load_board
+    from gm.games.baltica.rules.siege import resolve_sieges
+    from gm.games.baltica.state import SiegeState
+    from gm.games.registry import get
+    from gm.i18n import translate
+    from gm.service.render import render
+    from tests.rules.baltica.baltica_boards import make_state, make_world
+
+    board = load_board()
+    state = make_state(board, {"sheremetev": ("osterbotten", 4)})
+    world = make_world(board, state, [6, 1, 2, 3, 4])  # the garrison misses; 2 hits take it
+    state.turn.sieges = [SiegeState("osterbotten", "coalition", ["sheremetev"])]
+    resolve_sieges(world)
+    module = get("baltica")
+    view = module.view(module.setup("12.1", {}), "sweden")
+    events = [{"type": e.type, "data": e.data} for e in world.events]
+    fr = render("report", "fr", "baltica", game_only=True, view=view, events=events, power="sweden")
+    assert "Siège d'Uleåborg (Österbotten, garnison 1)." in fr, fr
+    assert "round 1 : la garnison d'Uleåborg (C1) lance 6 : 0 touche." in fr, fr
+    rolls = [translate(r.purpose, "fr") for r in world.dice.rolls[:2]]
+    assert rolls == ["siège d'Österbotten, la garnison tire", "siège d'Uleåborg, Sheremetev tire"]
+    en = render("report", "en", "baltica", game_only=True, view=view, events=events, power="sweden")
+    assert "Siege of Uleåborg (Österbotten, garrison 1)." in en, en

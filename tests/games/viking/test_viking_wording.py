@@ -4,8 +4,10 @@ words of the seat's language, French names take the elided "d'" ("d'Islande"), a
 
 from __future__ import annotations
 
+from test_viking_althing_trade_by_mail import send
+from test_viking_by_mail import ADDR
 from test_viking_explore_by_mail import pvfr  # noqa: F401 (red writes French)
-from test_viking_s7_by_mail import reply_to
+from test_viking_s7_by_mail import position, reply_to, ship
 
 from gm.games.baltica import module as baltica_module
 from gm.games.baltica import parsing as baltica
@@ -16,6 +18,7 @@ from gm.i18n import msg, translate
 from gm.l10n import elide
 from gm.orders.help import help_text
 from gm.orders.model import LineError, SourceLine
+from tests.pipeline.conftest import outbox
 
 __all__ = ["pvfr"]
 
@@ -84,3 +87,20 @@ def test_a_french_message_says_d_before_a_name_with_a_vowel() -> None:
     assert translate(msg("buying {tile}", tile="Odin"), "fr") == "l'achat d'Odin"
     assert translate(msg("buying {tile}", tile="Thor"), "fr") == "l'achat de Thor"
     assert translate(msg("buying {tile}", tile="Envoy"), "en") == "buying Envoy"
+
+
+def test_a_french_report_says_d_islande_and_the_echo_keeps_de_islande(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """docs/architecture.md, "Adding a language": the word before a value is elided before
+    its vowel, "Never in an order's echo, which the grammar reads back". Red's report said
+    "Rouge voyage de Islande vers Mer de Norvège." and "commander les 2 drakkars de
+    Islande"; its reply echoes the order as it may be written again."""
+    position(pvfr, lambda st: st["ships"].append(ship("red", "iceland")))
+    reply = reply_to(pvfr, "red", "voyager de Islande vers Mer de Norvège")
+    assert "OK  voyager de Islande vers Mer de Norvège" in reply, reply
+    send(pvfr, "red", "voyager de Islande vers Mer de Norvège\npasser")
+    report = outbox(pvfr, kind="report", to=ADDR["red"])[-1][1]
+    assert "Rouge voyage d'Islande vers Mer de Norvège." in report, report
+    assert "(commander les 2 drakkars d'Islande)" in report, report
+    assert "(commander les 3 drakkars de Dublin)" in report, report
+    english = outbox(pvfr, kind="report", to=ADDR["green"])[-1][1]
+    assert "red journeys from Iceland to Norwegian Sea." in english, english
