@@ -223,3 +223,33 @@ def test_a_spectators_report_says_whom_it_is_for(lang: str, header: str) -> None
     text = render("report", lang, "britannica", game_only=True, view=module.public_view(s),
                   events=[], power="spectator")
     assert header in text.splitlines()[0]
+
+
+def test_a_french_report_elides_before_italie_and_egypte_and_quotes_an_order_as_written() -> None:
+    """docs/architecture.md, "Adding a language": the word before a value is elided before
+    its vowel, "Never in an order's echo, which the grammar reads back". Pax Britannica says
+    its powers and areas with their article from its data ("de l'Autriche-Hongrie", "de
+    l'Égypte"); a refused order is quoted as its echo, which reads back as the same order."""
+    from gm.games.britannica.parser import parse_line
+    from gm.games.britannica.refusals import not_carried_out
+    from gm.orders.model import ParsedOrder, SourceLine
+
+    parsed = parse_line(SourceLine(1, "move army 3 from Egypt to Sudan"), "italy")
+    assert isinstance(parsed, ParsedOrder)
+    refused = not_carried_out("italy", "italy", 1, parsed.order, "REFUSED", "not enough money")
+    events = [{"type": "units_sent_home", "data": {"power": "austria-hungary", "unit": "army",
+                                                   "strength": 3}},
+              {"type": "war_retreat", "data": {"power": "italy", "unit": "army", "from": "egypt",
+                                               "to": "home", "strength": 3}},
+              {"type": refused.type, "data": refused.data}]
+    s = module.setup("1880", {})
+    fr, en = (render("report", lang, "britannica", game_only=True, view=module.view(s, "italy"),
+                     events=events, power="italy") for lang in ("fr", "en"))
+    assert "Une armée (3) de l'Autriche-Hongrie rentre au pays." in fr, fr
+    assert "L'Italie retire ses armées (3) de l'Égypte vers la métropole." in fr, fr
+    quoted = "déplacer armée 3 de Égypte vers Soudan"
+    assert f"Non exécuté : ordre 1 de l'Italie « {quoted} » : pas assez d'argent." in fr, fr
+    again = parse_line(SourceLine(1, quoted), "italy")
+    assert isinstance(again, ParsedOrder) and again.order == parsed.order
+    assert "An army (3) of Austria-Hungary returns home." in en, en
+    assert 'Not carried out: order 1 of Italy "move army 3 from Egypt to Sudan": not enough money.' in en
