@@ -49,7 +49,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from gm.l10n import ELIDED, babel_locale, elided_literals, moment
+from gm.l10n import babel_locale, elided_literals, may_elide, moment
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "gm"
@@ -294,7 +294,7 @@ def _formatted(template: str, params: dict[str, Any], language: str, elides: boo
     """``template.format(**params)``, the word before each value elided where ``language``
     elides it before the value's vowel (gm.l10n.elided_literals: "l'achat de {tile}" with
     Envoy is "l'achat d'Envoy"); as written where ``elides`` is False (an :class:`Echo`)."""
-    if not elides or language not in ELIDED:
+    if not elides or not may_elide(template, language):
         return template.format(**params)
     formatter = string.Formatter()
     literals, values = [], []
@@ -317,7 +317,7 @@ def elided_template(template: str, variables: Mapping[str, Any], language: str) 
     word before each ``%(x)s`` elided where ``language`` elides it before the value of ``x``
     ("de %(place)s" with Islande is "d'%(place)s"; gm.l10n.elided_literals); the values are
     formatted after, by ``%``, as Jinja does (escaped in HTML)."""
-    if language not in ELIDED or "%(" not in template:
+    if not may_elide(template, language):
         return template
     literals, values, placeholders, last = [], [], [], 0
     for found in _PERCENT.finditer(template):

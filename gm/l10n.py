@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from functools import cache
+from functools import cache, lru_cache
 from zoneinfo import ZoneInfo
 
 from babel.core import Locale, UnknownLocaleError
@@ -30,7 +30,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
 
-__all__ = ["duration", "elide", "elided_literals", "moment", "money", "number"]
+__all__ = ["duration", "elide", "elided_literals", "may_elide", "moment", "money", "number"]
 
 
 @cache
@@ -127,6 +127,23 @@ def elide(before: str, word: str, language: str = "en") -> str:
     a digit too ("de 3")."""
     found = _elision(before, word, language)
     return before if found is None else before[:found[0]] + found[1]
+
+
+@lru_cache(maxsize=4096)
+def may_elide(template: str, language: str) -> bool:
+    """Whether ``template`` writes one of the words ``language`` elides right before a
+    placeholder (``de {x}``, ``de %(x)s``): most sentences do not, and are formatted as
+    they are, at no cost (a report says hundreds, issue 21)."""
+    words = ELIDED.get(language)
+    if not words:
+        return False
+    return _before_value(tuple(words)).search(template) is not None
+
+
+@cache
+def _before_value(words: tuple[str, ...]) -> re.Pattern[str]:
+    """The elided words right before a placeholder, as a pattern."""
+    return re.compile(r"\b(?:" + "|".join(words) + r") (?:\{|%\()", re.IGNORECASE)
 
 
 def elided_literals(pieces: Iterable[tuple[str, str]], language: str) -> list[str]:
