@@ -24,7 +24,12 @@ and whose msgstr keeps the same ``{placeholders}``::
 A message missing from a catalogue stays in English (tests/i18n/test_catalogues.py
 keeps the French catalogue complete). Parameters that are themselves :class:`Text` are
 translated too; anything else (a territory, a power, a line a player wrote) is
-left as it is.
+left as it is. The word a translation writes right before a value is elided where its
+language elides it before the value's vowel (gm.l10n.ELIDED, :func:`elided_template` for
+the templates' sentences), except in an order's echo (:class:`Echo`)::
+
+    >>> translate(msg("buying {tile}", tile="Envoy"), "fr")
+    "l'achat d'Envoy"
 
 The compiled ``gm.mo`` is made at install (scripts/install runs ``pybabel
 compile``); when it is missing or older than its ``.po`` (an editable install,
