@@ -119,11 +119,11 @@ def test_a_french_viking_players_report_names_places_in_french_the_english_seats
     fr = outbox(pvfr, kind="report", to=ADDR["red"])[-1][1]
     en = outbox(pvfr, kind="report", to=ADDR["green"])[-1][1]
     assert "Rouge voyage de Mer Noire vers Méditerranée, Syrie." in fr, fr
-    assert "\n  Syrie : 1 de Rouge" in fr, fr
+    assert "\n  Syrie : 1 drakkar de Rouge" in fr, fr
     home = DATA.homes[DATA.jarls[now(pvfr)[1]["players"]["red"]["jarl"]].home]
     assert f", foyer {home.name_fr}) :" in fr, fr
     assert "red journeys from Black Sea to Mediterranean, Syria." in en, en
-    assert "\n  Syria: 1 of red" in en, en
+    assert "\n  Syria: 1 longship of red" in en, en
     assert f", home {home.name}):" in en, en
 
 
