@@ -16,7 +16,7 @@ from typing import Any
 
 from gm.games.base import Event
 from gm.games.viking.data import Data, Post, Tile
-from gm.i18n import N_, Name, Text, as_data, msg
+from gm.i18n import N_, Name, Text, as_data, from_data, msg
 from gm.orders.names import fold
 
 HOME = "home"
@@ -234,6 +234,24 @@ class Table:
         ship = {"owner": p, "at": node, "exhausted": False}
         self.s["ships"].append(ship)
         return ship
+
+    def exhaust(self, ship: dict[str, Any], by: Text) -> None:
+        """EXHAUST ``ship`` (a JOURNEY's end, an ACTIVATE), noting in the turn which order
+        did, where the ship stands: a later order of the same turn refused for want of an
+        unexhausted longship there names it (:meth:`no_unexhausted`)."""
+        ship["exhausted"] = True
+        self.s["turn"].setdefault("exhausted", []).append({"at": ship["at"], "by": as_data(by)})
+
+    def no_unexhausted(self, node: str, why: Text) -> Refusal:
+        """The refusal (``why``) of an order that needs an unexhausted longship on ``node``
+        and finds none: when an earlier order of this turn exhausted one there, the reason
+        says which, as the player wrote it ("the order 'journey from home to Birka' above
+        exhausted it"): the player sees their own mail did it."""
+        by = [e["by"] for e in self.s["turn"].get("exhausted", []) if e["at"] == node]
+        if by:
+            why = msg("{why}: the order \"{order}\" above exhausted it", why=why,
+                      order=from_data(by[-1]))
+        return Refusal(why)
 
     def return_ship(self, ship: dict[str, Any]) -> None:
         """RETURN: a player ship to its jarlboard, an ally ship to its printed spot."""

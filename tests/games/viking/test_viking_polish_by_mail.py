@@ -19,18 +19,68 @@ or the report that follows it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from test_viking_althing_trade_by_mail import send
-from test_viking_by_mail import ADDR
+from test_viking_by_mail import ADDR, DATA
 from test_viking_explore_by_mail import pvfr  # noqa: F401 (red writes French)
-from test_viking_s7_by_mail import position, ship
+from test_viking_s7_by_mail import position, reply_to, ship
 
 from tests.pipeline.conftest import outbox
 
 __all__ = ["pvfr"]
 
+BIRKA_BY_SEA = "journey from home to Baltic Sea, Svealand, Birka"
+
 
 def report(ctx, p: str) -> str:  # type: ignore[no-untyped-def]
     return outbox(ctx, kind="report", to=ADDR[p])[-1][1]
+
+
+# -- 1. the order that exhausted the longship --------------------------------------------
+
+def test_a_journey_from_where_an_earlier_journey_ended_names_the_journey_that_exhausted_it(pv) -> None:  # type: ignore[no-untyped-def]
+    """Standard Actions B, JOURNEY: "Move 1 Unexhausted Longship ... up to 3 Steps then
+    Exhaust". Red's only longship journeys to Birka, then red writes a second journey from
+    Birka: the reply says the first journey of this mail exhausted it."""
+    reply = reply_to(pv, "red", f"{BIRKA_BY_SEA}\nparley Birka\njourney from Birka to Svealand")
+    assert ("REFUSED  journey from Birka to Svealand: refused: you have no unexhausted "
+            "longship at Birka: the order \"journey from home to Baltic Sea, Svealand, Birka\" "
+            "above exhausted it") in reply, reply
+
+
+def test_a_french_seat_reads_which_earlier_order_exhausted_its_longship(pvfr) -> None:  # type: ignore[no-untyped-def]
+    reply = reply_to(pvfr, "red", "voyager de foyer vers Mer Baltique, Svealand, Birka\n"
+                                  "voyager de Birka vers Svealand")
+    assert ("REFUSÉ  voyager de Birka vers Svealand : refusé : vous n'avez aucun drakkar non "
+            "épuisé en Birka : l'ordre « voyager de foyer vers Mer Baltique, Svealand, Birka » "
+            "plus haut l'a épuisé") in reply, reply
+
+
+def test_an_activation_names_the_earlier_activation_that_exhausted_the_longship(pv) -> None:  # type: ignore[no-untyped-def]
+    """Standard Actions D, ACTIVATE: "... then Exhaust that Longship. You may ACTIVATE the
+    same Venture several times on the same turn as long as you have another Unexhausted
+    Longship on the Post to then Exhaust." Red's one longship on its Wax Market (gain 2
+    silfr) at Suvar."""
+    wax = next(t.id for t in DATA.tileset("starter") if t.name == "Wax Market")
+
+    def on_suvar(st: dict[str, Any]) -> None:
+        st["pile"] = [x for x in st["pile"] if x != wax]
+        st["track"] = [None if x == wax else x for x in st["track"]]
+        st["posts"]["suvar"].update(venture=wax, owner="red", followers=1)
+        st["ships"].append(ship("red", "suvar"))
+
+    position(pv, on_suvar)
+    reply = reply_to(pv, "red", "activate Suvar\nactivate Suvar")
+    assert "OK  activate Suvar\n" in reply, reply
+    assert ("REFUSED  activate Suvar: refused: you have no unexhausted longship on Suvar: "
+            "the order \"activate Suvar\" above exhausted it") in reply, reply
+
+
+def test_a_longship_never_used_this_turn_is_refused_without_naming_an_order(pv) -> None:  # type: ignore[no-untyped-def]
+    reply = reply_to(pv, "red", "journey from Birka to Svealand")
+    assert "you have no unexhausted longship at Birka\n" in reply, reply
+    assert "above exhausted it" not in reply
 
 
 # -- 3. an ally fleet no player commands ----------------------------------------------------

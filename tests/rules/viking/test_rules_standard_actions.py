@@ -150,7 +150,8 @@ def test_rule_d_activate_exhausts_the_longship_each_time() -> None:
     ship(state, "red", "suvar", 2)
     out = send(state, {"red": "activate Suvar\nactivate Suvar\nactivate Suvar"})
     assert types(out).count("activated") == 2
-    assert event(out, "refused")["why"] == "you have no unexhausted longship on Suvar"
+    assert event(out, "refused")["why"] == ("you have no unexhausted longship on Suvar: the order "
+                                           "\"activate Suvar\" above exhausted it")
     assert out.state["players"]["red"]["silfr"] == 10 + 2 + 2 + 1  # and 1 income (sweden)
 
 

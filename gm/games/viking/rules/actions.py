@@ -162,8 +162,9 @@ def activate(t: Table, p: str, order: Activate) -> None:
     ready = sorted((sh for sh in t.ships_of(p, pid) if not sh["exhausted"]),
                    key=lambda sh: "fleet" in sh)
     if not ready:
-        raise Refusal(msg("you have no unexhausted longship on {place}", place=t.name(pid)))
-    ready[0]["exhausted"] = True
+        raise t.no_unexhausted(pid, msg("you have no unexhausted longship on {place}",
+                                        place=t.name(pid)))
+    t.exhaust(ready[0], order.echo())
     t.use_once(st["venture"])
     t.emit("activated", power=p, post=t.name(pid), tile=tile.name)
     run_effects(t, p, tile.effects, st["venture"], pid, order.choices)

@@ -8,7 +8,7 @@ the step where it is made (:func:`advance`) and waits for the rival's answer,
 and :func:`finish` takes the rest of the steps and exhausts the longship once
 no offer of the journey is left. The journey in progress is
 ``state.turn.journey``: ``{"left": [nodes still to go], "nodes": [nodes stood
-on], "start": node, "home": bool}``; the journeying longship carries
+on], "start": node, "home": bool, "order": its echo}``; the journeying longship carries
 ``"journeying": true`` while it waits for an answer.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 from gm.games.viking.orders import Journey
 from gm.games.viking.table import HOME, Refusal, Table
-from gm.i18n import msg
+from gm.i18n import as_data, from_data, msg
 
 
 def start(t: Table, p: str, order: Journey) -> None:
@@ -51,7 +51,8 @@ def start(t: Table, p: str, order: Journey) -> None:
         ready = sorted((sh for sh in t.ships_of(p, begin) if not sh["exhausted"]),
                        key=lambda sh: "fleet" in sh)
         if not ready:
-            raise Refusal(msg("you have no unexhausted longship at {place}", place=t.name(begin)))
+            raise t.no_unexhausted(begin, msg("you have no unexhausted longship at {place}",
+                                              place=t.name(begin)))
         if path[0] not in t.data.adjacent[begin]:
             raise not_a_step(t, path[0], begin)
         ship = ready[0]
@@ -63,7 +64,8 @@ def start(t: Table, p: str, order: Journey) -> None:
     if len(path) > t.rule("journey_steps"):
         t.modifier(p, "journey", "steps", use=True)  # the extra steps are used
     t.s["turn"]["journey"] = {"start": begin, "left": path, "home": begin == HOME,
-                              "nodes": [] if begin == HOME else [begin]}
+                              "nodes": [] if begin == HOME else [begin],
+                              "order": as_data(order.echo())}
     t.action_bonus(p, "journey")
 
 
@@ -152,7 +154,7 @@ def finish(t: Table, p: str) -> None:
     if ship is not None:
         ship.pop("journeying", None)
         if t.controller(ship) == p:
-            ship["exhausted"] = True
+            t.exhaust(ship, from_data(j.get("order")) or msg("journey"))
 
 
 def _ship(t: Table) -> dict[str, Any] | None:
