@@ -78,11 +78,11 @@ def french_lines(text: str, names: Iterable[str] = ()) -> list[str]:
 
 def data_names(game: str) -> set[str]:
     """The proper names of ``game``'s data that a French text may quote as they are
-    (blocks, territories, seas, garrisons; tiles, cards, jarls; areas, sea zones): the
-    rules give no French form for them. Nations and powers are not among them: they
-    have their French forms (issue 20); nor are Pax Viking's places by their English
-    names, only by the French names a French text says (board.toml ``name_fr``), so a
-    French report that says "Gulf of Finland" is caught."""
+    (blocks, territories, seas, garrisons; jarls; areas, sea zones): the rules give no
+    French form for them. Nations and powers are not among them: they have their French
+    forms (issue 20); nor are Pax Viking's places, saga tiles and victory cards by their
+    English names, only by the French names a French text says (``name_fr``), so a
+    French report that says "Gulf of Finland" or "Shipyard" is caught."""
     out: set[str] = set()
     if game == "baltica":
         from gm.games.baltica.board import load_board
@@ -103,8 +103,7 @@ def data_names(game: str) -> set[str]:
         from gm.games.registry import get
 
         data = get("viking").data  # type: ignore[attr-defined]
-        for table in (data.cards, data.jarls, data.tiles):
-            out |= {x.name for x in table.values()}
-        for places in (data.posts, data.homes, data.regions):
-            out |= {x.name_fr for x in places.values()}
+        out |= {x.name for x in data.jarls.values()}
+        for named in (data.posts, data.homes, data.regions, data.cards, data.tiles):
+            out |= {x.name_fr for x in named.values()}
     return out

@@ -105,6 +105,7 @@ class Card:
     name: str
     difficulty: str
     requires: tuple[dict[str, Any], ...]
+    name_fr: str = ""
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,7 @@ class Tile:
     modifiers: tuple[dict[str, Any], ...] = ()
     starter: int | None = None
     once: bool = False  # ONCE: the ability applies only once per any player's turn
+    name_fr: str = ""
 
 
 @dataclass
@@ -143,6 +145,9 @@ class Data:
     names_said: dict[str, Name] = field(default_factory=dict)
     """Each region, post, home and ally fleet by its English name, as a :class:`Name` with
     its forms in other languages (board.toml ``name_fr``): :meth:`said`."""
+    tiles_said: dict[str, Name] = field(default_factory=dict)
+    """Each saga tile and victory card by its English name, as a :class:`Name` with its
+    French form (tiles/*.toml and victory.toml ``name_fr``): :meth:`said`."""
 
     def rule(self, key: str) -> Any:
         return self.rules[key]["value"]
@@ -187,10 +192,11 @@ class Data:
 
     def said(self, name: str) -> str:
         """A place or an ally fleet by its English name (as orders, views and events carry
-        it), as a :class:`gm.i18n.Name` that a message says in the reader's language
-        (board.toml ``name_fr``: "Mer Baltique"); any other name (a tile, a player) as it
-        is."""
-        return self.names_said.get(name, name)
+        it), a saga tile or a victory card, as a :class:`gm.i18n.Name` that a message says
+        in the reader's language (``name_fr``: "Mer Baltique", "Chantier naval"); any other
+        name (a player) as it is."""
+        said = self.names_said.get(name)
+        return said if said is not None else self.tiles_said.get(name, name)
 
     def said_all(self, names: Iterable[str]) -> str:
         """``A, B, C`` (places, or any names) as one :class:`Name`, each said in the
@@ -206,6 +212,10 @@ class Data:
     def place_names(self, language: str) -> dict[str, str]:
         """Every place and ally fleet, English name -> its name in ``language``."""
         return {english: translate(said, language) for english, said in self.names_said.items()}
+
+    def tile_names(self, language: str) -> dict[str, str]:
+        """Every saga tile and victory card, English name -> its name in ``language``."""
+        return {english: translate(said, language) for english, said in self.tiles_said.items()}
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -248,7 +258,8 @@ def build(files: dict[str, dict[str, Any]]) -> Data:
             tiles[tid] = Tile(tid, t["number"], t["name"], t["type"], t["location"],
                               t["trigger"], tileset, t.get("follower", ""), t.get("cost", 0),
                               _tuple(t.get("effects")), _tuple(t.get("modifiers")),
-                              t.get("starter"), bool(t.get("once", False)))
+                              t.get("starter"), bool(t.get("once", False)),
+                              t.get("name_fr", ""))
     data = Data(
         winds={w["id"]: dict(w) for w in board["wind"]},
         regions=regions, posts=posts, white=white, black=black,
@@ -257,13 +268,16 @@ def build(files: dict[str, dict[str, Any]]) -> Data:
         fleets={f["id"]: dict(f) for f in board["ally_fleet"]},
         jarls={j["id"]: Jarl(j["id"], j["name"], j["home"], j.get("start_silfr", 0),
                              _tuple(j.get("modifiers"))) for j in jarls["jarl"]},
-        cards={c["id"]: Card(c["id"], c["name"], c["difficulty"], _tuple(c["requires"]))
-               for c in victory["card"]},
+        cards={c["id"]: Card(c["id"], c["name"], c["difficulty"], _tuple(c["requires"]),
+                             c.get("name_fr", "")) for c in victory["card"]},
         tiles=tiles, rules=rules,
         aliases={k: tuple(v) for k, v in files.get("aliases.toml", {}).get("place", {}).items()},
     )
     data.adjacent = _adjacency(data)
     data.names_said = _names_said(data)
+    named: list[Tile | Card] = [*data.tiles.values(), *data.cards.values()]
+    data.tiles_said = {x.name: Name(x.name, **({"fr": x.name_fr} if x.name_fr else {}))
+                       for x in named}
     return data
 
 

@@ -259,6 +259,7 @@ def _names(data: Any) -> list[str]:
         named += [(kind, x.id, x.name, frozenset()) for x in table.values()]
         named += [(kind, x.id, x.name_fr, FRENCH_NAME_WORDS) for x in table.values() if x.name_fr]
     named += [("tile", t.id, t.name, frozenset()) for t in data.tiles.values()]
+    named += [("tile", t.id, t.name_fr, FRENCH_NAME_WORDS) for t in data.tiles.values() if t.name_fr]
     for kind, ident, name, allowed in named:
         key = fold(name)
         owner = f"{kind} {ident}"

@@ -79,7 +79,8 @@ class VikingModule(GameModule):
         ``colors`` and ``follower_types``, ``display_<language>``; the ids otherwise); the
         winds (board.toml ``name_<language>``) and, as ``place_name``, the regions, posts,
         homes and ally fleets (board.toml ``name_fr``: "Norvège"), by the English name a
-        view and an event carry; and ``place``, each region, post and home by id with its
+        view and an event carry; as ``tile_name``, the saga tiles and victory cards
+        (``name_fr``: "Chantier naval") likewise; and ``place``, each region, post and home by id with its
         ``name`` in ``language``, for the map (gm.service.mapwords)."""
         def said(key: str) -> dict[str, str]:
             entry = self.data.rules[key]
@@ -89,7 +90,7 @@ class VikingModule(GameModule):
         d = self.data
         return {"color": said("colors"), "follower": said("follower_types"),
                 "wind": {w["name"]: d.wind_name(w["id"], language) for w in d.winds.values()},
-                "place_name": d.place_names(language),
+                "place_name": d.place_names(language), "tile_name": d.tile_names(language),
                 "place": {node: {"name": translate(d.place_said(node), language)}
                           for table in (d.regions, d.posts, d.homes) for node in table}}
 

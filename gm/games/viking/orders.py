@@ -34,7 +34,7 @@ class Item:
         if self.kind == "longship":
             return msg("longship at {place}", place=_place(self.value))
         if self.kind == "tile":
-            return msg("tile {tile}", tile=self.value)
+            return msg("tile {tile}", tile=said_place(self.value))
         if self.kind == "promise":
             return msg('promise "{promise}"', promise=self.value)
         return msg("nothing")
@@ -48,9 +48,9 @@ class Item:
 
 
 def said_place(name: str) -> str:
-    """A place (its English name, as an order stores it) as an echo names it: a
-    :class:`gm.i18n.Name` said in the reader's language, "Norvège" to a French seat
-    (board.toml ``name_fr``), a name the grammar reads back as the same place."""
+    """A place or a saga tile (its English name, as an order stores it) as an echo names
+    it: a :class:`gm.i18n.Name` said in the reader's language, "Norvège", "Chantier naval"
+    to a French seat (``name_fr``), a name the grammar reads back as the same one."""
     return load().said(name)
 
 
@@ -101,7 +101,7 @@ class InvestBuy(Order):
     tile: str
 
     def text(self) -> Text:
-        return msg("invest buy {tile}", tile=self.tile)
+        return msg("invest buy {tile}", tile=said_place(self.tile))
 
 
 @dataclass(frozen=True)
@@ -153,13 +153,13 @@ class Play(Order):
     def text(self) -> Text:
         choices = _said_all(self.choices)
         if self.at and self.choices:
-            return msg("play {tile} at {post}: {choices}", tile=self.tile,
+            return msg("play {tile} at {post}: {choices}", tile=said_place(self.tile),
                        post=said_place(self.at), choices=choices)
         if self.at:
-            return msg("play {tile} at {post}", tile=self.tile, post=said_place(self.at))
+            return msg("play {tile} at {post}", tile=said_place(self.tile), post=said_place(self.at))
         if self.choices:
-            return msg("play {tile}: {choices}", tile=self.tile, choices=choices)
-        return msg("play {tile}", tile=self.tile)
+            return msg("play {tile}: {choices}", tile=said_place(self.tile), choices=choices)
+        return msg("play {tile}", tile=said_place(self.tile))
 
 
 @dataclass(frozen=True)
@@ -222,7 +222,7 @@ class RusAction(Order):
     tile: str
 
     def text(self) -> Text:
-        return msg("rus take {tile}", tile=self.tile)
+        return msg("rus take {tile}", tile=said_place(self.tile))
 
 
 @dataclass(frozen=True)
@@ -232,7 +232,7 @@ class Keep(Order):
     tiles: tuple[str, ...]
 
     def text(self) -> Text:
-        return msg("keep {tiles}", tiles=", ".join(self.tiles))
+        return msg("keep {tiles}", tiles=_said_all(self.tiles))
 
 
 @dataclass(frozen=True)

@@ -318,12 +318,14 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
     if found is not None and found[0] is data:
         return found[1]
     tiles: dict[str, list[str]] = {}
-    for x in known:  # a tile is also named by its number (orders.md §7: play 117)
-        tiles.setdefault(data.tiles[x].name, []).append(str(data.tiles[x].number))
+    for x in known:  # a tile is also named by its number (orders.md §7: play 117), and
+        # by its French name (``name_fr``), as a French report names it
+        tiles.setdefault(data.tiles[x].name, []).extend(
+            [str(data.tiles[x].number), data.tiles[x].name_fr])
     posts: dict[str, list[str]] = {p.name: [p.name_fr, *data.aliases.get(p.id, ())]
                                    for p in data.posts.values()}
     for pid, venture in ventures:
-        posts[data.posts[pid].name].append(data.tiles[venture].name)
+        posts[data.posts[pid].name] += [data.tiles[venture].name, data.tiles[venture].name_fr]
     places = {**posts, **{r.name: [r.name_fr, *data.aliases.get(r.id, ())]
                           for r in data.regions.values()},
               "home": ["jarlboard", "foyer", "plateau"]}
@@ -339,7 +341,7 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
         return said_colour(data, name) if name in powers else data.said(name)
 
     context = ParseContext(
-        names={"tile": _index(tiles, "tile"), "post": _index(posts, "post", data.said),
+        names={"tile": _index(tiles, "tile", data.said), "post": _index(posts, "post", data.said),
                "place": _index(places, "place", data.said),
                "power": NameIndex({k: [a for a in v if a and a != k] for k, v in powers.items()},
                                   "power", shown=lambda p: said_colour(data, p)),

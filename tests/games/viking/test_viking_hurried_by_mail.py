@@ -32,10 +32,10 @@ def test_acheter_and_piocher_are_read_without_investir(pvfr) -> None:  # type: i
     French seat wrote "acheter TUILE" and "piocher" and read "commande inconnue
     'acheter'"."""
     _, state, _ = now(pvfr)
-    first = DATA.tiles[state["track"][0]].name
-    reply = reply_to(pvfr, "red", f"acheter {first}\npiocher")
+    first = DATA.tiles[state["track"][0]]
+    reply = reply_to(pvfr, "red", f"acheter {first.name}\npiocher")
     assert "commande inconnue" not in reply, reply
-    assert f"OK  investir acheter {first}" in reply, reply
+    assert f"OK  investir acheter {first.name_fr}" in reply, reply
     assert "OK  investir piocher" in reply, reply
 
 
@@ -163,7 +163,7 @@ def test_a_venture_post_on_the_board_says_what_it_does(pv) -> None:  # type: ign
     position(pv, on_sigtuna)
     assert ("  Sigtuna (Svealand): venture Shipyard (jarldom follower, activate: place a "
             "longship on this post)") in status(pv, "red")
-    assert ("  Sigtuna (Svealand) : entreprise Shipyard (partisan jarlat, activation : placer "
+    assert ("  Sigtuna (Svealand) : entreprise Chantier naval (partisan jarlat, activation : placer "
             "un drakkar sur ce poste)") in status(pv, "blue")
 
 

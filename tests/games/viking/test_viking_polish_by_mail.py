@@ -26,6 +26,10 @@ from test_viking_by_mail import ADDR, DATA
 from test_viking_explore_by_mail import pvfr  # noqa: F401 (red writes French)
 from test_viking_s7_by_mail import position, reply_to, ship
 
+from gm.games.viking import module, parsing
+from gm.games.viking.orders import InvestBuy, Item, Keep, Offer, Play, RusAction
+from gm.orders.model import ParsedOrder, SourceLine
+from gm.orders.names import strip_accents
 from tests.pipeline.conftest import outbox
 
 __all__ = ["pvfr"]
@@ -98,3 +102,55 @@ def test_an_ally_fleet_no_player_commands_is_said_as_a_fleet_not_as_a_player(pvf
     send(pvfr, "red", "passer")
     assert "\n  Birka: 1 longship of red\n" in report(pvfr, "green")
     assert "\n  Birka : 1 drakkar de Rouge\n" in report(pvfr, "red")
+
+
+# -- 4. saga tiles and victory cards in French ---------------------------------------------
+
+def test_a_french_report_names_saga_tiles_and_victory_cards_in_french(pvfr) -> None:  # type: ignore[no-untyped-def]
+    fr, en = report(pvfr, "red"), report(pvfr, "green")
+    assert "Piste de saga : 1. Nouveaux colons (1 silfr) | 2. Raid viking (2 silfr) |" in fr
+    assert "Cartes de victoire : Jarl fortuné (standard), Seigneur de guerre (standard)" in fr
+    assert "  Seigneur de guerre: 4 partisans jarlat et 1 allié puissant" in fr
+    assert "Entreprises de départ : Bande de guerre de Kiev en Kiev" in fr
+    assert "Lödöse (Götaland) : entreprise Forge du Götaland (" in fr
+    assert "Saga track: 1. New Settlers (1 silfr) | 2. Viking Raid (2 silfr) |" in en
+    assert "Victory cards: Wealthy Jarl (standard), Warlord (standard)" in en
+    for english in ("New Settlers", "Viking Raid", "Wealthy Jarl", "Kiev Warband"):
+        assert english not in fr, english
+
+
+def test_a_french_seat_writes_a_tile_in_french_or_english_and_reads_it_back_in_french(pvfr) -> None:  # type: ignore[no-untyped-def]
+    reply = reply_to(pvfr, "red", "investir acheter RAID VIKING\ninvestir acheter nouveaux colons")
+    assert "OK  investir acheter Raid viking\n" in reply, reply
+    assert "OK  investir acheter Nouveaux colons\n" in reply, reply
+    reply = reply_to(pvfr, "red", "investir acheter Viking Raid\ninvestir acheter Chantier navale")
+    assert "OK  investir acheter Raid viking\n" in reply, reply
+    assert "vouliez-vous dire Chantier naval ?" in reply, reply
+    assert "Viking Raid\n" not in reply.replace("vous avez écrit : investir acheter Viking Raid", "")
+    send(pvfr, "red", "investir acheter Raid viking")
+    assert "Votre main :\n  Raid viking: événement, Ouest" in report(pvfr, "red")
+
+
+def test_an_english_seat_that_writes_a_french_tile_name_reads_english(pv) -> None:  # type: ignore[no-untyped-def]
+    reply = reply_to(pv, "red", "invest buy raid viking")
+    assert "OK  invest buy Viking Raid\n" in reply, reply
+
+
+def test_every_french_tile_name_is_read_with_or_without_accents_in_every_order_naming_a_tile() -> None:
+    """orders.md §3: names match "case-insensitively, after transliteration to ASCII"."""
+    state = module.setup("3p", {})
+    state["discard"] = [t.id for t in DATA.tileset("starter")]  # every tile may be named
+
+    def read(line: str) -> Any:
+        [result] = parsing.parse_lines(DATA, state, "red", [SourceLine(1, line)], "fr").lines
+        assert isinstance(result, ParsedOrder), (line, result)
+        return result.order
+
+    for t in DATA.tileset("starter"):
+        for written in (t.name_fr, strip_accents(t.name_fr).lower(), t.name_fr.upper(), t.name):
+            assert read(f"jouer {written}") == Play(t.name), written
+            assert read(f"investir acheter {written}") == InvestBuy(t.name), written
+            assert read(f"rus prendre {written}") == RusAction(t.name), written
+            assert read(f"garder {written}, {written}") == Keep((t.name, t.name)), written
+            assert read(f"offrir blue : donner tuile {written} contre rien") == Offer(
+                "blue", (Item("tile", t.name),), (Item("nothing"),)), written

@@ -72,7 +72,7 @@ def play(t: Table, p: str, order: Play) -> str | None:
     hand = t.player(p)["hand"]
     tid = t.tile_named(order.tile, hand)
     if tid is None:
-        raise Refusal(msg("{tile} is not in your hand", tile=order.tile))
+        raise Refusal(msg("{tile} is not in your hand", tile=t.data.said(order.tile)))
     tile = t.tile(tid)
     alone = requirement_posts(t, p, tile.location)
     if not alone:
@@ -155,10 +155,10 @@ def activate(t: Table, p: str, order: Activate) -> None:
         raise Refusal(msg("{place} is not one of your venture posts", place=t.name(pid)))
     tile = t.tile(st["venture"])
     if tile.trigger != "activate":
-        raise Refusal(msg("{tile} has no ability to activate", tile=tile.name))
+        raise Refusal(msg("{tile} has no ability to activate", tile=t.data.said(tile.name)))
     if t.once_used(st["venture"]):
         raise Refusal(msg("{tile} is used once a turn (ONCE) and was used this turn",
-                          tile=tile.name))
+                          tile=t.data.said(tile.name)))
     ready = sorted((sh for sh in t.ships_of(p, pid) if not sh["exhausted"]),
                    key=lambda sh: "fleet" in sh)
     if not ready:

@@ -146,7 +146,7 @@ def rus(t: Table, p: str, order: RusAction) -> None:
         if tid is not None:
             break
     else:
-        raise Refusal(msg("no rival has the advocate {tile}", tile=order.tile))
+        raise Refusal(msg("no rival has the advocate {tile}", tile=t.data.said(order.tile)))
     tile = t.tile(tid)
     if not requirement_posts(t, p, tile.location):
         raise Refusal(msg("you need a longship alone on a post in the advocate's location"))

@@ -49,10 +49,11 @@ def hand_limit(t: Table, p: str, keep: list[str]) -> None:
     for name in keep:  # the standing order, where it could not be followed: told to the player
         tid = t.tile_named(name, hand)
         if tid is None:
-            t.emit("refused", visible_to=[p], power=p, order=msg("keep {tiles}", tiles=name),
-                   why=msg("{tile} is not in your hand at the Winter Solstice", tile=name))
+            t.emit("refused", visible_to=[p], power=p, order=msg("keep {tiles}", tiles=t.data.said(name)),
+                   why=msg("{tile} is not in your hand at the Winter Solstice",
+                           tile=t.data.said(name)))
         elif tid in dropped:
-            t.emit("refused", visible_to=[p], power=p, order=msg("keep {tiles}", tiles=name),
+            t.emit("refused", visible_to=[p], power=p, order=msg("keep {tiles}", tiles=t.data.said(name)),
                    why=msg("more tiles named than the hand limit of {n}", n=limit))
     hand[:] = [tid for tid in hand if tid in kept]
     t.s["discard"].extend(dropped)

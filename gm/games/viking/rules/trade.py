@@ -104,7 +104,8 @@ def _check(t: Table, giver: str, items: tuple[Item, ...]) -> None:
                                n=silfr))
     for i in items:
         if i.kind == "tile" and t.tile_named(i.value, t.player(giver)["hand"]) is None:
-            raise Refusal(msg("{power} does not hold {tile}", power=giver, tile=i.value))
+            raise Refusal(msg("{power} does not hold {tile}", power=giver,
+                              tile=t.data.said(i.value)))
         if i.kind == "follower" and t.s["posts"][t.post_id(i.value)].get("owner") != giver:
             raise Refusal(msg("{power} has no follower at {place}", power=giver,
                                place=t.data.said(i.value)))
