@@ -313,25 +313,43 @@ class Table:
         Stone) counts until it has been used this turn; ``use`` says the modifier
         is applied now, which uses up such tiles.
         """
-        mods: list[tuple[str | None, dict[str, Any]]] = [
-            (None, m) for m in self.data.jarls[self.player(p)["jarl"]].modifiers]
+        total = 0
+        for tid, _, m in self._modifiers(p, action, kind):
+            total += int(m["amount"])
+            if use and tid is not None:
+                self.use_once(tid)
+        return total
+
+    def discounts(self, p: str, action: str) -> list[dict[str, Any]]:
+        """Where ``p``'s discount on ``action`` (``invest``, ``establish``) comes from, one
+        entry per source, as a report names it: ``{"source": "jarl" | "tile" |
+        "trade_center" | "ally", "name": English name, "amount": n}`` (the sources
+        :meth:`modifier` sums)."""
+        return [{**source, "amount": int(m["amount"])}
+                for _, source, m in self._modifiers(p, action, "discount")]
+
+    def _modifiers(self, p: str, action: str, kind: str
+                   ) -> list[tuple[str | None, dict[str, str], dict[str, Any]]]:
+        """``p``'s persistent modifiers of ``kind`` on ``action`` that apply now: (the ONCE
+        tile's id or None, the source as :meth:`discounts` names it, the modifier)."""
+        jarl = self.data.jarls[self.player(p)["jarl"]]
+        mods: list[tuple[str | None, dict[str, str], dict[str, Any]]] = [
+            (None, {"source": "jarl", "name": jarl.name}, m) for m in jarl.modifiers]
         tiles = list(self.player(p)["advocates"] + self.player(p)["gods"])
         for pid in self.owned_posts(p):
             venture = self.s["posts"][pid].get("venture")
             if venture:
                 tiles.append(venture)
             else:
-                mods += [(None, m) for m in self.data.posts[pid].modifiers]
+                post = self.data.posts[pid]
+                mods += [(None, {"source": post.kind, "name": post.name}, m)
+                         for m in post.modifiers]
         for tid in tiles:
             if self.tile(tid).trigger == "persistent" and not self.once_used(tid):
-                mods += [(tid, m) for m in self.tile(tid).modifiers]
-        total = 0
-        for tid, m in mods:
-            if m["action"] == action and m["kind"] == kind and int(m["amount"]):
-                total += int(m["amount"])
-                if use and tid is not None:
-                    self.use_once(tid)
-        return total
+                mods += [(tid, {"source": "tile", "name": self.tile(tid).name}, m)
+                         for m in self.tile(tid).modifiers]
+        return [(tid, source, m) for tid, source, m in mods
+                if m["action"] == action and m["kind"] == kind and int(m["amount"])]
 
     def once_used(self, tid: str) -> bool:
         """A ONCE tile already used this turn (Rosetta Stone, ONCE)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from test_viking_althing_trade_by_mail import send
-from test_viking_by_mail import ADDR, DATA
+from test_viking_by_mail import ADDR, DATA, now
 from test_viking_explore_by_mail import pvfr  # noqa: F401 (red writes French)
 from test_viking_s7_by_mail import position, reply_to, ship
 
@@ -85,6 +85,45 @@ def test_a_longship_never_used_this_turn_is_refused_without_naming_an_order(pv) 
     reply = reply_to(pv, "red", "journey from Birka to Svealand")
     assert "you have no unexhausted longship at Birka\n" in reply, reply
     assert "above exhausted it" not in reply
+
+
+# -- 2. why a price was lower --------------------------------------------------------------
+
+def test_a_purchase_at_a_discount_says_which_abilities_lowered_the_price(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """Standard Actions A, INVEST: "Buy from the Saga Track for the listed Silfr cost";
+    red's jarl Gunnhild buys 1 silfr cheaper, and so does whoever holds Birka (Posts 3, a
+    trade center's persistent ability). Viking Raid, on the 2-silfr spot, costs red 0."""
+    assert now(pvfr)[1]["track"][1] == next(
+        t.id for t in DATA.tileset("starter") if t.name == "Viking Raid")
+    send(pvfr, "red", "voyager de foyer vers Mer Baltique, Svealand, Birka\nparlementer Birka\n"
+                      "investir acheter Raid viking")
+    assert ("Rouge achète Raid viking sur la piste de saga pour 0 silfr au lieu de 2 (capacité "
+            "du jarl Gunnhild : 1 de moins ; comptoir Birka : 1 de moins).") in report(pvfr, "red")
+    assert ("red buys Viking Raid from the saga track for 0 silfr instead of 2 (jarl "
+            "Gunnhild's ability: 1 less; trade center Birka: 1 less).") in report(pvfr, "green")
+
+
+def test_an_establishment_at_a_discount_says_why_it_cost_less(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """Blue's jarl Rurik establishes 1 silfr cheaper: Bulgar (cost 2) costs blue 1."""
+    send(pvfr, "red", "passer")
+    assert now(pvfr)[0] == "round-1-blue"
+    position(pvfr, lambda st: st["ships"].append(ship("blue", "bulgar")))
+    send(pvfr, "blue", "parley Bulgar")
+    assert ("blue establishes 1 rus follower on Bulgar for 1 silfr instead of 2 (jarl Rurik's "
+            "ability: 1 less).") in report(pvfr, "blue")
+    assert ("Bleu établit 1 partisan Rus sur Bolgar pour 1 silfr au lieu de 2 (capacité du "
+            "jarl Rurik : 1 de moins).") in report(pvfr, "red")
+
+
+def test_a_purchase_at_the_listed_price_says_no_discount(pv) -> None:  # type: ignore[no-untyped-def]
+    """Green's jarl Sigrid has no discount: the line says the price paid, as before."""
+    send(pv, "red", "pass")
+    send(pv, "blue", "passer")
+    assert now(pv)[0] == "round-1-green"
+    send(pv, "green", "invest 2")
+    text = report(pv, "green")
+    assert "from the saga track for 2 silfr." in text, text
+    assert "instead of" not in text
 
 
 # -- 3. an ally fleet no player commands ----------------------------------------------------

@@ -35,7 +35,8 @@ def test_rule_a_invest_buy_does_not_refill_the_saga_track() -> None:
     fourth = DATA.tiles[state["track"][3]].name
     out = send(state, {"red": f"invest buy {fourth}\nplay Thingvellir Assembly"})
     s = out.state
-    assert event(out, "bought") == {"power": "red", "tile": fourth, "cost": 5}
+    assert event(out, "bought") == {"power": "red", "tile": fourth, "cost": 5, "price": 5,
+                                   "discounts": []}
     assert module.phase(s).kind == "althing"
     assert s["track"][3] is None
     assert s["pile"] == [tid("Odin"), tid("Thor")]
@@ -50,10 +51,13 @@ def test_rule_posts_a_trade_center_gives_its_persistent_ability_once_established
     hold(state, "birka", "red")
     fourth = DATA.tiles[state["track"][3]].name
     out = send(state, {"red": f"invest buy {fourth}"})
-    assert event(out, "bought") == {"power": "red", "tile": fourth, "cost": 4}
+    assert event(out, "bought") == {"power": "red", "tile": fourth, "cost": 4, "price": 5,
+                                   "discounts": [{"source": "trade_center", "name": "Birka",
+                                                  "amount": 1}]}
     state["current"] = 1  # blue's turn, same track
     out = send(state, {"blue": f"invest buy {fourth}"})
-    assert event(out, "bought") == {"power": "blue", "tile": fourth, "cost": 5}
+    assert event(out, "bought") == {"power": "blue", "tile": fourth, "cost": 5, "price": 5,
+                                   "discounts": []}
 
 
 def test_rule_posts_a_powerful_ally_gives_its_gains_when_established() -> None:

@@ -121,7 +121,8 @@ def test_key_trade_center_takes_two_followers_and_its_full_cost() -> None:
     ship(state, "red", "miklagard")
     out = send(state, {"red": "parley Miklagard"})
     assert event(out, "established") == {"power": "red", "post": "Miklagard",
-                                         "follower": "theocracy", "count": 2, "cost": 6}
+                                         "follower": "theocracy", "count": 2, "cost": 6,
+                                         "price": 6, "discounts": []}
 
 
 def test_powerful_ally_hands_over_its_longships_and_a_home() -> None:

@@ -43,14 +43,18 @@ def invest_buy(t: Table, p: str, order: InvestBuy) -> None:
     track = t.s["track"]
     tid = t.tile_named(order.tile, [x for x in track if x])
     if tid is None:
-        raise Refusal(msg("{tile} is not on the saga track", tile=order.tile))
+        raise Refusal(msg("{tile} is not on the saga track", tile=t.data.said(order.tile)))
     i = track.index(tid)
-    cost = max(0, t.rule("track_costs")[i] - t.modifier(p, "invest", "discount"))
-    t.pay(p, cost, msg("buying {tile}", tile=order.tile))
+    price = t.rule("track_costs")[i]
+    discounts = t.discounts(p, "invest")
+    cost = max(0, price - t.modifier(p, "invest", "discount"))
+    t.pay(p, cost, msg("buying {tile}", tile=t.data.said(order.tile)))
     t.modifier(p, "invest", "discount", use=True)
     track[i] = None
     t.player(p)["hand"].append(tid)
-    t.emit("bought", power=p, tile=t.tile(tid).name, cost=cost)
+    # the price on the track and what lowered it: the report says why it cost less
+    t.emit("bought", power=p, tile=t.tile(tid).name, cost=cost, price=price,
+           discounts=discounts if price else [])
     t.action_bonus(p, "invest")
 
 

@@ -23,17 +23,15 @@ def establish_check(t: Table, p: str, pid: str, *, venture: str | None = None,
     """
     st = t.s["posts"][pid]
     if venture is not None:
-        tile = t.tile(venture)
-        ftype, n, cost = tile.follower, 1, tile.cost
+        ftype, n = t.tile(venture).follower, 1
     else:
-        ftype, n, cost = t.follower_type(pid)
+        ftype, n, _ = t.follower_type(pid)
         if not ftype:
             raise Refusal(msg("{place} is an empty post: nothing to establish on", place=t.name(pid)))
         if st.get("owner") == p:
             raise Refusal(msg("your followers are already on {place}", place=t.name(pid)))
-    if free:
-        cost = 0
-    cost = max(0, cost - t.modifier(p, "establish", "discount"))
+    cost = max(0, price(t, pid, venture=venture, free=free)
+               - t.modifier(p, "establish", "discount"))
     if t.supply(p, ftype) < n:
         raise Refusal(msg("no {follower} follower left on your jarlboard (6 of each)",
                           follower=ftype))
@@ -41,6 +39,15 @@ def establish_check(t: Table, p: str, pid: str, *, venture: str | None = None,
         raise Refusal(msg("establishing on {place} costs {cost} silfr and you have {have}",
                           place=t.name(pid), cost=cost, have=t.silfr(p)))
     return ftype, n, cost
+
+
+def price(t: Table, pid: str, *, venture: str | None = None, free: bool = False) -> int:
+    """What establishing on ``pid`` costs before any discount: the cost at the bottom of
+    the post, or the venture tile's (Rosetta Stone, ESTABLISH: "pay the cost at the bottom
+    of the post if necessary"); 0 when an effect establishes for free."""
+    if free:
+        return 0
+    return t.tile(venture).cost if venture is not None else t.follower_type(pid)[2]
 
 
 def establish(t: Table, p: str, pid: str, *, free: bool = False) -> None:
@@ -51,7 +58,7 @@ def establish(t: Table, p: str, pid: str, *, free: bool = False) -> None:
     follower (Posts 3). Duchies are announced when formed (Key Concepts).
     """
     ftype, n, cost = establish_check(t, p, pid, free=free)
-    _put(t, p, pid, ftype, n, cost)
+    _put(t, p, pid, ftype, n, cost, price(t, pid, free=free))
 
 
 def place_venture(t: Table, p: str, tid: str, pid: str) -> None:
@@ -72,14 +79,16 @@ def place_venture(t: Table, p: str, tid: str, pid: str) -> None:
     st.update({"venture": tid, "owner": None, "followers": 0})
     t.player(p)["hand"].remove(tid)
     t.emit("venture_placed", power=p, post=post.name, tile=t.tile(tid).name)
-    _put(t, p, pid, ftype, n, cost)
+    _put(t, p, pid, ftype, n, cost, price(t, pid, venture=tid))
     tile = t.tile(tid)
     if tile.trigger == "immediate":
         run_effects(t, p, tile.effects, tid, pid, [])
 
 
-def _put(t: Table, p: str, pid: str, ftype: str, n: int, cost: int) -> None:
+def _put(t: Table, p: str, pid: str, ftype: str, n: int, cost: int, full: int) -> None:
+    """Establish, paying ``cost`` (``full`` less the discounts, which the report names)."""
     st = t.s["posts"][pid]
+    discounts = t.discounts(p, "establish") if full else []
     before = set(t.duchies(p))
     previous = st.get("owner")
     if cost:
@@ -89,7 +98,8 @@ def _put(t: Table, p: str, pid: str, ftype: str, n: int, cost: int) -> None:
     st["owner"], st["followers"] = p, n
     if previous and previous != p:
         t.emit("follower_returned", power=previous, post=t.name(pid))
-    t.emit("established", power=p, post=t.name(pid), follower=ftype, count=n, cost=cost)
+    t.emit("established", power=p, post=t.name(pid), follower=ftype, count=n, cost=cost,
+           price=full, discounts=discounts)
     for region in sorted(set(t.duchies(p)) - before):
         t.emit("duchy", power=p, region=t.name(region))
     post = t.post(pid)
