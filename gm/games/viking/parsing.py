@@ -60,6 +60,19 @@ class VikingTransformer(OrderTransformer):
         return self.resolve("tile", c[0])
 
     def post(self, c: list[str]) -> str:
+        """A post; a region written where a post is asked for ("parley Holmgard") is
+        refused with the region's posts (Game Board Anatomy: a region holds posts, and
+        PARLEY, ACTIVATE, THEOCRACY and the jarldom action name a post), so the player
+        writes the post next time instead of reading "unknown post"."""
+        posts, places = self.context.names.get("post"), self.context.names.get("place")
+        if posts is not None and places is not None and not isinstance(
+                posts.lookup(c[0]), str):
+            region = places.lookup(c[0])
+            said = self.context.extra.get("region_posts", {}).get(region)
+            if isinstance(region, str) and said:
+                raise OrderRejected(ErrorKind.UNKNOWN_NAME, msg(
+                    "{place} is a region, not a post: its posts are {posts}",
+                    place=said[0], posts=said[1]))
         return self.resolve("post", c[0])
 
     def place(self, c: list[str]) -> str:
@@ -346,9 +359,22 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
                "power": NameIndex({k: [a for a in v if a and a != k] for k, v in powers.items()},
                                   "power", shown=lambda p: said_colour(data, p)),
                "choice": _index(choice, "choice", said)},
-        power=power, language=language, commands=phase_commands(step), extra=extra)
+        power=power, language=language, commands=phase_commands(step),
+        extra={**extra, "region_posts": region_posts(data)})
     _contexts.put(key, (data, context))  # the data is kept alive: its id stays its own
     return context
+
+
+def region_posts(data: Data) -> dict[str, tuple[str, str]]:
+    """Each region that holds posts, by its English name: (the region, its posts), as a
+    reply names them in the reader's language (:meth:`Data.said`, :meth:`Data.said_all`);
+    built with the parse context, which is kept (:func:`context_for`)."""
+    out: dict[str, tuple[str, str]] = {}
+    for region in data.regions.values():
+        names = sorted(p.name for p in data.posts.values() if p.region == region.id)
+        if names:
+            out[region.name] = (data.said(region.name), data.said_all(names))
+    return out
 
 
 def said_colour(data: Data, power: str) -> str:

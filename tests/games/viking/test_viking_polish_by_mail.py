@@ -193,3 +193,23 @@ def test_every_french_tile_name_is_read_with_or_without_accents_in_every_order_n
             assert read(f"garder {written}, {written}") == Keep((t.name, t.name)), written
             assert read(f"offrir blue : donner tuile {written} contre rien") == Offer(
                 "blue", (Item("tile", t.name),), (Item("nothing"),)), written
+
+
+# -- 5. a region written where a post is asked for -----------------------------------------
+
+def test_a_region_written_where_a_post_is_asked_for_names_the_regions_posts(pv) -> None:  # type: ignore[no-untyped-def]
+    """Game Board Anatomy: a region holds posts; PARLEY (Standard Actions E) is made on a
+    post. "parley Holmgard" (a region) was answered "unknown post 'Holmgard'", and the
+    player had to find the posts of Holmgard on the map before writing again."""
+    reply = reply_to(pv, "red", "parley Holmgard\nactivate Svealand\nparley Birka")
+    assert ("??  parley Holmgard: Holmgard is a region, not a post: its posts are Gorodische, "
+            "Ilmen\n") in reply, reply
+    assert ("??  activate Svealand: Svealand is a region, not a post: its posts are Birka, "
+            "Sigtuna\n") in reply, reply
+    assert "REFUSED  parley Birka: refused: you have no longship on Birka" in reply, reply
+
+
+def test_a_french_seat_reads_the_regions_posts_in_french(pvfr) -> None:  # type: ignore[no-untyped-def]
+    reply = reply_to(pvfr, "red", "parlementer Syrie")
+    assert ("??  parlementer Syrie : Syrie est une région, pas un poste : ses postes sont Alep, "
+            "Damas\n") in reply, reply
