@@ -57,6 +57,20 @@ class VikingTransformer(OrderTransformer):
 
     # name slots: resolved among what the player may know, or as written (reparse)
     def tile(self, c: list[str]) -> str:
+        """A tile, by its name or its number in the data (orders.md §7: ``play 117``). A
+        number no known tile has, where the saga track holds a tile in that slot ("invest
+        buy 1", the report numbering the track "1. New Settlers"), is refused with the
+        order that buys that slot, not with names picked by spelling."""
+        tiles = self.context.names.get("tile")
+        written = str(c[0]).strip()
+        if tiles is not None and written.isdigit() and not isinstance(tiles.lookup(written), str):
+            track: tuple[str, ...] = self.context.extra.get("track", ())
+            n = int(written)
+            if 1 <= n <= len(track) and track[n - 1]:
+                raise OrderRejected(ErrorKind.UNKNOWN_NAME, msg(
+                    "no tile you know has the number {n}; the tile in saga-track slot {n} is "
+                    "{tile}: 'invest {n}' buys it", n=n,
+                    tile=self.context.extra.get("track_said", {}).get(track[n - 1], track[n - 1])))
         return self.resolve("tile", c[0])
 
     def post(self, c: list[str]) -> str:
@@ -360,7 +374,8 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
                                   "power", shown=lambda p: said_colour(data, p)),
                "choice": _index(choice, "choice", said)},
         power=power, language=language, commands=phase_commands(step),
-        extra={**extra, "region_posts": region_posts(data)})
+        extra={**extra, "region_posts": region_posts(data),
+               "track_said": {x: data.said(x) for x in extra.get("track", ()) if x}})
     _contexts.put(key, (data, context))  # the data is kept alive: its id stays its own
     return context
 

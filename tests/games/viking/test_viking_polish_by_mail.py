@@ -213,3 +213,24 @@ def test_a_french_seat_reads_the_regions_posts_in_french(pvfr) -> None:  # type:
     reply = reply_to(pvfr, "red", "parlementer Syrie")
     assert ("??  parlementer Syrie : Syrie est une région, pas un poste : ses postes sont Alep, "
             "Damas\n") in reply, reply
+
+
+# -- 6. a saga-track slot written as a tile ------------------------------------------------
+
+def test_invest_buy_with_a_slot_number_says_which_order_buys_that_slot(pv) -> None:  # type: ignore[no-untyped-def]
+    """orders.md §7: "invest 3 # buy the saga tile in track slot 3"; a tile is also named
+    by its number in the data. "invest buy 1" (the report numbers the track "1. New
+    Settlers") was answered "unknown tile '1': did you mean New Settlers or Shipyard or
+    Plague Year?", names picked by spelling."""
+    reply = reply_to(pv, "red", "invest buy 1")
+    assert ("??  invest buy 1: no tile you know has the number 1; the tile in saga-track slot "
+            "1 is New Settlers: 'invest 1' buys it\n") in reply, reply
+    reply = reply_to(pv, "red", "invest 1")
+    assert "OK  invest buy New Settlers" in reply, reply
+
+
+def test_a_french_seat_reads_which_order_buys_the_slot_in_french(pvfr) -> None:  # type: ignore[no-untyped-def]
+    reply = reply_to(pvfr, "red", "investir acheter 2")
+    assert ("??  investir acheter 2 : aucune tuile que vous connaissez ne porte le numéro 2 ; la "
+            "tuile de la case 2 de la piste de saga est Raid viking : « investir 2 » l'achète\n") \
+        in reply, reply
