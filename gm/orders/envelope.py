@@ -85,7 +85,8 @@ class Problem(Enum):
     NO_PASSWORD = "POWER needs a password"
     BAD_COMMAND = "command not understood"
     MODERATOR_ONLY = "only the moderator may use this command"
-    UNCLOSED_PRESS = "PRESS without ENDPRESS: the message was not sent"
+    UNCLOSED_PRESS = ("PRESS without ENDPRESS: the message was not sent (ENDPRESS goes on a line of"
+                      " its own after it); the lines below it were read as orders")
     STRAY_ENDPRESS = "ENDPRESS without PRESS"
     BAD_DATE = "not a valid date (write 2026-12-20)"
 
@@ -616,7 +617,21 @@ def parse_envelope(lines: Sequence[SourceLine]) -> Envelope:
 class _Press:
     line: SourceLine
     press: c.Press
-    text: list[str] = field(default_factory=list)
+    inline: str = ""  # the text after the colon of ``PRESS TO france: text``
+    lines: list[SourceLine] = field(default_factory=list)
+
+
+_PRESS_INLINE = re.compile(r"^\s*((?:press|presse)\s+(?:to|a|à)\s+[^:]*[^:\s])\s*:\s*(\S.*?)\s*$", re.IGNORECASE)
+"""``PRESS TO france: text``: the command and the message's first line (orders.md §1)."""
+
+
+def _press_inline(text: str) -> tuple[c.Press, str] | None:
+    """The press and its first line when ``text`` is ``PRESS TO powers: text``, else None."""
+    m = _PRESS_INLINE.match(text)
+    if m is None:
+        return None
+    cmd = parse_command_safe(m.group(1))
+    return (cmd, m.group(2)) if isinstance(cmd, c.Press) else None
 
 
 class _Builder:
@@ -651,20 +666,37 @@ class _Builder:
             self.env.ignored.append(line)
 
     def finish(self) -> None:
-        if self.press is not None and self.section is not None:
-            self.section.errors.append(EnvelopeError(self.press.line, Problem.UNCLOSED_PRESS))
+        """A press left open: ``PRESS TO france: text`` is the one line's message, any other
+        is not sent; either way the lines after it are read again as the mail's orders and
+        commands, never lost in a message nobody gets (a one-line press swallowed the orders
+        below it)."""
+        while self.press is not None and self.section is not None:
+            left, self.press = self.press, None
+            if left.inline:
+                self.section.items.append(CommandLine(left.line, c.Press(left.press.to, left.inline)))
+            else:
+                self.section.errors.append(EnvelopeError(left.line, Problem.UNCLOSED_PRESS))
+            for line in left.lines:
+                self.feed(line)
 
     def _feed_press(self, line: SourceLine) -> None:
         assert self.press is not None and self.section is not None
         if is_command_line(line.text) and parse_command_safe(line.text) == "endpress":
-            press = c.Press(self.press.press.to, "\n".join(self.press.text).strip("\n"))
+            text = [self.press.inline] if self.press.inline else []
+            text += [x.text for x in self.press.lines]
+            press = c.Press(self.press.press.to, "\n".join(text).strip("\n"))
             self.section.items.append(CommandLine(self.press.line, press))
             self.press = None
         else:
-            self.press.text.append(line.text)
+            self.press.lines.append(line)
 
     def _command(self, line: SourceLine, parsed: Any = None) -> None:
         """A command line; ``parsed``: its command, when :func:`_envelope_opening` read it."""
+        inline = _press_inline(line.text) if parsed is None else None
+        if inline is not None:
+            self._ensure_section(line)
+            self.press = _Press(line, inline[0], inline[1])
+            return
         try:
             cmd = parse_command(line.text) if parsed is None else parsed
         except ValueError as e:

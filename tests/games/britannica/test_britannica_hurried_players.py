@@ -1,0 +1,46 @@
+"""Pax Britannica orders as seven hurried players write them, through the real pipeline.
+
+Each test sends a mail the way a player played the game from the outside wrote it, and
+asserts the reply (or the press mail) that player reads: a line that cost a round of mail
+before (an order swallowed by a one-line press, "the Sudan", "du pays", a declaration of war
+mailed in the Movement phase with no word of when to send it) now reads, or says when to
+send it.
+"""
+
+from __future__ import annotations
+
+from tests.games.britannica.test_britannica_by_mail import ADDR, pax  # noqa: F401
+from tests.pipeline.conftest import deliver, mail, outbox
+
+
+def send(ctx, power: str, body: str) -> str:  # type: ignore[no-untyped-def]
+    deliver(ctx, mail(f"GAME pax1\nPOWER {power} {power}-pw\n{body}", sender=ADDR[power]))
+    return outbox(ctx, kind="reply", to=ADDR[power])[-1][1]
+
+
+def press_to(ctx, power: str) -> list[str]:  # type: ignore[no-untyped-def]
+    return [text for _, text in outbox(ctx, kind="press", to=ADDR[power])]
+
+
+def test_a_one_line_press_is_sent_and_the_orders_below_it_are_carried_out(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """orders.md §1 "PRESS TO france, russia ... ENDPRESS": written on one line, ``press to
+    france: meet me in Egypt`` took every line below it as the message, and with no
+    ENDPRESS sent nothing: the orders after it were lost without a word."""
+    reply = send(pax, "britain", "press to france: meet me in Egypt\nbuy army 3\n"
+                                 "press to france: shall we meet at the congress?\nbuy army 1\n")
+    assert "OK  buy army 3" in reply and "OK  buy army 1" in reply, reply
+    assert "press sent to France" in reply and "ENDPRESS" not in reply, reply
+    (first, second) = press_to(pax, "france")
+    assert "meet me in Egypt" in first and "buy army" not in first, first
+    assert "shall we meet at the congress?" in second, second
+
+
+def test_a_press_left_open_is_not_sent_and_says_so_but_the_orders_below_it_are_read(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """orders.md §1: "the text up to ENDPRESS is passed on verbatim"; without ENDPRESS the
+    message is not sent, and the reply says where ENDPRESS goes instead of dropping the
+    lines after PRESS."""
+    reply = send(pax, "france", "PRESSE A italie\nBonjour l'Italie.\nacheter armee 3\n")
+    assert ("PRESSE sans FINPRESSE : le message n'a pas été envoyé (FINPRESSE se met seul sur "
+            "une ligne après lui) ; les lignes qui suivent ont été lues comme des ordres") in reply, reply
+    assert "OK  acheter armée 3" in reply, reply
+    assert press_to(pax, "italy") == []
