@@ -54,6 +54,8 @@ POWER_ALIASES = {
     "ottoman": ["Ottoman Empire", "Ottomans", "Turkey", "Turquie", "Empire ottoman"],
 }
 _ARTICLE = re.compile(r"^(?:l['’]\s*|(?:la|le|les)\s+)", re.IGNORECASE)
+_PLACE_ARTICLE = re.compile(r"^(?:the\s+|l['’]\s*|(?:la|le|les)\s+)", re.IGNORECASE)
+"""An article before a place's name: "the Sudan", "the Mediterranean", "la Perse"."""
 HOME_WORDS = ("home", "patrie", "foyer", "metropole", "pays")
 """What names the home box in an order (folded: "métropole", "la métropole", "au pays" as
 a French report says it: ``_is_home``)."""
@@ -192,18 +194,31 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
             return self.written[start:end]
         return text
 
+    def _unarticled(self, text: str) -> str:
+        """``text`` without its article ("the Sudan", "the Mediterranean", "la Perse") unless
+        the name is a place with it: players write them so, and the refusal cost a mail (a
+        misspelt name is then looked up bare, for the names it is near: "the Sudn")."""
+        bare = _PLACE_ARTICLE.sub("", text)
+        if bare == text or not bare:
+            return text
+
+        def known(t: str) -> bool:
+            return isinstance(self.n.areas.lookup(t), str) or isinstance(self.n.seas.lookup(t), str)
+        return text if known(text) else bare
+
     def _area(self, text: str, home_ok: bool = False) -> str:
         if home_ok and _is_home(text):
             return "home"
-        return self.n.by_name[self.n.areas.resolve(text)]
+        return self.n.by_name[self.n.areas.resolve(self._unarticled(text))]
 
     def _sea(self, text: str) -> str:
-        return self.n.by_name[self.n.seas.resolve(text)]
+        return self.n.by_name[self.n.seas.resolve(self._unarticled(text))]
 
     def _place(self, text: str) -> str:
         """An area or a sea zone (paths and ``via``)."""
         if _is_home(text):
             return "home"
+        text = self._unarticled(text)
         if self.n.seas.is_exact(text) and not self.n.areas.is_exact(text):
             return self._sea(text)  # "Caribbean" is the sea, not the start of "Caribbean Islands"
         found = self.n.areas.lookup(text)

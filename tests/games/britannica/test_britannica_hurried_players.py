@@ -44,3 +44,21 @@ def test_a_press_left_open_is_not_sent_and_says_so_but_the_orders_below_it_are_r
             "une ligne après lui) ; les lignes qui suivent ont été lues comme des ordres") in reply, reply
     assert "OK  acheter armée 3" in reply, reply
     assert press_to(pax, "italy") == []
+
+
+def test_the_before_a_place_name_is_read_as_the_place(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """"place interest in the Sudan", "to the West Indies" (as English writes them) were
+    refused as unknown areas; a misspelt one is looked up without its article."""
+    reply = send(pax, "britain", "place interest in the Sudan\n"
+                                 "move army 3 from home to the West Indies\nplace interest in the Sudn\n")
+    assert "OK  place interest in Sudan" in reply, reply
+    assert "you wrote: place interest in the Sudan" in reply, reply
+    assert "OK  move army 3 from home to West Indies" in reply, reply
+    assert "unknown area 'Sudn': did you mean Sudan" in reply, reply
+
+
+def test_deplacer_du_pays_as_the_french_report_says_au_pays(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The French report lists "armée 3 au pays"; "déplacer armée 3 du pays vers Alger" ("du"
+    = "de le") was not understood."""
+    reply = send(pax, "france", "deplacer armee 3 du pays vers Alger\n")
+    assert "OK  déplacer armée 3 de métropole vers Alger" in reply, reply
