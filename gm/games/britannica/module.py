@@ -25,7 +25,7 @@ from gm.games.britannica.parser import parse_lines
 from gm.games.britannica.turn import adjudicate
 from gm.games.britannica.view import view as fog_view
 from gm.games.britannica.view import words as data_words
-from gm.i18n import Name, languages, msg
+from gm.i18n import Name, Text, languages, msg
 from gm.orders.conditions import Not, OrderPredicate
 from gm.orders.model import ParseResult, SourceLine
 
@@ -45,6 +45,12 @@ ORDERS_OF_STEP: dict[str, tuple[type, ...]] = {
     "war-first": (o.Move, o.Attack, o.Retreat, o.Peace, o.Volunteer, o.Deny, o.Declare, o.SwitchPower),
     "war-second": (o.Move, o.Attack, o.Retreat, o.Peace, o.Volunteer, o.Deny, o.Declare, o.SwitchPower),
 }
+_TAKEN_IN = {"movement": msg("the Movement phase"), "negotiation": msg("the Negotiation phase"),
+             "congress": msg("the Congress of Europe"), "war": msg("the War phase"),
+             "war-first": msg("the war rounds")}
+"""Where an order of another phase is taken, said to its writer (by the first step of each)."""
+_SAME_PLACE = {"congress-vote": "congress", "congress-runoff": "congress", "congress-sign": "congress",
+               "war-second": "war-first"}
 KIND_OF_STEP = {"setup": "setup", "movement": "movement", "negotiation": "negotiation", "congress": "congress",
                 "congress-vote": "congress", "congress-runoff": "congress", "congress-sign": "congress", "war": "war",
                 "war-first": "war", "war-second": "war"}
@@ -171,6 +177,21 @@ def _not_this_phase(state: State, actor: str) -> bool:
     return side is not None and (side == first) != (state["step"] == "war-first")
 
 
+def _wrong_phase(base: Any) -> Text:
+    """"not an order of this phase", naming where it is taken ("the War phase or the war
+    rounds"), so that the player sends it then rather than lose it."""
+    where = list(dict.fromkeys(_SAME_PLACE.get(step, step) for step, kinds in ORDERS_OF_STEP.items()
+                               if isinstance(base, kinds) and not isinstance(base, o.SwitchPower)))
+    if not where:
+        return msg("not an order of this phase")
+    said = [_TAKEN_IN[w] for w in where]
+    listed = said[0]
+    for i, more in enumerate(said[1:], 2):
+        listed = (msg("{some} or {last}", some=listed, last=more) if i == len(said)
+                  else msg("{some}, {more}", some=listed, more=more))
+    return msg("not an order of this phase: it is taken in {phases}", phases=listed)
+
+
 def _names_a_cape(d: Any, order: Any) -> bool:
     capes = set(d.raw_map.get("cape_zones", {}))
     values = [getattr(order, f, None) for f in ("origin", "dest", "where", "area")]
@@ -275,7 +296,7 @@ class Britannica(GameModule):
             elif isinstance(base, o.NotYet):
                 out.append(Validation(Verdict.REFUSED, msg("'{verb}' is not yet implemented", verb=base.verb)))
             elif not isinstance(base, allowed):
-                out.append(Validation(Verdict.REFUSED, msg("not an order of this phase")))
+                out.append(Validation(Verdict.REFUSED, _wrong_phase(base)))
             elif (isinstance(base, o.Move | o.Attack | o.Retreat | o.Peace) and state.get("wars")
                   and war.side_of(state["wars"][0], o.actor_of(order)) is None):
                 out.append(Validation(Verdict.REFUSED, msg("your power is not in this war")))

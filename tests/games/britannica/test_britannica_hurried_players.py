@@ -62,3 +62,18 @@ def test_deplacer_du_pays_as_the_french_report_says_au_pays(pax) -> None:  # typ
     = "de le") was not understood."""
     reply = send(pax, "france", "deplacer armee 3 du pays vers Alger\n")
     assert "OK  déplacer armée 3 de métropole vers Alger" in reply, reply
+
+
+def test_war_phase_any_player_declares_war_mailed_in_the_movement_phase_names_the_war_phase(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Seed, Sequence of Play, War Phase: "If a Chinese Rebellion occurs, the Ottoman Empire
+    declares war, or any player declares war, players proceed to the War sequence." A
+    declaration mailed in the Movement phase is refused, saying when to send it (it said
+    "not an order of this phase" only)."""
+    reply = send(pax, "russia", "declare war on britain\nsign treaty Entente\n")
+    assert ("declare war on britain: refused: not an order of this phase: it is taken in "
+            "the War phase or the war rounds") in reply, reply
+    assert ("not an order of this phase: it is taken in the Negotiation phase, the Congress "
+            "of Europe or the War phase") in reply, reply
+    reply = send(pax, "france", "déclarer la guerre à la Grande-Bretagne\n")
+    assert ("refusé : pas un ordre de cette phase : il se donne dans la phase de guerre ou "
+            "les tours de guerre") in reply, reply
