@@ -634,10 +634,31 @@ def parse_lines(lines: Sequence[SourceLine], power: str,
         before = result.lines[-1] if result.lines else None
         r = parse_line(line, actor, n, before.line.text if isinstance(before, Ignored) else None,
                        commands)
-        if isinstance(r, ParsedOrder) and isinstance(r.order, o.SwitchPower):
-            actor = r.order.to
-        result.lines.append(r)
+        for one in _joined_orders(line, r, actor, n, commands) if isinstance(r, LineError) else [r]:
+            if isinstance(one, ParsedOrder) and isinstance(one.order, o.SwitchPower):
+                actor = one.order.to
+            result.lines.append(one)
     return result
+
+
+def _joined_orders(line: SourceLine, refused: LineError, actor: str, n: Names,
+                   commands: tuple[str, ...]) -> list[ParsedOrder | LineError | Ignored]:
+    """A line that does not read as one order but as several joined by commas or semicolons,
+    each opening with an order's word ("vote 1 yes, vote 2 no", "upgrade Eritrea to
+    protectorate, move army 1 from home to Eritrea"): each read as its own line, under the
+    line's number (it was refused whole, with the syntax of an order it follows). Any other
+    line stays refused as it was."""
+    pieces = [p.strip() for p in re.split(r"[,;]", line.text)]
+    if len(pieces) < 2 or not all(
+            p and fold(p.split(" ", 1)[0].split(":", 1)[0]) in _folded_command_words() for p in pieces):
+        return [refused]
+    out: list[ParsedOrder | LineError | Ignored] = []
+    for piece in pieces:
+        one = parse_line(SourceLine(line.number, piece), actor, n, None, commands)
+        if isinstance(one, ParsedOrder) and isinstance(one.order, o.SwitchPower):
+            actor = one.order.to
+        out.append(one)
+    return out
 
 
 # -- canonical echo (re-parses to the same order) ------------------------------

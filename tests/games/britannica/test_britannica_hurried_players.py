@@ -77,3 +77,13 @@ def test_war_phase_any_player_declares_war_mailed_in_the_movement_phase_names_th
     reply = send(pax, "france", "déclarer la guerre à la Grande-Bretagne\n")
     assert ("refusé : pas un ordre de cette phase : il se donne dans la phase de guerre ou "
             "les tours de guerre") in reply, reply
+
+
+def test_orders_joined_on_one_line_by_commas_are_each_read(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """"buy army 1, buy fleet 1" was refused whole with the syntax of buy, which the player
+    had followed: each order of the line is now read (and refused) on its own."""
+    reply = send(pax, "britain", "buy army 1, buy fleet 1\nupgrade egpyt to protectorate; buy army 3\n"
+                                 "buy army 3, army 1\n")
+    assert "    3  OK  buy army 1" in reply and "    3  OK  buy fleet 1" in reply, reply
+    assert "unknown area 'egpyt': did you mean Egypt?" in reply and "    4  OK  buy army 3" in reply, reply
+    assert "buy army 3, army 1: not understood: it is written buy army|fleet STRENGTH" in reply, reply
