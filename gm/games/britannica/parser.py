@@ -54,8 +54,8 @@ POWER_ALIASES = {
     "ottoman": ["Ottoman Empire", "Ottomans", "Turkey", "Turquie", "Empire ottoman"],
 }
 _ARTICLE = re.compile(r"^(?:l['’]\s*|(?:la|le|les)\s+)", re.IGNORECASE)
-_PLACE_ARTICLE = re.compile(r"^(?:the\s+|l['’]\s*|(?:la|le|les)\s+)", re.IGNORECASE)
-"""An article before a place's name: "the Sudan", "the Mediterranean", "la Perse"."""
+_NAME_ARTICLE = re.compile(r"^(?:the\s+|l['’]\s*|(?:la|le|les)\s+)", re.IGNORECASE)
+"""An article before a place's or a power's name: "the Sudan", "la Perse", "the USA"."""
 HOME_WORDS = ("home", "patrie", "foyer", "metropole", "pays")
 """What names the home box in an order (folded: "métropole", "la métropole", "au pays" as
 a French report says it: ``_is_home``)."""
@@ -198,7 +198,7 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         """``text`` without its article ("the Sudan", "the Mediterranean", "la Perse") unless
         the name is a place with it: players write them so, and the refusal cost a mail (a
         misspelt name is then looked up bare, for the names it is near: "the Sudn")."""
-        bare = _PLACE_ARTICLE.sub("", text)
+        bare = _NAME_ARTICLE.sub("", text)
         if bare == text or not bare:
             return text
 
@@ -227,12 +227,12 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         return self._sea(text)
 
     def _power(self, text: str) -> str:
-        """A power; a French article before it is dropped (``à la France``, ``contre
-        l'Allemagne``) when the name is not found as written."""
+        """A power; an article before it is dropped (``à la France``, ``contre l'Allemagne``,
+        ``object to the USA``) when the name is not found as written."""
         try:
             return self.n.powers.resolve(text)
         except NameNotResolved:
-            bare = _ARTICLE.sub("", text)
+            bare = _NAME_ARTICLE.sub("", text)
             if bare == text:
                 raise
             return self.n.powers.resolve(bare)

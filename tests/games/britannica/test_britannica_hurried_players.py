@@ -9,7 +9,7 @@ send it.
 
 from __future__ import annotations
 
-from tests.games.britannica.test_britannica_by_mail import ADDR, pax  # noqa: F401
+from tests.games.britannica.test_britannica_by_mail import ADDR, MOD, close, pax, report  # noqa: F401
 from tests.pipeline.conftest import deliver, mail, outbox
 
 
@@ -87,3 +87,34 @@ def test_orders_joined_on_one_line_by_commas_are_each_read(pax) -> None:  # type
     assert "    3  OK  buy army 1" in reply and "    3  OK  buy fleet 1" in reply, reply
     assert "unknown area 'egpyt': did you mean Egypt?" in reply and "    4  OK  buy army 3" in reply, reply
     assert "buy army 3, army 1: not understood: it is written buy army|fleet STRENGTH" in reply, reply
+
+
+def _to_the_congress(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Britain's Protectorate over Italy's Influence in Eritrea gives Italy a Casus Belli;
+    Italy calls a Congress in Russia (as test_britannica_by_mail)."""
+    send(ctx, "britain", "place protectorate in Eritrea\nmove army 3 from home to Eritrea\n")
+    deliver(ctx, mail("GAME pax1\nMODERATOR mod-secret\nDICE 6\n", sender=MOD))
+    assert close(ctx) == "1880-negotiation"
+    send(ctx, "italy", "congress in Russia\n")
+    assert close(ctx) == "1880-congress"
+
+
+def test_congress_proposals_one_vote_per_proposal_written_as_players_write_them(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Seed, Congress of Europe: "There is no limit to the number of proposals one can put
+    forward" and "Each player has one vote per proposal". A proposal's clauses separated by
+    commas, "object to the USA" and two votes on one line were each refused, and the
+    second ballot's report was headed "congress-runoff"."""
+    _to_the_congress(pax)
+    reply = send(pax, "britain", "propose 1: britain protectorate in Eritrea, italy interest in Eritrea\n")
+    assert 'OK  propose 1: britain protectorate in Eritrea; italy interest in Eritrea' in reply, reply
+    send(pax, "italy", "propose 2: britain none in Eritrea\n")
+    assert "OK  object to usa" in send(pax, "germany", "attend\nobject to the USA\n")
+    send(pax, "usa", "attend\n")
+    assert close(pax) == "1880-congress-vote"
+    assert "U.S.A. may not attend the Congress" in report(pax, "usa")
+    reply = send(pax, "germany", "vote 1 yes, vote 2 yes\n")
+    assert "OK  vote 1 yes" in reply and "OK  vote 2 yes" in reply, reply
+    send(pax, "russia", "vote 1 yes\nvote 2 yes\n")
+    assert close(pax) == "1880-congress-runoff"
+    assert "Pax Britannica, 1880: Congress of Europe (second ballot), report for Japan" in report(pax, "japan")
+    assert "Congrès européen (second tour de scrutin), rapport pour la France" in report(pax, "france")
