@@ -134,6 +134,8 @@ def _refusal(d: BritanniaData, state: State, new: State, step: str, x: o.Order, 
         return None
     if isinstance(x, o.Declare) and step == "war":
         return _declaration(d, state, x)
+    if isinstance(x, o.Support) and step == "war":
+        return _support(d, state, x, own)
     if isinstance(x, o.Volunteer | o.Deny):
         return _offer(d, state, step, x)
     if step in ("war-first", "war-second") and state.get("wars"):
@@ -181,6 +183,24 @@ def _declaration(d: BritanniaData, state: State, x: o.Declare) -> str | None:
     if not has and not _may_gain_casus_belli(state, actor, t):
         return msg("a declaration of war needs a Casus Belli against that power")
     return None
+
+
+def _support(d: BritanniaData, state: State, x: o.Support, own: Sequence[o.Order]) -> str | None:
+    """``support`` of a Great Power (declarations._join): it needs a ratified treaty with
+    that power, unless the war is an Ottoman one; known now when no treaty between the two
+    can be ratified in the phase (none drafted, none in the mail) and the ally can be in no
+    Ottoman war (no Ottoman declaration pending, no Casus Belli of the ally against the
+    Ottomans). It was accepted and refused at adjudication, too late to sign one."""
+    ally, actor = x.ally, x.actor
+    if ally not in d.great_powers or {actor, ally} == GERMAN_PAIR:
+        return None  # a seat that writes is no longer a drop-out (dropout.track)
+    if any({actor, ally} <= set(t["parties"]) for t in state["treaties"]) or any(
+            isinstance(y, o.TreatyText) and ally in y.parties or isinstance(y, o.Sign) for y in own):
+        return None
+    if state.get("ottoman_triggers") or any(
+            cb["holder"] == ally and cb["against"] == "ottoman" for cb in state["casus_belli"]):
+        return None
+    return msg("support needs a ratified treaty with that power (or an Ottoman war)")
 
 
 def _offer(d: BritanniaData, state: State, step: str, x: o.Volunteer | o.Deny) -> str | None:

@@ -118,3 +118,27 @@ def test_congress_proposals_one_vote_per_proposal_written_as_players_write_them(
     assert close(pax) == "1880-congress-runoff"
     assert "Pax Britannica, 1880: Congress of Europe (second ballot), report for Japan" in report(pax, "japan")
     assert "Congrès européen (second tour de scrutin), rapport pour la France" in report(pax, "france")
+
+
+def test_declarations_of_war_treaties_in_force_a_support_without_one_is_refused_on_arrival(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Seed, Declarations of War: "When War is declared, the players should consult their
+    Treaties in force to determine whether or not other Powers are obligated to come to one
+    of the warring Powers' aid." A support of a power with no treaty in force nor drafted
+    was answered OK and refused at adjudication, too late to sign one."""
+    _to_the_congress(pax)
+    send(pax, "britain", "propose 1: italy none in Eritrea\n")
+    send(pax, "germany", "attend\n")
+    assert close(pax) == "1880-congress-vote"
+    for p in ("britain", "russia"):
+        send(pax, p, "vote 1 yes\n")
+    assert close(pax) == "1880-congress-sign"
+    send(pax, "italy", "defy 1\n")
+    assert close(pax) == "1880-war"
+    send(pax, "britain", "declare war on Italy\n")
+    reply = send(pax, "france", "soutenir la Grande-Bretagne\n")
+    assert ("REFUSÉ  soutenir Grande-Bretagne : refusé : un soutien exige un traité ratifié avec "
+            "cette puissance (ou une guerre ottomane)") in reply, reply
+    # a treaty drafted in the mail may be ratified in the phase: the support waits for it
+    reply = send(pax, "france", 'traité "Alliance" secret entre france, grande-bretagne : aide\n'
+                                "soutenir la Grande-Bretagne\n")
+    assert "OK  soutenir Grande-Bretagne" in reply, reply
