@@ -28,6 +28,7 @@ from gm.games.britannica.view import words as data_words
 from gm.i18n import Name, Text, languages, msg
 from gm.orders.conditions import Not, OrderPredicate
 from gm.orders.model import ParseResult, SourceLine
+from gm.orders.names import either
 
 MOVEMENT_ORDERS = (o.Buy, o.Place, o.Upgrade, o.Downgrade, o.Move, o.Merchant, o.Canal,
                    o.Garrison, o.Transfer, o.SwitchPower)
@@ -184,12 +185,8 @@ def _wrong_phase(base: Any) -> Text:
                                if isinstance(base, kinds) and not isinstance(base, o.SwitchPower)))
     if not where:
         return msg("not an order of this phase")
-    said = [_TAKEN_IN[w] for w in where]
-    listed = said[0]
-    for i, more in enumerate(said[1:], 2):
-        listed = (msg("{some} or {last}", some=listed, last=more) if i == len(said)
-                  else msg("{some}, {more}", some=listed, more=more))
-    return msg("not an order of this phase: it is taken in {phases}", phases=listed)
+    return msg("not an order of this phase: it is taken in {phases}",
+               phases=either(_TAKEN_IN[w] for w in where))
 
 
 def _names_a_cape(d: Any, order: Any) -> bool:

@@ -72,7 +72,7 @@ def test_war_phase_any_player_declares_war_mailed_in_the_movement_phase_names_th
     reply = send(pax, "russia", "declare war on britain\nsign treaty Entente\n")
     assert ("declare war on britain: refused: not an order of this phase: it is taken in "
             "the War phase or the war rounds") in reply, reply
-    assert ("not an order of this phase: it is taken in the Negotiation phase, the Congress "
+    assert ("not an order of this phase: it is taken in the Negotiation phase or the Congress "
             "of Europe or the War phase") in reply, reply
     reply = send(pax, "france", "déclarer la guerre à la Grande-Bretagne\n")
     assert ("refusé : pas un ordre de cette phase : il se donne dans la phase de guerre ou "
