@@ -32,7 +32,7 @@ from gm.orders.grammar import (
 from gm.orders.help import find_topic, topic_name, topics_of
 from gm.orders.lalr import RefusedAtFirstWord
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
-from gm.orders.names import NameIndex, NameNotResolved, fold, query_keys, strip_accents
+from gm.orders.names import NameIndex, NameNotResolved, fold, listed, query_keys, strip_accents
 from gm.orders.printed import PrintedNames, name_words
 from gm.orders.text import straighten_quotes
 from gm.resources import grammar_root
@@ -212,7 +212,16 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         return self.n.by_name[self.n.areas.resolve(self._unarticled(text))]
 
     def _sea(self, text: str) -> str:
-        return self.n.by_name[self.n.seas.resolve(self._unarticled(text))]
+        """A sea zone; a name near none of them is answered with the list of the sea zones
+        (few, and the printed map is not in the player's hands: "Red Sea" is none)."""
+        found = self.n.seas.lookup(self._unarticled(text))
+        if isinstance(found, str):
+            return self.n.by_name[found]
+        if found.candidates:
+            raise NameNotResolved(found)
+        zones = listed(_nm(self.n.by_name[z]) for z in self.n.seas.names if self.n.by_name[z] in load().seas)
+        raise _Refused(ErrorKind.UNKNOWN_NAME, msg("unknown sea zone {text!r}: the sea zones are {zones}",
+                                                   text=found.text, zones=zones))
 
     def _place(self, text: str) -> str:
         """An area or a sea zone (paths and ``via``)."""
@@ -224,7 +233,12 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         found = self.n.areas.lookup(text)
         if isinstance(found, str):
             return self.n.by_name[found]
-        return self._sea(text)
+        sea = self.n.seas.lookup(text)
+        if isinstance(sea, str):
+            return self.n.by_name[sea]
+        # a name near no sea zone is answered as an area ("unknown area 'Annam'"), the places
+        # moves name most; it was "unknown sea zone"
+        raise NameNotResolved(sea if sea.candidates and not found.candidates else found)
 
     def _power(self, text: str) -> str:
         """A power; an article before it is dropped (``à la France``, ``contre l'Allemagne``,

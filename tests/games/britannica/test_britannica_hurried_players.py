@@ -57,6 +57,19 @@ def test_the_before_a_place_name_is_read_as_the_place(pax) -> None:  # type: ign
     assert "unknown area 'Sudn': did you mean Sudan" in reply, reply
 
 
+def test_a_sea_zone_near_none_is_answered_with_the_sea_zones(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The printed map is not in the players' hands: "merchant new in the Red Sea" was
+    answered "unknown sea zone 'Red Sea'" with no name to write instead; a misspelt area in a
+    move was called an unknown sea zone."""
+    reply = send(pax, "britain", "merchant new in the Red Sea\nmove army 3 from home to Annam\n")
+    assert ("unknown sea zone 'Red Sea': the sea zones are North Atlantic Ocean, Caribbean Sea, "
+            "South Atlantic Ocean, Mediterranean Sea, Black Sea, Indian Ocean") in reply, reply
+    assert "unknown area 'Annam'" in reply, reply
+    reply = send(pax, "france", "marchande nouvelle dans mer Rouge\n")
+    assert ("zone maritime introuvable : 'mer Rouge' ; les zones maritimes sont : Atlantique Nord, "
+            "mer des Caraïbes, Atlantique Sud, Méditerranée") in reply, reply
+
+
 def test_deplacer_du_pays_as_the_french_report_says_au_pays(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     """The French report lists "armée 3 au pays"; "déplacer armée 3 du pays vers Alger" ("du"
     = "de le") was not understood."""
