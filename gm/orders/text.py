@@ -97,6 +97,7 @@ def clean_body(text: str) -> list[SourceLine]:
     """The lines of a decoded plain-text body as parsed (orders.md §1)."""
     physical = text.splitlines()
     stop = _quote_start(physical)
+    closes = [i for i, raw in enumerate(physical[:stop]) if _ENDPRESS.match(raw)]
     out: list[SourceLine] = []
     in_press = False
     for number, raw in enumerate(physical[:stop], start=1):
@@ -113,7 +114,9 @@ def clean_body(text: str) -> list[SourceLine]:
         if _END.match(line):
             break
         if _PRESS.match(line):
-            in_press = True
+            # kept verbatim up to its ENDPRESS; with none below, the lines are cleaned as
+            # orders: the envelope sends a one-line press (PRESS TO x: text) and reads them
+            in_press = bool(closes) and closes[-1] >= number
         elif out and _continues(line):
             prev = out[-1]
             out[-1] = SourceLine(prev.number, f"{prev.text} {line}")

@@ -25,8 +25,9 @@ def press_to(ctx, power: str) -> list[str]:  # type: ignore[no-untyped-def]
 def test_a_one_line_press_is_sent_and_the_orders_below_it_are_carried_out(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     """orders.md §1 "PRESS TO france, russia ... ENDPRESS": written on one line, ``press to
     france: meet me in Egypt`` took every line below it as the message, and with no
-    ENDPRESS sent nothing: the orders after it were lost without a word."""
-    reply = send(pax, "britain", "press to france: meet me in Egypt\nbuy army 3\n"
+    ENDPRESS sent nothing: the orders after it were lost without a word (and were not
+    cleaned as orders: a list marker, a # comment)."""
+    reply = send(pax, "britain", "press to france: meet me in Egypt\n  * buy army 3   # cheap\n"
                                  "press to france: shall we meet at the congress?\nbuy army 1\n")
     assert "OK  buy army 3" in reply and "OK  buy army 1" in reply, reply
     assert "press sent to France" in reply and "ENDPRESS" not in reply, reply
