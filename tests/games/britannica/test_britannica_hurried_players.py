@@ -156,3 +156,19 @@ def test_declarations_of_war_treaties_in_force_a_support_without_one_is_refused_
     reply = send(pax, "france", 'traité "Alliance" secret entre france, grande-bretagne : aide\n'
                                 "soutenir la Grande-Bretagne\n")
     assert "OK  soutenir Grande-Bretagne" in reply, reply
+
+
+def test_austria_hungary_is_always_controlled_by_germany_for_written_as_a_heading(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Seed, Austria-Hungary: "Austria-Hungary is always controlled by Germany" and "The German
+    player can transfer £'s from the German treasury to Austria-Hungary". "FOR
+    Austria-Hungary:" written as a heading was not understood, so the orders below it were
+    Germany's own (Germany bought Austria-Hungary's army); "transfer £5" was not understood."""
+    reply = send(pax, "germany", "FOR Austria-Hungary:\nbuy army 1\nFOR germany\n"
+                                 "transfer £5 to austria-hungary\nbuy army 1 if funds >= 5 £\n")
+    assert "OK  FOR austria-hungary" in reply, reply
+    assert "OK  buy army 1   (£3: austria-hungary has spent £3 of £" in reply, reply
+    assert "OK  transfer 5 to austria-hungary" in reply, reply
+    assert "OK  buy army 1 if funds >= 5" in reply, reply
+    assert close(pax) == "1880-negotiation"
+    r = report(pax, "germany")
+    assert "Austria-Hungary buys an army of strength 1." in r and "Germany transfers £5 to Austria-Hungary." in r, r
