@@ -39,8 +39,11 @@ def test_rule_defensive_treaty_example_support_is_a_declaration_of_war_plus_5() 
                           "text": "defence", "signed": ["germany", "italy"], "ratified": True})
     s, _ = play(s, {})
     eti = s["eti"]
+    # Russia, with no treaty with Italy, is told so when its mail arrives (arrival._support)
+    assert refused_on_arrival(s, "russia", "support Italy") == [
+        "support needs a ratified treaty with that power (or an Ottoman war)"]
     s, events = play(s, {"france": "declare war on Italy", "germany": "support Italy",
-                         "russia": "support Italy"}, lead=[6, 1])
+                         "russia": "support Italy"}, lead=[6, 1], unjudged=("russia",))
     assert s["wars"][0]["sides"] == [["france"], ["italy", "germany"]]
     assert of_type(events, "order_not_carried_out")[0]["power"] == "russia"
     assert s["eti"] >= eti + 10
