@@ -20,12 +20,14 @@ from gm.games.britannica import board as b
 from gm.games.britannica import congress
 from gm.games.britannica import orders as o
 from gm.games.britannica.data import BritanniaData
+from gm.games.britannica.parser import said_place
 from gm.games.britannica.tensions import EUROPEAN
 from gm.games.britannica.war.declarations import GERMAN_PAIR
 from gm.games.britannica.war.geography import _at_war
 from gm.games.britannica.war.manoeuvre import adjacent
 from gm.games.britannica.war.sides import _units, combatants
 from gm.i18n import msg
+from gm.orders.names import listed
 
 State = dict[str, Any]
 
@@ -235,8 +237,11 @@ def _war_round(d: BritanniaData, state: State, step: str, x: o.Order, own: Seque
                      if u["strength"] == x.strength and u["id"] not in moved), None)
         if unit is None and not pending:
             return msg("no such unit there")
-        if x.dest not in adjacent(d, state, x.actor, x.origin):
-            return msg("not adjacent")
+        near = adjacent(d, state, x.actor, x.origin)
+        if x.dest not in near:  # the steps named, so that the next mail need not guess them
+            return msg("not adjacent: one step from {origin} reaches {places}",
+                       origin=said_place(x.origin), places=listed(
+                           said_place(p) for p in sorted(near, key=o._area_name)))
         if unit is not None:
             moved.add(unit["id"])
         return None

@@ -172,3 +172,24 @@ def test_austria_hungary_is_always_controlled_by_germany_for_written_as_a_headin
     assert close(pax) == "1880-negotiation"
     r = report(pax, "germany")
     assert "Austria-Hungary buys an army of strength 1." in r and "Germany transfers £5 to Austria-Hungary." in r, r
+
+
+def test_army_unit_movement_a_move_not_adjacent_names_the_steps_it_may_take(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Seed, War, Army Unit Movement: "each Army Unit belonging to your Alliance can move into
+    one of the following: Any adjacent Sea Zone containing one of your own Merchant Fleets
+    ...". A war move to a place not adjacent was refused "not adjacent" alone: the next mail
+    had to guess the step; a war round is a round of mail."""
+    _to_the_congress(pax)
+    send(pax, "britain", "propose 1: italy none in Eritrea\n")
+    assert close(pax) == "1880-congress-vote"
+    send(pax, "britain", "vote 1 yes\n")
+    assert close(pax) == "1880-congress-sign"
+    send(pax, "italy", "defy 1\n")
+    assert close(pax) == "1880-war"
+    send(pax, "britain", "declare war on Italy\n")
+    assert close(pax) == "1880-war-1-round-1-first"
+    reply = send(pax, "britain", "move fleet 10 from home to mediterranean\nmove army 1 from aden to eritrea\n")
+    assert ("move fleet 10 from home to Mediterranean Sea: refused: not adjacent: one step from "
+            "home reaches North Atlantic Ocean, North Sea and Baltic") in reply, reply
+    assert ("move army 1 from Aden to Eritrea: refused: not adjacent: one step from Aden reaches "
+            "Indian Ocean") in reply, reply
