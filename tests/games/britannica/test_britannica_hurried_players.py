@@ -1,10 +1,10 @@
 """Pax Britannica orders as seven hurried players write them, through the real pipeline.
 
 Each test sends a mail the way a player played the game from the outside wrote it, and
-asserts the reply (or the press mail) that player reads: a line that cost a round of mail
-before (an order swallowed by a one-line press, "the Sudan", "du pays", a declaration of war
-mailed in the Movement phase with no word of when to send it) now reads, or says when to
-send it.
+asserts the reply, press mail or report that player reads: a line that cost a round of mail
+before (an order swallowed by a one-line press, "the Sudan", "du pays", orders joined by
+commas, "FOR Austria-Hungary:", a declaration of war mailed in the Movement phase, a support
+with no treaty, a war move not adjacent) now reads, or says how to write it and when.
 """
 
 from __future__ import annotations
