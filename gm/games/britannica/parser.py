@@ -32,7 +32,15 @@ from gm.orders.grammar import (
 from gm.orders.help import find_topic, topic_name, topics_of
 from gm.orders.lalr import RefusedAtFirstWord
 from gm.orders.model import ErrorKind, Ignored, LineError, ParsedOrder, ParseResult, SourceLine
-from gm.orders.names import NameIndex, NameNotResolved, fold, listed, query_keys, strip_accents
+from gm.orders.names import (
+    NameIndex,
+    NameNotResolved,
+    edit_distance,
+    fold,
+    listed,
+    query_keys,
+    strip_accents,
+)
 from gm.orders.printed import PrintedNames, name_words
 from gm.orders.text import straighten_quotes
 from gm.resources import grammar_root
@@ -617,7 +625,28 @@ def _not_an_order(line: SourceLine, commands: tuple[str, ...], after_prose: str 
             "not understood: the order reads, its condition does not; a condition is written "
             "POWER places [no] KIND in AREA, POWER moves into AREA, POWER buys fleet or "
             "funds >= N (HELP conditions)"))
+    typo = _misspelt_keyword(line.text, n)
+    if typo is not None:
+        return LineError(line, ErrorKind.INVALID, msg("{why}; {written!r}: did you mean {word}?",
+                                                      why=how_written(word), written=typo[0],
+                                                      word=typo[1]))
     return LineError(line, ErrorKind.INVALID, how_written(word))
+
+
+def _misspelt_keyword(text: str, n: Names) -> tuple[str, str] | None:
+    """A word of the line one or two letters from a marker's or a unit's word ("influnce",
+    "protectorat" is French and reads): the order's syntax alone did not show what was
+    wrong ("place KIND in AREA")."""
+    keywords = {strip_accents(k) for k in (*KIND_WORDS, *UNIT_WORDS)}
+    for written in text.split()[1:]:
+        key = strip_accents(written).lower().strip(".,;:")
+        if len(key) < 5 or key in keywords or any(
+                isinstance(index.lookup(written), str) for index in (n.areas, n.seas, n.powers)):
+            continue  # a keyword, or a place's or a power's name ("Straits" is not "state")
+        near = sorted((edit_distance(key, k), k) for k in keywords if abs(len(k) - len(key)) <= 2)
+        if near and near[0][0] <= 2:
+            return written, near[0][1]
+    return None
 
 
 @cache

@@ -193,3 +193,14 @@ def test_army_unit_movement_a_move_not_adjacent_names_the_steps_it_may_take(pax)
             "home reaches North Atlantic Ocean, North Sea and Baltic") in reply, reply
     assert ("move army 1 from Aden to Eritrea: refused: not adjacent: one step from Aden reaches "
             "Indian Ocean") in reply, reply
+
+
+def test_a_misspelt_marker_word_is_named_beside_the_syntax(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """"place influnce in korea" was answered "it is written place KIND in AREA", which the
+    line seemed to follow: the misspelt word is now named with the word meant."""
+    reply = send(pax, "japan", "place influnce in korea\n")
+    assert ("place influnce in korea: not understood: it is written place KIND in AREA (HELP place); "
+            "'influnce': did you mean influence?") in reply, reply
+    reply = send(pax, "france", "acheter armmee 3\n")
+    assert ("incompris : il s'écrit acheter armée|flotte FORCE (AIDE acheter) ; 'armmee' : "
+            "vouliez-vous dire armee ?") in reply, reply
