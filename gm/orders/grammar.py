@@ -380,9 +380,10 @@ class GameGrammar:
     def read_line(self, text: str, context: ParseContext, refused_at_first_word: bool = False) -> Any:
         """:meth:`parse_line`; with ``refused_at_first_word``, a line Lark refuses at its
         first word raises :class:`RefusedAtFirstWord` rather than Lark's error."""
-        text = straighten_quotes(text)  # “name” and « name » as "name", positions kept
-        folded = strip_accents(text)
         printed = printed_names(context, self.parser())
+        # “name” and « name » as "name", positions kept; "d'Islande" as "de Islande"
+        text = printed.elisions.read(straighten_quotes(text))
+        folded = strip_accents(text)
         joined = printed.join(folded)
         try:
             return self._read(text, joined, context, refused_at_first_word)

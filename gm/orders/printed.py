@@ -23,6 +23,7 @@ from functools import cache
 
 from lark import Lark
 
+from gm.orders.elision import Elisions
 from gm.orders.names import strip_accents
 
 _SEPARATOR = re.compile(r"[^\w'’.\-]")
@@ -37,6 +38,8 @@ class NameWords:
 
     word: re.Pattern[str]
     keywords: tuple[re.Pattern[str], ...]
+    elided: tuple[str, ...] = ()
+    """The keywords that hold an apostrophe (``d'abord``): gm.orders.elision keeps them."""
 
     def reads(self, spelling: str) -> bool:
         """Whether the grammar reads ``spelling`` (accents stripped) unquoted as a name:
@@ -59,13 +62,19 @@ def name_words(parser: Lark) -> NameWords:
     word = words[0]
     keywords = tuple(re.compile(t.pattern.to_regexp(), re.IGNORECASE) for t in parser.terminals
                      if t.pattern.type == "str" or t.priority > word.priority)
-    return NameWords(re.compile(word.pattern.to_regexp()), keywords)
+    elided = tuple(str(t.pattern.value) for t in parser.terminals
+                   if t.pattern.type == "str" and any(a in str(t.pattern.value) for a in "'’"))
+    return NameWords(re.compile(word.pattern.to_regexp()), keywords, elided)
 
 
 class PrintedNames:
     """The spellings (names and aliases) a grammar cannot read unquoted, found in a line."""
 
     def __init__(self, spellings: Iterable[str], words: NameWords) -> None:
+        spellings = tuple(spellings)
+        self.elisions = Elisions((*spellings, *words.elided))
+        """The line's French elisions written out, these names and keywords kept
+        (gm.orders.elision: "d'Islande" read as "de Islande", "Mer d'Arabie" as printed)."""
         odd: dict[str, str] = {}  # one spelling per folded case ("New Zealand", "new zealand")
         for s in (" ".join(strip_accents(x).split()) for x in spellings):
             if s and not words.reads(s):

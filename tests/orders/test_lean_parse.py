@@ -345,16 +345,18 @@ def test_accents_and_quotes_fold_as_they_did_letter_by_letter() -> None:
 
 
 def test_britannica_lines_are_prepared_the_same_length_names_joined_as_printed() -> None:
-    """The line the grammar reads keeps the written line's length (positions are the
-    written ones), a name read as printed made one word ("rio_de_oro"), a line holding none
-    left as it is."""
+    """The line the grammar reads keeps the length of the written line (its French
+    elisions written out: gm.orders.elision), so positions are those of the source, a
+    name read as printed made one word ("rio_de_oro"), a line holding none left as it is."""
     n = britannica.names()
     for line in [*variants(_lines(BRITANNICA)), "place interest in rio de oro", "ile maurice",
                  "move fleet 1 from home to Mer du Nord", "attack in New Guinea"]:
-        plain = britannica._prepare(line)
-        assert plain == strip_accents(straighten_quotes(line)).replace("’", "'").replace("ʼ", "'")
+        source = britannica._source(line, n)
+        assert source == n.printed.elisions.read(straighten_quotes(line))
+        plain = britannica._prepare(source)
+        assert plain == strip_accents(source).replace("’", "'").replace("ʼ", "'")
         joined = n.printed.join(plain)
-        assert len(joined) == len(line), line
+        assert len(joined) == len(source), line
         assert joined.replace("_", " ").lower() == plain.lower() or "_" not in joined, line
     assert n.printed.join("place interest in rio de oro") == "place interest in rio_de_oro"
     assert n.printed.join("attack in New Guinea") == "attack in New_Guinea"

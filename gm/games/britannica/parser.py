@@ -171,12 +171,14 @@ def _add_local_names(slot: dict[str, list[str]], raw: dict[str, dict[str, Any]])
 class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's order
     """Tree -> typed order; names resolved in their slot."""
 
-    def __init__(self, n: Names, actor: str, written: str = "", prepared: str = "") -> None:
+    def __init__(self, n: Names, actor: str, written: str = "", prepared: str = "",
+                 source: str = "") -> None:
         super().__init__()
         self.n = n
         self.actor = actor
         self.written = written  # the line as the player wrote it (a treaty's text, verbatim)
         self.prepared = prepared  # the line the grammar reads (accents removed)
+        self.source = source or written  # ``prepared`` with its accents ("d'Égypte": "de Égypte")
 
     def _verbatim(self, rest: Token) -> str:
         """A free text (a treaty's terms) as the player wrote it, accents and all: the grammar
@@ -198,8 +200,8 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         text = str(token)
         start, end = token.start_pos, token.end_pos
         if "_" in text and start is not None and end is not None \
-                and len(self.written) == len(self.prepared):
-            return self.written[start:end]
+                and len(self.source) == len(self.prepared):
+            return self.source[start:end]
         return text
 
     def _unarticled(self, text: str) -> str:
@@ -452,10 +454,17 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         return c[0]
 
 
-def _prepare(text: str) -> str:
-    """The line as the grammar reads it, the same length: accents stripped, quotes straight,
-    one apostrophe for all (a treaty "Entente d’Afrique" is signed as "Entente d'Afrique")."""
-    return strip_accents(straighten_quotes(text)).replace("’", "'").replace("ʼ", "'")
+def _source(text: str, n: Names) -> str:
+    """The line as the grammar reads it, accents kept: quotes straight, the same length, and
+    its French elisions written out ("d'Égypte": "de Égypte", gm.orders.elision), the
+    names that hold one kept ("Mer d'Arabie")."""
+    return n.printed.elisions.read(straighten_quotes(text))
+
+
+def _prepare(source: str) -> str:
+    """:func:`_source` as the grammar reads it, the same length: accents stripped, one
+    apostrophe for all (a treaty "Entente d’Afrique" is signed as "Entente d'Afrique")."""
+    return strip_accents(source).replace("’", "'").replace("ʼ", "'")
 
 
 _ORDER_STARTS = ("BUY", "PLACE", "UPGRADE", "DOWNGRADE", "MOVE", "MERCHANT", "CANAL", "GARRISON",
@@ -514,7 +523,7 @@ def _folded_command_words() -> frozenset[str]:
 def parses(text: str) -> bool:
     """Whether ``text`` parses with the grammar, its names not looked up (a line before a
     mail's sign-on told apart from a greeting: GameModule.parses_as_order)."""
-    plain = _prepare(text)
+    plain = _prepare(_source(text, names()))
     for prepared in dict.fromkeys((names().printed.join(plain), plain)):
         try:
             _parser().parse(prepared)
@@ -532,40 +541,42 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
     is read as printed (gm.orders.printed: "North Sea and Baltic"), where the line reads
     so; else the line is read with its words as they come ("... and ..." of a condition)."""
     n = n or names()
-    plain = _prepare(line.text)
+    source = _source(line.text, n)
+    plain = _prepare(source)
     joined = n.printed.join(plain)
-    read = _read(line, actor, n, joined, plain)
+    read = _read(line, actor, n, joined, plain, source)
     if joined != plain and not isinstance(read, ParsedOrder):
-        words = _read(line, actor, n, plain, plain)
+        words = _read(line, actor, n, plain, plain, source)
         if isinstance(words, ParsedOrder) or read is None:
             read = words
     if read is None and joined == plain:
-        read = _near_miss(line, actor, n, plain)
+        read = _near_miss(line, actor, n, plain, source)
     if read is not None:
         return read
     return _without_full_stop(line, actor, n, after_prose, commands) or _not_an_order(
         line, commands, after_prose, actor, n)
 
 
-def _near_miss(line: SourceLine, actor: str, n: Names, plain: str) -> ParsedOrder | LineError | None:
+def _near_miss(line: SourceLine, actor: str, n: Names, plain: str, source: str
+               ) -> ParsedOrder | LineError | None:
     """A line that does not read, read again with the shape of a name read as printed taken
     as one name ("North Sea and Baltc"): its order where that name is a prefix of one, its
     "did you mean" where it is a close miss, else None."""
     near = n.printed.join_near(plain)
     if near == plain:
         return None
-    read = _read(line, actor, n, near, plain)
+    read = _read(line, actor, n, near, plain, source)
     if isinstance(read, LineError) and not (read.suggestions and read.kind is ErrorKind.UNKNOWN_NAME):
         return None
     return read
 
 
-def _read(line: SourceLine, actor: str, n: Names, prepared: str, plain: str
+def _read(line: SourceLine, actor: str, n: Names, prepared: str, plain: str, source: str
           ) -> ParsedOrder | LineError | None:
     """The order ``prepared`` (the line as the grammar reads it) stands for, the refusal of
     its names or rules, or None when the grammar does not read it."""
     try:
-        order = parse_inline(_inline_parser(), _Build(n, actor, line.text, plain), prepared,
+        order = parse_inline(_inline_parser(), _Build(n, actor, line.text, plain, source), prepared,
                              refused_at_first_word=True)
     except (UnexpectedInput, RefusedAtFirstWord):  # the same grammar: the tree parser refuses it too
         return None
@@ -575,7 +586,7 @@ def _read(line: SourceLine, actor: str, n: Names, prepared: str, plain: str
         return ParsedOrder(line, order, echo(order))
     try:
         tree: Tree[Token] = _parser().parse(prepared)
-        order = _Build(n, actor, line.text, plain).transform(tree)
+        order = _Build(n, actor, line.text, plain, source).transform(tree)
     except VisitError as exc:
         inner = exc.orig_exc
         if isinstance(inner, NameNotResolved):
