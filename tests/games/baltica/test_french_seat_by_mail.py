@@ -137,3 +137,15 @@ def test_the_report_names_the_seat_that_sent_no_orders_in_the_readers_language(l
     en = outbox(lb, kind="report", to=COALITION)[-1][1]
     assert "Pas d'ordres reçus de : la Suède (ordres par défaut appliqués)." in fr
     assert "No orders received from: Sweden (defaults applied)." in en
+
+
+def test_8_an_elided_de_reads_as_de(lb) -> None:  # type: ignore[no-untyped-def]
+    """§8: "Every keyword has a French form"; French writes "de" as "d'" before a vowel,
+    with ' or the ’ a phone types. "si force d’Elfsborg >= 1" was refused ("non compris"),
+    costing a mail; the reply's echo keeps "de", the form the grammar reads back."""
+    reply = reply_to(lb, SWEDEN, SIGNON_SE
+                     + "déplacer de Jamtland : Elfsborg vers Trondhjem si force d’Elfsborg >= 1\n")
+    assert ("OK  déplacer de Jämtland : Elfsborg vers Trondhjem si force de Elfsborg >= 1"
+            in reply), reply
+    assert "vous avez écrit : déplacer de Jamtland : Elfsborg vers Trondhjem si force d’Elfsborg" in reply
+    assert "non compris" not in reply

@@ -136,3 +136,12 @@ def test_an_order_not_carried_out_is_quoted_in_french_in_a_french_report(pax) ->
     text = report(pax, "france")
     assert ("Non exécuté : ordre 1 de la France « acheter armée 3 sauf si Allemagne achète une "
             "flotte » : sa condition n'était pas remplie.") in text, text
+
+
+def test_an_elided_de_reads_as_de(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """orders.md §8: every keyword has a French form; French writes "de" as "d'" before a
+    vowel, and a French report says "d'Alger". "déplacer armée 3 d’Alger vers métropole" was
+    "incompris", a round of mail lost; it reads as with "de", and the echo keeps "de"."""
+    reply = send(pax, "france", "VERIFIER", "déplacer armée 3 d’Alger vers métropole")
+    assert "OK  déplacer armée 3 de Alger vers métropole" in reply, reply
+    assert "vous avez écrit : déplacer armée 3 d’Alger vers métropole" in reply

@@ -104,3 +104,13 @@ def test_a_french_report_says_d_islande_and_the_echo_keeps_de_islande(pvfr) -> N
     assert "(commander les 3 drakkars de Dublin)" in report, report
     english = outbox(pvfr, kind="report", to=ADDR["green"])[-1][1]
     assert "red journeys from Iceland to Norwegian Sea." in english, english
+
+
+def test_an_order_copied_from_a_french_report_reads(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """orders.md §8: French writes "de" as "d'" before a vowel, as Red's report does ("Rouge
+    voyage d'Islande"); a player who wrote "voyager d’Islande vers Mer de Norvège" was
+    refused ("non compris"). It reads, and the echo keeps "de" (the form read back)."""
+    position(pvfr, lambda st: st["ships"].append(ship("red", "iceland")))
+    reply = reply_to(pvfr, "red", "voyager d’Islande vers Mer de Norvège")
+    assert "OK  voyager de Islande vers Mer de Norvège" in reply, reply
+    assert "vous avez écrit : voyager d’Islande vers Mer de Norvège" in reply
