@@ -15,7 +15,7 @@ shares the fewest keywords with it.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -25,7 +25,7 @@ from lark import Lark
 
 from gm.i18n import N_, Name, languages, msg, translate, translations
 from gm.orders.envelope import envelope_parser
-from gm.orders.forms import command_forms, written
+from gm.orders.forms import Form, Many, Opt, Part, Slot, command_forms, written
 from gm.orders.grammar import GameGrammar
 from gm.orders.names import fold
 from gm.resources import grammar_root
@@ -176,6 +176,57 @@ def moderator_help(parser: Lark, docs: Docs, entry: CommandHelp, language: str) 
     return CommandHelp(entry.name, "\n  ".join(forms), entry.doc, tuple(examples))
 
 
+def player_help(parser: Lark, docs: Docs, entry: CommandHelp, language: str,
+                moderator: bool = False) -> CommandHelp:
+    """A player's command as HELP gives it (orders.md §1): every form its rule takes, read
+    from the rule as the moderator's are (:func:`moderator_help`), each value named for what
+    it is (``slots`` of envelope.help.toml: ``JOIN <game> [<power>]``, not ``<name> <name>``),
+    and what a player must give though the rule lets the moderator leave it out
+    (``player_gives``: POWER's password, gm.pipeline.signon) required but to the
+    ``moderator``; under it its examples (``examples``, ``examples_<language>``:
+    tests/orders/test_player_help.py parses each)."""
+    forms = player_forms(parser, docs, entry.name, language, moderator)
+    own = docs.get(entry.name, {})
+    examples = _strings(own.get(f"examples_{language}")) or _strings(own.get("examples"))
+    return CommandHelp(entry.name, "\n  ".join(written(f, shown_slots(docs, language))
+                                               for f in forms), entry.doc, tuple(examples))
+
+
+def player_forms(parser: Lark, docs: Docs, rule: str, language: str,
+                 moderator: bool = False) -> list[Form]:
+    """The forms a player's HELP gives ``rule`` (:func:`player_help`), as parts."""
+    own = docs.get(rule, {})
+    names = _strings(own.get("slots"))
+    needed = frozenset(() if moderator else _strings(own.get("player_gives")))
+    return [_required(_named(f, iter(names)), needed)
+            for f in command_forms(parser, rule, language, SLOT_RULES)]
+
+
+def _named(form: Sequence[Part], names: Iterator[str]) -> Form:
+    """``form`` with its values named in turn by ``names`` (``game``, ``power``)."""
+    out: list[Part] = []
+    for part in form:
+        if isinstance(part, Slot):
+            out.append(Slot(next(names, part.name)))
+        elif isinstance(part, Opt | Many):
+            out.append(type(part)(_named(part.parts, names)))
+        else:
+            out.append(part)
+    return tuple(out)
+
+
+def _required(form: Sequence[Part], needed: frozenset[str]) -> Form:
+    """``form`` with the optional values in ``needed`` written as required."""
+    out: list[Part] = []
+    for part in form:
+        if isinstance(part, Opt) and all(isinstance(p, Slot) and p.name in needed
+                                         for p in part.parts):
+            out += part.parts
+        else:
+            out.append(part)
+    return tuple(out)
+
+
 def missing_docs(parser: Lark, rule: str, docs: Docs) -> list[str]:
     """Every command without its English doc (should be empty); the translations
     are the catalogue's (tests/i18n)."""
@@ -218,7 +269,8 @@ def help_text(
     env_path = grammar_root() / "envelope.lark"
     env_docs = load_docs(env_path)
     commands = [moderator_help(envelope_parser(), env_docs, e, language)
-                if e.name in MODERATOR_RULES else e
+                if e.name in MODERATOR_RULES
+                else player_help(envelope_parser(), env_docs, e, language, moderator)
                 for e in command_help(envelope_parser(), "_command", env_docs, language, upper=True)]
     found = find_topic(topics, topic) if topic else None
     if found is not None and found[0] == MODERATOR_TOPIC:

@@ -29,7 +29,7 @@ def test_english_help_lists_commands_and_orders_with_their_syntax() -> None:
 
 def test_french_help_uses_french_keywords() -> None:
     text = help_text(GRAMMAR, "fr")
-    assert "DEFINIR LANGUE <nom>" in text
+    assert "DEFINIR LANGUE <langue>" in text
     assert "deplacer de <area>: <block> [, <block> ...] vers <area>" in text
     assert "Ordres de ce jeu" in text
 
