@@ -81,7 +81,9 @@ class _Renderer:
             into.setdefault(r.origin.name, []).append([s.name for s in r.expansion])
 
     def keywords(self, expansion: Sequence[str]) -> set[str]:
-        return {s for s in expansion if s in self.is_str}
+        """The words of ``expansion`` (punctuation, ``:`` in both languages, is none)."""
+        return {s for s in expansion if s in self.is_str
+                and not set(str(self.literals[s])) <= _PUNCTUATION}
 
     def pick(self, rule: str, language: str) -> list[str]:
         """The expansion of ``rule`` HELP shows: its first in English, the one with the
@@ -100,8 +102,36 @@ class _Renderer:
         return min(scored)[4]
 
     def symbols(self, expansion: Sequence[str]) -> bool:
-        return any(not any(ch.isalpha() for ch in str(self.literals[s])) for s in expansion
-                   if s in self.is_str)
+        """Whether ``expansion`` writes a symbol for a word (``->`` for ``to``); punctuation
+        (``:`` before a list of choices) is no such symbol."""
+        return any(not any(ch.isalpha() for ch in str(self.literals[s]))
+                   and not set(str(self.literals[s])) <= _PUNCTUATION
+                   for s in expansion if s in self.is_str)
+
+    def optional(self, rule: str, expansion: Sequence[str]) -> list[tuple[int, int]]:
+        """The runs of ``expansion`` (start, end) that another expansion of ``rule`` leaves
+        out (Lark writes ``x?`` as two expansions, with and without): each a smallest run,
+        so that ``x? y?`` is two runs, not one."""
+        runs = {r for o in self.rules.get(rule, []) if len(o) < len(expansion)
+                for r in [_left_out(o, expansion)] if r is not None}
+        return sorted(r for r in runs if not any(o != r and r[0] <= o[0] and o[1] <= r[1]
+                                                 for o in runs))
+
+    def render_rule(self, rule: str, language: str, depth: int = 0) -> str:
+        """``rule`` as HELP shows it: the expansion :meth:`pick` chooses, what another
+        expansion leaves out in brackets (``accept [N]``, ``parley POST [challenge PLAYER]``)."""
+        chosen = self.pick(rule, language)
+        runs = self.optional(rule, chosen)
+        out: list[str] = []
+        i = 0
+        for start, end in runs:
+            inner = self.render(chosen[start:end], language, depth)
+            bracketed = end - start == 1 and inner.startswith("[") and inner.endswith("]")
+            out += [self.render(chosen[i:start], language, depth),
+                    inner if bracketed else f"[{inner}]"]  # [to N] shown so already
+            i = end
+        out.append(self.render(chosen[i:], language, depth))
+        return " ".join(x for x in out if x).replace(" :", ":").replace(" ,", ",")
 
     def render(self, expansion: Sequence[str], language: str, depth: int = 0) -> str:
         out: list[str] = []
@@ -112,7 +142,7 @@ class _Renderer:
                 base = min(self.rules[sym], key=len)
                 out.append(f"[{self.render(base, language, depth + 1)} ...]")
             elif _short(sym).startswith("_") and depth < 3:
-                out.append(self.render(self.pick(sym, language), language, depth + 1))
+                out.append(self.render_rule(sym, language, depth + 1))
             else:
                 out.append(self._placeholder(_short(sym).strip("_")))
         return " ".join(out).replace(" :", ":").replace(" ,", ",")
@@ -125,6 +155,19 @@ class _Renderer:
 
     def _placeholder(self, name: str) -> str:
         return self.shown.get(name, f"<{name}>")
+
+
+_PUNCTUATION = frozenset(":,;=()")
+
+
+def _left_out(shorter: Sequence[str], longer: Sequence[str]) -> tuple[int, int] | None:
+    """The one run of ``longer`` that ``shorter`` leaves out (``longer`` without it is
+    ``shorter``), else None."""
+    n = len(longer) - len(shorter)
+    for start in range(len(longer) - n + 1):
+        if list(longer[:start]) + list(longer[start + n:]) == list(shorter):
+            return start, start + n
+    return None
 
 
 def commands_of(parser: Lark, rule: str) -> list[str]:
@@ -145,7 +188,7 @@ def command_help(
     renderer = _Renderer(parser, upper, shown_slots(docs, language))
     out = []
     for name in commands_of(parser, rule):
-        syntax = renderer.render(renderer.pick(name, language), language)
+        syntax = renderer.render_rule(name, language)
         doc = said(docs.get(name, {}), language)
         out.append(CommandHelp(name, syntax, doc))
     return out
