@@ -7,9 +7,12 @@ is shown). The English texts are msgids of the gettext catalogue (the
 extractor of gm/i18n_extract.py reads these files), which says them in the
 reader's language; a game outside gm, whose texts gm's catalogue cannot hold,
 may give its own ``fr = "..."`` next to ``en``. :func:`missing_docs` lists the
-commands of a grammar without docs (a test keeps it empty). French syntax: grammars write ``("english"i | "french"i)``; the
-English form is the first alternative, the French one the alternative that
-shares the fewest keywords with it.
+commands of a grammar without docs (a test keeps it empty). French syntax: grammars write
+``("english"i | "french"i)``; the English form is the first alternative, the French one
+the alternative that shares the fewest keywords with it; what another alternative leaves
+out is in brackets (``accept [N]``). The envelope's commands are shown in every form their
+rule takes (gm.orders.forms): the moderator's (:func:`moderator_help`) and the player's
+(:func:`player_help`), each with its examples.
 """
 
 from __future__ import annotations
