@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from gm.i18n import msg, translate
+from gm.i18n import Text, msg, translate
 from gm.orders.model import Ignored, LineError, ParsedOrder, SourceLine
 from gm.service.orders import Submission
 from gm.service.render import render, render_html
@@ -158,6 +158,9 @@ class MailReply:
         lang = self.language
         return [Entry(kind=e.kind, line=e.line,
                       suggestions=tuple(translate(x, lang) for x in e.suggestions),
-                      text=translate(e.text, lang) if e.kind == "note" else e.text,
+                      # a line's text as written; one the parser said in code (two lines read
+                      # as one order, gm.games.britannica.parser._wrapped) in the language too
+                      text=translate(e.text, lang) if e.kind == "note" or isinstance(e.text, Text)
+                      else e.text,
                       echo=translate(e.echo, lang), reason=translate(e.reason, lang))
                 for e in entries]

@@ -681,18 +681,47 @@ def parse_lines(lines: Sequence[SourceLine], power: str,
     n = names()
     result = ParseResult()
     actor = power
-    for line in lines:
+    taken: set[int] = set()  # lines read with the line above them (a wrapped order)
+    for k, line in enumerate(lines):
+        if k in taken:
+            continue
         if not line.text.strip():
             result.lines.append(Ignored(line, "blank"))
             continue
         before = result.lines[-1] if result.lines else None
         r = parse_line(line, actor, n, before.line.text if isinstance(before, Ignored) else None,
                        commands)
-        for one in _joined_orders(line, r, actor, n, commands) if isinstance(r, LineError) else [r]:
+        read: list[ParsedOrder | LineError | Ignored] = [r]
+        if isinstance(r, LineError):
+            read = _joined_orders(line, r, actor, n, commands)
+            wrapped = _wrapped(line, lines[k + 1] if k + 1 < len(lines) else None, actor, n)
+            if read == [r] and wrapped is not None:
+                read = [wrapped]
+                taken.add(k + 1)
+        for one in read:
             if isinstance(one, ParsedOrder) and isinstance(one.order, o.SwitchPower):
                 actor = one.order.to
             result.lines.append(one)
     return result
+
+
+def _wrapped(line: SourceLine, below: SourceLine | None, actor: str, n: Names) -> ParsedOrder | None:
+    """A line split mid-order by the mail client ("move army 3 from home to" above
+    "bulgaria"): the line that does not read, read with the line right below it as one order,
+    where that reads and the line below alone does not (orders.md §1 "Long lines" joins only
+    lines that open with a continuation word; docs/orders.md says what this extension adds).
+    The order keeps the first line's number; what was read is said under it: both lines as
+    written, "lines 5 and 6, read as one order". None: any other pair of lines."""
+    if below is None or below.number != line.number + 1 or not below.text.strip():
+        return None
+    if isinstance(parse_line(below, actor, n), ParsedOrder):
+        return None
+    one = parse_line(SourceLine(line.number, f"{line.text.rstrip()} {below.text.strip()}"), actor, n)
+    if not isinstance(one, ParsedOrder):
+        return None
+    said = msg("{first} / {second} (lines {a} and {b}, read as one order)", first=line.text.strip(),
+               second=below.text.strip(), a=line.number, b=below.number)
+    return ParsedOrder(SourceLine(line.number, said), one.order, one.echo)
 
 
 def _joined_orders(line: SourceLine, refused: LineError, actor: str, n: Names,

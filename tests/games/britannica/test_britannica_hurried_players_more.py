@@ -1,0 +1,34 @@
+"""Pax Britannica orders as seven hurried players wrote them, the next round of fixes.
+
+Like test_britannica_hurried_players.py: each test sends a mail through the real pipeline
+the way a player wrote it from the outside, and asserts the reply (or report) that player
+reads. Each line here had cost a round of mail: an order split over two lines by the mail
+client, a "please" or a comment after an order, "acheter une armée de 3", "transfer 5
+pounds", a declaration of war sent with a defiance of the Congress, a war move with
+``via``, and a CHECK line in a section with no sign-on.
+"""
+
+from __future__ import annotations
+
+from tests.games.britannica.test_britannica_by_mail import ADDR, MOD, close, pax, report  # noqa: F401
+from tests.games.britannica.test_britannica_hurried_players import _to_the_congress, send
+from tests.pipeline.conftest import deliver, mail, outbox
+
+
+def test_an_order_split_over_two_lines_by_the_mail_client_is_read_as_one(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """orders.md §1, Long lines: only a line opening with a continuation word continues the
+    line above. A mail client that wrapped "move army 3 from home to" / "the West Indies" left an
+    order that does not read above a line that does not read alone: the reply explained
+    both, and the order was lost for the turn. They are now read as one order, and the
+    reply says so; a line below that reads alone is never taken into the line above."""
+    reply = send(pax, "britain", "move army 3 from home to\nthe West Indies\nbuy army 3\n"
+                                 "place interest in\nbuy fleet 1\n")
+    assert "    3  OK  move army 3 from home to West Indies" in reply, reply
+    assert ("you wrote: move army 3 from home to / the West Indies (lines 3 and 4, read as one "
+            "order)") in reply, reply
+    assert "the West Indies: not understood" not in reply, reply
+    assert "OK  buy army 3" in reply and "OK  buy fleet 1" in reply, reply
+    assert "place interest in: not understood" in reply, reply
+    reply = send(pax, "france", "déplacer armée 3 de métropole vers\nAlger\n")
+    assert "    3  OK  déplacer armée 3 de métropole vers Alger" in reply, reply
+    assert "(lignes 3 et 4, lues comme un seul ordre)" in reply, reply
