@@ -378,6 +378,10 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
         choice = {"oui": "yes", "non": "no", "abstention": "abstain"}.get(word, word)
         return o.Vote(self.actor, str(c[1]).strip('" '), choice)
 
+    def vote_first(self, c: list) -> o.Vote:
+        """``vote yes on 1``: the choice before the proposal."""
+        return self.vote([c[0], c[-1], c[1]])
+
     def defy(self, c: list) -> o.Defy:
         return o.Defy(self.actor, str(c[1]).strip('" '))
 
@@ -553,8 +557,9 @@ def parse_line(line: SourceLine, actor: str, n: Names | None = None,
         read = _near_miss(line, actor, n, plain, source)
     if read is not None:
         return read
-    return _without_full_stop(line, actor, n, after_prose, commands) or _not_an_order(
-        line, commands, after_prose, actor, n)
+    return (_without_full_stop(line, actor, n, after_prose, commands)
+            or _without_courtesy(line, actor, n, commands)
+            or _not_an_order(line, commands, after_prose, actor, n))
 
 
 def _near_miss(line: SourceLine, actor: str, n: Names, plain: str, source: str
@@ -622,6 +627,35 @@ def _without_full_stop(line: SourceLine, actor: str, n: Names, after_prose: str 
     if bare == line.text or not bare.strip():
         return None
     again = parse_line(SourceLine(line.number, bare), actor, n, after_prose, commands)
+    return ParsedOrder(line, again.order, again.echo) if isinstance(again, ParsedOrder) else None
+
+
+_COURTESY = re.compile(r"^\s*(?:please|pls|svp)\s+|[\s,]+(?:please|pls|thanks|thank\s+you|svp|"
+                       r"s'il\s+(?:vous|te)\s+pla[iî]t|merci)[\s.!]*$", re.IGNORECASE)
+_COMMENT = re.compile(r"\s*\(([^()]*)\)[\s.!]*$")
+_CONDITION_WORDS = frozenset(("if", "unless", "only", "when", "except", "but", "and", "or", "not",
+                              "then", "si", "sauf", "seulement", "quand", "mais", "et", "ou",
+                              "non", "alors"))
+"""Words that make a parenthesis part of the order, never a comment to drop: "(only if Italy
+agrees)" is a condition, and a conditional order is never carried out without it (§1)."""
+
+
+def _without_courtesy(line: SourceLine, actor: str, n: Names,
+                      commands: tuple[str, ...]) -> ParsedOrder | None:
+    """The order read once more without a courtesy ("attend please", "please attend", "paix
+    svp") or a trailing comment in parentheses ("buy army 3 (for the colonies)"), where the
+    rest reads as an order: such lines were refused, costing a round of mail. A parenthesis
+    holding a condition's word is never dropped. The reply says what was read (the echo)
+    under what was written."""
+    bare = line.text
+    found = _COMMENT.search(bare)
+    if found and not _CONDITION_WORDS & set(
+            re.findall(r"\w+", strip_accents(found.group(1)).lower())):
+        bare = bare[:found.start()]
+    bare = _COURTESY.sub("", bare).strip()
+    if bare == line.text.strip() or not bare:
+        return None
+    again = parse_line(SourceLine(line.number, bare), actor, n, None, commands)
     return ParsedOrder(line, again.order, again.echo) if isinstance(again, ParsedOrder) else None
 
 

@@ -32,3 +32,23 @@ def test_an_order_split_over_two_lines_by_the_mail_client_is_read_as_one(pax) ->
     reply = send(pax, "france", "déplacer armée 3 de métropole vers\nAlger\n")
     assert "    3  OK  déplacer armée 3 de métropole vers Alger" in reply, reply
     assert "(lignes 3 et 4, lues comme un seul ordre)" in reply, reply
+
+
+def test_a_please_or_a_comment_in_parentheses_after_an_order_is_left_out(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """"buy army 3 (for the colonies)", "attend please" and "vote yes on 1" were refused
+    with the order's syntax, which the player had followed. The order is read without the
+    courtesy or the comment, and the reply shows what was read above what was written; a
+    parenthesis holding a condition is never dropped (a conditional order is never carried
+    out without its condition, orders.md §1)."""
+    reply = send(pax, "britain", "buy army 3 (for the colonies)\nbuy fleet 1 (only if italy agrees)\n")
+    assert "    3  OK  buy army 3" in reply and "you wrote: buy army 3 (for the colonies)" in reply, reply
+    assert "buy fleet 1 (only if italy agrees): not understood" in reply, reply
+    _to_the_congress(pax)
+    send(pax, "britain", "propose 1: italy none in Eritrea\n")
+    reply = send(pax, "germany", "attend please\n")
+    assert "    3  OK  attend" in reply and "you wrote: attend please" in reply, reply
+    assert close(pax) == "1880-congress-vote"
+    reply = send(pax, "germany", "vote yes on 1\n")
+    assert "    3  OK  vote 1 yes" in reply and "you wrote: vote yes on 1" in reply, reply
+    reply = send(pax, "russia", "voter oui pour 1 merci\n")
+    assert "    3  OK  vote 1 yes" in reply and "you wrote: voter oui pour 1 merci" in reply, reply
