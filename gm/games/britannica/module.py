@@ -41,7 +41,9 @@ ORDERS_OF_STEP: dict[str, tuple[type, ...]] = {
     "congress": (*NEGOTIATION_ORDERS, o.Attend, o.Object, o.Propose, o.Downgrade),
     "congress-vote": (o.Vote, o.SwitchPower),
     "congress-runoff": (o.Vote, o.SwitchPower),
-    "congress-sign": (o.Sign, o.Defy, o.SwitchPower),
+    # a declaration of war with the defiance (seed, War Phase: "War can be declared ... during
+    # the Congress of Europe, if a disputant refuses to sign a Treaty"): put to the War phase
+    "congress-sign": (o.Sign, o.Defy, o.Declare, o.SwitchPower),
     "war": (*NEGOTIATION_ORDERS, o.Declare, o.Support, o.Volunteer, o.Deny),
     "war-first": (o.Move, o.Attack, o.Retreat, o.Peace, o.Volunteer, o.Deny, o.Declare, o.SwitchPower),
     "war-second": (o.Move, o.Attack, o.Retreat, o.Peace, o.Volunteer, o.Deny, o.Declare, o.SwitchPower),
@@ -180,9 +182,11 @@ def _not_this_phase(state: State, actor: str) -> bool:
 
 def _wrong_phase(base: Any) -> Text:
     """"not an order of this phase", naming where it is taken ("the War phase or the war
-    rounds"), so that the player sends it then rather than lose it."""
+    rounds"), so that the player sends it then rather than lose it. A declaration of war is
+    also taken with a defiance of the Congress; that is not where a player sends it first."""
     where = list(dict.fromkeys(_SAME_PLACE.get(step, step) for step, kinds in ORDERS_OF_STEP.items()
-                               if isinstance(base, kinds) and not isinstance(base, o.SwitchPower)))
+                               if isinstance(base, kinds) and not isinstance(base, o.SwitchPower)
+                               and not (step == "congress-sign" and isinstance(base, o.Declare))))
     if not where:
         return msg("not an order of this phase")
     return msg("not an order of this phase: it is taken in {phases}",
@@ -303,6 +307,9 @@ class Britannica(GameModule):
                     "your alliance moves and attacks in the other phase of the round")))
             elif state["step"] not in ("war-first", "war-second") and _names_a_cape(d, base):
                 out.append(Validation(Verdict.REFUSED, msg("Cape zones are used only in the war rounds")))
+            elif isinstance(base, o.Declare) and state["step"] == "congress-sign":
+                out.append(Validation(Verdict.ACCEPTED, msg(
+                    "read in the War phase that follows the Congress, with its declarations")))
             elif isinstance(order, o.Conditional) and state["step"] != "movement":
                 out.append(Validation(Verdict.REFUSED, msg("conditions are taken in the Movement phase only")))
             elif isinstance(order, o.Conditional) or isinstance(base, o.Place | o.Upgrade):

@@ -465,22 +465,34 @@ def _signature_or_unresolved(d: BritanniaData, new: State, dice: Dice,
 
 def congress_sign_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.AnyOrder]],
                         dice: Dice) -> tuple[State, list[Event]]:
-    """Signing or defying the resolution; then the turn goes on."""
+    """Signing or defying the resolution; then the turn goes on. A declaration of war sent
+    with the signature or the defiance is put to the War phase that follows (seed, War
+    Phase: "War can be declared at the outset of the War Phase or during the Congress of
+    Europe, if a disputant refuses to sign a Treaty or tires of the proceedings")."""
     new = copy_state(state)
-    events = congress.sign_phase(d, new, by_actor(orders))
-    events += after_congress(d, new, dice)
+    acts = by_actor(orders)
+    events = congress.sign_phase(d, new, acts)
+    declared = {a: [o.to_json(x) for x in own if isinstance(o.base(x), o.Declare)]
+                for a, own in sorted(acts.items())}
+    events += after_congress(d, new, dice, {a: xs for a, xs in declared.items() if xs})
     return new, events
 
 
-def after_congress(d: BritanniaData, new: State, dice: Dice) -> list[Event]:
+def after_congress(d: BritanniaData, new: State, dice: Dice,
+                   declared: Mapping[str, list[dict[str, Any]]] | None = None) -> list[Event]:
     """Chinese Resentment, then the War phase: declarations are taken by mail only when a
-    Casus Belli or an Ottoman war is pending (seed, Game Turn Sequence)."""
+    Casus Belli or an Ottoman war is pending (seed, Game Turn Sequence). ``declared``: the
+    declarations of war sent during the Congress (congress_sign_phase), read in the War
+    phase before its own orders, or now when no War phase is mailed."""
     new["congress"] = None
     events = chinese_resentment(d, new, dice)
     if new["casus_belli"] or new.get("ottoman_triggers"):
         new["step"] = "war"
+        if declared:
+            new["declared_at_congress"] = dict(declared)
         return events
-    events += war.declarations(d, new, {}, dice)
+    events += war.declarations(d, new, {a: [o.from_json(x) for x in xs]
+                                        for a, xs in (declared or {}).items()}, dice)
     events += continue_wars(d, new, dice)
     return events
 
@@ -492,6 +504,11 @@ def war_phase(d: BritanniaData, state: State, orders: Mapping[str, Sequence[o.An
     acts = by_actor(orders)
     events = _treaty_orders(d, new, acts)
     plain = {a: [x for x in own if not isinstance(x, o.Conditional)] for a, own in acts.items()}
+    # declarations sent during the Congress (congress_sign_phase), before this phase's own;
+    # one sent again now is read once
+    for actor, given in sorted((new.pop("declared_at_congress", None) or {}).items()):
+        own = plain.get(actor, [])
+        plain[actor] = [x for x in map(o.from_json, given) if x not in own] + own
     events += war.declarations(d, new, plain, dice)
     events += war.offers(d, new, plain)
     events += continue_wars(d, new, dice)

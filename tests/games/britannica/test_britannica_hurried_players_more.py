@@ -52,3 +52,22 @@ def test_a_please_or_a_comment_in_parentheses_after_an_order_is_left_out(pax) ->
     assert "    3  OK  vote 1 yes" in reply and "you wrote: vote yes on 1" in reply, reply
     reply = send(pax, "russia", "voter oui pour 1 merci\n")
     assert "    3  OK  vote 1 yes" in reply and "you wrote: voter oui pour 1 merci" in reply, reply
+
+
+def test_war_phase_war_can_be_declared_during_the_congress_if_a_disputant_refuses_to_sign(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Seed, War Phase: "War can be declared at the outset of the War Phase or during the
+    Congress of Europe, if a disputant refuses to sign a Treaty or tires of the
+    proceedings." Italy's "defy 1" with "declare war on britain" had the declaration
+    refused "not an order of this phase": it is now read in the War phase that follows,
+    with that phase's declarations, and Italy need not send it again."""
+    _to_the_congress(pax)
+    send(pax, "britain", "propose 1: italy none in Eritrea\n")
+    assert close(pax) == "1880-congress-vote"
+    send(pax, "britain", "vote 1 yes\n")
+    assert close(pax) == "1880-congress-sign"
+    reply = send(pax, "italy", "defy 1\ndeclare war on britain\n")
+    assert ("OK  declare war on britain   (read in the War phase that follows the Congress, "
+            "with its declarations)") in reply, reply
+    assert close(pax) == "1880-war"
+    assert close(pax).startswith("1880-war-1-round-1"), report(pax, "italy")
+    assert "Italy declares war on Britain" in report(pax, "italy"), report(pax, "italy")
