@@ -231,17 +231,18 @@ def _war_round(d: BritanniaData, state: State, step: str, x: o.Order, own: Seque
         u["power"] == x.actor for p in war.get("pending", []) for u in state["units"]
         if u["id"] in p["ids"])
     if isinstance(x, o.Move):
-        if x.via:
-            return msg("one step only")
+        near = adjacent(d, state, x.actor, x.origin)
+        steps = listed(said_place(p) for p in sorted(near, key=o._area_name))
+        if x.via:  # the steps named, as for a move not adjacent: the next mail need not guess
+            return msg("one step only: one step from {origin} reaches {places}",
+                       origin=said_place(x.origin), places=steps)
         unit = next((u for u in _units(state, [x.actor], x.origin, x.unit)
                      if u["strength"] == x.strength and u["id"] not in moved), None)
         if unit is None and not pending:
             return msg("no such unit there")
-        near = adjacent(d, state, x.actor, x.origin)
         if x.dest not in near:  # the steps named, so that the next mail need not guess them
             return msg("not adjacent: one step from {origin} reaches {places}",
-                       origin=said_place(x.origin), places=listed(
-                           said_place(p) for p in sorted(near, key=o._area_name)))
+                       origin=said_place(x.origin), places=steps)
         if unit is not None:
             moved.add(unit["id"])
         return None

@@ -71,3 +71,22 @@ def test_war_phase_war_can_be_declared_during_the_congress_if_a_disputant_refuse
     assert close(pax) == "1880-war"
     assert close(pax).startswith("1880-war-1-round-1"), report(pax, "italy")
     assert "Italy declares war on Britain" in report(pax, "italy"), report(pax, "italy")
+
+
+def test_army_unit_movement_a_war_move_with_via_names_the_steps_it_may_take(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Seed, War, Army Unit Movement: "each Army Unit belonging to your Alliance can move into
+    one of the following: Any adjacent Sea Zone ...": one step a war round. A move written
+    with ``via`` was refused "one step only" alone, where a move not adjacent names the
+    steps; the next mail had to guess them, and a war round is a round of mail."""
+    _to_the_congress(pax)
+    send(pax, "britain", "propose 1: italy none in Eritrea\n")
+    assert close(pax) == "1880-congress-vote"
+    send(pax, "britain", "vote 1 yes\n")
+    assert close(pax) == "1880-congress-sign"
+    send(pax, "italy", "defy 1\n")
+    assert close(pax) == "1880-war"
+    send(pax, "britain", "declare war on Italy\n")
+    assert close(pax) == "1880-war-1-round-1-first"
+    reply = send(pax, "britain", "move fleet 10 from home to mediterranean via north atlantic\n")
+    assert ("move fleet 10 from home to Mediterranean Sea via North Atlantic Ocean: refused: one "
+            "step only: one step from home reaches North Atlantic Ocean, North Sea and Baltic") in reply, reply
