@@ -285,7 +285,9 @@ class _Build(Transformer[Token, o.AnyOrder]):  # transform() gives the line's or
 
     # -- orders ---------------------------------------------------------------
     def buy(self, c: list) -> o.Buy:
-        return o.Buy(self.actor, self._unit(c[1]), self._strength(c[2]))
+        """``buy army 3``; also ``acheter une armée de 3``."""
+        unit = next(x for x in c if isinstance(x, Token) and x.type == "UNIT")
+        return o.Buy(self.actor, self._unit(unit), self._strength(c[-1]))
 
     def place(self, c: list) -> o.Place:
         return o.Place(self.actor, self._marker(c[1]), self._area(c[3]))
@@ -681,7 +683,8 @@ def _not_an_order(line: SourceLine, commands: tuple[str, ...], after_prose: str 
 def _misspelt_keyword(text: str, n: Names) -> tuple[str, str] | None:
     """A word of the line one or two letters from a marker's or a unit's word ("influnce",
     "protectorat" is French and reads): the order's syntax alone did not show what was
-    wrong ("place KIND in AREA")."""
+    wrong ("place KIND in AREA"). The word is suggested as the reader's language writes it
+    ("armée", "intérêt": the grammar reads it without its accent, a player writes it with)."""
     keywords = {strip_accents(k) for k in (*KIND_WORDS, *UNIT_WORDS)}
     for written in text.split()[1:]:
         key = strip_accents(written).lower().strip(".,;:")
@@ -690,7 +693,7 @@ def _misspelt_keyword(text: str, n: Names) -> tuple[str, str] | None:
             continue  # a keyword, or a place's or a power's name ("Straits" is not "state")
         near = sorted((edit_distance(key, k), k) for k in keywords if abs(len(k) - len(key)) <= 2)
         if near and near[0][0] <= 2:
-            return written, near[0][1]
+            return written, _word((KIND_WORDS | UNIT_WORDS)[near[0][1]])
     return None
 
 

@@ -90,3 +90,29 @@ def test_army_unit_movement_a_war_move_with_via_names_the_steps_it_may_take(pax)
     reply = send(pax, "britain", "move fleet 10 from home to mediterranean via north atlantic\n")
     assert ("move fleet 10 from home to Mediterranean Sea via North Atlantic Ocean: refused: one "
             "step only: one step from home reaches North Atlantic Ocean, North Sea and Baltic") in reply, reply
+
+
+def test_acheter_une_armee_de_3_as_french_players_write_it(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """"acheter une armée de 3" (as French says "an army of 3") was refused with the syntax of
+    ``acheter``, and a misspelt "armées" was answered "did you mean armee?", a word no French
+    player writes: the hint now gives the keyword as the reader's language writes it."""
+    reply = send(pax, "france", "acheter une armée de 3\nacheter une flotte de 10\nacheter une armées de 3\n")
+    assert "    3  OK  acheter armée 3" in reply and "    4  OK  acheter flotte 10" in reply, reply
+    assert "'armées' : vouliez-vous dire armée ?" in reply, reply
+    reply = send(pax, "britain", "buy armmy 3\n")
+    assert "'armmy': did you mean army?" in reply, reply
+
+
+def test_austria_hungary_the_german_player_can_transfer_pounds_written_in_words(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Seed, Austria-Hungary: "The German player can transfer £'s from the German treasury to
+    Austria-Hungary". "transfer £5" read, "transfer 5 pounds" was refused: money is read in
+    words too, "pounds" and the French "livres"."""
+    reply = send(pax, "germany", "transfer 5 pounds to austria-hungary\n"
+                                 "buy army 1 if funds >= 3 pounds\n")
+    assert "    3  OK  transfer 5 to austria-hungary" in reply, reply
+    assert "you wrote: transfer 5 pounds to austria-hungary" in reply, reply
+    assert "    4  OK  buy army 1 if funds >= 3" in reply, reply
+    reply = send(pax, "germany", "transférer 2 livres à l'Autriche-Hongrie\n")
+    assert "    3  OK  transfer 2 to austria-hungary" in reply, reply
+    assert close(pax) == "1880-negotiation"
+    assert "Germany transfers £2 to Austria-Hungary." in report(pax, "germany"), report(pax, "germany")
