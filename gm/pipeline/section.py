@@ -468,8 +468,9 @@ def _tell_power(sc: SectionContext, game: Game, power: str) -> None:
 def _list_unread(sc: SectionContext, section: Section, game: Game, reply: SectionReply,
                  no_password: bool) -> None:
     """The lines of a section refused for want of a sign-on, listed as not read; one that
-    reads as a mistyped sign-on named (gm.pipeline.unsigned)."""
-    lines = [o.line for o in section.orders]
+    reads as a mistyped sign-on named (gm.pipeline.unsigned). Its commands too (``CHECK``
+    after a second GAME line): every line gets an answer (orders.md §2)."""
+    lines = sorted((i.line for i in section.items), key=lambda line: line.number)
     if not lines:
         return
     held = seats(sc.session, game.id)

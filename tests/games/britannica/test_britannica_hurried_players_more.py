@@ -116,3 +116,18 @@ def test_austria_hungary_the_german_player_can_transfer_pounds_written_in_words(
     assert "    3  OK  transfer 2 to austria-hungary" in reply, reply
     assert close(pax) == "1880-negotiation"
     assert "Germany transfers £2 to Austria-Hungary." in report(pax, "germany"), report(pax, "germany")
+
+
+def test_a_check_line_after_a_second_game_line_is_answered(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """orders.md §1, Sections: "each GAME line starts a new section and resets the sign-on",
+    and §2: the reply holds "each line not accepted, with the reason". A second GAME line
+    with no POWER below it opens a section with no sign-on: its orders were listed as not
+    read, but its CHECK line was not listed at all, and the player took it for done."""
+    deliver(pax, mail("GAME pax1\nPOWER britain britain-pw\nbuy army 3\n"
+                      "GAME pax1\nCHECK\nbuy army 1\nPASSWORD newsecret\n", sender=ADDR["britain"]))
+    reply = outbox(pax, kind="reply", to=ADDR["britain"])[-1][1]
+    assert "    3  OK  buy army 3" in reply, reply
+    assert "    5  --  CHECK (ignored: this section has no sign-on)" in reply, reply
+    assert "    6  --  buy army 1 (ignored: this section has no sign-on)" in reply, reply
+    assert "    7  --  PASSWORD ******** (ignored: this section has no sign-on)" in reply, reply
+    assert "newsecret" not in reply, reply
