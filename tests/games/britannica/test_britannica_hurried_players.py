@@ -203,4 +203,4 @@ def test_a_misspelt_marker_word_is_named_beside_the_syntax(pax) -> None:  # type
             "'influnce': did you mean influence?") in reply, reply
     reply = send(pax, "france", "acheter armmee 3\n")
     assert ("incompris : il s'écrit acheter armée|flotte FORCE (AIDE acheter) ; 'armmee' : "
-            "vouliez-vous dire armee ?") in reply, reply
+            "vouliez-vous dire armée ?") in reply, reply

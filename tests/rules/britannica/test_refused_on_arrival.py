@@ -94,7 +94,8 @@ def test_rule_movement_during_an_alliance_manoeuvre_one_step_with_a_unit_there()
                               "move army 10 from Tunis to Algiers\n"
                               "move army 10 from Tunis to Manchuria\n"
                               "move army 3 from Tunis to Algiers via Morocco") == [
-        "no such unit there", "no such unit there", "one step only"]
+        "no such unit there", "no such unit there",
+        "one step only: one step from Tunis reaches Algiers, Mediterranean Sea, Tripoli"]
     assert refused_on_arrival(s, "france", "move army 10 from Tunis to Tripoli\n"
                               "attack in Tripoli") == []
     assert refused_on_arrival(s, "france", "attack in Tripoli") == ["no such unit there"]
