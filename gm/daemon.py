@@ -60,7 +60,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 
 from gm.checkpoint import checkpoint
 from gm.clock import utc
-from gm.db.engine import session_scope
+from gm.db.engine import fold_wal, session_scope
 from gm.mail.imap_source import ImapLoginError, ImapSetupError, ImapUnreachable
 from gm.mail.types import FetchedMail, MailSink, MailSource
 from gm.pipeline import drawpool, parsewarm
@@ -461,9 +461,18 @@ class Daemon:
                 await self.sink.close()
                 self.source.close()
                 drawpool.shutdown()  # the drawing workers (gm.pipeline.drawpool), if started
+                self._fold_wal()
             finally:
                 self._stopped.set()
                 log.info("stopped")
+
+    def _fold_wal(self) -> None:
+        """On SQLite, leave everything in the database file itself, so that a host who stops
+        gm and copies gm.db copies it all (deploy/README.md, "What to back up")."""
+        try:
+            fold_wal(self.ctx.engine)
+        except Exception as exc:  # the database went away: nothing to fold, stop anyway
+            log.warning("the database's write-ahead log was not folded in: %s", exc)
 
     def _mailbox(self) -> str:
         """The IMAP server and user, as the log names them."""

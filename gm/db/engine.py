@@ -60,6 +60,19 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+def fold_wal(engine: Engine) -> None:
+    """On SQLite, fold the write-ahead log into the database file and empty it (PostgreSQL:
+    nothing to do).
+
+    A daemon's connections are not closed when its process ends, so without this the last
+    transactions before a stop stay in ``<database>-wal``: a host who stops gm and copies
+    ``gm.db`` alone (deploy/README.md, "What to back up") would copy a database without
+    them, and one who restores a backup over ``gm.db`` would have that old log laid over it."""
+    if engine.dialect.name == "sqlite":
+        with engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
 IDLE_PING_SECONDS = 1.0
 """A pooled connection that sat unused longer than this is pinged before it is handed out."""
 
