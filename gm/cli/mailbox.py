@@ -13,11 +13,12 @@ from __future__ import annotations
 import secrets
 import time
 import urllib.parse
+from datetime import datetime
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import click
 
-from gm.cli.app import App, pass_app
+from gm.cli.app import App, counted, pass_app
 
 
 @click.group()
@@ -81,3 +82,32 @@ def authorize(app: App, auth_url: str, port: int, timeout: float) -> None:
     TokenSource(settings).exchange_code(answers["code"], redirect, verifier)
     click.echo(f"refresh token stored in {settings.refresh_token_file}; "
                "now run `gm doctor` to check the mailbox")
+
+
+@mailbox.command()
+@click.option("--since", required=True, type=click.DateTime(formats=["%Y-%m-%d"]),
+              metavar="YYYY-MM-DD",
+              help="The day the restored backup was made: mail from that day on is read again.")
+@pass_app
+def reread(app: App, since: datetime) -> None:
+    """Have gm read again the mail it handled since a day: after restoring the database
+    from a backup, the orders mailed since then (deploy/README.md, "What to back up").
+    Mail the restored database knows is not answered twice."""
+    from gm.mail.config import InboundKind
+    from gm.mail.factory import token_source
+    from gm.mail.imap_source import ImapSource
+    from gm.mail.reread import reread_since
+
+    mail = app.config.mail_settings()
+    if mail.inbound is not InboundKind.IMAP:
+        where = f"{mail.maildir.processed or mail.maildir.inbox}/cur"
+        raise click.ClickException(
+            f"gm reads a Maildir: move the mails handled since {since:%Y-%m-%d} from {where} "
+            f"back into {mail.maildir.inbox}/new")
+    source = ImapSource(mail.imap, max_attempts=1, tokens=token_source(mail))
+    try:
+        count = reread_since(source, since.date())
+    finally:
+        source.close()
+    click.echo(f"{counted(count, 'mail', 'mails')} in {mail.imap.folder} since "
+               f"{since:%Y-%m-%d} will be read again by gm serve")
