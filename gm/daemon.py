@@ -324,8 +324,10 @@ def sweep_once(ctx: ServiceContext, read: datetime | None = None) -> int:
     from gm.schedule.sweep import sweep
 
     report = sweep(ctx, read=read)
-    if report.closed or report.problems:
-        log.info("deadlines: %s", report)
+    for line in report.closed_lines():
+        log.info("%s", line)
+    for line in report.problem_lines():
+        log.warning("%s", line)
     return report.waiting
 
 

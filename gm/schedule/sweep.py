@@ -74,6 +74,19 @@ class SweepReport:
     nmr_warned: list[tuple[str, str]] = field(default_factory=list)
     waiting: int = 0  # due phases left open until the mailbox is read as it stood then
 
+    def closed_lines(self) -> list[str]:
+        """The log's line for each phase this sweep closed, in words a host reads in
+        journald (deploy/README.md, "Logs")."""
+        return [f"{c.game_id}: {c.phase_id} closed at its deadline"
+                + (f" (defaults for {', '.join(c.defaulted)})" if c.defaulted else "")
+                + (f"; {c.next_phase_id} opens" if c.next_phase_id else "")
+                for c in self.closed]
+
+    def problem_lines(self) -> list[str]:
+        """The log's line for each due phase this sweep could not close."""
+        return [f"{p.game_id}: phase {p.seq} is due but was not closed ({p.reason}); the next "
+                "sweep tries again" for p in self.problems]
+
 
 def sweep(ctx: ServiceContext, *, game_id: str | None = None,
           read: datetime | None = None) -> SweepReport:
