@@ -84,7 +84,8 @@ class Doctor:
     wait_seconds: float = 30.0
 
     def run(self) -> list[Finding]:
-        findings = [self.check_database(), *self.check_templates()]
+        database = self.check_database()
+        findings = [database, *self.check_outbox(database), *self.check_templates()]
         try:
             mail = self.config.mail_settings()
         except ConfigError as exc:
@@ -181,6 +182,39 @@ class Doctor:
         return _fail("database", f"{shown}: schema {current} was written by a newer gm "
                                  f"(this one knows up to {head})",
                      "upgrade gm, or restore a backup made by this version")
+
+    def check_outbox(self, database: Finding) -> list[Finding]:
+        """The mails that wait to be sent once one of them failed (the mail server down, its
+        login refused, a 4xx): a host who mends the server sees what is still to go."""
+        from sqlmodel import Session, col, select
+
+        from gm.db.engine import make_engine
+        from gm.db.models import OutboundMail
+
+        if not database.ok or "does not exist yet" in database.detail:
+            return []
+        engine = make_engine(self.config.database_url(self.db_override))
+        try:
+            with Session(engine) as session:
+                queued = list(session.exec(select(OutboundMail).where(
+                    col(OutboundMail.status) == "queued").order_by(col(OutboundMail.created_at))))
+        except Exception:  # no schema yet: nothing was ever queued
+            return []
+        finally:
+            engine.dispose()
+        tried = [m for m in queued if m.attempts > 0]
+        if not tried:
+            return [_ok("outbox", "no mail waits for a retry")]
+        last = max(tried, key=lambda m: m.attempts)
+        count = "1 mail waits" if len(queued) == 1 else f"{len(queued)} mails wait"
+        return [_warn(
+            "outbox",
+            f"{count} to be sent, {len(tried)} of them tried and failed; the oldest queued "
+            f"{queued[0].created_at:%Y-%m-%d %H:%M} UTC; the last error: "
+            f"{(last.last_error.strip().splitlines() or ['none'])[0]}",
+            "mend what the smtp check says, then restart gm: a mail that failed because the "
+            "server was down or refused gm's login is tried again at once (one the server "
+            "refused for now, 4xx, keeps its backoff)")]
 
     def check_templates(self) -> Iterator[Finding]:
         from jinja2 import TemplateSyntaxError

@@ -16,12 +16,13 @@ from gm.cli.app import App, counted, emit, json_option, pass_app
 @json_option
 @pass_app
 def doctor(app: App, no_send: bool, wait_seconds: float, as_json: bool) -> None:
-    """Check the config, the database, the templates and the mailbox, and say what to fix.
+    """Check the config, the database, the outbox, the templates and the mailbox; say what to
+    fix.
 
     Logs into IMAP and SMTP as `gm serve` would, tries IDLE, sends a test mail
     to the moderator with a copy to gm's own address and reads the copy back.
     Exits 1 when anything needs fixing; a warning (no moderator_address: nobody would
-    be told of held games, undelivered mail, bounces) does not.
+    be told of held games, undelivered mail, bounces; mail waiting for a retry) does not.
     """
     from gm.doctor import Doctor, failed
 

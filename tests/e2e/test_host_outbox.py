@@ -1,0 +1,67 @@
+"""A host whose SMTP server was down asks `gm doctor` what is waiting.
+
+With the mail server down, the replies and reports gm had made stayed queued, and
+nothing a host runs said so: `gm doctor` named the SMTP server's failure only, and
+`gm mod mails GAME --undelivered` said "no mail gm sent has failed to be delivered".
+The doctor now counts the mails waiting for a retry, with the last error and what to
+do. The real `gm game new` and `gm serve --once` processes, a real Pax Viking game, an
+SMTP port nothing listens on.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.e2e.daemon_support import SERVE
+from tests.e2e.test_crash import ROOT
+from tests.support.servers import free_port
+
+CONFIG = """\
+[mail]
+address = "gm@example.org"
+inbound = "maildir"
+outbound = "smtp"
+
+[maildir]
+inbox = "inbox"
+
+[smtp]
+host = "127.0.0.1"
+port = {port}
+tls = "none"
+timeout = 5.0
+
+[service]
+moderator_address = "mod@example.org"
+draw_workers = 0
+
+[database]
+path = "gm.db"
+"""
+
+
+def gm(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", SERVE, "--config", str(root / "gm.toml"), *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def test_gm_doctor_counts_the_mails_waiting_while_the_smtp_server_is_down(tmp_path: Path) -> None:
+    for sub in ("new", "cur", "tmp"):
+        (tmp_path / "inbox" / sub).mkdir(parents=True)
+    (tmp_path / "gm.toml").write_text(CONFIG.format(port=free_port()))  # nothing listens
+    made = gm(tmp_path, "game", "new", "vik1", "--module", "viking", "--scenario", "1p",
+              "--seat", "red=red@example.org", "--moderator", "mod@example.org")
+    assert made.returncode == 0, made.stderr
+    before = gm(tmp_path, "doctor", "--no-send")
+    assert "ok    outbox          no mail waits for a retry" in before.stdout, before.stdout
+
+    assert gm(tmp_path, "serve", "--once").returncode == 0  # the server refuses each mail
+    doctor = gm(tmp_path, "doctor", "--no-send")
+    lines = doctor.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("warn  outbox"))
+    assert " mails wait to be sent, 1 of them tried and failed; the oldest queued " in lines[at]
+    assert "the last error: connection_refused" in lines[at]
+    assert lines[at + 1].strip().startswith("fix: mend what the smtp check says, then restart gm")
+    assert "FAIL  smtp            nothing answers at 127.0.0.1:" in doctor.stdout
