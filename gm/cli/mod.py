@@ -397,15 +397,16 @@ def _undelivered(app: App, game_id: str, last: int, as_json: bool) -> None:
 
     from gm.db.engine import session_scope
     from gm.service.games import get_game
-    from gm.service.undelivered import undelivered
+    from gm.service.undelivered import undelivered, waiting_for_retry
     from gm.service.views import undelivered_text
 
     ctx = app.context()
     with session_scope(ctx.engine) as session:
         get_game(session, game_id)
         rows = undelivered(ctx, session, game_id, last=last)
+        retrying = waiting_for_retry(session, game_id)
     emit([asdict(r) | {"to": r.to, "powers": r.powers} for r in rows], as_json,
-         undelivered_text(rows, game_id))
+         undelivered_text(rows, game_id, retrying=retrying))
 
 
 @mod.command()

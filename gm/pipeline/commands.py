@@ -636,10 +636,11 @@ class CommandRunner:
 
         said, last = self._said(), max(1, cmd.last)
         if cmd.undelivered:
-            from gm.service.undelivered import undelivered
+            from gm.service.undelivered import undelivered, waiting_for_retry
 
             rows = undelivered(self.sc.ctx, self.sc.session, self.game.id, last=last)
-            self._view(line, undelivered_text(rows, self.game.id, said))
+            retrying = waiting_for_retry(self.sc.session, self.game.id)
+            self._view(line, undelivered_text(rows, self.game.id, said, retrying))
             self.reply.done(line, plural(
                 "the latest mail of game {game} that could not be delivered follows this reply",
                 "the latest {n} mails of game {game} that could not be delivered, at most, "

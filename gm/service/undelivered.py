@@ -148,6 +148,15 @@ def note_failure(ctx: ServiceContext, session: Session, row: OutboundMail, game:
     log_event(ctx, session, game.id, seq, branch, EVENT, data, visible_to=[])
 
 
+def waiting_for_retry(session: Session, game_id: str) -> int:
+    """How many of ``game_id``'s mails are still queued after the mail server failed them
+    (down, gm's login refused, a 4xx): not undelivered, not sent yet (gm.pipeline.dispatch
+    tries them again)."""
+    return int(session.exec(select(func.count()).select_from(OutboundMail).where(
+        OutboundMail.game_id == game_id, col(OutboundMail.status) == "queued",
+        col(OutboundMail.attempts) > 0)).one())
+
+
 def undelivered(ctx: ServiceContext, session: Session, game_id: str,
                 last: int = 20) -> list[Undelivered]:
     """The latest ``last`` mails of ``game_id`` that did not reach some or all of their

@@ -191,10 +191,24 @@ def _handled_said(status: str) -> Text | str:
     return said.get(status, status)
 
 
-def undelivered_text(rows: list[Undelivered], game_id: str, said: Said = CLI) -> str:
+def undelivered_text(rows: list[Undelivered], game_id: str, said: Said = CLI,
+                     retrying: int = 0) -> str:
     """The mails gm could not deliver (gm.service.undelivered.undelivered), one a line, the
     addresses that did not get it; under it its copies, if queued again, and who still
-    waits for one (with the command that sends it again)."""
+    waits for one (with the command that sends it again). Last, how many mails still wait
+    for a retry after the mail server failed them (``retrying``)."""
+    lines = _undelivered_lines(rows, said) or [
+        said(msg("{game}: no mail gm sent has failed to be delivered", game=game_id))]
+    if retrying:
+        lines.append(said(plural(
+            "{n} mail waits to be sent: the mail server has not taken it yet, and gm tries "
+            "again by itself",
+            "{n} mails wait to be sent: the mail server has not taken them yet, and gm tries "
+            "again by itself", retrying)))
+    return "\n".join(lines)
+
+
+def _undelivered_lines(rows: list[Undelivered], said: Said) -> list[str]:
     lines = []
     for r in rows:
         seats = f" ({', '.join(r.powers)})" if r.powers else ""
@@ -220,8 +234,7 @@ def undelivered_text(rows: list[Undelivered], game_id: str, said: Said = CLI) ->
                 msg("not sent again: {command}", command=command) if len(waiting) == len(r.missed)
                 else msg("not sent again to {addresses}: {command}",
                          addresses=", ".join(waiting), command=command)))
-    return "\n".join(lines) or said(msg("{game}: no mail gm sent has failed to be delivered",
-                                        game=game_id))
+    return lines
 
 
 # -- gm state / SHOW STATE ------------------------------------------------------------------

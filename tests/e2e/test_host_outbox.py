@@ -65,3 +65,22 @@ def test_gm_doctor_counts_the_mails_waiting_while_the_smtp_server_is_down(tmp_pa
     assert "the last error: connection_refused" in lines[at]
     assert lines[at + 1].strip().startswith("fix: mend what the smtp check says, then restart gm")
     assert "FAIL  smtp            nothing answers at 127.0.0.1:" in doctor.stdout
+
+
+def test_gm_mod_mails_undelivered_says_the_mails_still_waiting_while_the_smtp_server_is_down(
+        tmp_path: Path) -> None:
+    """Before, it said only "vik1: no mail gm sent has failed to be delivered" while the
+    welcome and the first reports had not gone."""
+    for sub in ("new", "cur", "tmp"):
+        (tmp_path / "inbox" / sub).mkdir(parents=True)
+    (tmp_path / "gm.toml").write_text(CONFIG.format(port=free_port()))  # nothing listens
+    made = gm(tmp_path, "game", "new", "vik1", "--module", "viking", "--scenario", "1p",
+              "--seat", "red=red@example.org", "--moderator", "mod@example.org")
+    assert made.returncode == 0, made.stderr
+    assert gm(tmp_path, "serve", "--once").returncode == 0  # the server refuses the first mail
+    shown = gm(tmp_path, "mod", "mails", "vik1", "--undelivered")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines() == [
+        "vik1: no mail gm sent has failed to be delivered",
+        "1 mail waits to be sent: the mail server has not taken it yet, and gm tries again by "
+        "itself"]
