@@ -64,7 +64,10 @@ def serve(app: App, json_logs: bool, once: bool, verbose: bool) -> None:
             drawpool.shutdown()
         return
     for line in banner(mail, app.url):
-        click.echo(line, err=True)
+        if json_logs:  # every line of a JSON log is JSON (journald, the container's log)
+            logging.getLogger("gm.serve").info("%s", line.strip())
+        else:
+            click.echo(line, err=True)
     asyncio.run(daemon.run())
     del lock
 
