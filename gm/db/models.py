@@ -160,7 +160,8 @@ class OutboundMail(SQLModel, table=True):
     recipients: list[str] | None = _json()
     subject: str = ""
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-    # queued, sent, failed, held (preview), withdrawn (held, then taken back: never sent)
+    # queued, sent, failed, held (preview), withdrawn (held, then taken back, or a reminder
+    # whose phase closed before it went: never sent)
     status: str = Field(default="queued", max_length=16, index=True)
     attempts: int = 0
     next_attempt_at: datetime | None = None

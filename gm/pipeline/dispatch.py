@@ -40,7 +40,7 @@ from sqlmodel import Session, col, select
 from gm.checkpoint import checkpoint
 from gm.clock import utc
 from gm.db.engine import session_scope
-from gm.db.models import Game, OutboundMail
+from gm.db.models import Game, OutboundMail, Phase
 from gm.i18n import Text, msg, when
 from gm.mail.compose import RENDER_HEADER
 from gm.mail.types import FailureKind, MailSink, SendResult
@@ -97,15 +97,38 @@ def _unclaimed(ctx: ServiceContext) -> ColumnElement[bool]:
 
 def due(ctx: ServiceContext, limit: int = 200) -> list[int]:
     with session_scope(ctx.engine) as session:
-        rows = session.exec(select(OutboundMail.id).where(
+        rows = session.exec(select(OutboundMail.id, OutboundMail.kind).where(
             OutboundMail.status == "queued",
             (col(OutboundMail.next_attempt_at) == None)  # noqa: E711
             | (col(OutboundMail.next_attempt_at) <= ctx.clock.now()),
             _unclaimed(ctx),
-        ).order_by(col(OutboundMail.kind) != "welcome", col(OutboundMail.id)).limit(limit))
+        ).order_by(col(OutboundMail.kind) != "welcome", col(OutboundMail.id)).limit(limit)).all()
         # a game's welcomes first: queued after the reports of its opening die rolls (a
         # forming game's start, gm game new), they carry the sign-on those reports assume
-        return [int(r) for r in rows if r is not None]
+        reminders = [int(i) for i, kind in rows if kind == "reminder" and i is not None]
+        stale = withdraw_stale_reminders(session, reminders) if reminders else set()
+        return [int(i) for i, _ in rows if i is not None and i not in stale]
+
+
+def withdraw_stale_reminders(session: Session, mail_ids: list[int]) -> set[int]:
+    """Mark ``withdrawn`` (never sent) the reminders among ``mail_ids`` whose phase has closed
+    since they were queued; return their ids.
+
+    A reminder ("round-1-red closes in 1 hour") is queued for the game's open phase only;
+    once a phase of its game was adjudicated after it was queued, it speaks of a phase
+    that is over. It stays queued so long only when the mail server was down: it then
+    went out after the next phase's report."""
+    closed_since = (select(Phase.id).where(
+        col(Phase.game_id) == col(OutboundMail.game_id),
+        col(Phase.adjudicated_at) > col(OutboundMail.created_at)).exists())
+    stale = {int(i) for i in session.exec(select(OutboundMail.id).where(
+        col(OutboundMail.id).in_(mail_ids), closed_since)) if i is not None}
+    if stale:
+        session.execute(update(OutboundMail).where(col(OutboundMail.id).in_(stale))
+                        .values(status="withdrawn")
+                        .execution_options(synchronize_session=False))
+        log.info("%d reminders of phases closed since were withdrawn, not sent", len(stale))
+    return stale
 
 
 def claim(ctx: ServiceContext, mail_id: int) -> bool:

@@ -167,3 +167,36 @@ def test_no_reminder_goes_out_once_the_deadline_has_passed_even_within_grace(ctx
     assert sweep(ctx).reminders == []
     assert outbox(ctx, "reminder") == []
     assert not [m for m in outbox(ctx, "notice") if "missing" in m.subject]
+
+
+def test_a_reminder_still_queued_when_its_phase_closes_is_withdrawn_not_sent_after_the_report(
+        ctx, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Seen with the SMTP server down for a while: the reminder "[vik1] reminder:
+    round-1-red closes in 1 hour", queued before the deadline, went out once the server
+    was back, after the report of the phase that followed. It is withdrawn instead; the
+    report goes. A real Pax Viking solo game."""
+    import asyncio
+
+    from gm.mail.file_sink import FileSink
+    from gm.pipeline.dispatch import drain
+    from gm.service.games import SeatSpec
+    from tests.schedule.support import QUIET
+
+    ctx.settings["draw_workers"] = 0
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="vik1", module_name="viking", scenario="1p",
+                    seats=[SeatSpec("red", "red@example.org", password="r-secret")],
+                    moderator_address="mod@example.org", play_out=True,
+                    settings={"deadlines": {**QUIET, "default": "48h", "reminders": ["1h"]}})
+    first = phase(ctx, "vik1")
+    ctx.clock.set(first.deadline - timedelta(minutes=30))
+    assert [r.powers for r in sweep(ctx).reminders] == [("red",)]  # queued; the server is down
+    ctx.clock.set(first.deadline + timedelta(minutes=1))
+    assert [c.phase_id for c in sweep(ctx).closed] == [first.phase_id]
+
+    asyncio.run(drain(ctx, FileSink(tmp_path / "out")))  # the server is back
+    subjects = [m.subject for m in outbox(ctx) if m.status == "sent"
+                and m.recipients == ["red@example.org"]]
+    assert f"[vik1] {phase(ctx, 'vik1').phase_id}: report for red" in subjects
+    assert not any("reminder" in subject for subject in subjects), subjects
+    assert [m.status for m in outbox(ctx, "reminder")] == ["withdrawn"]
