@@ -104,6 +104,12 @@ class Service:
         return self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
 
 
+def gm_cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The real CLI against the host's config ``root/gm.toml``, in its own process."""
+    return subprocess.run([sys.executable, "-c", SERVE, "--config", str(root / "gm.toml"), *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
 def text_of(msg: EmailMessage) -> str:
     part = msg.get_body(("plain",))
     return str(part.get_content()) if part is not None else ""  # type: ignore[attr-defined]

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -25,8 +23,8 @@ from sqlmodel import select
 
 from gm.db.engine import make_engine, session_scope, sqlite_url
 from gm.db.models import InboundMail, OutboundMail
-from tests.e2e.daemon_support import SERVE, Service, stop, wait_until
-from tests.e2e.test_crash import ROOT
+from tests.e2e.daemon_support import Service, stop, wait_until
+from tests.e2e.daemon_support import gm_cli as gm
 from tests.pipeline.conftest import mail
 from tests.support.servers import DovecotServer
 
@@ -94,10 +92,6 @@ path = "gm.db"
 """
 
 
-def gm(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The real CLI against the host's config, in its own process."""
-    return subprocess.run([sys.executable, "-c", SERVE, "--config", str(root / "gm.toml"), *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
 def backup(db: Path, to: Path) -> None:

@@ -10,12 +10,9 @@ SMTP port nothing listens on.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.e2e.daemon_support import SERVE
-from tests.e2e.test_crash import ROOT
+from tests.e2e.daemon_support import gm_cli as gm
 from tests.support.servers import free_port
 
 CONFIG = """\
@@ -42,18 +39,21 @@ path = "gm.db"
 """
 
 
-def gm(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", SERVE, "--config", str(root / "gm.toml"), *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def _viking_game_with_no_smtp_server(root: Path) -> None:
+    """A host's directory: a Maildir inbox, a config whose SMTP port nothing listens on,
+    and a one-seat Pax Viking game made by the real CLI (its welcome and reports queued)."""
+    for sub in ("new", "cur", "tmp"):
+        (root / "inbox" / sub).mkdir(parents=True)
+    (root / "gm.toml").write_text(CONFIG.format(port=free_port()))
+    made = gm(root, "game", "new", "vik1", "--module", "viking", "--scenario", "1p",
+              "--seat", "red=red@example.org", "--moderator", "mod@example.org")
+    assert made.returncode == 0, made.stderr
 
 
 def test_gm_doctor_counts_the_mails_waiting_while_the_smtp_server_is_down(tmp_path: Path) -> None:
-    for sub in ("new", "cur", "tmp"):
-        (tmp_path / "inbox" / sub).mkdir(parents=True)
-    (tmp_path / "gm.toml").write_text(CONFIG.format(port=free_port()))  # nothing listens
-    made = gm(tmp_path, "game", "new", "vik1", "--module", "viking", "--scenario", "1p",
-              "--seat", "red=red@example.org", "--moderator", "mod@example.org")
-    assert made.returncode == 0, made.stderr
+    _viking_game_with_no_smtp_server(tmp_path)
     before = gm(tmp_path, "doctor", "--no-send")
     assert "ok    outbox          no mail waits for a retry" in before.stdout, before.stdout
 
@@ -71,12 +71,7 @@ def test_gm_mod_mails_undelivered_says_the_mails_still_waiting_while_the_smtp_se
         tmp_path: Path) -> None:
     """Before, it said only "vik1: no mail gm sent has failed to be delivered" while the
     welcome and the first reports had not gone."""
-    for sub in ("new", "cur", "tmp"):
-        (tmp_path / "inbox" / sub).mkdir(parents=True)
-    (tmp_path / "gm.toml").write_text(CONFIG.format(port=free_port()))  # nothing listens
-    made = gm(tmp_path, "game", "new", "vik1", "--module", "viking", "--scenario", "1p",
-              "--seat", "red=red@example.org", "--moderator", "mod@example.org")
-    assert made.returncode == 0, made.stderr
+    _viking_game_with_no_smtp_server(tmp_path)
     assert gm(tmp_path, "serve", "--once").returncode == 0  # the server refuses the first mail
     shown = gm(tmp_path, "mod", "mails", "vik1", "--undelivered")
     assert shown.returncode == 0, shown.stderr

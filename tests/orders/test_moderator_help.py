@@ -67,18 +67,18 @@ SAMPLES = {"arg": "sweden", "secret": "pw", "rest": "move", "int": "3", "private
            "press_name": "sweden"}
 
 
-def _filled(form: tuple[Part, ...], keep: bool = True) -> str:
+def _filled(form: tuple[Part, ...], keep: bool = True, samples: dict[str, str] = SAMPLES) -> str:
     """A form with a sample value in each slot, its optional parts kept or left out."""
     out: list[str] = []
     for part in form:
         if isinstance(part, Word):
             out.append(part.text)
         elif isinstance(part, Slot):
-            out.append(SAMPLES[part.name])
+            out.append(samples[part.name])
         elif isinstance(part, Many):
-            out.append(_filled(part.parts, keep))
+            out.append(_filled(part.parts, keep, samples))
         elif isinstance(part, Opt) and keep:
-            out.append(_filled(part.parts, keep))
+            out.append(_filled(part.parts, keep, samples))
     return " ".join(out)
 
 

@@ -19,7 +19,7 @@ import pytest
 
 from gm.orders import commands as c
 from gm.orders.envelope import envelope_parser, parse_command
-from gm.orders.forms import Form, Many, Opt, Slot, Word, written
+from gm.orders.forms import Form, written
 from gm.orders.help import (
     MODERATOR_RULES,
     commands_of,
@@ -29,6 +29,7 @@ from gm.orders.help import (
     shown_slots,
 )
 from gm.resources import grammar_root
+from tests.orders.test_moderator_help import _filled as filled
 from tests.orders.test_moderator_help import _rule_read
 
 LANGUAGES = ("en", "fr")
@@ -45,18 +46,8 @@ def player_rules() -> list[str]:
 
 
 def _filled(form: Form, keep: bool = True) -> str:
-    """A form with a sample value in each slot, its optional parts kept or left out."""
-    out: list[str] = []
-    for part in form:
-        if isinstance(part, Word):
-            out.append(part.text)
-        elif isinstance(part, Slot):
-            out.append(SAMPLES[part.name])
-        elif isinstance(part, Many):
-            out.append(_filled(part.parts, keep))
-        elif isinstance(part, Opt) and keep:
-            out.append(_filled(part.parts, keep))
-    return " ".join(out)
+    """A form with a player's sample value in each slot, its optional parts kept or left out."""
+    return filled(form, keep, SAMPLES)
 
 
 def _listing(text: str) -> list[tuple[list[str], list[str]]]:

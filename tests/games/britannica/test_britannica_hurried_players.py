@@ -113,6 +113,24 @@ def _to_the_congress(ctx) -> None:  # type: ignore[no-untyped-def]
     assert close(ctx) == "1880-congress"
 
 
+def _to_the_signing(ctx) -> None:  # type: ignore[no-untyped-def]
+    """The Congress, Britain's proposal 1 voted: the Treaty waits to be signed."""
+    _to_the_congress(ctx)
+    send(ctx, "britain", "propose 1: italy none in Eritrea\n")
+    assert close(ctx) == "1880-congress-vote"
+    send(ctx, "britain", "vote 1 yes\n")
+    assert close(ctx) == "1880-congress-sign"
+
+
+def _to_the_war_round(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Italy defies the Treaty and Britain declares war on Italy: the first war round."""
+    _to_the_signing(ctx)
+    send(ctx, "italy", "defy 1\n")
+    assert close(ctx) == "1880-war"
+    send(ctx, "britain", "declare war on Italy\n")
+    assert close(ctx) == "1880-war-1-round-1-first"
+
+
 def test_congress_proposals_one_vote_per_proposal_written_as_players_write_them(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     """Seed, Congress of Europe: "There is no limit to the number of proposals one can put
     forward" and "Each player has one vote per proposal". A proposal's clauses separated by
@@ -179,15 +197,7 @@ def test_army_unit_movement_a_move_not_adjacent_names_the_steps_it_may_take(pax)
     one of the following: Any adjacent Sea Zone containing one of your own Merchant Fleets
     ...". A war move to a place not adjacent was refused "not adjacent" alone: the next mail
     had to guess the step; a war round is a round of mail."""
-    _to_the_congress(pax)
-    send(pax, "britain", "propose 1: italy none in Eritrea\n")
-    assert close(pax) == "1880-congress-vote"
-    send(pax, "britain", "vote 1 yes\n")
-    assert close(pax) == "1880-congress-sign"
-    send(pax, "italy", "defy 1\n")
-    assert close(pax) == "1880-war"
-    send(pax, "britain", "declare war on Italy\n")
-    assert close(pax) == "1880-war-1-round-1-first"
+    _to_the_war_round(pax)
     reply = send(pax, "britain", "move fleet 10 from home to mediterranean\nmove army 1 from aden to eritrea\n")
     assert ("move fleet 10 from home to Mediterranean Sea: refused: not adjacent: one step from "
             "home reaches North Atlantic Ocean, North Sea and Baltic") in reply, reply

@@ -11,7 +11,12 @@ pounds", a declaration of war sent with a defiance of the Congress, a war move w
 from __future__ import annotations
 
 from tests.games.britannica.test_britannica_by_mail import ADDR, MOD, close, pax, report  # noqa: F401
-from tests.games.britannica.test_britannica_hurried_players import _to_the_congress, send
+from tests.games.britannica.test_britannica_hurried_players import (
+    _to_the_congress,
+    _to_the_signing,
+    _to_the_war_round,
+    send,
+)
 from tests.pipeline.conftest import deliver, mail, outbox
 
 
@@ -60,11 +65,7 @@ def test_war_phase_war_can_be_declared_during_the_congress_if_a_disputant_refuse
     proceedings." Italy's "defy 1" with "declare war on britain" had the declaration
     refused "not an order of this phase": it is now read in the War phase that follows,
     with that phase's declarations, and Italy need not send it again."""
-    _to_the_congress(pax)
-    send(pax, "britain", "propose 1: italy none in Eritrea\n")
-    assert close(pax) == "1880-congress-vote"
-    send(pax, "britain", "vote 1 yes\n")
-    assert close(pax) == "1880-congress-sign"
+    _to_the_signing(pax)
     reply = send(pax, "italy", "defy 1\ndeclare war on britain\n")
     assert ("OK  declare war on britain   (read in the War phase that follows the Congress, "
             "with its declarations)") in reply, reply
@@ -78,15 +79,7 @@ def test_army_unit_movement_a_war_move_with_via_names_the_steps_it_may_take(pax)
     one of the following: Any adjacent Sea Zone ...": one step a war round. A move written
     with ``via`` was refused "one step only" alone, where a move not adjacent names the
     steps; the next mail had to guess them, and a war round is a round of mail."""
-    _to_the_congress(pax)
-    send(pax, "britain", "propose 1: italy none in Eritrea\n")
-    assert close(pax) == "1880-congress-vote"
-    send(pax, "britain", "vote 1 yes\n")
-    assert close(pax) == "1880-congress-sign"
-    send(pax, "italy", "defy 1\n")
-    assert close(pax) == "1880-war"
-    send(pax, "britain", "declare war on Italy\n")
-    assert close(pax) == "1880-war-1-round-1-first"
+    _to_the_war_round(pax)
     reply = send(pax, "britain", "move fleet 10 from home to mediterranean via north atlantic\n")
     assert ("move fleet 10 from home to Mediterranean Sea via North Atlantic Ocean: refused: one "
             "step only: one step from home reaches North Atlantic Ocean, North Sea and Baltic") in reply, reply
