@@ -21,11 +21,13 @@ fires fire block blocks units report done open strength moved moves into onto
 left carried out this that these those which who when will would should must
 no yes or if then unless until nobody none there their its it be been being
 sweden spectator moderator
+red blue green yellow purple black longship longships
 """.split())
 """Words that are English and never French. Not "a", "on", "as", "en", "plus",
 "round" (a board-game word in French), "via" (French too), "or"/"if"? "or" is also
 French ("or" = gold, "or" = now) and stays in the list: a French report has no use
-for either."""
+for either. The players' colour ids (Pax Viking: "red", "green") are English: a French
+text names the players in French ("Rouge", "Vert")."""
 
 MARKER = "==== gm "
 """The first line of a report (``==== gm report GAME PHASE ====``): a marker gm finds

@@ -148,6 +148,10 @@ class Data:
     tiles_said: dict[str, Name] = field(default_factory=dict)
     """Each saga tile and victory card by its English name, as a :class:`Name` with its
     French form (tiles/*.toml and victory.toml ``name_fr``): :meth:`said`."""
+    words_said: dict[str, Name] = field(default_factory=dict)
+    """Each player colour and follower type by its id, as a :class:`Name` with its forms
+    in other languages (rules.toml ``colors`` and ``follower_types``, ``display_<language>``:
+    "green" is "Vert" to a French seat): :meth:`said`."""
 
     def rule(self, key: str) -> Any:
         return self.rules[key]["value"]
@@ -193,10 +197,19 @@ class Data:
     def said(self, name: str) -> str:
         """A place or an ally fleet by its English name (as orders, views and events carry
         it), a saga tile or a victory card, as a :class:`gm.i18n.Name` that a message says
-        in the reader's language (``name_fr``: "Mer Baltique", "Chantier naval"); any other
-        name (a player) as it is."""
-        said = self.names_said.get(name)
-        return said if said is not None else self.tiles_said.get(name, name)
+        in the reader's language (``name_fr``: "Mer Baltique", "Chantier naval"); a player's
+        colour or a follower type by its id ("green": "Vert", rules.toml ``display_fr``); any
+        other name as it is."""
+        said = self.names_said.get(name) or self.tiles_said.get(name)
+        return said if said is not None else self.words_said.get(name, name)
+
+    def at_said(self, node: str) -> Name:
+        """"at PLACE" for a region, post or home (by id), said in the reader's language: one
+        rule for French, « à Birka » for a post or a home (a town, a settlement), « en
+        Svealand » for a region (a land, a river, a sea: « en mer Baltique »)."""
+        said = self.place_said(node)
+        french = translate(said, "fr")
+        return Name(f"at {said}", fr=f"en {french}" if node in self.regions else f"à {french}")
 
     def said_all(self, names: Iterable[str]) -> str:
         """``A, B, C`` (places, or any names) as one :class:`Name`, each said in the
@@ -278,7 +291,16 @@ def build(files: dict[str, dict[str, Any]]) -> Data:
     named: list[Tile | Card] = [*data.tiles.values(), *data.cards.values()]
     data.tiles_said = {x.name: Name(x.name, **({"fr": x.name_fr} if x.name_fr else {}))
                        for x in named}
+    data.words_said = {**_words_said(rules["colors"]), **_words_said(rules["follower_types"])}
     return data
+
+
+def _words_said(entry: dict[str, Any]) -> dict[str, Name]:
+    """Id -> :class:`Name` with its ``display_<language>`` forms, for a rules.toml table of
+    names (``colors``, ``follower_types``)."""
+    shown = {k.removeprefix("display_"): v for k, v in entry.items() if k.startswith("display_")}
+    return {ident: Name(ident, **{lang: str(names[i]) for lang, names in shown.items()})
+            for i, ident in enumerate(entry["value"])}
 
 
 def _names_said(data: Data) -> dict[str, Name]:

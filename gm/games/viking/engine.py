@@ -213,9 +213,11 @@ def _one(t: Table, p: str, order: Order) -> str | None:
                           None)
     if influence_type:
         if t.s["influence"].get(influence_type) != p:
-            raise Refusal(msg("you do not hold the {marker} influence marker", marker=influence_type))
+            raise Refusal(msg("you do not hold the {marker} influence marker",
+                              marker=t.data.said(influence_type)))
         if influence_type in turn["influence_used"]:
-            raise Refusal(msg("the {marker} action is taken once a turn", marker=influence_type))
+            raise Refusal(msg("the {marker} action is taken once a turn",
+                              marker=t.data.said(influence_type)))
     stop = None
     if isinstance(order, InvestDraw):
         actions.invest_draw(t, p)

@@ -54,6 +54,13 @@ def said_place(name: str) -> str:
     return load().said(name)
 
 
+def said_power(power: str) -> str:
+    """A player (their colour id, as an order stores it) as an echo names them: a
+    :class:`gm.i18n.Name`, "Vert" to a French seat (rules.toml ``colors``,
+    ``display_fr``), the colour the report shows and the grammar reads back."""
+    return load().said(power)
+
+
 def _said_all(names: tuple[str, ...]) -> str:
     """``A, B, C`` (a journey's path, a tile's choices), places in the reader's language."""
     return load().said_all(names)
@@ -126,9 +133,9 @@ class Offer(Order):
 
     def text(self) -> Text:
         if self.at:
-            return msg("offer {power} at {place}: give {give} for {get}", power=self.to,
+            return msg("offer {power} at {place}: give {give} for {get}", power=said_power(self.to),
                        place=_place(self.at), give=_items(self.give), get=_items(self.get))
-        return msg("offer {power}: give {give} for {get}", power=self.to,
+        return msg("offer {power}: give {give} for {get}", power=said_power(self.to),
                    give=_items(self.give), get=_items(self.get))
 
 
@@ -184,7 +191,7 @@ class Parley(Order):
     def text(self) -> Text:
         if self.rival:
             return msg("parley {post} challenge {power}", post=said_place(self.post),
-                       power=self.rival)
+                       power=said_power(self.rival))
         return msg("parley {post}", post=said_place(self.post))
 
 

@@ -38,7 +38,7 @@ from gm.games.viking.orders import (
 )
 from gm.games.viking.rules.actions import requirement_posts
 from gm.games.viking.table import Table
-from gm.i18n import Name, msg
+from gm.i18n import msg
 from gm.kept import Kept
 from gm.orders.conditions import Quantity
 from gm.orders.grammar import (
@@ -394,13 +394,8 @@ def region_posts(data: Data) -> dict[str, tuple[str, str]]:
 
 def said_colour(data: Data, power: str) -> str:
     """A player offered in a reply ("did you mean"), as the reader's reports show it: a
-    :class:`gm.i18n.Name`, "Rouge" to a French seat (rules.toml ``colors``)."""
-    entry = data.rules["colors"]
-    if power not in entry["value"]:
-        return power
-    i = entry["value"].index(power)
-    return Name(power, **{key.removeprefix("display_"): shown[i] for key, shown in entry.items()
-                          if key.startswith("display_")})
+    :class:`gm.i18n.Name`, "Rouge" to a French seat (rules.toml ``colors``, :meth:`Data.said`)."""
+    return data.said(power)
 
 
 def colour_names(data: Data, power: str) -> list[str]:

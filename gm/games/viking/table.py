@@ -146,6 +146,16 @@ class Table:
         said in the reader's language ("Norvège" to a French seat, board.toml ``name_fr``)."""
         return "home" if node == HOME else self.data.place_said(node)
 
+    def at(self, node: str) -> Name:
+        """"at PLACE" as a refusal says where (:meth:`Data.at_said`: « à Birka », « en
+        Svealand » to a French seat); ``home`` is "at home", « au foyer »."""
+        return Name("at home", fr="au foyer") if node == HOME else self.data.at_said(node)
+
+    def who(self, power: str) -> str:
+        """A player as a message names them: their colour in the reader's language ("Vert"
+        to a French seat, rules.toml ``colors``, as the report's ``who`` names them)."""
+        return self.data.said(power)
+
     def names(self, nodes: Any) -> str:
         """``A, B, C``: places as one message, each said in the reader's language."""
         return self.data.said_all(self.name(n) for n in nodes)

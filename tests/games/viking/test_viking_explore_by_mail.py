@@ -35,7 +35,7 @@ def test_a_french_seat_names_a_rival_by_the_colour_its_report_shows(pvfr) -> Non
     reply = reply_to(pvfr, "red", "voyager de Ladoga vers Holmgard\n"
                                   "offrir Vert : donner 1 silfr contre rien")
     assert "introuvable" not in reply and "??" not in reply, reply
-    assert "OK  offrir green : donner 1 silfr contre rien" in reply, reply
+    assert "OK  offrir Vert : donner 1 silfr contre rien" in reply, reply
 
 
 def test_s7_invest_n_buys_the_tile_the_report_numbers_n(pv) -> None:  # type: ignore[no-untyped-def]

@@ -75,9 +75,11 @@ def test_a_french_seats_echo_names_every_place_in_french_and_reads_back() -> Non
               TheocracyAction("Damascus"), Play("Odin", "Pera"),
               Offer("blue", (Item("follower", "Aleppo"),), (Item("longship", "Crimea"),), "Norway")]
     said = [translate(o.echo(), "fr") for o in orders]
-    assert said == ["parlementer Samarcande défier blue", "activer Soudak : Norvège, blue",
+    assert said == ["parlementer Samarcande défier Bleu", "activer Soudak : Norvège, Bleu",
                     "théocratie Damas", "jouer Odin sur Péra",
-                    "offrir blue sur Norvège : donner partisan sur Alep contre drakkar sur Crimée"]
+                    "offrir Bleu sur Norvège : donner partisan sur Alep contre drakkar sur Crimée"]
+    for i in (0, 1, 4):  # a player's colour is said in French and read back as that player
+        assert read(said[i]) == orders[i], said[i]
     assert [translate(o.echo(), "en") for o in orders][:2] == [
         "parley Samarkand challenge blue", "activate Sudak: Norway, blue"]
     [conditional] = parsing.parse_lines(DATA, STATE, RED, [SourceLine(

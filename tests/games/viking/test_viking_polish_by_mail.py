@@ -57,7 +57,7 @@ def test_a_french_seat_reads_which_earlier_order_exhausted_its_longship(pvfr) ->
     reply = reply_to(pvfr, "red", "voyager de foyer vers Mer Baltique, Svealand, Birka\n"
                                   "voyager de Birka vers Svealand")
     assert ("REFUSÉ  voyager de Birka vers Svealand : refusé : vous n'avez aucun drakkar non "
-            "épuisé en Birka : l'ordre « voyager de foyer vers Mer Baltique, Svealand, Birka » "
+            "épuisé à Birka : l'ordre « voyager de foyer vers Mer Baltique, Svealand, Birka » "
             "plus haut l'a épuisé") in reply, reply
 
 

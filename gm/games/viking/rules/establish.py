@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from gm.games.viking.rules.effects import run_effects
 from gm.games.viking.table import Refusal, Table
-from gm.i18n import msg
+from gm.i18n import msg, plural
 
 
 def establish_check(t: Table, p: str, pid: str, *, venture: str | None = None,
@@ -143,15 +143,15 @@ def challenged_rival(t: Table, p: str, pid: str, named: str) -> str:
     rivals = rivals_present(t, p, pid)
     if named:
         if named == p or named not in t.rivals(p):
-            raise Refusal(msg("{rival} is not a rival", rival=named))
+            raise Refusal(msg("{rival} is not a rival", rival=t.who(named)))
         if named not in rivals:
             raise Refusal(msg("{rival} has no longship on {place} to challenge",
-                              rival=named, place=t.name(pid)))
+                              rival=t.who(named), place=t.name(pid)))
         return named
     if len(rivals) > 1:
         raise Refusal(msg("several rivals are on {place} ({rivals}): name the one you challenge, "
                           "e.g. 'parley {place} challenge {rival}'", place=t.name(pid),
-                          rivals=", ".join(rivals), rival=rivals[0]))
+                          rivals=t.data.said_all(rivals), rival=t.who(rivals[0])))
     return rivals[0]
 
 
@@ -170,9 +170,11 @@ def challenge(t: Table, p: str, pid: str, rival: str) -> None:
     """
     mine, theirs_n = strength(t, p, pid), strength(t, rival, pid)
     if theirs_n >= mine:
-        raise Refusal(msg("{rival} counts {theirs} longship(s) on {place}; you count {mine}: "
-                          "you need more to challenge", rival=rival, theirs=theirs_n,
-                          place=t.name(pid), mine=mine))
+        raise Refusal(plural("{rival} counts {n} longship on {place}; you count {mine}: "
+                             "you need more to challenge",
+                             "{rival} counts {n} longships on {place}; you count {mine}: "
+                             "you need more to challenge", theirs_n, rival=t.who(rival),
+                             place=t.name(pid), mine=mine))
     for q in (p, rival):  # the abilities counted are used (ONCE)
         t.modifier(q, "parley", "longships", use=True)
         t.modifier(q, "parley", "follower_longships", use=True)

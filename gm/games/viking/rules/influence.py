@@ -43,7 +43,7 @@ def jarldom(t: Table, p: str, order: JarldomAction) -> None:
     else:
         mine = sorted(t.ships_of(p, start), key=lambda sh: (sh["exhausted"], "fleet" in sh))
         if not mine:
-            raise Refusal(msg("you have no longship at {place}", place=t.name(start)))
+            raise Refusal(msg("you have no longship {at}", at=t.at(start)))
         if pid not in t.data.adjacent[start]:
             raise Refusal(msg("{place} is not one step from {start}", place=t.name(pid),
                                   start=t.name(start)))

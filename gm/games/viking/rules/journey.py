@@ -51,8 +51,8 @@ def start(t: Table, p: str, order: Journey) -> None:
         ready = sorted((sh for sh in t.ships_of(p, begin) if not sh["exhausted"]),
                        key=lambda sh: "fleet" in sh)
         if not ready:
-            raise t.no_unexhausted(begin, msg("you have no unexhausted longship at {place}",
-                                              place=t.name(begin)))
+            raise t.no_unexhausted(begin, msg("you have no unexhausted longship {at}",
+                                              at=t.at(begin)))
         if path[0] not in t.data.adjacent[begin]:
             raise not_a_step(t, path[0], begin)
         ship = ready[0]
@@ -127,9 +127,9 @@ def trade_point(t: Table, p: str, rival: str, at: str) -> int:
         if ahead[i] != HOME and rival in t.colocated_rivals(p, ahead[i]):
             return i
     if at:
-        raise Refusal(msg("at {place} your journeying longship is not colocated with {rival}",
-                          place=t.name(t.node(at)), rival=rival))
-    raise Refusal(msg("your journeying longship is never colocated with {rival}", rival=rival))
+        raise Refusal(msg("{at} your journeying longship is not colocated with {rival}",
+                          at=t.at(t.node(at)), rival=t.who(rival)))
+    raise Refusal(msg("your journeying longship is never colocated with {rival}", rival=t.who(rival)))
 
 
 def advance(t: Table, p: str, steps: int) -> None:

@@ -28,7 +28,7 @@ def propose(t: Table, p: str, rival: str, give: tuple[Item, ...], get: tuple[Ite
     phase waits on ``rival``): the journeying longship first goes on to the step
     where the offer is made (:func:`journey.trade_point`)."""
     if rival == p or rival not in t.powers:
-        raise Refusal(msg("{rival} is not a rival", rival=rival))
+        raise Refusal(msg("{rival} is not a rival", rival=t.who(rival)))
     _check(t, p, give)
     journey.advance(t, p, journey.trade_point(t, p, rival, at))
     k = t.s["turn"].get("trades", 0) + 1
@@ -100,32 +100,32 @@ def _check(t: Table, giver: str, items: tuple[Item, ...]) -> None:
     """Can ``giver`` hand over every item now (Economy Limits: no debt)?"""
     silfr = sum(i.amount for i in items if i.kind == "silfr")
     if silfr > t.silfr(giver):
-        raise Refusal(msg("{power} has {have} silfr, not {n}", power=giver, have=t.silfr(giver),
+        raise Refusal(msg("{power} has {have} silfr, not {n}", power=t.who(giver), have=t.silfr(giver),
                                n=silfr))
     for i in items:
         if i.kind == "tile" and t.tile_named(i.value, t.player(giver)["hand"]) is None:
-            raise Refusal(msg("{power} does not hold {tile}", power=giver,
+            raise Refusal(msg("{power} does not hold {tile}", power=t.who(giver),
                               tile=t.data.said(i.value)))
         if i.kind == "follower" and t.s["posts"][t.post_id(i.value)].get("owner") != giver:
-            raise Refusal(msg("{power} has no follower at {place}", power=giver,
+            raise Refusal(msg("{power} has no follower at {place}", power=t.who(giver),
                                place=t.data.said(i.value)))
         if i.kind == "longship" and not [sh for sh in t.ships_of(giver, t.node(i.value))
                                          if "fleet" not in sh]:
-            raise Refusal(msg("{power} has no longship at {place}", power=giver,
-                               place=t.data.said(i.value)))
+            raise Refusal(msg("{power} has no longship {at}", power=t.who(giver),
+                               at=t.at(t.node(i.value))))
 
 
 def _check_receive(t: Table, taker: str, items: tuple[Item, ...]) -> None:
     """Component Limits: the taker needs the followers and longships in supply."""
     ships = sum(1 for i in items if i.kind == "longship")
     if ships > t.ship_supply(taker):
-        raise Refusal(msg("{power} has not enough longships on the jarlboard", power=taker))
+        raise Refusal(msg("{power} has not enough longships on the jarlboard", power=t.who(taker)))
     for i in items:
         if i.kind == "follower":
             ftype, n, _ = t.follower_type(t.post_id(i.value))
             if t.supply(taker, ftype) < n:
-                raise Refusal(msg("{power} has no {follower} follower left", power=taker,
-                                   follower=ftype))
+                raise Refusal(msg("{power} has no {follower} follower left", power=t.who(taker),
+                                   follower=t.data.said(ftype)))
 
 
 def _transfer(t: Table, giver: str, taker: str, items: tuple[Item, ...]) -> None:
