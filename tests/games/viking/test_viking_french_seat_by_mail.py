@@ -11,12 +11,14 @@ and reads the reply or the report a player reads, in French and in English:
 - "blue compte 1 drakkar(s)": the count now agrees;
 - "aucun drakkar non épuisé en Birka": a post is « à Birka », a region « en Svealand »;
 - "marqueur d'influence jarldom": the follower type is said in French too;
+- a tile's silfr said "(capacité)"; it now names the tile;
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from test_viking_althing_trade_by_mail import prepare, send
 from test_viking_by_mail import ADDR
 from test_viking_explore_by_mail import pvfr  # noqa: F401 (red writes French)
 from test_viking_s7_by_mail import position, reply_to, ship
@@ -143,6 +145,22 @@ def test_an_influence_action_without_its_marker_names_the_marker_in_french(pvfr)
 def test_an_influence_action_without_its_marker_in_english_is_unchanged(pv) -> None:  # type: ignore[no-untyped-def]
     reply = reply_to(pv, "red", "jarldom from home to Birka")
     assert "refused: you do not hold the jarldom influence marker" in reply, reply
+
+
+# -- 4. the tile a silfr gain comes from ---------------------------------------------------
+
+def test_an_althing_gain_names_the_tile(pv) -> None:  # type: ignore[no-untyped-def]
+    """PLAY, Events: "Althing - In turn order, vote whether the Event Resolves"; Thingvellir
+    Assembly passes and every player gains 2 silfr: the report says from which tile (blue
+    writes French)."""
+    p0, p1, p2 = prepare(pv)
+    send(pv, p0, "play Thingvellir Assembly")
+    for p in (p1, p2, p0):
+        send(pv, p, "voter oui" if p == "blue" else "vote yes")
+    fr, en = report(pv, "blue"), report(pv, "green")
+    assert "Rouge gagne 2 silfr (tuile Assemblée de Thingvellir)." in fr, fr
+    assert "red gains 2 silfr (tile Thingvellir Assembly)." in en, en
+    assert "(capacité)" not in fr and "(ability)" not in en
 
 
 def test_the_language_scan_finds_a_colour_id_in_a_french_text() -> None:

@@ -15,7 +15,7 @@ from collections import deque
 from typing import Any
 
 from gm.games.viking.table import HOME, Refusal, Table
-from gm.i18n import msg
+from gm.i18n import Text, msg
 
 
 class Choices:
@@ -61,17 +61,28 @@ def _who(t: Table, p: str, effect: dict[str, Any]) -> list[str]:
     return [p, *t.rivals(p)]
 
 
+def _source(t: Table, tile: str | None, post: str | None) -> Text:
+    """Where an effect's silfr comes from, as a report says it: the saga tile ("tile
+    Wax Market", an Althing or a venture's tile), else the printed post ("post
+    Normandy"), each in the reader's language; "ability" for neither."""
+    if tile is not None:
+        return msg("tile {tile}", tile=t.data.said(t.tile(tile).name))
+    if post:
+        return msg("post {post}", post=t.name(post))
+    return msg("ability")
+
+
 def gain_silfr(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Choices) -> None:
     """GAIN silfr (``who``: self, rivals or all, clockwise from ``p``)."""
     for q in _who(t, p, effect):
-        t.gain(q, int(effect["amount"]), msg("ability"))
+        t.gain(q, int(effect["amount"]), _source(t, tile, post))
 
 
 def pay_silfr(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Choices) -> None:
     """Pay silfr to the supply; "if you are forced by game effects to pay Silfr and
     do not have enough, pay as much as you can" (Economy Limits)."""
     for q in _who(t, p, effect):
-        t.pay(q, int(effect["amount"]), msg("ability"), forced=True)
+        t.pay(q, int(effect["amount"]), _source(t, tile, post), forced=True)
 
 
 def draw(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Choices) -> None:
