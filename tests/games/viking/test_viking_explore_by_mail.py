@@ -158,7 +158,7 @@ def test_a_hand_tile_says_what_it_does(pvfr) -> None:  # type: ignore[no-untyped
         st["players"]["green"]["hand"].append(storm)
 
     position(pvfr, in_hand)
-    assert "  Saison des tempêtes: événement, Ouest, immédiat (chaque adversaire paie 1 silfr)" \
+    assert "  Saison des tempêtes : événement, Ouest, immédiat (chaque adversaire paie 1 silfr)" \
         in status(pvfr, "red")
     assert "  Storm Season: event, West, immediate (each rival pays 1 silfr)" \
         in status(pvfr, "green")
@@ -174,7 +174,7 @@ def test_the_althing_report_says_what_the_event_does(pv) -> None:  # type: ignor
     assert now(pv)[0] == f"round-1-{p0}-althing-1"
     assert "Thingvellir Assembly: event, North, althing (every player gains 2 silfr)" \
         in outbox(pv, kind="report", to=ADDR["green"])[-1][1]
-    assert "Assemblée de Thingvellir: événement, Nord, Althing (chaque joueur gagne 2 silfr)" \
+    assert "Assemblée de Thingvellir : événement, Nord, Althing (chaque joueur gagne 2 silfr)" \
         in outbox(pv, kind="report", to=ADDR["blue"])[-1][1]
 
 
@@ -186,7 +186,7 @@ def test_the_report_says_what_each_victory_card_asks(pvfr) -> None:  # type: ign
         st["victory"]["cards"][0], st["victory"]["faceup"][0] = "s1", True
 
     position(pvfr, warlord)
-    assert "  Seigneur de guerre: 4 partisans jarlat et 1 allié puissant" in status(pvfr, "red")
+    assert "  Seigneur de guerre : 4 partisans jarlat et 1 allié puissant" in status(pvfr, "red")
     assert "  Warlord: 4 jarldom followers and 1 powerful ally" in status(pvfr, "green")
 
 

@@ -12,6 +12,7 @@ and reads the reply or the report a player reads, in French and in English:
 - "aucun drakkar non épuisé en Birka": a post is « à Birka », a region « en Svealand »;
 - "marqueur d'influence jarldom": the follower type is said in French too;
 - a tile's silfr said "(capacité)"; it now names the tile;
+- "Chantier naval: entreprise": French writes a space before the colon.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from test_viking_althing_trade_by_mail import prepare, send
-from test_viking_by_mail import ADDR
+from test_viking_by_mail import ADDR, now
 from test_viking_explore_by_mail import pvfr  # noqa: F401 (red writes French)
 from test_viking_s7_by_mail import position, reply_to, ship
 
@@ -161,6 +162,19 @@ def test_an_althing_gain_names_the_tile(pv) -> None:  # type: ignore[no-untyped-
     assert "Rouge gagne 2 silfr (tuile Assemblée de Thingvellir)." in fr, fr
     assert "red gains 2 silfr (tile Thingvellir Assembly)." in en, en
     assert "(capacité)" not in fr and "(ability)" not in en
+
+
+# -- 5. French typography ------------------------------------------------------------------
+
+def test_a_french_report_puts_a_space_before_the_colon_of_a_tile_line(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """The saga track's tiles and the victory cards, "Nom : ce qu'il fait" in French (a
+    space before the colon, as gm's other French texts), "Name: what it does" in English."""
+    fr, en = report(pvfr, "red"), report(pvfr, "green")
+    assert "\n  3. Chantier naval : entreprise, Svealand, partisan jarlat" in fr, fr
+    assert "\n  Jarl fortuné : 15 silfr\n" in fr
+    assert "\n  3. Shipyard: venture, Svealand, jarldom follower" in en, en
+    assert "\n  Wealthy Jarl: 15 silfr\n" in en
+    assert now(pvfr)[0] == "round-1-red"
 
 
 def test_the_language_scan_finds_a_colour_id_in_a_french_text() -> None:

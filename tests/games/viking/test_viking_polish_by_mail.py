@@ -149,7 +149,7 @@ def test_a_french_report_names_saga_tiles_and_victory_cards_in_french(pvfr) -> N
     fr, en = report(pvfr, "red"), report(pvfr, "green")
     assert "Piste de saga : 1. Nouveaux colons (1 silfr) | 2. Raid viking (2 silfr) |" in fr
     assert "Cartes de victoire : Jarl fortuné (standard), Seigneur de guerre (standard)" in fr
-    assert "  Seigneur de guerre: 4 partisans jarlat et 1 allié puissant" in fr
+    assert "  Seigneur de guerre : 4 partisans jarlat et 1 allié puissant" in fr
     assert "Entreprises de départ : Bande de guerre de Kiev en Kiev" in fr
     assert "Lödöse (Götaland) : entreprise Forge du Götaland (" in fr
     assert "Saga track: 1. New Settlers (1 silfr) | 2. Viking Raid (2 silfr) |" in en
@@ -167,7 +167,7 @@ def test_a_french_seat_writes_a_tile_in_french_or_english_and_reads_it_back_in_f
     assert "vouliez-vous dire Chantier naval ?" in reply, reply
     assert "Viking Raid\n" not in reply.replace("vous avez écrit : investir acheter Viking Raid", "")
     send(pvfr, "red", "investir acheter Raid viking")
-    assert "Votre main :\n  Raid viking: événement, Ouest" in report(pvfr, "red")
+    assert "Votre main :\n  Raid viking : événement, Ouest" in report(pvfr, "red")
 
 
 def test_an_english_seat_that_writes_a_french_tile_name_reads_english(pv) -> None:  # type: ignore[no-untyped-def]
