@@ -56,7 +56,7 @@ def test_rule_e_challenge_each_rival_in_turn_then_establish() -> None:
 def test_rule_e_challenge_a_stronger_named_rival_is_refused() -> None:
     """Green counts 3 against red's 2: red cannot challenge green, whoever else is there."""
     out = send(_crowded(2, 1, 3), {"red": "parley Birka challenge green"})
-    assert "green counts 3 longship(s) on Birka; you count 2" in event(out, "refused")["why"]
+    assert "green counts 3 longships on Birka; you count 2" in event(out, "refused")["why"]
 
 
 def test_rule_e_challenge_several_rivals_and_none_named_is_refused_when_the_mail_arrives() -> None:
@@ -92,4 +92,4 @@ def test_rule_e_challenge_only_that_rivals_abilities_count() -> None:
     state["players"]["green"]["gods"] = [tid("Odin")]
     out = send(state, {"red": "parley Birka challenge blue\nparley Birka challenge green"})
     assert [e.data["rival"] for e in out.events if e.type == "viking.challenged"] == ["blue"]
-    assert "green counts 3 longship(s) on Birka; you count 3" in event(out, "refused")["why"]
+    assert "green counts 3 longships on Birka; you count 3" in event(out, "refused")["why"]

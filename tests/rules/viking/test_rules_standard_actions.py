@@ -69,7 +69,7 @@ def test_rule_posts_a_powerful_ally_gives_its_gains_when_established() -> None:
     ship(state, "red", "normandy")
     out = send(state, {"red": "parley Normandy"})
     moves = [(e.data["amount"], e.data["why"]) for e in out.events if e.type == "viking.silfr"]
-    assert moves[:2] == [(-3, "establishing on Normandy"), (3, "ability")]
+    assert moves[:2] == [(-3, "establishing on Normandy"), (3, "post Normandy")]
     assert out.state["players"]["red"]["silfr"] == 10 - 3 + 3 + 1  # and 1 income (theocracy)
 
 
@@ -99,7 +99,7 @@ def test_rule_c_play_an_immediate_venture_acts_when_established() -> None:
     assert s["posts"]["grobin"] == {"venture": tid("Amber Coast"), "owner": "red",
                                     "followers": 1}
     gains = [e.data["amount"] for e in out.events
-             if e.type == "viking.silfr" and e.data["why"] == "ability"]
+             if e.type == "viking.silfr" and e.data["why"] == "tile Amber Coast"]
     assert gains == [3]
     assert s["players"]["red"]["silfr"] == 10 + 3 + 1  # and 1 income: a sweden follower
 

@@ -156,7 +156,7 @@ def test_rule_e_challenge_counts_the_rivals_modifiers_too() -> None:
     hold(state, "birka", "blue")
     state["players"]["blue"]["gods"] = [tid("Odin")]
     why = event(send(state, {"red": "parley Birka"}), "refused")["why"]
-    assert "blue counts 3 longship(s) on Birka; you count 3" in why
+    assert "blue counts 3 longships on Birka; you count 3" in why
     state["players"]["red"]["gods"] = [tid("Odin")]
     state["players"]["blue"]["gods"] = []
     out = send(state, {"red": "parley Birka"})
