@@ -55,9 +55,9 @@ def test_the_html_parts_elide_as_the_text_does() -> None:
 
 
 def test_que_le_la_and_a_capital_de_are_elided_as_de_is() -> None:
-    """Viking's "the {wind}" is "le {wind}": "l'Est", "l'Ouest"."""
-    assert translate(msg("the {wind}", wind="Est"), "fr") == "l'Est"
-    assert translate(msg("the {wind}", wind="Nord"), "fr") == "le Nord"
+    """Viking's "in the {wind}" is "dans le {wind}": "dans l'Est", "dans l'Ouest"."""
+    assert translate(msg("in the {wind}", wind="Est"), "fr") == "dans l'Est"
+    assert translate(msg("in the {wind}", wind="Nord"), "fr") == "dans le Nord"
     assert elided_literals([("plus que ", "Olaf"), (" et la ", "Estonie"), (". De ", "Islande")],
                            "fr") == ["plus qu'", " et l'", ". D'"]
 

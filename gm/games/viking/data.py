@@ -178,7 +178,7 @@ class Data:
         return str(w.get(f"name_{language}") or w["name"])
 
     def wind_said(self, wind: str) -> Name:
-        """A wind's name as a message says it in each reader's language (``the {wind}``)."""
+        """A wind's name as a message says it in each reader's language (``in the {wind}``)."""
         w = self.winds[wind]
         return Name(str(w["name"]), **{k.removeprefix("name_"): str(v) for k, v in w.items()
                                         if k.startswith("name_")})
@@ -203,13 +203,15 @@ class Data:
         said = self.names_said.get(name) or self.tiles_said.get(name)
         return said if said is not None else self.words_said.get(name, name)
 
-    def at_said(self, node: str) -> Name:
-        """"at PLACE" for a region, post or home (by id), said in the reader's language: one
-        rule for French, « à Birka » for a post or a home (a town, a settlement), « en
-        Svealand » for a region (a land, a river, a sea: « en mer Baltique »)."""
+    def at_said(self, node: str, english: str = "at") -> Name:
+        """"at PLACE" (or ``english`` "in PLACE") for a region, post or home (by id), said in
+        the reader's language: one rule for French, « à Birka » for a post or a home (a
+        town, a settlement), « en Svealand » for a region (a land, a river, a sea: « en mer
+        Baltique »)."""
         said = self.place_said(node)
         french = translate(said, "fr")
-        return Name(f"at {said}", fr=f"en {french}" if node in self.regions else f"à {french}")
+        return Name(f"{english} {said}",
+                    fr=f"en {french}" if node in self.regions else f"à {french}")
 
     def said_all(self, names: Iterable[str]) -> str:
         """``A, B, C`` (places, or any names) as one :class:`Name`, each said in the

@@ -11,7 +11,9 @@ and reads the reply or the report a player reads, in French and in English:
 - "blue compte 1 drakkar(s)": the count now agrees;
 - "aucun drakkar non épuisé en Birka": a post is « à Birka », a region « en Svealand »;
 - "marqueur d'influence jarldom": the follower type is said in French too;
-- a tile's silfr said "(capacité)"; it now names the tile;
+- a tile's silfr or saga tile said "(capacité)"; it now names the tile;
+- a tile played without a longship alone: « en l'Ouest », « en le Sud »; now « dans
+  l'Ouest », « en Svealand »;
 - "Chantier naval: entreprise": French writes a space before the colon.
 """
 
@@ -22,9 +24,8 @@ from typing import Any
 from test_viking_althing_trade_by_mail import prepare, send
 from test_viking_by_mail import ADDR, now
 from test_viking_explore_by_mail import pvfr  # noqa: F401 (red writes French)
-from test_viking_s7_by_mail import position, reply_to, ship
-
 from test_viking_french_places import STATE, read
+from test_viking_s7_by_mail import position, reply_to, ship, tile
 
 from gm.games.viking import parsing
 from gm.games.viking.data import load
@@ -162,6 +163,48 @@ def test_an_althing_gain_names_the_tile(pv) -> None:  # type: ignore[no-untyped-
     assert "Rouge gagne 2 silfr (tuile Assemblée de Thingvellir)." in fr, fr
     assert "red gains 2 silfr (tile Thingvellir Assembly)." in en, en
     assert "(capacité)" not in fr and "(ability)" not in en
+
+
+def test_a_tile_draw_names_the_tile(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """Standard Actions D, ACTIVATE: red activates its Glassworks (draw 1 saga tile) at
+    Aleppo; the report said "(capacité)", it now names the venture's tile."""
+    def glassworks(st: dict[str, Any]) -> None:
+        st["posts"]["aleppo"].update(owner="red", followers=1)
+        st["ships"].append(ship("red", "aleppo"))
+
+    position(pvfr, glassworks)
+    send(pvfr, "red", "activer Alep\npasser")
+    assert "Rouge pioche une tuile de saga (tuile Verrerie)." in report(pvfr, "red")
+    assert "red draws a saga tile (tile Glassworks)." in report(pvfr, "green")
+
+
+# -- where a tile is played ----------------------------------------------------------------
+
+def _in_hand(*names: str):  # type: ignore[no-untyped-def]
+    def change(st: dict[str, Any]) -> None:
+        for name in names:
+            tid = tile(name)
+            st["pile"] = [x for x in st["pile"] if x != tid]
+            st["track"] = [None if x == tid else x for x in st["track"]]
+            st["players"]["red"]["hand"].append(tid)
+    return change
+
+
+def test_play_without_a_longship_alone_says_dans_l_ouest_and_en_svealand(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """Standard Actions C, PLAY: "a Longship alone on a Post in the Tile's location". It
+    said « en l'Ouest », « en le Sud »: a wind is « dans l'Ouest », a region « en
+    Svealand »."""
+    position(pvfr, _in_hand("Viking Raid", "Shipyard"))
+    reply = reply_to(pvfr, "red", "jouer Raid viking\njouer Chantier naval")
+    assert "il vous faut un drakkar seul sur un poste dans l'Ouest\n" in reply, reply
+    assert "il vous faut un drakkar seul sur un poste en Svealand\n" in reply, reply
+
+
+def test_play_without_a_longship_alone_in_english_is_unchanged(pv) -> None:  # type: ignore[no-untyped-def]
+    position(pv, _in_hand("Viking Raid", "Shipyard"))
+    reply = reply_to(pv, "red", "play Viking Raid\nplay Shipyard")
+    assert "you need a longship alone on a post in the West\n" in reply, reply
+    assert "you need a longship alone on a post in Svealand\n" in reply, reply
 
 
 # -- 5. French typography ------------------------------------------------------------------

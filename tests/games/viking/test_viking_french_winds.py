@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from gm.games.viking import module
-from gm.games.viking.rules.actions import _loc
+from gm.games.viking.rules.actions import _in
 from gm.games.viking.table import Table
 from gm.i18n import msg, translate
 from tests.games.viking.test_viking_by_mail import ADDR
@@ -29,6 +29,6 @@ def test_a_french_report_names_the_saga_tiles_winds_in_french(pv) -> None:  # ty
 def test_a_refusal_names_the_wind_in_the_readers_language() -> None:
     """PLAY without a lone longship in the tile's wind: "un poste dans le Nord"."""
     t = Table(module.data, module.setup("3p", {}))
-    said = msg("you need a longship alone on a post in {place}", place=_loc(t, "north"))
-    assert "le Nord" in translate(said, "fr") and "North" not in translate(said, "fr")
+    said = msg("you need a longship alone on a post {where}", where=_in(t, "north"))
+    assert "sur un poste dans le Nord" in translate(said, "fr") and "North" not in translate(said, "fr")
     assert "the North" in translate(said, "en")

@@ -80,8 +80,8 @@ def play(t: Table, p: str, order: Play) -> str | None:
     tile = t.tile(tid)
     alone = requirement_posts(t, p, tile.location)
     if not alone:
-        raise Refusal(msg("you need a longship alone on a post in {place}",
-                          place=_loc(t, tile.location)))
+        raise Refusal(msg("you need a longship alone on a post {where}",
+                          where=_in(t, tile.location)))
     if tile.type == "venture":
         pid = venture_post(t, p, alone, order.at)
         place_venture(t, p, tid, pid)
@@ -197,7 +197,11 @@ def parley(t: Table, p: str, order: Parley) -> None:
     t.action_bonus(p, "parley")
 
 
-def _loc(t: Table, location: str) -> str:
+def _in(t: Table, location: str) -> str:
+    """"in LOCATION", a tile's location (a wind, a region or anywhere), in the reader's
+    language: « dans l'Ouest », « en Courlande » (:meth:`Data.at_said`)."""
     if location in t.data.winds:
-        return msg("the {wind}", wind=t.data.wind_said(location))
-    return msg("any region") if location == "anywhere" else t.name(location)
+        return msg("in the {wind}", wind=t.data.wind_said(location))
+    if location == "anywhere":
+        return msg("in any region")
+    return t.data.at_said(location, "in")

@@ -62,7 +62,7 @@ def _who(t: Table, p: str, effect: dict[str, Any]) -> list[str]:
 
 
 def _source(t: Table, tile: str | None, post: str | None) -> Text:
-    """Where an effect's silfr comes from, as a report says it: the saga tile ("tile
+    """Where an effect's silfr or saga tile comes from, as a report says it: the saga tile ("tile
     Wax Market", an Althing or a venture's tile), else the printed post ("post
     Normandy"), each in the reader's language; "ability" for neither."""
     if tile is not None:
@@ -88,7 +88,7 @@ def pay_silfr(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch
 def draw(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any, ch: Choices) -> None:
     """DRAW ``count`` tiles from the saga pile (no track discard: not INVEST)."""
     for _ in range(int(effect.get("count", 1))):
-        t.draw(p, "ability")
+        t.draw(p, _source(t, tile, post))
 
 
 def place_longship(t: Table, p: str, effect: dict[str, Any], tile: Any, post: Any,
