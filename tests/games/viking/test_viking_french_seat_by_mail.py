@@ -13,7 +13,7 @@ and reads the reply or the report a player reads, in French and in English:
 - "marqueur d'influence jarldom": the follower type is said in French too;
 - a tile's silfr or saga tile said "(capacité)"; it now names the tile;
 - a tile played without a longship alone: « en l'Ouest », « en le Sud »; now « dans
-  l'Ouest », « en Svealand »;
+  l'Ouest », « en Svealand »; a tile's effect in the report likewise (« dans l'Est »);
 - "Chantier naval: entreprise": French writes a space before the colon.
 """
 
@@ -205,6 +205,18 @@ def test_play_without_a_longship_alone_in_english_is_unchanged(pv) -> None:  # t
     reply = reply_to(pv, "red", "play Viking Raid\nplay Shipyard")
     assert "you need a longship alone on a post in the West\n" in reply, reply
     assert "you need a longship alone on a post in Svealand\n" in reply, reply
+
+
+def test_a_tiles_effect_in_the_report_says_dans_l_est_and_en_estonie(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """Saga Tile Anatomy: a tile acts in its location. The report's saga track said
+    "placer un drakkar sur un poste en Est" (and "in East" in English): a wind is « dans
+    l'Est », "in the East"; a region stays « en Estonie », "in Estland"."""
+    fr, en = report(pvfr, "red"), report(pvfr, "green")
+    assert "Nouveaux colons : événement, Est, immédiat (placer un drakkar sur un poste dans " \
+           "l'Est)" in fr, fr
+    assert "(chasser un drakkar adverse en Estonie)" in fr
+    assert "New Settlers: event, East, immediate (place a longship on a post in the East)" in en
+    assert "(remove a rival longship in Estland)" in en
 
 
 # -- 5. French typography ------------------------------------------------------------------

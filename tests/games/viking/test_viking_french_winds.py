@@ -12,13 +12,13 @@ from gm.i18n import msg, translate
 from tests.games.viking.test_viking_by_mail import ADDR
 from tests.pipeline.conftest import outbox
 
-ENGLISH_WIND = re.compile(r"(: [a-zé]+, |poste en |adverse en )(North|East|South|West)\b")
+ENGLISH_WIND = re.compile(r"(: [a-zé]+, |poste en |adverse en |dans l'|dans le )(North|East|South|West)\b")
 FRENCH_WIND = re.compile(r": [a-zé]+, (Nord|Est|Sud|Ouest), ")
 
 
 def test_a_french_report_names_the_saga_tiles_winds_in_french(pv) -> None:  # type: ignore[no-untyped-def]
     """Blue's first report lists the saga track, whose event tiles lie in a wind: "New
-    Settlers: événement, Est, immédiat (placer un drakkar sur un poste en Est)"."""
+    Settlers: événement, Est, immédiat (placer un drakkar sur un poste dans l'Est)"."""
     blue = outbox(pv, kind="report", to=ADDR["blue"])[-1][1]
     red = outbox(pv, kind="report", to=ADDR["red"])[-1][1]
     assert ENGLISH_WIND.findall(blue) == [], blue
