@@ -528,7 +528,27 @@ def _folded_command_words() -> frozenset[str]:
 
 def parses(text: str) -> bool:
     """Whether ``text`` parses with the grammar, its names not looked up (a line before a
-    mail's sign-on told apart from a greeting: GameModule.parses_as_order)."""
+    mail's sign-on told apart from a greeting: GameModule.parses_as_order): as one order,
+    or as :func:`parse_lines` reads it too, without a full stop or a courtesy ("paix svp")
+    or as orders joined by commas ("vote 1 yes, vote 2 no", as HELP vote shows it)."""
+    if _parses_alone(text):
+        return True
+    pieces = [p.strip() for p in re.split(r"[,;]", text)]
+    return len(pieces) >= 2 and all(
+        p and fold(p.split(" ", 1)[0].split(":", 1)[0]) in _folded_command_words() and _parses_alone(p)
+        for p in pieces)
+
+
+def _parses_alone(text: str) -> bool:
+    """Whether ``text`` parses as one order, as written or without a full stop or courtesy."""
+    if _parses_one(text):
+        return True
+    bare = _COURTESY.sub("", without_full_stop(text)).strip()
+    return bool(bare) and bare != text.strip() and _parses_one(bare)
+
+
+def _parses_one(text: str) -> bool:
+    """Whether ``text`` parses with the grammar as one order."""
     plain = _prepare(_source(text, names()))
     for prepared in dict.fromkeys((names().printed.join(plain), plain)):
         try:

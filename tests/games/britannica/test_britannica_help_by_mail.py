@@ -59,3 +59,14 @@ def test_an_example_copied_from_help_transfer_is_read(pax) -> None:  # type: ign
     assert "transfer 5 pounds to austria-hungary" in shown, shown
     reply = send(pax, "germany", shown[-1] + "\n")
     assert "OK  transfer 5 to austria-hungary" in reply, reply
+
+
+def test_orders_as_help_shows_them_above_the_sign_on_are_named_as_orders(pax) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """HELP vote shows "vote 1 yes, vote 2 no", HELP peace "peace please"; written above the
+    POWER line as a sentence (a full stop), such a line was listed as a greeting, for it
+    parsed only as one order: it is named as an order, as the orders below the sign-on read it."""
+    deliver(pax, mail("vote 1 yes, vote 2 no.\npeace please.\nGAME pax1\nPOWER britain britain-pw\n"
+                      "buy army 3\n", sender=ADDR["britain"]))
+    reply = outbox(pax, kind="reply", to=ADDR["britain"])[-1][1]
+    for line in ("vote 1 yes, vote 2 no.", "peace please."):
+        assert f"{line} (ignored: it looks like an order, but it came before the sign-on)" in reply, reply
