@@ -23,9 +23,10 @@ from gm.games.britannica.module import ORDERS_OF_STEP, Britannica
 from gm.games.britannica.parser import command_keywords
 from gm.games.britannica.view import words
 from gm.i18n import msg, translate
-from gm.orders.help import help_text, topics_of
+from gm.orders.help import help_text, load_topics, topics_of
 from gm.orders.model import ParsedOrder, SourceLine
 from gm.orders.names import fold
+from gm.resources import grammar_root
 
 TOPIC_ORDERS: dict[str, tuple[type, ...]] = {
     "conditions": (o.Conditional,), "buy": (o.Buy,), "place": (o.Place,),
@@ -46,9 +47,6 @@ SEAT = "germany"  # Germany's seat gives Austria-Hungary's orders too (FOR austr
 
 def test_every_order_topic_is_checked() -> None:
     """A topic added to britannica.topics.toml is checked here too."""
-    from gm.orders.help import load_topics
-    from gm.resources import grammar_root
-
     assert set(load_topics(grammar_root() / "britannica.topics.toml")) == set(TOPIC_ORDERS)
 
 
