@@ -40,6 +40,7 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
     gs = GameState.from_json(state)
     world = World(board, gs, dice)
     gs.turn.revealed = {}
+    given = orders
     if gs.step in ("battles", "forage"):  # orders.md §5: the decisions given in advance
         orders = with_standing(world, orders)
     world.prefer = _prefer(world, orders)
@@ -70,6 +71,7 @@ def adjudicate(board: Board, state: State, orders: Mapping[str, Sequence[Any]],
         record_standing(world, orders)
     elif step == "battles":
         battle_phase(world, orders)
+        record_standing(world, given)  # orders.md §5: a hits prefer given here holds for the forage
     elif step == "forage":
         forage.forage_phase(world, gs.turn.first or gs.powers[0])
         nyen_track(world)  # 3CG 11.2: at the end of every game turn

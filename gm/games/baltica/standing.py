@@ -3,7 +3,7 @@
 The decisions the table makes in the middle of a season (the First Player's battle
 order, 5.1; which block takes a tied hit, 5.5/7.3; conditional retreats, 5.6; regroups,
 5.7) may be sent with a player's actions, by either player in either action phase of
-the season. When an action phase is adjudicated they are kept in the game turn
+the season. When an action phase or the battles phase is adjudicated they are kept in the game turn
 (``Turn.standing``: power -> the orders' JSON) and used by the battles and the forage of
 that season, unless the player gives orders of the same kind in the phase itself: a
 kind given later replaces that kind given earlier (docs/orders.md, "Standing orders").

@@ -1,0 +1,64 @@
+"""Pax Baltica by mail as two hurried players play it (12.1, Sweden in English, the
+Coalition in French), through the real pipeline: what cost a player a round of mail."""
+
+from __future__ import annotations
+
+import pytest
+
+from gm.db.engine import session_scope
+from gm.service.adjudicate import close_phase, settle
+from gm.service.games import SeatSpec, create_game, current_phase
+from tests.pipeline.conftest import deliver, mail, outbox
+
+SWEDEN, COALITION, MOD = "karl@example.org", "pyotr@example.org", "mod@example.org"
+SEATS = [SeatSpec("sweden", SWEDEN, password="sw"),
+         SeatSpec("coalition", COALITION, password="co", language="fr")]
+SW = "game g1\npower sweden sw\n"
+CO = "partie g1\npuissance coalition co\n"
+
+
+@pytest.fixture
+def g1(ctx):  # type: ignore[no-untyped-def]
+    """12.1 with the action roll given by the moderator: Sweden 5, the Coalition 2."""
+    with session_scope(ctx.engine) as s:
+        create_game(ctx, s, game_id="g1", module_name="baltica", scenario="12.1", seats=SEATS,
+                    moderator_address=MOD, moderator_password="m", seed=b"\x07" * 32)
+    deliver(ctx, mail("GAME g1\nMODERATOR m\nDICE 5 2\n", sender=MOD))
+    settle(ctx, "g1", by="test")
+    assert phase_now(ctx)[0] == "1700-autumn-actions-sweden"
+    return ctx
+
+
+def phase_now(ctx) -> tuple[str, int]:  # type: ignore[no-untyped-def]
+    with session_scope(ctx.engine) as s:
+        p = current_phase(s, "g1")
+        return p.phase_id, p.seq
+
+
+def close(ctx) -> None:  # type: ignore[no-untyped-def]
+    assert close_phase(ctx, "g1", phase_now(ctx)[1], by="test").closed
+    settle(ctx, "g1", by="test")
+
+
+def reply_to(ctx, sender: str, body: str) -> str:  # type: ignore[no-untyped-def]
+    deliver(ctx, mail(body, sender=sender))
+    return outbox(ctx, kind="reply", to=sender)[-1][1]
+
+
+def test_7_3_a_hits_prefer_sent_in_the_battles_phase_holds_for_the_forage(g1) -> None:  # type: ignore[no-untyped-def]
+    """7.3: the first forage loss "must always be taken from the strongest block (owner
+    chooses if tied)"; docs/baltica.md: the battle decisions "are kept for the season's
+    battles and forage". The Coalition wrote "pertes d'abord" in the battles phase; the
+    forage phase then waited for its orders all the same, and its report read "Pas
+    d'ordres reçus de : la Coalition": the decision was dropped and a mail asked again."""
+    reply = reply_to(g1, SWEDEN, SW + "move estland: vellinck, estlandska -> ingermanland\nREADY\n")
+    assert "OK  move from Estland: Vellinck, Estländska to Ingermanland" in reply
+    close(g1)  # the Coalition's action phase: it sends nothing
+    assert phase_now(g1)[0] == "1700-autumn-battles"
+    reply = reply_to(g1, COALITION, CO + "pertes d'abord kazanski, schnwentz\n")
+    assert "OK  pertes d'abord Kazanski, Schnwentz" in reply
+    close(g1)  # the battle of Ingermanland; then the Coalition's forage in Ingermanland
+    fr = outbox(g1, kind="report", to=COALITION)[-1][1]
+    assert "Fourrage en Ingermanland :" in fr
+    assert "Pas d'ordres reçus de : la Coalition" not in fr
+    assert phase_now(g1)[0] == "1700-winter-actions-sweden"  # not 1700-autumn-forage
