@@ -64,6 +64,19 @@ def _battles(board: Board, gs: GameState) -> list[str]:
     return [_where(board, t) for t in fleet_battle_zones(world) + battle_territories(world)]
 
 
+def _forage(board: Board, gs: GameState, power: str | None) -> list[str]:
+    """7.1: in a forage phase, where ``power``'s own blocks will lose steps to forage (its
+    own blocks: no enemy count is told), so the report says where a ``hits prefer``
+    (7.3) is in question."""
+    if gs.step != "forage" or gs.ended or power not in POWERS:
+        return []
+    from gm.dice import Dice
+    from gm.games.baltica.rules.forage import short_of_forage
+    from gm.games.baltica.rules.world import World
+
+    return [_where(board, t) for t in short_of_forage(World(board, gs, Dice.scripted([])), power)]
+
+
 def view(board: Board, state: dict[str, Any], power: str | None) -> dict[str, Any]:
     """What ``power`` may know; ``None`` gives the moderator everything."""
     gs = GameState.from_json(state)
@@ -96,7 +109,7 @@ def view(board: Board, state: dict[str, Any], power: str | None) -> dict[str, An
     out: dict[str, Any] = {
         "game": "baltica", "ruleset": gs.ruleset, "optional": list(gs.optional),
         "power": power, "phase": phase_id(gs), "owing": _owing(board, gs),
-        "battles": _battles(board, gs),
+        "battles": _battles(board, gs), "forage": _forage(board, gs, power),
         "year": gs.year, "season": gs.season, "step": gs.step, "ended": gs.ended,
         "first": gs.turn.first, "rolls": dict(gs.turn.rolls), "actions": dict(gs.turn.actions),
         "own_blocks": own, "revealed": revealed, "enemy_blocks": enemy,

@@ -30,7 +30,7 @@ from gm.games.baltica.orders import (
 )
 from gm.games.baltica.rules.battle import battle_territories
 from gm.games.baltica.rules.fleet_battle import fleet_battle_zones
-from gm.games.baltica.rules.forage import requirement
+from gm.games.baltica.rules.forage import short_of_forage
 from gm.games.baltica.rules.world import World
 from gm.games.baltica.state import POWERS
 from gm.orders.conditions import Conditional
@@ -109,13 +109,7 @@ def battle_powers(world: World) -> set[str]:
 def forage_powers(world: World) -> set[str]:
     """The powers that will lose steps to forage somewhere (7.1), where a tie for the
     loss is the owner's choice (7.3)."""
-    out: set[str] = set()
-    for p in POWERS:
-        for t, v in world.board.territories.items():
-            blocks = world.blocks_of(p, t)
-            if blocks and requirement(world, blocks) > (v.forage or 0):
-                out.add(p)
-    return out
+    return {p for p in POWERS if short_of_forage(world, p)}
 
 
 def deciding_powers(world: World, step: str) -> tuple[str, ...]:

@@ -62,3 +62,23 @@ def test_7_3_a_hits_prefer_sent_in_the_battles_phase_holds_for_the_forage(g1) ->
     assert "Fourrage en Ingermanland :" in fr
     assert "Pas d'ordres reçus de : la Coalition" not in fr
     assert phase_now(g1)[0] == "1700-winter-actions-sweden"  # not 1700-autumn-forage
+
+
+def test_7_1_the_forage_report_says_where_the_blocks_go_short_and_what_to_order(g1) -> None:  # type: ignore[no-untyped-def]
+    """7.1: "A group of blocks loses one step per unmet FP required in a territory"; 7.3:
+    the first loss "from the strongest block (owner chooses if tied)". The forage phase
+    waits for the player short of forage, and its report said only "(ordres attendus de
+    Coalition)": not where the blocks go short nor what to send, so the player wrote to
+    ask. Now it says, to that player only (the other side learns its losses afterwards)."""
+    reply_to(g1, SWEDEN, SW + "move estland: vellinck, estlandska -> ingermanland\nREADY\n")
+    close(g1)  # the Coalition's actions: none
+    close(g1)  # the battle of Ingermanland
+    assert phase_now(g1)[0] == "1700-autumn-forage"
+    fr = outbox(g1, kind="report", to=COALITION)[-1][1]
+    assert ("Fourrage insuffisant (7.1) : Ingermanland, Livland. Chaque PF manquant y coûte un pas à "
+            "vos blocs, le premier au plus fort (7.3). Vous pouvez ordonner : pertes d'abord "
+            "BLOCS (qui perd un pas en premier à force égale, 5.5, 7.3)") in fr
+    en = outbox(g1, kind="report", to=SWEDEN)[-1][1]
+    assert "Short of forage" not in en  # Sweden is not short; the Coalition's shortfall is its own
+    reply = reply_to(g1, COALITION, CO + "pertes d'abord kazanski\n")
+    assert "OK  pertes d'abord Kazanski" in reply

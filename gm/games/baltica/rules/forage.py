@@ -35,6 +35,17 @@ def requirement(world: World, blocks: list[str]) -> int:
     return army_fp * len(armies) + regiment_fp * len(regiments) - fed
 
 
+def short_of_forage(world: World, power: str) -> list[str]:
+    """7.1: the territories where ``power``'s blocks need more FP than the territory's
+    forage value, so that they will lose steps in the Forage Phase (territory-id order)."""
+    out: list[str] = []
+    for t, v in sorted(world.board.territories.items()):
+        blocks = world.blocks_of(power, t)
+        if blocks and requirement(world, blocks) > (v.forage or 0):
+            out.append(t)
+    return out
+
+
 def forage_check(world: World, power: str, territory: str) -> None:
     """7.1/7.3: "A group of blocks loses one step per unmet FP required in a territory. The
     first step loss ... must always be taken from the strongest block (owner chooses if
