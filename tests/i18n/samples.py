@@ -38,7 +38,10 @@ def welcome(lang: str) -> list[dict[str, Any]]:
 def reply(lang: str) -> list[dict[str, Any]]:
     entries = [NS(kind="order", line=3, echo="Skane to Halland", text="skane halland", reason=""),
                NS(kind="refused", line=4, echo="recon Livland",
-                  reason=translate(msg("not your action phase"), lang)),
+                  reason=translate(msg(
+                   "not your action phase: yours is over this turn; in this one you may "
+                   "send pin and discontent (4.3, 12.4) and the battle decisions (hits "
+                   "prefer, retreat, regroup, battle order)"), lang)),
                NS(kind="error", line=5, text="recon Livlandd",
                   reason=translate(msg("unknown {slot} {text!r}", slot=msg("territory"),
                                        text="Livlandd"), lang), suggestions=["Livland"]),

@@ -303,8 +303,11 @@ class BalticaModule(GameModule):
             return Validation(Verdict.TO_CHECK, msg("used if the other player's actions call for it"))
         if kind == "actions" and not acting:
             later = self.next_phase_for(gs.to_json(), power)
-            if later is None:
-                return Validation(Verdict.REFUSED, msg("not your action phase"))
+            if later is None:  # 3.3: the First Player's actions are over for this turn
+                return Validation(Verdict.REFUSED, msg(
+                    "not your action phase: yours is over this turn; in this one you may "
+                    "send pin and discontent (4.3, 12.4) and the battle decisions (hits "
+                    "prefer, retreat, regroup, battle order)"))
             return Validation(Verdict.REFUSED, msg(
                 "not your action phase: yours, {phase}, opens when this one closes (by the "
                 "deadline below at the latest); send these orders then", phase=later))

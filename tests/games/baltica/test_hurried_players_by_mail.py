@@ -82,3 +82,17 @@ def test_7_1_the_forage_report_says_where_the_blocks_go_short_and_what_to_order(
     assert "Short of forage" not in en  # Sweden is not short; the Coalition's shortfall is its own
     reply = reply_to(g1, COALITION, CO + "pertes d'abord kazanski\n")
     assert "OK  pertes d'abord Kazanski" in reply
+
+
+def test_3_1_the_first_player_late_with_actions_reads_what_he_may_still_send(g1) -> None:  # type: ignore[no-untyped-def]
+    """3.1: "The First Player performs all their actions (or resolves their event), and
+    then the Second Player performs all of theirs"; the First Player may then only answer: pins (4.3: "The enemy player chooses which
+    blocks are pinned"), discontent (12.4) and his battle decisions. Sweden, late, sent its
+    actions in the Coalition's phase and read only "refused: not your action phase"."""
+    close(g1)  # Sweden's actions: it sent none in time
+    assert phase_now(g1)[0] == "1700-autumn-actions-coalition"
+    reply = reply_to(g1, SWEDEN, SW + "recon ingermanland\nhits prefer elfsborg\n")
+    assert ("REFUSED  recon Ingermanland: refused: not your action phase: yours is over this "
+            "turn; in this one you may send pin and discontent (4.3, 12.4) and the battle "
+            "decisions (hits prefer, retreat, regroup, battle order)") in reply
+    assert "OK  hits prefer Elfsborg" in reply
