@@ -96,3 +96,14 @@ def test_3_1_the_first_player_late_with_actions_reads_what_he_may_still_send(g1)
             "turn; in this one you may send pin and discontent (4.3, 12.4) and the battle "
             "decisions (hits prefer, retreat, regroup, battle order)") in reply
     assert "OK  hits prefer Elfsborg" in reply
+
+
+def test_8_jusqua_without_its_apostrophe_reads_as_jusqu_a(g1) -> None:  # type: ignore[no-untyped-def]
+    """orders.md §8: "Every keyword has a French form, accents optional". A hurried French
+    player types "jusqua" for "jusqu'à" (no accent, no apostrophe); the line read
+    "remplacer flemming jusqua 4 : bloc introuvable : 'flemming jusqua 4'", the keyword
+    taken as part of the block's name, and said nothing of how to write it."""
+    close(g1)  # Sweden's actions
+    reply = reply_to(g1, COALITION, CO + "remplacer flemming jusqua 4\n")
+    assert "remplacer Flemming jusqu’à 4" in reply
+    assert "introuvable" not in reply
