@@ -52,7 +52,16 @@ from gm.games.baltica.orders import (
     order_from_json,
     order_to_json,
 )
-from gm.games.baltica.rules import actions, fleets, limits, movement, nations, politics, truce
+from gm.games.baltica.rules import (
+    actions,
+    builds,
+    fleets,
+    limits,
+    movement,
+    nations,
+    politics,
+    truce,
+)
 from gm.games.baltica.rules import winter_campaign as winter
 from gm.games.baltica.rules.reforms import reform_problem
 from gm.games.baltica.rules.replacements import replacement_problem
@@ -338,6 +347,8 @@ class BalticaModule(GameModule):
                 else:
                     return Validation(Verdict.TO_CHECK, msg(
                         "used if the nation enters the war in this Interphase (10.1)"))
+            else:
+                return _deploy_places_named(world, pool, order.deploy)
         elif isinstance(order, Reform):
             why = reform_problem(world, power, world.bid_block(order.block))
         elif isinstance(order, Politics):
@@ -480,6 +491,23 @@ def game_options(options: Mapping[str, Any]) -> tuple[str, list[str]]:
         raise GameError("the optional rules 13.x belong to the 3CG ruleset: "
                         "add ruleset=3cg-1.1")
     return ruleset, optional
+
+
+def _deploy_places_named(world: World, pool: str, named: Sequence[str]) -> Validation:
+    """8.7: "New blocks cannot be deployed into enemy-occupied or enemy-garrisoned
+    territories", and a nation's blocks deploy only in its own places (nations.toml,
+    blocks.toml ``deploy``): a ``deploy`` place no block of the pool may use now is told
+    at once with the places open, as the build would put the block elsewhere."""
+    open_now = builds.open_to_builds(world, pool)
+    closed = [world.tname(t) for t in (world.bid_territory(n) for n in named)
+              if t not in open_now]
+    if not closed:
+        return Validation(Verdict.ACCEPTED)
+    return Validation(Verdict.WARNING, msg(
+        "no new block of {nation} may deploy in {closed} now (8.7); each goes to the first "
+        "place listed that is open to it, else the capital; open now: {open}",
+        nation=world.said(pool), closed=", ".join(closed),
+        open=", ".join(world.tname(t) for t in open_now)))
 
 
 def _battle_decision_problem(world: World, order: Retreat | Regroup,

@@ -107,3 +107,30 @@ def test_8_jusqua_without_its_apostrophe_reads_as_jusqu_a(g1) -> None:  # type: 
     reply = reply_to(g1, COALITION, CO + "remplacer flemming jusqua 4\n")
     assert "remplacer Flemming jusqu’à 4" in reply
     assert "introuvable" not in reply
+
+
+def to_interphase(ctx) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(12):
+        if phase_now(ctx)[0] == "1701-interphase":
+            return
+        close(ctx)
+    assert phase_now(ctx)[0] == "1701-interphase"
+
+
+def test_8_7_a_build_deploying_where_no_new_block_may_says_so_and_where_they_may(g1) -> None:  # type: ignore[no-untyped-def]
+    """8.7: "New blocks cannot be deployed into enemy-occupied or enemy-garrisoned
+    territories"; new Swedish blocks deploy in Sweden proper (11.1). Sweden wrote "build
+    sweden: draw 1; deploy estland", read "OK", and found the block built in Svealand at
+    the next report, with no word why: the place is now told with the mail, and where
+    the blocks may go."""
+    to_interphase(g1)
+    reply = reply_to(g1, SWEDEN, SW + "build sweden: draw 1 strength 2; deploy estland\n")
+    assert ("OK  build Sweden: draw 1 strength 2; deploy Estland   (accepted with a warning: "
+            "no new block of Sweden may deploy in Estland now (8.7); each goes to the first "
+            "place listed that is open to it, else the capital; open now: Skåne, Småland, ") in reply
+    reply = reply_to(g1, COALITION, CO + "construire russie : tirer 1 ; deployer svealand\n")
+    assert ("aucun nouveau bloc de Russie ne peut se déployer en Svealand maintenant (8.7) ; "
+            "chacun va au premier lieu cité qui lui est ouvert, sinon dans la capitale ; "
+            "ouverts maintenant : ") in reply
+    reply = reply_to(g1, SWEDEN, SW + "build sweden: draw 1; deploy smaland\n")
+    assert "OK  build Sweden: draw 1; deploy Småland\n" in reply

@@ -150,3 +150,14 @@ def buildable(world: World, block: str) -> bool:
     build blocks"; Polish blocks while Saxony is at war, 11.5)."""
     return world.spec(block).nation in world.state.active and world.state.blocks[
         block].location == POOL
+
+
+def open_to_builds(world: World, nation: str) -> list[str]:
+    """8.7 and section 11: the territories where some block that ``nation``'s pool may
+    build now could deploy (:func:`deploy_places`), in map order: what a ``build``'s
+    ``deploy`` list may usefully name."""
+    out: set[str] = set()
+    for b in pool_of(world, nation):
+        if buildable(world, b):
+            out.update(deploy_places(world, b))
+    return [t for t in world.board.territories if t in out]
