@@ -51,6 +51,7 @@ from gm.games.baltica.orders import (
     joined,
     order_from_json,
     order_to_json,
+    place,
 )
 from gm.games.baltica.rules import (
     actions,
@@ -730,6 +731,13 @@ class _ActionTally:
                      or r.state.blocks[r.bid_block(n)].location != r.bid_territory(order.origin)]
             return Validation(Verdict.REFUSED, msg("{block}: {why}", block=", ".join(stray),
                                                    why=msg(why.value)))
+        if why is Why.NO_FLEET_THERE and isinstance(order, Embark):  # 9.2: where the port opens
+            port = r.bid_territory(order.origin)
+            sea = r.board.territories[port].sea
+            if sea is not None:
+                return Validation(Verdict.REFUSED, msg(
+                    "{why}: {port} opens on {sea} (9.2)", why=msg(why.value),
+                    port=r.tname(port), sea=place(r.tname(sea))))
         return Validation(Verdict.REFUSED, msg(why.value))
 
     def judge(self, order: Any, v: Validation, conditional: bool = False) -> Validation:

@@ -134,3 +134,15 @@ def test_8_7_a_build_deploying_where_no_new_block_may_says_so_and_where_they_may
             "ouverts maintenant : ") in reply
     reply = reply_to(g1, SWEDEN, SW + "build sweden: draw 1; deploy smaland\n")
     assert "OK  build Sweden: draw 1; deploy Småland\n" in reply
+
+
+def test_9_2_an_embark_where_the_fleet_is_not_says_which_sea_the_port_opens_on(g1) -> None:  # type: ignore[no-untyped-def]
+    """9.2: loading "can only be done from a territory with a friendly port into the sea
+    zone the port lies on". Sweden embarked Elfsborg at Västergötland onto Wattrang, which
+    stands in the Southern Baltic, and read only "the fleet is not at sea off that port":
+    which sea the fleet must be in was left to the map."""
+    reply = reply_to(g1, SWEDEN, SW + "embark karl xii from skane onto wachtmeister\n"
+                     "embark elfsborg from vastergotland onto wattrang\n")
+    assert "OK  embark Karl XII from Skåne onto Wachtmeister" in reply
+    assert ("REFUSED  embark Elfsborg from Västergötland onto Wattrang: refused: the fleet is "
+            "not at sea off that port: Västergötland opens on Kattegat (9.2)") in reply
