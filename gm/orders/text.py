@@ -96,7 +96,7 @@ def straighten_quotes(line: str) -> str:
 def clean_body(text: str) -> list[SourceLine]:
     """The lines of a decoded plain-text body as parsed (orders.md §1)."""
     physical = text.splitlines()
-    stop = _quote_start(physical)
+    stop, answered = _quote_start(physical)
     closes = [i for i, raw in enumerate(physical[:stop]) if _ENDPRESS.match(raw)]
     out: list[SourceLine] = []
     in_press = False
@@ -105,7 +105,7 @@ def clean_body(text: str) -> list[SourceLine]:
             in_press = not _ENDPRESS.match(raw)
             out.append(SourceLine(number, raw.strip() if not in_press else raw.rstrip()))
             continue
-        if raw.lstrip().startswith(">"):
+        if raw.lstrip().startswith(">") or number - 1 in answered:
             continue
         line = _strip_marker(raw.split("#", 1)[0]).strip()
         line = " ".join(line.split())
@@ -144,22 +144,48 @@ def _strip_marker(line: str) -> str:
     return _LIST_MARKER.sub("", line, count=1)
 
 
-def _quote_start(lines: list[str]) -> int:
-    """Index of the first line of quoted text, signature or service marker."""
+def _quote_start(lines: list[str]) -> tuple[int, set[int]]:
+    """Index of the first line of quoted text, signature or service marker; and the
+    attribution lines of quotes the player answered below (:func:`_answered_below`),
+    dropped like the quoted lines, the reading going on after them."""
+    answered: set[int] = set()
     for i, line in enumerate(lines):
         if MARKER in line and line.lstrip("> \t").startswith(MARKER):
-            return i
+            return i, answered
         if _QUOTE_OPENING.match(line):
-            return i
+            if any(p.match(line) for p in _ATTRIBUTION) and _answered_below(lines, i + 1):
+                answered.add(i)
+                continue
+            return i, answered
         if ":" in line:  # both patterns end in a colon (issue 21: most lines have none)
             if _ATTRIBUTION_END.search(line) and i > 0 and _ATTRIBUTION_START.match(lines[i - 1]):
-                return i - 1  # an attribution wrapped over two lines
+                if _answered_below(lines, i + 1):
+                    answered |= {i - 1, i}
+                    continue
+                return i - 1, answered  # an attribution wrapped over two lines
             if _HEADER_FROM.match(line) and _outlook_block(lines, i):
-                return i
+                return i, answered
         if "__" in line and set(line.strip()) == {"_"} and len(line.strip()) >= 10 \
                 and _outlook_block(lines, i + 1):
-            return i
-    return len(lines)
+            return i, answered
+    return len(lines), answered
+
+
+def _answered_below(lines: list[str], i: int) -> bool:
+    """The attribution above ``lines[i]`` opens a ``>`` quote that the player answered
+    below it (bottom-posting: "On ... wrote:", the quoted report, then the orders): after
+    the quoted lines (and blank lines) comes a line of the player's own that does not
+    open a quote itself. A top-posted reply's quote runs to the end: nothing follows."""
+    quoted = False
+    for line in lines[i:]:
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped.startswith(">"):
+            quoted = True
+            continue
+        return quoted and not _QUOTE_OPENING.match(line)
+    return False
 
 
 def _outlook_block(lines: list[str], i: int) -> bool:

@@ -48,6 +48,20 @@ def test_attributions_in_four_languages_drop_everything_after() -> None:
         assert texts(f"recon Livland\n{attribution}\nrecon Estland\n") == ["recon Livland"]
 
 
+def test_a_quote_answered_below_its_attribution_keeps_the_answer() -> None:
+    """Bottom-posting: the attribution, the quoted report, then the orders. Everything
+    after the attribution was dropped as a top-posted quote: "No orders were found"."""
+    body = ("On Mon, 3 Nov 2026 at 10:00, GM <gm@example.org> wrote:\n> Phase now: x\n>\n"
+            "> Your blocks:\n\nrecon Livland\n-- \nKarl\n")
+    assert texts(body) == ["recon Livland"]
+    wrapped = ("On Mon, 3 Nov 2026 at 10:00, Game Master <\ngm@example.org> wrote:\n> x\n"
+               "recon Livland\n")
+    assert texts(wrapped) == ["recon Livland"]
+    # top-posting: the quote runs to the end, or only a signature follows it
+    assert texts("recon Livland\nOn Mon, GM wrote:\n> recon Estland\n\n-- \nGM\n") == [
+        "recon Livland"]
+
+
 def test_attribution_wrapped_over_two_lines() -> None:
     body = "recon Livland\nOn Mon, 3 Nov 2026 at 10:00, Game Master <\ngm@example.org> wrote:\nx\n"
     assert texts(body) == ["recon Livland"]

@@ -146,3 +146,20 @@ def test_9_2_an_embark_where_the_fleet_is_not_says_which_sea_the_port_opens_on(g
     assert "OK  embark Karl XII from Skåne onto Wachtmeister" in reply
     assert ("REFUSED  embark Elfsborg from Västergötland onto Wattrang: refused: the fleet is "
             "not at sea off that port: Västergötland opens on Kattegat (9.2)") in reply
+
+
+def test_1_orders_written_below_the_quoted_report_are_read(g1) -> None:  # type: ignore[no-untyped-def]
+    """orders.md §1: quoted text is dropped, not what the player wrote under it. Sweden
+    answered the report below its quote ("On ... wrote:", the quoted lines, then the
+    orders), as many mail clients do: everything after the attribution was cut as a
+    top-posted quote, and the reply said "No orders were found in your mail"."""
+    reply = reply_to(g1, SWEDEN,
+                     "On Mon, 5 Jan 2026 at 12:00, gm <gm@example.org> wrote:\n"
+                     "> Phase now: 1700-autumn-actions-sweden (orders due from Sweden)\n"
+                     "> Your blocks:\n>   Skåne: Karl XII A3 4/4\n\n"
+                     + SW + "Recon Ingermanland.\nmove skane: karl xii -> smaland\n\n"
+                     "thanks, Karl\n")
+    assert "No orders were found" not in reply
+    assert "OK  recon Ingermanland" in reply
+    assert "OK  move from Skåne: Karl XII to Småland" in reply
+    assert "Sweden: 2 orders stored" in reply
