@@ -212,7 +212,8 @@ GRAMMAR = GameGrammar(
             "from TERRITORY to TERRITORY'"): [
             "move Karl XII to Livland", "move from Skane Karl XII to Livland",
             "deplacer Karl XII vers Livland", "deplacer de Skane Karl XII vers Livland"],
-        msg("a siege needs 'with' and the besieging blocks"): ["siege Estland"],
+        msg("a siege needs 'with' and the besieging blocks: 'siege TERRITORY with BLOCKS', "
+            "e.g. 'siege Estland with Vellinck, Estländska'"): ["siege Estland"],
     },
 )
 

@@ -163,3 +163,17 @@ def test_1_orders_written_below_the_quoted_report_are_read(g1) -> None:  # type:
     assert "OK  recon Ingermanland" in reply
     assert "OK  move from Skåne: Karl XII to Småland" in reply
     assert "Sweden: 2 orders stored" in reply
+
+
+def test_6_1_a_siege_without_its_blocks_is_answered_with_how_it_is_written(g1) -> None:  # type: ignore[no-untyped-def]
+    """6.1: "a siege attempt may be declared in a territory by any and all unpinned blocks
+    that have not moved this turn": the order names them (`siege T with B`). "siege
+    estland" was answered "a siege needs 'with' and the
+    besieging blocks", with neither the order's form nor an example to copy."""
+    reply = reply_to(g1, SWEDEN, SW + "siege estland\n")
+    assert ("siege estland: a siege needs 'with' and the besieging blocks: 'siege TERRITORY "
+            "with BLOCKS', e.g. 'siege Estland with Vellinck, Estländska'") in reply
+    close(g1)
+    reply = reply_to(g1, COALITION, CO + "siege livland\n")
+    assert ("un siège demande 'avec' et les blocs assiégeants : 'siège TERRITOIRE avec "
+            "BLOCS', par ex. 'siège Estland avec Vellinck, Estländska'") in reply
