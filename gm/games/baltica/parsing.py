@@ -52,11 +52,12 @@ from gm.i18n import msg
 from gm.kept import Kept
 from gm.orders.grammar import (
     GameGrammar,
+    OrderRejected,
     OrderTransformer,
     ParseContext,
     parse_order_lines,
 )
-from gm.orders.model import ParseResult, SourceLine
+from gm.orders.model import ErrorKind, ParseResult, SourceLine
 from gm.orders.names import NameIndex
 
 
@@ -87,6 +88,30 @@ class BalticaTransformer(OrderTransformer):
 
     def nation(self, c: list[str]) -> str:
         return self.resolve("nation", c[0])
+
+    def block(self, c: list[str]) -> str:
+        """One of the power's blocks on the map. A name that is none of them but names a
+        block the player knows of is refused with why, not as an unknown name: the
+        power's own block off the map (eliminated: back only through a build's draw,
+        8.6), or an enemy block (a pin names the player's own blocks, 4.3). A block's
+        name is printed on it: saying it is the enemy's tells nothing of where it is."""
+        names = self.context.names
+        own, mine, every = names.get("block"), names.get("army"), names.get("any_block")
+        if own is not None and mine is not None and every is not None:
+            found = own.lookup(c[0])
+            if not isinstance(found, str) and not found.candidates:
+                if isinstance(mine.lookup(c[0]), str):
+                    raise OrderRejected(ErrorKind.UNKNOWN_NAME, msg(
+                        "{block} is not on the map: an order names your blocks on the map "
+                        "(an eliminated block comes back only through a build's draw, 8.6)",
+                        block=mine.lookup(c[0])))
+                theirs = every.lookup(c[0])
+                if isinstance(theirs, str):
+                    raise OrderRejected(ErrorKind.UNKNOWN_NAME, msg(
+                        "{block} is not one of your blocks: an order names your own blocks "
+                        "(a pin names those of yours that the enemy's move pins, 4.3)",
+                        block=theirs))
+        return self.resolve("block", c[0])
 
     def blocks(self, c: list[str]) -> tuple[str, ...]:
         return tuple(c)
@@ -276,7 +301,8 @@ def _board_slots(board: Board) -> _BoardSlots:
              "sea": _index(seas, "sea", place),
              # a sea zone or a harbor: "unknown place", not the untranslated slot "waters"
              "waters": _index({**seas, **land}, "place", place),
-             "nation": _index(nations, "nation")}
+             "nation": _index(nations, "nation"),
+             "any_block": _index(board.names("block"), "block")}  # what a refusal may name
     made = _BoardSlots(weakref.ref(board), next(_tokens), slots, board.names("block"))
     with _lock:
         _boards[id(board)] = made

@@ -177,3 +177,21 @@ def test_6_1_a_siege_without_its_blocks_is_answered_with_how_it_is_written(g1) -
     reply = reply_to(g1, COALITION, CO + "siege livland\n")
     assert ("un siège demande 'avec' et les blocs assiégeants : 'siège TERRITOIRE avec "
             "BLOCS', par ex. 'siège Estland avec Vellinck, Estländska'") in reply
+
+
+def test_4_3_a_pin_naming_an_enemy_block_says_a_pin_names_your_own(g1) -> None:  # type: ignore[no-untyped-def]
+    """4.3: "The enemy player chooses which blocks are pinned": the Coalition's pin names
+    its own blocks. A French player pinning Sweden's Vellinck read "bloc introuvable :
+    'vellinck'" and could not tell why; a Swedish block in the replacement pool was
+    "unknown" to its own player too. Nothing of where an enemy block stands is told."""
+    reply = reply_to(g1, COALITION, CO + "fixer vellinck en ingermanland\n"
+                     "fixer kazanski en ingermanland\n")
+    assert ("fixer vellinck en ingermanland : Vellinck n'est pas un de vos blocs : un ordre "
+            "nomme vos propres blocs (fixer nomme ceux des vôtres que le mouvement ennemi "
+            "fixe, 4.3)") in reply
+    assert "OK  fixer Kazanski en Ingermanland" in reply
+    reply = reply_to(g1, SWEDEN, SW + "move from skane: rehnskiold to smaland\n"
+                     "move from skane: karl xi to smaland\n")
+    assert ("Rehnskiöld is not on the map: an order names your blocks on the map (an "
+            "eliminated block comes back only through a build's draw, 8.6)") in reply
+    assert "unknown block 'karl xi': did you mean Karl XII?" in reply  # a typo stays a typo
