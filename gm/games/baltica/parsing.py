@@ -108,8 +108,9 @@ class BalticaTransformer(OrderTransformer):
                 theirs = every.lookup(c[0])
                 if isinstance(theirs, str):
                     raise OrderRejected(ErrorKind.UNKNOWN_NAME, msg(
-                        "{block} is not one of your blocks: an order names your own blocks "
-                        "(a pin names those of yours that the enemy's move pins, 4.3)",
+                        "{block} is not one of your blocks: orders and their conditions name "
+                        "your own blocks only (a pin too: yours that the enemy's move pins, "
+                        "4.3)",
                         block=theirs))
         return self.resolve("block", c[0])
 

@@ -186,10 +186,13 @@ def test_4_3_a_pin_naming_an_enemy_block_says_a_pin_names_your_own(g1) -> None: 
     "unknown" to its own player too. Nothing of where an enemy block stands is told."""
     reply = reply_to(g1, COALITION, CO + "fixer vellinck en ingermanland\n"
                      "fixer kazanski en ingermanland\n")
-    assert ("fixer vellinck en ingermanland : Vellinck n'est pas un de vos blocs : un ordre "
-            "nomme vos propres blocs (fixer nomme ceux des vôtres que le mouvement ennemi "
-            "fixe, 4.3)") in reply
+    assert ("fixer vellinck en ingermanland : Vellinck n'est pas un de vos blocs : les ordres "
+            "et leurs conditions ne nomment que vos propres blocs (fixer aussi : ceux des "
+            "vôtres que le mouvement ennemi fixe, 4.3)") in reply
     assert "OK  fixer Kazanski en Ingermanland" in reply
+    # docs/baltica.md: "A condition naming a block the power cannot see does not parse"
+    reply = reply_to(g1, COALITION, CO + "si force de vellinck <= 2 alors pertes d'abord kazanski\n")
+    assert "Vellinck n'est pas un de vos blocs : les ordres et leurs conditions" in reply
     reply = reply_to(g1, SWEDEN, SW + "move from skane: rehnskiold to smaland\n"
                      "move from skane: karl xi to smaland\n")
     assert ("Rehnskiöld is not on the map: an order names your blocks on the map (an "
