@@ -198,3 +198,20 @@ def test_4_3_a_pin_naming_an_enemy_block_says_a_pin_names_your_own(g1) -> None: 
     assert ("Rehnskiöld is not on the map: an order names your blocks on the map (an "
             "eliminated block comes back only through a build's draw, 8.6)") in reply
     assert "unknown block 'karl xi': did you mean Karl XII?" in reply  # a typo stays a typo
+
+
+def test_3_4_a_winter_campaign_written_without_its_colon_is_read(g1) -> None:  # type: ignore[no-untyped-def]
+    """3.4: "If the turn just completed was a Winter turn, Sweden has the option of a
+    winter campaign". Written "winter campaign move from ..." (no colon, as one writes in
+    a hurry), the order was refused ("not understood at 'move'"), and the phase's one
+    chance of the year could pass before the second mail."""
+    for _ in range(10):
+        if phase_now(g1)[0] == "1700-winter-campaign":
+            break
+        close(g1)
+    assert phase_now(g1)[0] == "1700-winter-campaign"
+    reply = reply_to(g1, SWEDEN, SW + "winter campaign move from skane: karl xii, "
+                     "dalregementet to smaland\n")
+    assert "OK  winter campaign: move from Skåne: Karl XII, Dalregementet to Småland" in reply
+    reply = reply_to(g1, SWEDEN, SW + "campagne d'hiver deplacer de skane : karl xii vers smaland\n")
+    assert "OK  winter campaign: move from Skåne: Karl XII to Småland" in reply
