@@ -298,7 +298,7 @@ class BalticaModule(GameModule):
             return Validation(Verdict.REFUSED, msg(why.value)) if why else Validation(
                 Verdict.ACCEPTED)
         if kind not in PHASE_ORDERS or not isinstance(order, PHASE_ORDERS[kind]):
-            return Validation(Verdict.REFUSED, msg("not allowed in this phase"))
+            return _not_in_this_phase(kind)
         if kind == "winter-campaign":
             return self._judge_winter(world, power, order, joining)
         if isinstance(order, BattleOrder) and power != (gs.turn.first or gs.powers[0]):
@@ -492,6 +492,20 @@ def game_options(options: Mapping[str, Any]) -> tuple[str, list[str]]:
         raise GameError("the optional rules 13.x belong to the 3CG ruleset: "
                         "add ruleset=3cg-1.1")
     return ruleset, optional
+
+
+def _not_in_this_phase(kind: str) -> Validation:
+    """An order of another phase (orders.md §5): refused with the orders this phase takes
+    (:data:`PHASE_ORDERS`), each named as HELP names it in the reader's language."""
+    from gm.orders.help import topic_name, topics_of
+
+    topics = topics_of("baltica")
+    listed: Text | str = ""
+    for kind_ in dict.fromkeys(t.kind for t in PHASE_ORDERS.get(kind, ())):
+        name = topic_name(kind_, topics.get(kind_, {}))
+        listed = name if not listed else msg("{a}, {b}", a=listed, b=name)
+    return Validation(Verdict.REFUSED, msg("not allowed in this phase: it takes {orders}",
+                                           orders=listed))
 
 
 def _deploy_places_named(world: World, pool: str, named: Sequence[str]) -> Validation:

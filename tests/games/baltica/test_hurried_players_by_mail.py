@@ -215,3 +215,19 @@ def test_3_4_a_winter_campaign_written_without_its_colon_is_read(g1) -> None:  #
     assert "OK  winter campaign: move from Skåne: Karl XII, Dalregementet to Småland" in reply
     reply = reply_to(g1, SWEDEN, SW + "campagne d'hiver deplacer de skane : karl xii vers smaland\n")
     assert "OK  winter campaign: move from Skåne: Karl XII to Småland" in reply
+
+
+def test_5_an_order_of_another_phase_says_what_this_phase_takes(g1) -> None:  # type: ignore[no-untyped-def]
+    """orders.md §5: "Orders of another phase are refused"; 0.3: the battles come after
+    both action phases. A move sent in the battles phase read only "not allowed in this
+    phase": which orders the phase does take was left to HELP. Each is named as HELP
+    names it, in the reader's language."""
+    reply_to(g1, SWEDEN, SW + "move estland: vellinck, estlandska -> ingermanland\nREADY\n")
+    close(g1)  # the Coalition's actions
+    assert phase_now(g1)[0] == "1700-autumn-battles"
+    reply = reply_to(g1, SWEDEN, SW + "move from skane: karl xii to smaland\n")
+    assert ("REFUSED  move from Skåne: Karl XII to Småland: refused: not allowed in this "
+            "phase: it takes battle order, hits prefer, retreat, regroup") in reply
+    reply = reply_to(g1, COALITION, CO + "construire russie : tirer 1\n")
+    assert ("refusé : pas permis dans cette phase : elle prend ordre de bataille, pertes "
+            "d’abord, retraite, regrouper") in reply
