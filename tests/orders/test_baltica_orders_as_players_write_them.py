@@ -187,7 +187,7 @@ def test_rule_9_2_the_sea_route_in_french_names_the_french_seas_and_reads_back_a
     "Golfe de Finlande" read as "Golfe" then the keyword "de" ("non compris à 'de'"). Sent
     back as written, the three orders are read: the embark and the sail pass this phase,
     the landing is refused for what it is, this turn ("A given block may not be both
-    loaded and unloaded during the same game turn", 9.2: Karl XII has moved, 4.1)."""
+    loaded and unloaded during the same game turn", 9.2: Karl XII was loaded this turn)."""
     _baltica(ctx, "fr")
     reply = _send(ctx, "VERIFIER\ndéplacer de Skåne : Karl XII vers Estland\n")
     assert ("refusé : trop loin même en marche forcée (4.4) ; par mer : embarquer Karl XII de "
@@ -201,7 +201,9 @@ def test_rule_9_2_the_sea_route_in_french_names_the_french_seas_and_reads_back_a
     sail, land = rest.split(", puis au tour suivant ")
     again = _send(ctx, f"VERIFIER\n{embark}\nnaviguer {sail}\n{land}\n")
     assert f"OK  {embark}" in again and f"OK  naviguer {sail}" in again, again
-    assert f"REFUSÉ  {land} : refusé : déjà déplacé ce tour-ci (4.1)" in again, again
+    assert (f"REFUSÉ  {land} : refusé : embarqué ce tour-ci : un bloc ne peut pas être "
+            "embarqué et débarqué au cours du même tour de jeu (9.2) ; débarquez-le au tour "
+            "suivant") in again, again
     assert "non compris" not in again and "Gulf of" not in again
 
 

@@ -151,8 +151,9 @@ def test_fleet_orders_the_position_forbids_are_refused_on_arrival_after_the_orde
     assert "OK  sail Wattrang from Southern Baltic Sea to Gulf of Finland\n" in reply
     assert "OK  embark Vellinck from Estland onto Wattrang\n" in reply  # after the sail above
     assert "OK  sail Wachtmeister from Southern Baltic Sea to Gulf of Finland\n" in reply
-    assert ("REFUSED  land Karl XII from Gulf of Finland to Ingermanland: refused: "
-            "already moved this turn (4.1)") in reply  # 9.2: not loaded and unloaded in a turn
+    assert ("REFUSED  land Karl XII from Gulf of Finland to Ingermanland: refused: loaded "
+            "this turn: a block may not be both loaded and unloaded during the same game "
+            "turn (9.2); land it next turn") in reply
     assert "to be checked at adjudication" not in reply
     assert "Sweden: 4 orders stored" in reply
 

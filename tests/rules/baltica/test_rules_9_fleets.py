@@ -103,7 +103,7 @@ def test_rule_9_2_loading_from_a_friendly_port_one_army_or_two_regiments() -> No
     assert bs["karl-xii"].aboard == "wachtmeister" and bs["ostgota"].aboard == "wattrang"
     assert all(bs[b].location == "kattegat" for b in ("karl-xii", "ostgota"))
     assert land(w, "sweden", Land(("Karl XII",), "Kattegat", "Västergötland")) is \
-        Why.ALREADY_MOVED  # "A given block may not be both loaded and unloaded"
+        Why.LOADED_THIS_TURN  # "A given block may not be both loaded and unloaded"
     put(w, "repnin", "vastergotland")
     assert embark(w, "coalition", Embark(("Repnin",), "Västergötland", ("Juel",))) is \
         Why.NOT_FRIENDLY_PORT

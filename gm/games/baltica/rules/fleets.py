@@ -239,8 +239,8 @@ def land(world: World, power: str, order: Land) -> Why | None:
             return Why.NOT_YOURS
         if bs.location != sea or bs.aboard is None:
             return Why.NOT_ABOARD
-        if bs.moved:
-            return Why.ALREADY_MOVED
+        if bs.moved:  # aboard and moved: loaded (or retreated to sea, 9.5) this turn
+            return Why.LOADED_THIS_TURN
     limit = move_problem(world, power, blocks, (to,))  # 11.3-11.10
     if limit is not None:
         return limit

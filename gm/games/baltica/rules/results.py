@@ -91,6 +91,8 @@ class Why(Enum):
     NO_FLEET_THERE = "the fleet is not at sea off that port"
     NO_ROOM = "a fleet carries one army or two regiments (9.2)"
     NO_PORT_ON_SEA = "blocks land only through a port on that sea zone (9.2)"
+    LOADED_THIS_TURN = ("loaded this turn: a block may not be both loaded and unloaded during "
+                        "the same game turn (9.2); land it next turn")
     NOT_ABOARD = "not aboard a fleet in that sea zone"
     NOT_FRIENDLY_HARBOR = "a retreating fleet goes to a friendly harbor (9.3)"
     NO_TRUCE_OFFER = "Sweden, Ukraine and Poland never offer a truce (10.2)"
