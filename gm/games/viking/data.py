@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gm.i18n import Name, translate
+from gm.l10n import elide
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -57,6 +58,7 @@ class Region:
     type: str  # sea | river | harbor
     wind: str
     name_fr: str = ""
+    article_fr: str = ""  # a sea's: « le », « la » (« dans le Golfe de Finlande »)
 
 
 @dataclass(frozen=True)
@@ -203,15 +205,32 @@ class Data:
         said = self.names_said.get(name) or self.tiles_said.get(name)
         return said if said is not None else self.words_said.get(name, name)
 
+    def the_said(self, node: str) -> str:
+        """A place (by id) as a sentence names it after a preposition such as « vers »: a
+        sea with its French article (board.toml ``article_fr``: « le Golfe de Finlande »,
+        « l'Océan Germanique »), any other place as :meth:`place_said` names it."""
+        said = self.place_said(node)
+        region = self.regions.get(node)
+        if region is None or not region.article_fr:
+            return said
+        french = translate(said, "fr")
+        return Name(str(said), fr=elide(f"{region.article_fr} ", french, "fr") + french)
+
     def at_said(self, node: str, english: str = "at") -> Name:
         """"at PLACE" (or ``english`` "in PLACE") for a region, post or home (by id), said in
         the reader's language: one rule for French, « à Birka » for a post or a home (a
-        town, a settlement), « en Svealand » for a region (a land, a river, a sea: « en mer
-        Baltique »)."""
+        town, a settlement), « dans » and its article for a sea (« dans le Golfe de
+        Finlande », :meth:`the_said`), « en Svealand » for any other region (a land, a
+        river)."""
         said = self.place_said(node)
         french = translate(said, "fr")
-        return Name(f"{english} {said}",
-                    fr=f"en {french}" if node in self.regions else f"à {french}")
+        if node in self.regions and self.regions[node].article_fr:
+            french = f"dans {translate(self.the_said(node), 'fr')}"
+        elif node in self.regions:
+            french = f"en {french}"
+        else:
+            french = f"à {french}"
+        return Name(f"{english} {said}", fr=french)
 
     def said_all(self, names: Iterable[str]) -> str:
         """``A, B, C`` (places, or any names) as one :class:`Name`, each said in the
@@ -227,6 +246,11 @@ class Data:
     def place_names(self, language: str) -> dict[str, str]:
         """Every place and ally fleet, English name -> its name in ``language``."""
         return {english: translate(said, language) for english, said in self.names_said.items()}
+
+    def place_names_after(self, language: str) -> dict[str, str]:
+        """Every region, English name -> its name in ``language`` after a preposition such
+        as « vers » (:meth:`the_said`: « le Golfe de Finlande »); a post is named as it is."""
+        return {r.name: translate(self.the_said(r.id), language) for r in self.regions.values()}
 
     def tile_names(self, language: str) -> dict[str, str]:
         """Every saga tile and victory card, English name -> its name in ``language``."""
@@ -253,7 +277,8 @@ def build(files: dict[str, dict[str, Any]]) -> Data:
     """Data from parsed files (run :func:`datacheck.check` first for clear errors)."""
     board, jarls, victory, rules = (files["board.toml"], files["jarls.toml"],
                                     files["victory.toml"], files["rules.toml"])
-    regions = {r["id"]: Region(r["id"], r["name"], r["type"], r["wind"], r.get("name_fr", ""))
+    regions = {r["id"]: Region(r["id"], r["name"], r["type"], r["wind"], r.get("name_fr", ""),
+                         r.get("article_fr", ""))
                for r in board["region"]}
     posts = {p["id"]: Post(p["id"], p["name"], p["region"], p["kind"], p.get("harbor", ""),
                            p.get("follower", ""), p.get("followers", 1), p.get("cost", 0),

@@ -88,7 +88,20 @@ def check(files: dict[str, dict[str, Any]]) -> list[str]:
             problems.append(f"rules.toml: [{key}] needs value and source")
     if problems:
         return problems
-    return problems + _references(files) + _aliases(files)
+    return problems + _references(files) + _aliases(files) + _articles(files)
+
+
+def _articles(files: dict[str, dict[str, Any]]) -> list[str]:
+    """board.toml: each sea its French article (``article_fr``, « le » or « la »: French
+    says « dans le Golfe de Finlande », :meth:`Data.the_said`); no other region one."""
+    out = []
+    for row in files["board.toml"].get("region", ()):
+        article = row.get("article_fr")
+        if row["type"] == "sea" and article not in ("le", "la"):
+            out.append(f"board.toml: sea {row['id']!r} needs article_fr 'le' or 'la'")
+        elif row["type"] != "sea" and article is not None:
+            out.append(f"board.toml: {row['id']!r} is no sea: article_fr is for seas")
+    return out
 
 
 def _aliases(files: dict[str, dict[str, Any]]) -> list[str]:

@@ -80,7 +80,8 @@ class VikingModule(GameModule):
         winds (board.toml ``name_<language>``) and, as ``place_name``, the regions, posts,
         homes and ally fleets (board.toml ``name_fr``: "Norvège"), by the English name a
         view and an event carry; as ``tile_name``, the saga tiles and victory cards
-        (``name_fr``: "Chantier naval") likewise; and ``place``, each region, post and home by id with its
+        (``name_fr``: "Chantier naval") likewise; as ``place_after``, a place named after « vers »
+        (a sea with its article: « le Golfe de Finlande », :meth:`Data.the_said`); and ``place``, each region, post and home by id with its
         ``name`` in ``language``, for the map (gm.service.mapwords)."""
         def said(key: str) -> dict[str, str]:
             entry = self.data.rules[key]
@@ -91,6 +92,7 @@ class VikingModule(GameModule):
         return {"color": said("colors"), "follower": said("follower_types"),
                 "wind": {w["name"]: d.wind_name(w["id"], language) for w in d.winds.values()},
                 "place_name": d.place_names(language), "tile_name": d.tile_names(language),
+                "place_after": d.place_names_after(language),
                 "place": {node: {"name": translate(d.place_said(node), language)}
                           for table in (d.regions, d.posts, d.homes) for node in table}}
 

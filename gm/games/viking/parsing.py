@@ -38,7 +38,7 @@ from gm.games.viking.orders import (
 )
 from gm.games.viking.rules.actions import requirement_posts
 from gm.games.viking.table import Table
-from gm.i18n import msg
+from gm.i18n import msg, translate
 from gm.kept import Kept
 from gm.orders.conditions import Quantity
 from gm.orders.grammar import (
@@ -353,7 +353,10 @@ def context_for(data: Data, state: dict[str, Any], power: str | None,
                                    for p in data.posts.values()}
     for pid, venture in ventures:
         posts[data.posts[pid].name] += [data.tiles[venture].name, data.tiles[venture].name_fr]
-    places = {**posts, **{r.name: [r.name_fr, *data.aliases.get(r.id, ())]
+    # a sea is also named with its French article, as French writes it after « dans »
+    # (« drakkar dans le Golfe de Finlande », Data.the_said)
+    places = {**posts, **{r.name: [r.name_fr, translate(data.the_said(r.id), "fr"),
+                                   *data.aliases.get(r.id, ())]
                           for r in data.regions.values()},
               "home": ["jarlboard", "foyer", "plateau"]}
     own = dict(jarls).get(power) if power else None

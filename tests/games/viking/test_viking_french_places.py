@@ -120,7 +120,7 @@ def test_a_french_viking_players_report_names_places_in_french_the_english_seats
     send(pvfr, "red", "voyager de Mer Noire vers Méditerranée, Syrie\npasser")
     fr = outbox(pvfr, kind="report", to=ADDR["red"])[-1][1]
     en = outbox(pvfr, kind="report", to=ADDR["green"])[-1][1]
-    assert "Rouge voyage de Mer Noire vers Méditerranée, Syrie." in fr, fr
+    assert "Rouge voyage de Mer Noire vers la Méditerranée, Syrie." in fr, fr
     assert "\n  Syrie : 1 drakkar de Rouge" in fr, fr
     home = DATA.homes[DATA.jarls[now(pvfr)[1]["players"]["red"]["jarl"]].home]
     assert f", foyer {home.name_fr}) :" in fr, fr

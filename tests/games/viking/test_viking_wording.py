@@ -99,7 +99,7 @@ def test_a_french_report_says_d_islande_and_the_echo_keeps_de_islande(pvfr) -> N
     assert "OK  voyager de Islande vers Mer de Norvège" in reply, reply
     send(pvfr, "red", "voyager de Islande vers Mer de Norvège\npasser")
     report = outbox(pvfr, kind="report", to=ADDR["red"])[-1][1]
-    assert "Rouge voyage d'Islande vers Mer de Norvège." in report, report
+    assert "Rouge voyage d'Islande vers la Mer de Norvège." in report, report
     assert "(commander les 2 drakkars d'Islande)" in report, report
     assert "(commander les 3 drakkars de Dublin)" in report, report
     english = outbox(pvfr, kind="report", to=ADDR["green"])[-1][1]

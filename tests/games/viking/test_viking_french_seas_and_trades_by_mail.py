@@ -1,0 +1,70 @@
+"""What a French seat still read wrongly in Pax Viking (viking-fr2), through the real
+pipeline: mail to the 3-player game of ``pv`` (red's turn first; ``pvfr``: red writes
+French, blue and green English; in ``pv`` blue writes French), the reply or the report a
+player reads asserted, in French and in English:
+
+- a sea was « en Golfe de Finlande »: French says « dans le Golfe de Finlande », « dans
+  l'Océan Germanique » (board.toml ``article_fr``, Data.at_said);
+- a journey in the report went « vers Golfe de Finlande »: now « vers le Golfe de
+  Finlande »; the order's echo stays the words the parser reads back;
+- « Vert donne rien à Bleu »: now « Vert ne donne rien à Bleu »;
+- a longship given in a trade was read only « drakkar sur Holmgard »: « à Holmgard », « en
+  Svealand », « dans le Golfe de Finlande » read too.
+"""
+
+from __future__ import annotations
+
+from test_viking_althing_trade_by_mail import send
+from test_viking_by_mail import ADDR
+from test_viking_explore_by_mail import pvfr  # noqa: F401 (red writes French)
+from test_viking_s7_by_mail import position, reply_to, ship
+
+from tests.pipeline.conftest import outbox
+
+__all__ = ["pvfr"]
+
+
+def report(ctx, p: str) -> str:  # type: ignore[no-untyped-def]
+    return outbox(ctx, kind="report", to=ADDR[p])[-1][1]
+
+
+# -- 1. dans le Golfe de Finlande ----------------------------------------------------------
+
+def test_no_unexhausted_longship_is_dans_le_golfe_and_dans_l_ocean(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """Standard Actions B, JOURNEY: "Move 1 Unexhausted Longship": red has none in the Gulf
+    of Finland nor in the German Ocean (seas: « dans le », « dans l' » before a vowel)."""
+    reply = reply_to(pvfr, "red", "voyager de Golfe de Finlande vers Ladoga\n"
+                                  "voyager de Océan Germanique vers Jorvik")
+    assert "refusé : vous n'avez aucun drakkar non épuisé dans le Golfe de Finlande\n" in reply, reply
+    assert "refusé : vous n'avez aucun drakkar non épuisé dans l'Océan Germanique\n" in reply, reply
+    assert " en Golfe" not in reply and " en Océan" not in reply
+
+
+def test_no_unexhausted_longship_at_a_sea_in_english_is_unchanged(pv) -> None:  # type: ignore[no-untyped-def]
+    reply = reply_to(pv, "red", "journey from Gulf of Finland to Ladoga\n"
+                                "journey from German Ocean to Jorvik")
+    assert "refused: you have no unexhausted longship at Gulf of Finland\n" in reply, reply
+    assert "refused: you have no unexhausted longship at German Ocean\n" in reply, reply
+
+
+# -- 2. vers le Golfe de Finlande ----------------------------------------------------------
+
+def test_a_journey_to_a_sea_reads_vers_le_golfe_in_the_report(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """Standard Actions B, JOURNEY: red sails from Ladoga into the Gulf of Finland, then the
+    Baltic Sea. The French report says where it went with the seas' articles; the echo of
+    the order stays as the parser reads it back."""
+    position(pvfr, lambda st: st["ships"].append(ship("red", "ladoga")))
+    send(pvfr, "red", "voyager de Ladoga vers Golfe de Finlande, Mer Baltique\npasser")
+    reply = outbox(pvfr, kind="reply", to=ADDR["red"])[-1][1]
+    assert "voyager de Ladoga vers Golfe de Finlande, Mer Baltique" in reply, reply
+    fr, en = report(pvfr, "red"), report(pvfr, "green")
+    assert "Rouge voyage de Ladoga vers le Golfe de Finlande, la Mer Baltique." in fr, fr
+    assert "red journeys from Ladoga to Gulf of Finland, Baltic Sea." in en, en
+
+
+def test_a_french_journey_may_write_the_article_it_reads(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """What the report writes, « vers le Golfe de Finlande », the seat may write too."""
+    position(pvfr, lambda st: st["ships"].append(ship("red", "ladoga")))
+    reply = reply_to(pvfr, "red", "voyager de Ladoga vers le Golfe de Finlande")
+    assert "REFUSÉ" not in reply and "introuvable" not in reply, reply
+    assert "voyager de Ladoga vers Golfe de Finlande" in reply, reply
