@@ -17,7 +17,7 @@ from typing import Any
 from gm.games.base import FULL_STATE
 from gm.games.viking.data import Data, Post
 from gm.games.viking.engine import owing, phase_id
-from gm.games.viking.orders import Item
+from gm.games.viking.orders import Item, gives_nothing
 from gm.games.viking.table import Table
 
 
@@ -116,7 +116,8 @@ def view(data: Data, state: dict[str, Any], power: str | None) -> dict[str, Any]
         out["trade"] = {"from": tr["from"], "to": tr["to"], "number": tr["k"],
                         "counters": tr["counters"]}
         if power is None or power in parties or open_info:
-            out["trade"].update(give=[Item.from_json(i).echo() for i in tr["give"]],
+            give = [Item.from_json(i) for i in tr["give"]]
+            out["trade"].update(give=[i.echo() for i in give], gives_nothing=gives_nothing(give),
                                 get=[Item.from_json(i).echo() for i in tr["get"]])
     if power is None:
         out[FULL_STATE] = state

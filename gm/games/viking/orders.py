@@ -47,6 +47,13 @@ class Item:
         return cls(d["kind"], d.get("value", ""), int(d.get("amount", 0)))
 
 
+def gives_nothing(items: Any) -> bool:
+    """Whether a side of a trade gives nothing (no item, or "nothing"): French says it
+    « Vert ne donne rien à Bleu », not « donne rien » (the events' and the report's trade
+    sentences)."""
+    return all(i.kind == "nothing" for i in items)
+
+
 def said_place(name: str) -> str:
     """A place or a saga tile (its English name, as an order stores it) as an echo names
     it: a :class:`gm.i18n.Name` said in the reader's language, "Norvège", "Chantier naval"

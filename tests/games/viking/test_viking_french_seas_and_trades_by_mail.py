@@ -68,3 +68,47 @@ def test_a_french_journey_may_write_the_article_it_reads(pvfr) -> None:  # type:
     reply = reply_to(pvfr, "red", "voyager de Ladoga vers le Golfe de Finlande")
     assert "REFUSÉ" not in reply and "introuvable" not in reply, reply
     assert "voyager de Ladoga vers Golfe de Finlande" in reply, reply
+
+
+# -- 3. ne donne rien ----------------------------------------------------------------------
+
+def _red_meets_blue(st) -> None:  # type: ignore[no-untyped-def]
+    st["ships"].extend([ship("red", "ladoga"), ship("blue", "holmgard")])
+
+
+def test_an_offer_of_nothing_reads_ne_donne_rien_in_french(pv) -> None:  # type: ignore[no-untyped-def]
+    """Standard Actions B, Trade: red (English) offers blue (French) nothing for 1 silfr.
+    Blue's report said « Rouge donne rien contre 1 silfr »; French writes « ne ... rien »,
+    in the event and in the offer waiting for blue's answer. Red reads English unchanged."""
+    position(pv, _red_meets_blue)
+    send(pv, "red", "journey from Ladoga to Holmgard\noffer blue: give nothing for 1 silfr")
+    fr, en = report(pv, "blue"), report(pv, "red")
+    assert "Offre d'échange : Rouge ne donne rien à Bleu contre 1 silfr." in fr, fr
+    assert ("Rouge vous fait l'offre d'échange numéro 1, qui attend votre réponse : Rouge ne "
+            "donne rien contre 1 silfr. Répondez") in fr, fr
+    assert fr.count("donne rien") == fr.count("ne donne rien"), fr
+    assert "Trade offer: red gives nothing to blue for 1 silfr." in en, en
+    assert "blue answers trade offer number 1 from red: red gives nothing for 1 silfr." in en, en
+
+
+def test_an_offer_of_silfr_still_reads_donne(pv) -> None:  # type: ignore[no-untyped-def]
+    """The other trade sentences: something given is « donne 2 silfr »; nothing taken back
+    is « contre rien »."""
+    position(pv, _red_meets_blue)
+    send(pv, "red", "journey from Ladoga to Holmgard\noffer blue: give 2 silfr for nothing")
+    fr, en = report(pv, "blue"), report(pv, "red")
+    assert "Offre d'échange : Rouge donne 2 silfr à Bleu contre rien." in fr, fr
+    assert "qui attend votre réponse : Rouge donne 2 silfr contre rien. Répondez" in fr, fr
+    assert "Trade offer: red gives 2 silfr to blue for nothing." in en, en
+    assert "red gives 2 silfr for nothing." in en
+
+
+def test_a_counter_offer_of_nothing_reads_ne_donne_rien(pv) -> None:  # type: ignore[no-untyped-def]
+    """Trade: the receiver may counter once; blue (French) counters giving nothing."""
+    position(pv, _red_meets_blue)
+    send(pv, "red", "journey from Ladoga to Holmgard\noffer blue: give 2 silfr for 1 silfr")
+    send(pv, "blue", "contreproposer : donner rien contre 2 silfr")
+    fr, en = report(pv, "blue"), report(pv, "red")
+    assert "Contre-proposition : Bleu ne donne rien à Rouge contre 2 silfr." in fr, fr
+    assert "Counter-offer: blue gives nothing to red for 2 silfr." in en, en
+    assert "waiting for your answer: blue gives nothing for 2 silfr." in en, en

@@ -68,7 +68,7 @@ def test_trade_example_haggling() -> None:
     assert s["players"]["red"]["silfr"] == 12  # no follower placed: no income
     done = {k: v for k, v in event(out, "trade_done").items() if not k.endswith("_msg")}
     assert done == {"power": "blue", "rival": "red", "give": ["a saga tile", "2 silfr"],
-                    "get": ["a saga tile"]}
+                    "get": ["a saga tile"], "gives_nothing": False}
 
 
 def test_trade_example_extortion() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gm.games.viking.orders import Item
+from gm.games.viking.orders import Item, gives_nothing
 from gm.games.viking.rules import journey
 from gm.games.viking.table import Refusal, Table
 from gm.i18n import Text, msg
@@ -42,8 +42,9 @@ def _announce(t: Table, kind: str) -> None:
     tr = t.s["trade"]
     parties = [tr["from"], tr["to"]]
     open_info = t.s["options"].get("open_information")
+    give = [Item.from_json(i) for i in tr["give"]]
     t.emit(kind, visible_to=None if open_info else parties, power=tr["from"], rival=tr["to"],
-           give=[Item.from_json(i).echo() for i in tr["give"]],
+           give=[i.echo() for i in give], gives_nothing=gives_nothing(give),
            get=[Item.from_json(i).echo() for i in tr["get"]])
     if not open_info:
         t.emit("trade_negotiating", power=tr["from"], rival=tr["to"])
@@ -81,10 +82,10 @@ def answer(t: Table, response: Any) -> None:
     _transfer(t, tr["to"], tr["from"], get)
     results[-1] = True
     if t.s["options"].get("open_information"):  # hands are public: so is what changed hands
-        t.emit("trade_done", power=tr["from"], rival=tr["to"],
+        t.emit("trade_done", power=tr["from"], rival=tr["to"], gives_nothing=gives_nothing(give),
                give=[i.echo() for i in give], get=[i.echo() for i in get])
         return
-    t.emit("trade_done", power=tr["from"], rival=tr["to"],
+    t.emit("trade_done", power=tr["from"], rival=tr["to"], gives_nothing=gives_nothing(give),
            give=[_public(i) for i in give], get=[_public(i) for i in get])
     t.emit("trade_tiles", visible_to=parties, power=tr["from"], rival=tr["to"],
            give=[i.echo() for i in give], get=[i.echo() for i in get])
