@@ -20,6 +20,7 @@ from test_viking_explore_by_mail import pvfr  # noqa: F401 (red writes French)
 from test_viking_s7_by_mail import position, reply_to, ship
 
 from tests.pipeline.conftest import outbox
+from tests.support.language_scan import english_lines
 
 __all__ = ["pvfr"]
 
@@ -112,3 +113,27 @@ def test_a_counter_offer_of_nothing_reads_ne_donne_rien(pv) -> None:  # type: ig
     assert "Contre-proposition : Bleu ne donne rien à Rouge contre 2 silfr." in fr, fr
     assert "Counter-offer: blue gives nothing to red for 2 silfr." in en, en
     assert "waiting for your answer: blue gives nothing for 2 silfr." in en, en
+
+
+# -- 4. drakkar à Holmgard -----------------------------------------------------------------
+
+def test_a_longship_given_a_holmgard_en_svealand_dans_le_golfe_is_read(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """Standard Actions B, Trade: a longship may be given. French writes where it is as it
+    says it: « à Holmgard » (a post), « en Svealand » (a region), « dans le Golfe de
+    Finlande » (a sea); each was refused but « sur »."""
+    position(pvfr, lambda st: st["ships"].extend([ship("red", "ladoga"), ship("green", "holmgard")]))
+    for where, echo in (("à Holmgard", "sur Holmgard"), ("en Svealand", "sur Svealand"),
+                        ("dans le Golfe de Finlande", "sur Golfe de Finlande"),
+                        ("dans l'Océan Germanique", "sur Océan Germanique")):
+        reply = reply_to(pvfr, "red", f"voyager de Ladoga vers Holmgard\n"
+                                      f"offrir Vert : donner drakkar {where} contre rien")
+        assert f"offrir Vert : donner drakkar {echo} contre rien" in reply, (where, reply)
+        assert "ne se lit pas" not in reply and "introuvable" not in reply, reply
+        assert english_lines(reply) == [], reply
+
+
+def test_a_longship_given_at_a_post_in_english_is_unchanged(pv) -> None:  # type: ignore[no-untyped-def]
+    position(pv, lambda st: st["ships"].extend([ship("red", "ladoga"), ship("green", "holmgard")]))
+    reply = reply_to(pv, "red", "journey from Ladoga to Holmgard\n"
+                                "offer green: give longship at Holmgard for nothing")
+    assert "offer green: give longship at Holmgard for nothing" in reply, reply
