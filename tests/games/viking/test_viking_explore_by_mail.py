@@ -110,7 +110,8 @@ def test_a_french_report_says_home_and_the_jarldom_followers_in_french(pv) -> No
     entry = DATA.place_name(node)
     send(pv, "red", f"journey from home to {entry}\npass")
     report = outbox(pv, kind="report", to=ADDR["blue"])[-1][1]
-    assert f"Rouge part de son foyer vers {translate(DATA.place_said(node), 'fr')}." in report, \
+    # the place Red goes to as the report names it after « vers » (a sea with its article)
+    assert f"Rouge part de son foyer vers {translate(DATA.the_said(node), 'fr')}." in report, \
         report
     assert "partisans : jarlat 0, Suède 0, théocratie 0, Rus 0" in report, report
     assert "jarldom" not in report
