@@ -196,6 +196,6 @@ def test_s8_help_lists_the_vote_and_lists_of_names_in_the_seats_language(pvfr) -
     French HELP read "voter <no>", "garder <tiles>" and "vers <places>": the grammar's
     own rule names, in English, and only one of the two votes."""
     reply = reply_to(pvfr, "red", "AIDE")
-    assert "  voter oui | non\n" in reply and "  garder TUILE, TUILE\n" in reply, reply
-    assert "  voyager drakkar N vers LIEU, LIEU, LIEU\n" in reply
+    assert "  voter oui | non\n" in reply and "  garder TUILE [, TUILE ...]\n" in reply, reply
+    assert "  voyager drakkar N vers LIEU [, LIEU ...]\n" in reply
     assert "<" not in reply.split("Ordres de ce jeu :")[1].split("Plus :")[0]

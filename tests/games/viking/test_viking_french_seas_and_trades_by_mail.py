@@ -137,3 +137,25 @@ def test_a_longship_given_at_a_post_in_english_is_unchanged(pv) -> None:  # type
     reply = reply_to(pv, "red", "journey from Ladoga to Holmgard\n"
                                 "offer green: give longship at Holmgard for nothing")
     assert "offer green: give longship at Holmgard for nothing" in reply, reply
+
+
+# -- 5. HELP's journey form ----------------------------------------------------------------
+
+def test_aide_shows_a_journey_of_one_place_or_more(pvfr) -> None:  # type: ignore[no-untyped-def]
+    """docs/viking.md: a journey moves "up to 3 steps". AIDE showed « vers LIEU, LIEU,
+    LIEU » and « garder TUILE, TUILE » as if that many were needed; it brackets the repeats,
+    and the first form it shows is read as it is."""
+    reply = reply_to(pvfr, "red", "AIDE")
+    assert "\n  voyager [depuis] LIEU vers LIEU [, LIEU ...]\n" in reply, reply
+    assert "\n  garder TUILE [, TUILE ...]\n" in reply, reply
+    assert "LIEU, LIEU" not in reply and "TUILE, TUILE" not in reply
+    position(pvfr, lambda st: st["ships"].append(ship("red", "ladoga")))
+    reply = reply_to(pvfr, "red", "voyager de Ladoga vers Holmgard")
+    assert "OK  voyager de Ladoga vers Holmgard" in reply, reply
+
+
+def test_help_shows_a_journey_of_one_place_or_more(pv) -> None:  # type: ignore[no-untyped-def]
+    reply = reply_to(pv, "red", "HELP")
+    assert "\n  journey [from] PLACE to PLACE [, PLACE ...]\n" in reply, reply
+    assert "\n  keep TILE [, TILE ...]\n" in reply, reply
+    assert "up to 3 steps, a PLACE a step" in reply
