@@ -116,3 +116,25 @@ def test_every_place_has_a_french_name_and_the_data_check_names_one_missing() ->
     del board["post"][1], board["home"][0], board["ally_fleet"][0]
     problems = "\n".join(check(files))
     assert "post aura: name 'Finlande' already used by region finland" in problems, problems
+
+
+def test_every_sea_has_its_french_article_and_the_data_check_names_one_missing() -> None:
+    """docs/viking.md: a French seat reads a sea with its article, « dans le Golfe de
+    Finlande », « dans l'Océan Germanique » (board.toml ``article_fr``); the data check names
+    a sea without one, and an article on a region that is no sea."""
+    from gm.i18n import translate
+
+    data = load()
+    assert all(r.article_fr in ("le", "la") for r in data.regions.values() if r.type == "sea")
+    assert translate(data.at_said("german_ocean"), "fr") == "dans l'Océan Germanique"
+    assert translate(data.at_said("baltic_sea"), "fr") == "dans la Mer Baltique"
+    assert translate(data.at_said("svealand"), "fr") == "en Svealand"
+    files = copy.deepcopy(raw_files())
+    regions = files["board.toml"]["region"]
+    sea = next(r for r in regions if r["type"] == "sea")
+    land = next(r for r in regions if r["type"] != "sea")
+    del sea["article_fr"]
+    land["article_fr"] = "la"
+    problems = "\n".join(check(files))
+    assert f"board.toml: sea {sea['id']!r} needs article_fr 'le' or 'la'" in problems, problems
+    assert f"board.toml: {land['id']!r} is no sea: article_fr is for seas" in problems
