@@ -83,10 +83,10 @@ def test_only_the_word_right_before_the_value_and_only_a_whole_word() -> None:
 
 def test_a_list_is_elided_by_its_first_name() -> None:
     """"de Islande, Norvège": French elides before the first; the others keep their commas."""
-    assert said('{{ _("(orders due from %(powers)s)", powers=p) }}', p="Islande, Norvège") == \
-        "(ordres attendus d'Islande, Norvège)"
-    assert said('{{ _("(orders due from %(powers)s)", powers=p) }}', p="Norvège, Islande") == \
-        "(ordres attendus de Norvège, Islande)"
+    assert said('{{ _("the garrison of %(garrison)s", garrison=p) }}', p="Islande, Norvège") == \
+        "la garnison d'Islande, Norvège"
+    assert said('{{ _("the garrison of %(garrison)s", garrison=p) }}', p="Norvège, Islande") == \
+        "la garnison de Norvège, Islande"
 
 
 def test_a_quoted_name_is_not_elided() -> None:

@@ -169,7 +169,7 @@ def test_a_french_moderator_writes_montrer_and_reads_french(race: Any) -> None:
     assert "la partie race1 telle que gm game show la montre suit cette réponse" in said
     assert f"pas envoyé de nouveau : RENVOYER {mail_id}" in said
     assert "REQUEUE" not in said and "gm mod requeue" not in said
-    assert "ordres attendus de :" in said and "REJETÉE" in said
+    assert "ordres attendus : " in said and "REJETÉE" in said
     notice = flat(outbox(race, kind="notice", to=MOD)[-1][1])
     assert "MONTRER MAILS NON DISTRIBUES" in notice
     assert_in("fr", reply.split("==== MONTRER PARTIE ====")[0],

@@ -24,9 +24,9 @@ SIDE_NAMED = {"Suède": "sweden", "Sweden": "sweden", "Coalition": "coalition"}
 # "==== gm report pb5 1718-autumn-battles ====" opens every report mail
 MARKER = re.compile(r"^==== gm report (\S+) (\S+) ====$", re.M)
 # "Phase now: 1718-autumn-battles (orders due from Sweden, Coalition)"
-# "Phase en cours : 1718-autumn-battles (ordres attendus de Suède, Coalition)"
+# "Phase en cours : 1718-autumn-battles (ordres attendus : Suède, Coalition)"
 PHASE_EN = re.compile(r"^Phase now: (\S+)(?: \(orders due from ([^)]*)\))?$", re.M)
-PHASE_FR = re.compile(r"^Phase en cours : (\S+)(?: \(ordres attendus de ([^)]*)\))?$", re.M)
+PHASE_FR = re.compile(r"^Phase en cours : (\S+)(?: \(ordres attendus : ([^)]*)\))?$", re.M)
 # "  Jämtland: Elfsborg B2 3/3" / "  Åkershus : Bergenhus B1 3/3 (fixé)"
 OWN_BLOCK = re.compile(r"^  (.+?) ?: (.+) ([A-D]\d) (\d)/(\d)( \((?:pinned|fixé)\))?$")
 # "  Åkershus: 2 Denmark block(s)" / "  Jämtland : 2 bloc(s) suédois"
