@@ -22,7 +22,7 @@ from gm.pipeline.reply import SectionReply
 from gm.service import moderator as mod
 from gm.service.bouncing import clear as clear_bouncing
 from gm.service.errors import ServiceError
-from gm.service.games import current_phase, module_of, seat_for_power
+from gm.service.games import current_phase, module_of, phase_info, seat_for_power
 from gm.service.games import seats as seats_of
 from gm.service.orders import set_flags
 from gm.service.outbox import queue_mail
@@ -77,7 +77,17 @@ class CommandRunner:
         return power
 
     def do_ready(self, line: SourceLine, cmd: c.Ready, acting: str | None) -> None:
-        set_flags(self.sc.ctx, self.sc.session, self.game, self._power(acting), ready=cmd.ready)
+        power = self._power(acting)
+        info = phase_info(current_phase(self.sc.session, self.game.id))
+        if cmd.ready and power in info.allowed() and power not in info.owing:
+            # a power that may order here but is not waited for (the Coalition's standing
+            # orders in Sweden's action phase): "your orders are final" told it something of
+            # its own was now settled (orders.md §1: READY says one's own orders are final).
+            # A power that may not order at all is told so by set_flags, with when its turn comes.
+            self.reply.done(line, msg("{power} owes no orders in this phase: READY changes nothing",
+                                      power=module_of(self.game).power_name(power)))
+            return
+        set_flags(self.sc.ctx, self.sc.session, self.game, power, ready=cmd.ready)
         if not cmd.ready:
             self.reply.done(line, msg("not ready any more"))
             return

@@ -55,3 +55,15 @@ def test_without_ready_or_with_early_alone_off_the_phase_waits_for_its_deadline(
     _deadlines(game, {"early_alone": False})
     send(game, "sweden", "READY\n")
     assert phase(game)[0] == "1700-autumn-actions-sweden"
+
+
+def test_ready_from_a_power_the_phase_does_not_wait_for_says_it_changes_nothing(
+        game: ServiceContext) -> None:
+    """The Coalition's READY in Sweden's action phase was answered "your orders are final",
+    though the Coalition has nothing to send there; it is stored nowhere and closes nothing."""
+    reply = send(game, "coalition", "READY\n")
+    assert "READY: Coalition owes no orders in this phase: READY changes nothing" in reply, reply
+    assert "your orders are final" not in reply
+    assert phase(game)[0] == "1700-autumn-actions-sweden"
+    send(game, "sweden", "recon Livland\nREADY\n")  # the one it waits for still closes it
+    assert phase(game)[0] != "1700-autumn-actions-sweden"
