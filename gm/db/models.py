@@ -160,8 +160,8 @@ class OutboundMail(SQLModel, table=True):
     recipients: list[str] | None = _json()
     subject: str = ""
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-    # queued, sent, failed, held (preview), withdrawn (held, then taken back, or a reminder
-    # whose phase closed before it went: never sent)
+    # queued, sent, failed, held (preview), withdrawn (held, then taken back, or a
+    # ``phase_bound`` mail whose phase closed before it went: never sent)
     status: str = Field(default="queued", max_length=16, index=True)
     attempts: int = 0
     next_attempt_at: datetime | None = None
@@ -171,6 +171,9 @@ class OutboundMail(SQLModel, table=True):
     sent_at: datetime | None = None
     claimed_by: str = Field(default="", max_length=200)  # the sender holding it (gm/pipeline/dispatch.py)
     claimed_until: datetime | None = None  # the claim's lease; after it, anyone may send it
+    # only true while the phase open when it was queued is open (a reminder, "N missing
+    # (1 hour left)"): withdrawn, not sent, once a phase of its game closed since
+    phase_bound: bool = False
 
 
 class ModeratorAct(SQLModel, table=True):

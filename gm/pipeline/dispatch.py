@@ -97,37 +97,40 @@ def _unclaimed(ctx: ServiceContext) -> ColumnElement[bool]:
 
 def due(ctx: ServiceContext, limit: int = 200) -> list[int]:
     with session_scope(ctx.engine) as session:
-        rows = session.exec(select(OutboundMail.id, OutboundMail.kind).where(
+        rows = session.exec(select(OutboundMail.id, OutboundMail.phase_bound).where(
             OutboundMail.status == "queued",
             (col(OutboundMail.next_attempt_at) == None)  # noqa: E711
             | (col(OutboundMail.next_attempt_at) <= ctx.clock.now()),
             _unclaimed(ctx),
-        ).order_by(col(OutboundMail.kind) != "welcome", col(OutboundMail.id)).limit(limit)).all()
+        ).order_by(*_SEND_ORDER).limit(limit)).all()
         # a game's welcomes first: queued after the reports of its opening die rolls (a
         # forming game's start, gm game new), they carry the sign-on those reports assume
-        reminders = [int(i) for i, kind in rows if kind == "reminder" and i is not None]
-        stale = withdraw_stale_reminders(session, reminders) if reminders else set()
+        bound = [int(i) for i, phase_bound in rows if phase_bound and i is not None]
+        stale = withdraw_stale(session, bound) if bound else set()
         return [int(i) for i, _ in rows if i is not None and i not in stale]
 
 
-def withdraw_stale_reminders(session: Session, mail_ids: list[int]) -> set[int]:
-    """Mark ``withdrawn`` (never sent) the reminders among ``mail_ids`` whose phase has closed
-    since they were queued; return their ids.
+def withdraw_stale(session: Session, mail_ids: list[int]) -> set[int]:
+    """Mark ``withdrawn`` (never sent) the ``phase_bound`` mails among ``mail_ids`` whose
+    phase has closed since they were queued; return their ids.
 
-    A reminder ("round-1-red closes in 1 hour") is queued for the game's open phase only;
-    once a phase of its game was adjudicated after it was queued, it speaks of a phase
-    that is over. It stays queued so long only when the mail server was down: it then
-    went out after the next phase's report."""
+    Such a mail (a reminder "round-1-red closes in 1 hour", the moderator's "2 missing for
+    round-1-red (1 minute left)", "round-1-red: new deadline") is queued for the game's
+    open phase only; once a phase of its game was adjudicated after it was queued, it
+    speaks of a phase that is over. It stays queued so long only when the mail server was
+    down: it then went out after the next phase's report."""
     closed_since = (select(Phase.id).where(
         col(Phase.game_id) == col(OutboundMail.game_id),
         col(Phase.adjudicated_at) > col(OutboundMail.created_at)).exists())
     stale = {int(i) for i in session.exec(select(OutboundMail.id).where(
-        col(OutboundMail.id).in_(mail_ids), closed_since)) if i is not None}
+        col(OutboundMail.id).in_(mail_ids), col(OutboundMail.phase_bound), closed_since))
+        if i is not None}
     if stale:
         session.execute(update(OutboundMail).where(col(OutboundMail.id).in_(stale))
                         .values(status="withdrawn")
                         .execution_options(synchronize_session=False))
-        log.info("%d reminders of phases closed since were withdrawn, not sent", len(stale))
+        log.info("%d mails about phases closed since (reminders, missing orders) were "
+                 "withdrawn, not sent", len(stale))
     return stale
 
 
@@ -340,6 +343,8 @@ def _lease(ctx: ServiceContext) -> timedelta:
     return timedelta(seconds=float(ctx.settings.get("send_lease_seconds", SEND_LEASE_SECONDS)))
 
 
+_SEND_ORDER = (col(OutboundMail.kind) != "welcome", col(OutboundMail.id))
+"""The order mails are sent in: a game's welcomes first, then as they were queued."""
 _ID = col(OutboundMail.id) == bindparam("mail_id")
 _CLAIM_ROW = (update(OutboundMail)
               .where(_ID, col(OutboundMail.status) == "queued",

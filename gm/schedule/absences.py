@@ -141,4 +141,5 @@ def _tell(ctx: ServiceContext, session: Session, row: OpenPhase, phase: Phase,
                      msg("absent without orders for {phase}", phase=row.phase_id), [
                          msg("No orders for {phase} (deadline {deadline}) from: {names}.",
                              phase=row.phase_id, deadline=when(utc(row.deadline)), names=names),
-                         what], key=f"absence:{row.game_id}:{row.seq}:{stamp(row.deadline)}")
+                         what], key=f"absence:{row.game_id}:{row.seq}:{stamp(row.deadline)}",
+                     phase_bound=True)

@@ -96,7 +96,7 @@ def _remind_power(ctx: ServiceContext, session: Session, game: Game, phase: Phas
                  timezone=seat.timezone, left=left, has_orders=item.has_orders,
                  game_module=game.module)  # the templates name the power: say_power
     subject = msg("reminder: {phase} closes in {left}", phase=phase.phase_id, left=left)
-    queue_mail(ctx, session, game_id=game.id, kind="reminder", to=[seat.address],
+    queue_mail(ctx, session, game_id=game.id, kind="reminder", to=[seat.address], phase_bound=True,
                subject=f"[{game.id}] {translate(subject, seat.language)}",
                text=render("reminder", seat.language, game.module, **words),
                html=render_html("reminder", seat.language, game.module, **words),
@@ -120,7 +120,7 @@ def _summary(ctx: ServiceContext, session: Session, game: Game, phase: Phase, wh
     left = duration(rounded_left(deadline - utc(ctx.clock.now())), lang) if deadline else label
     text = render("missing_summary", lang, game.module, game_id=game.id, phase=phase.phase_id,
                   deadline=deadline, left=left, missing=rows)
-    queue_mail(ctx, session, game_id=game.id, kind="notice", to=[to],
+    queue_mail(ctx, session, game_id=game.id, kind="notice", to=[to], phase_bound=True,
                subject=f"[{game.id}] " + translate(plural(
                    "{n} missing for {phase} ({left} left)", "{n} missing for {phase} ({left} left)",
                    len(rows), phase=phase.phase_id, left=left), lang),

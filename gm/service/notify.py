@@ -51,11 +51,13 @@ def moderators_by_language(ctx: ServiceContext, session: Session, address: str) 
 
 
 def notify_moderator(ctx: ServiceContext, session: Session, game: Game, subject: Text,
-                     text: Text | Sequence[str], *, key: str) -> None:
+                     text: Text | Sequence[str], *, key: str, phase_bound: bool = False) -> None:
     """Queue a notice to the game's moderator (nothing if the game has none), said in the
     game's :func:`moderator_language`. ``text``: a message, or its lines, each a
     :class:`Text` said in that language or a plain ``str`` kept as written (data: an
-    error's trace, a list of seats)."""
+    error's trace, a list of seats). ``phase_bound``: it asks something of the open phase
+    (who is missing, whether to extend its deadline) and is withdrawn, not sent, if the
+    phase closes before it goes (gm.pipeline.dispatch)."""
     to = moderator_address(ctx, game)
     if not to:
         return
@@ -63,7 +65,7 @@ def notify_moderator(ctx: ServiceContext, session: Session, game: Game, subject:
     body = f"==== gm notice {game.id} ====\n{said(text, language).rstrip()}\n"
     queue_mail(ctx, session, game_id=game.id, kind="notice", to=[to],
                subject=f"[{game.id}] {translate(subject, language)}", text=body,
-               key=f"notice:{key}")
+               key=f"notice:{key}", phase_bound=phase_bound)
 
 
 def said(text: Text | Sequence[str], language: str) -> str:

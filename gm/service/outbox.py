@@ -69,7 +69,9 @@ def content_id(ctx: ServiceContext, session: Session, key: str, name: str = "map
 class MailFields(TypedDict):
     """What a queued mail is made of (:func:`queue_mail`, :func:`outbound_row`): its game,
     kind, recipients, subject, text and the key its Message-ID is made from; optionally
-    what it answers, its HTML, attachments, and whether it is held."""
+    what it answers, its HTML, attachments, whether it is held, and whether it is only
+    true while the phase open now is open (``phase_bound``: a reminder, a count of the
+    orders missing; withdrawn unsent once the phase closed, gm.pipeline.dispatch)."""
 
     game_id: str | None
     kind: str
@@ -82,6 +84,7 @@ class MailFields(TypedDict):
     html: NotRequired[str | None]
     attachments: NotRequired[Sequence[Attachment]]
     held: NotRequired[bool]
+    phase_bound: NotRequired[bool]
 
 
 def queue_mail(ctx: ServiceContext, session: Session, *, looked_up: bool = False,
@@ -149,7 +152,7 @@ def outbound_values(ctx: ServiceContext, session: Session,
             "recipients": recipients, "subject": subject, "raw": raw,
             "status": "held" if fields.get("held", False) else "queued",
             "in_reply_to": in_reply_to or "", "created_at": ctx.clock.now(),
-            "next_attempt_at": ctx.clock.now()}
+            "next_attempt_at": ctx.clock.now(), "phase_bound": fields.get("phase_bound", False)}
 
 
 def insert_rows(session: Session, rows: Sequence[OutboundMail]) -> None:

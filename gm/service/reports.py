@@ -828,7 +828,7 @@ def queue_deadline_moved(ctx: ServiceContext, session: Session, game: Game, phas
                        msg("{phase}: new deadline", phase=phase.phase_id), seat.language),
                    text=render("deadline", seat.language, game.module, **words),
                    html=render_html("deadline", seat.language, game.module, **words),
-                   attachments=[ics] if ics else [],
+                   attachments=[ics] if ics else [], phase_bound=True,
                    key=f"deadline:{game.id}:{phase.seq}:{seat.power}:{stamp}")
 
 

@@ -200,3 +200,45 @@ def test_a_reminder_still_queued_when_its_phase_closes_is_withdrawn_not_sent_aft
     assert f"[vik1] {phase(ctx, 'vik1').phase_id}: report for red" in subjects
     assert not any("reminder" in subject for subject in subjects), subjects
     assert [m.status for m in outbox(ctx, "reminder")] == ["withdrawn"]
+
+
+def test_the_missing_orders_notice_queued_while_smtp_refuses_is_withdrawn_once_its_phase_closed(
+        ctx) -> None:  # type: ignore[no-untyped-def]
+    """Seen with the SMTP server down: the moderator's "[race1] 1 missing for turn-1 (1
+    hour left)" went out once the server was back, after the phase it spoke of had
+    closed, while the reminder beside it was withdrawn. Every mail only true while its
+    phase is open is withdrawn alike; the report of the close goes. A real SMTP server
+    (aiosmtpd), first not listening (connection refused), then accepting."""
+    import asyncio
+
+    from gm.mail.config import SmtpSettings, TlsMode
+    from gm.mail.smtp_sink import SmtpSink
+    from gm.pipeline.dispatch import drain
+    from tests.support.servers import SmtpTestServer
+
+    ctx.settings["draw_workers"] = 0
+    server = SmtpTestServer()
+    sink = SmtpSink(SmtpSettings(port=server.port, tls=TlsMode.NONE, timeout=5.0))
+    new_game(ctx, default="48h", reminders=["1h"])
+    first = phase(ctx)
+    order(ctx, "north")
+    ctx.clock.set(first.deadline - 30 * timedelta(minutes=1))
+    assert [r.powers for r in sweep(ctx).reminders] == [("south",)]
+    assert asyncio.run(drain(ctx, sink)) == 0  # nothing listens: refused, all wait
+    ctx.clock.set(first.deadline + timedelta(minutes=1))
+    assert [c.phase_id for c in sweep(ctx).closed] == [first.phase_id]
+
+    server.start()
+    try:
+        ctx.clock.set(first.deadline + 3 * H)  # past every backoff
+        asyncio.run(drain(ctx, sink))
+    finally:
+        server.stop()
+    got = [email.message_from_bytes(m.raw, policy=default)["Subject"] for m in server.received]
+    assert any("turn-1: report" in s or "turn-1 :" in s for s in got), got
+    assert not any("missing" in s for s in got), got
+    assert not any("rappel" in s for s in got), got
+    missing = [m for m in outbox(ctx, "notice") if "missing" in m.subject]
+    assert [m.status for m in missing] == ["withdrawn"]
+    assert [m.status for m in outbox(ctx, "reminder")] == ["withdrawn"]
+    assert not [m for m in outbox(ctx) if m.status == "queued"]
