@@ -87,4 +87,4 @@ def tell_players(ctx: ServiceContext, session: Session, game: Game, *, what: str
         queue_mail(ctx, session, game_id=game.id, kind="notice", to=[address],
                    subject=f"[{game.id}] " + translate(subject, language),
                    text=f"==== gm notice {game.id} ====\n" + translate(words, language) + why + "\n",
-                   key=f"{what}:{key}:{n}:{address}")
+                   key=f"{what}:{game.id}:{key}:{n}:{address}")
