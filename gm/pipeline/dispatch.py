@@ -20,7 +20,10 @@ Several instances may drain one outbox: each mail is claimed before it is sent, 
 conditional ``UPDATE`` that only one of them can win (:func:`claim`), with a lease
 (``send_lease_seconds``, two minutes by default) after which a claim whose sender died
 may be taken over. A restarted instance takes back at once the claims its own dead
-processes left (same instance name, a process id no longer running on this host).
+processes left (same instance name, a process id no longer running on this host). A
+mail is claimed only when no earlier mail of its game is still to go before it, so each
+game's mails leave in the order they were queued whatever the number of instances
+(gm.pipeline.sendorder).
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from gm.db.models import Game, OutboundMail, Phase
 from gm.i18n import Text, msg, when
 from gm.mail.compose import RENDER_HEADER
 from gm.mail.types import FailureKind, MailSink, SendResult
-from gm.pipeline import drawahead, drawpool
+from gm.pipeline import drawahead, drawpool, sendorder
 from gm.pipeline.alive import running
 from gm.service.context import ServiceContext
 from gm.service.notify import notify_moderator
@@ -102,7 +105,7 @@ def due(ctx: ServiceContext, limit: int = 200) -> list[int]:
             (col(OutboundMail.next_attempt_at) == None)  # noqa: E711
             | (col(OutboundMail.next_attempt_at) <= ctx.clock.now()),
             _unclaimed(ctx),
-        ).order_by(*_SEND_ORDER).limit(limit)).all()
+        ).order_by(*sendorder.SEND_ORDER).limit(limit)).all()
         # a game's welcomes first: queued after the reports of its opening die rolls (a
         # forming game's start, gm game new), they carry the sign-on those reports assume
         bound = [int(i) for i, phase_bound in rows if phase_bound and i is not None]
@@ -343,15 +346,15 @@ def _lease(ctx: ServiceContext) -> timedelta:
     return timedelta(seconds=float(ctx.settings.get("send_lease_seconds", SEND_LEASE_SECONDS)))
 
 
-_SEND_ORDER = (col(OutboundMail.kind) != "welcome", col(OutboundMail.id))
-"""The order mails are sent in: a game's welcomes first, then as they were queued."""
 _ID = col(OutboundMail.id) == bindparam("mail_id")
 _CLAIM_ROW = (update(OutboundMail)
               .where(_ID, col(OutboundMail.status) == "queued",
                      (col(OutboundMail.claimed_until) == None)  # noqa: E711
-                     | (col(OutboundMail.claimed_until) <= bindparam("now")))
+                     | (col(OutboundMail.claimed_until) <= bindparam("now")),
+                     ~sendorder.waits_for_earlier())
               .values(claimed_by=bindparam("holder"), claimed_until=bindparam("until")))
-"""The claim (:func:`claim`): the mail still queued and nobody's, or its lease ran out."""
+"""The claim (:func:`claim`): the mail still queued and nobody's, or its lease ran out, and
+no earlier mail of its game is still to go before it (gm.pipeline.sendorder)."""
 _CLAIM = _CLAIM_ROW.returning(col(OutboundMail.kind), col(OutboundMail.raw),
                               col(OutboundMail.recipients))
 """The claim, reading the mail's kind, bytes and recipients with it."""

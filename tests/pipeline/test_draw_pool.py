@@ -32,6 +32,7 @@ from gm.mail.compose import RENDER_HEADER
 from gm.mail.types import FailureKind, SendResult
 from gm.pipeline import drawpool
 from gm.pipeline.dispatch import claim, drain, due
+from gm.pipeline.sendorder import SEND_ORDER
 from gm.service.context import ServiceContext
 from gm.service.outbox import queue_mail
 from tests.present.support import SWEDISH_ORDERS, drain_while_ticking, new_baltica, play
@@ -307,7 +308,8 @@ def test_a_mail_claimed_ahead_whose_lease_ran_out_is_left_to_the_sender_that_too
         if count == 1:  # the first send hangs past every lease; the other instance steps in
             baltica.clock.advance(timedelta(seconds=300))  # type: ignore[attr-defined]
             with session_scope(baltica.engine) as s:
-                ids = s.exec(select(OutboundMail.id).where(OutboundMail.status == "queued")).all()
+                ids = s.exec(select(OutboundMail.id).where(OutboundMail.status == "queued")
+                             .order_by(*SEND_ORDER)).all()  # as a drain claims them
             taken.extend(i for i in ids if i is not None and claim(other, i))
 
     first = Recorder(stall)
