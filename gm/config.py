@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,25 @@ from typing import Any
 
 class ConfigError(Exception):
     pass
+
+
+class ConfigSyntaxError(ConfigError):
+    """The config file is not TOML: which file, the line and column, and what is wrong
+    (a quote or bracket left open, a value without quotes)."""
+
+    def __init__(self, path: Path, line: int | None, column: int | None, what: str) -> None:
+        self.path, self.line, self.column, self.what = path, line, column, what
+        where = f"{path}, line {line}, column {column}" if line is not None else str(path)
+        super().__init__(f"{where}: {what} (the file is not valid TOML)")
+
+    @classmethod
+    def from_decode(cls, path: Path, exc: Exception) -> ConfigSyntaxError:
+        """From tomllib's error, whose message ends "(at line L, column C)" (Python 3.11)."""
+        text = str(exc)
+        found = re.search(r"\s*\(at line (\d+), column (\d+)\)$", text)
+        if found is None:
+            return cls(path, None, None, text)
+        return cls(path, int(found[1]), int(found[2]), text[:found.start()])
 
 
 OPTIONS: dict[str, dict[str, type]] = {
@@ -169,8 +189,11 @@ def load(path: str | Path | None = None) -> Config:
         return Config(None, {})
     try:
         data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{candidate} is not valid TOML: {exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigSyntaxError.from_decode(candidate, exc) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigSyntaxError(candidate, None, None, f"not UTF-8 text ({exc.reason} at byte "
+                                f"{exc.start})") from exc
     return Config(candidate.resolve(), data)
 
 

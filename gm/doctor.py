@@ -31,7 +31,7 @@ from typing import Any
 import aiosmtplib
 from imapclient.exceptions import IMAPClientError
 
-from gm.config import Config, ConfigError
+from gm.config import Config, ConfigError, ConfigSyntaxError
 from gm.mail.config import InboundKind, MailSettings, OutboundKind, TlsMode
 from gm.mail.factory import token_source
 from gm.mail.imap_source import ImapLoginError, ImapSource
@@ -64,6 +64,17 @@ def _ok(check: str, detail: str) -> Finding:
 
 def _fail(check: str, detail: str, fix: str) -> Finding:
     return Finding(check, False, detail, fix)
+
+
+def unreadable_config(error: ConfigError) -> list[Finding]:
+    """The finding when the config file cannot be read at all (not TOML): the other checks
+    need it, and are not run."""
+    where = (f"line {error.line} of {error.path}" if isinstance(error, ConfigSyntaxError)
+             and error.line is not None else "the file")
+    return [_fail("config", str(error),
+                  f"correct {where} (a quote or bracket left open, a text value without "
+                  "quotes; every option is explained in deploy/gm.example.toml), then run "
+                  "gm doctor again")]
 
 
 def _skip(check: str, why: str) -> Finding:

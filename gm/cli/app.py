@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the database and the service are imported by the commands t
 class App:
     config: Config
     db_override: str | None = None
+    config_error: ConfigError | None = None  # the config file is not TOML (gm doctor says so)
     _ctx: ServiceContext | None = field(default=None, repr=False)
 
     @property

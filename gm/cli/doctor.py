@@ -24,10 +24,11 @@ def doctor(app: App, no_send: bool, wait_seconds: float, as_json: bool) -> None:
     Exits 1 when anything needs fixing; a warning (no moderator_address: nobody would
     be told of held games, undelivered mail, bounces; mail waiting for a retry) does not.
     """
-    from gm.doctor import Doctor, failed
+    from gm.doctor import Doctor, failed, unreadable_config
 
-    findings = Doctor(app.config, app.db_override, send=not no_send,
-                      wait_seconds=wait_seconds).run()
+    findings = (unreadable_config(app.config_error) if app.config_error is not None else
+                Doctor(app.config, app.db_override, send=not no_send,
+                       wait_seconds=wait_seconds).run())
     lines = []
     for f in findings:
         mark = "skip" if f.skipped else "warn" if f.warning else ("ok" if f.ok else "FAIL")

@@ -9,7 +9,7 @@ import click
 
 from gm import __version__
 from gm.cli.app import App
-from gm.config import ConfigError, load
+from gm.config import Config, ConfigError, ConfigSyntaxError, load
 
 
 class GmGroup(click.Group):
@@ -43,7 +43,10 @@ def cli(ctx: click.Context, config_path: str | None, db: str | None) -> None:
     try:
         ctx.obj = App(config=load(config_path), db_override=db)
     except ConfigError as exc:
-        raise click.ClickException(str(exc)) from exc
+        if not isinstance(exc, ConfigSyntaxError) or ctx.invoked_subcommand != "doctor":
+            raise  # "gm: gm.toml, line 3, column 12: ...", exit status 1 (GmGroup)
+        # the doctor reports it as its finding, with what to do
+        ctx.obj = App(config=Config(None, {}), db_override=db, config_error=exc)
 
 
 def _register() -> None:

@@ -262,3 +262,27 @@ def test_a_config_file_named_by_gm_config_that_is_missing_is_an_error_not_the_de
         assert done.returncode == 1, (args, done.stdout)
         assert f"no config file at {missing} (named by GM_CONFIG)" in done.stderr
     assert not (tmp_path / "var").exists() and not (tmp_path / "gm.db").exists()
+
+
+def test_a_toml_syntax_error_is_a_doctor_finding_naming_the_file_and_line_and_stops_serve(
+        tmp_path: Path) -> None:
+    """A quote left open in gm.toml: `gm doctor` printed a bare "Error: ... is not valid
+    TOML" line, not a finding with what to do, and `gm serve` the same click "Error:"."""
+    etc = config_folder(tmp_path, BASE.replace('"mod@pbem.test"', '"mod@pbem.test'))
+    path = etc / "gm.toml"
+    doctor = gm(tmp_path, "--config", str(path), "doctor", "--no-send")
+    assert doctor.returncode == 1
+    assert doctor.stdout.splitlines()[0] == (
+        f"FAIL  config          {path}, line 7, column 35: Illegal character '\\n' "
+        "(the file is not valid TOML)")
+    assert f"fix: correct line 7 of {path}" in doctor.stdout
+    assert doctor.stdout.splitlines()[-1] == "1 problem found"
+    assert "Error:" not in doctor.stdout + doctor.stderr
+    as_json = json.loads(gm(tmp_path, "--config", str(path), "doctor", "--json").stdout)
+    assert [(f["check"], f["ok"]) for f in as_json] == [("config", False)]
+
+    served = gm(tmp_path, "--config", str(path), "serve", "--once")
+    assert served.returncode == 1
+    assert served.stderr.strip() == (f"gm: {path}, line 7, column 35: Illegal character "
+                                     "'\\n' (the file is not valid TOML)")
+    assert not (etc / "gm.db").exists()
