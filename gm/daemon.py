@@ -68,6 +68,7 @@ from gm.pipeline.arrival import NOTHING_READ, MailboxReads
 from gm.pipeline.dispatch import drain, release_dead_claims, retry_now
 from gm.pipeline.handle import handle_inbound
 from gm.pipeline.ingest import Stored, still_new, store_all, store_inbound
+from gm.pipeline.mailwatch import MailServerWatch
 from gm.pipeline.order import HELD_GAME_SECONDS, OthersGames, Round, others_alive
 from gm.pipeline.section import AfterCommit
 from gm.schedule.phases import open_phases
@@ -360,6 +361,7 @@ class Daemon:
     _others_games: OthersGames = field(default_factory=OthersGames)  # games found held: left a while
     _drawing_ready: asyncio.Future[bool] | None = field(default=None)  # drawpool.prepare, at start
     reads: MailboxReads = field(default_factory=MailboxReads)  # how far the mailbox is handled
+    mail_server: MailServerWatch = field(default_factory=MailServerWatch)  # down: tried with backoff
     _waiting_read: datetime | None = field(default=None)  # a sweep left due phases for the
     # mailbox to be read: the read bound it had (it sweeps again once the bound moves)
     _told_waiting: bool = field(default=False)  # that was logged (once until the read catches up)
@@ -537,7 +539,7 @@ class Daemon:
         except Exception:
             if not self.stopping:  # the replies and reports already queued still go out
                 await asyncio.to_thread(self.deadlines)
-                await drain(self.ctx, self.sink)
+                await drain(self.ctx, self.sink, watch=self.mail_server)
             raise
         tried = self.reads.found([f for f in found if self._broken[_identity(f)] < BROKEN_TRIES],
                                  started, self.ctx.clock.now())
@@ -564,7 +566,7 @@ class Daemon:
             await asyncio.to_thread(self._refresh)
         if not self.stopping:
             await asyncio.to_thread(self.deadlines)
-            await drain(self.ctx, self.sink)
+            await drain(self.ctx, self.sink, watch=self.mail_server)
         if mails.met_other:
             self._met_other = time.monotonic()
             self._others_games.note(mails)

@@ -5,6 +5,9 @@ replies, timeouts, refused or dropped connections, TLS trouble and refused
 logins are TEMPORARY (the outbox retries with backoff; a wrong password is for
 the operator to fix, not a reason to give up on the mail). A connection the
 server closed while idle is re-opened once without counting as a failure.
+A run of failures of the server itself (down, unreachable, its login refused:
+``SERVER_DOWN``) is logged as a WARNING once, at its first, and once (INFO) when the
+server answers again; the ones between are DEBUG.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import aiosmtplib
 
 from gm.mail.config import AuthMode, SmtpSettings, TlsMode
 from gm.mail.oauth2 import TokenSource
-from gm.mail.types import FailureKind, SendResult, SendStatus
+from gm.mail.types import SERVER_DOWN, FailureKind, SendResult, SendStatus
 
 
 class SmtpSink:
@@ -31,6 +34,7 @@ class SmtpSink:
         self._lock = asyncio.Lock()
         self._log = logger or logging.getLogger("gm.mail.smtp")
         self.connections_opened = 0
+        self._down = False  # the last send met the server down: said once, until it answers
 
     def _new_client(self) -> aiosmtplib.SMTP:
         s = self.settings
@@ -86,6 +90,7 @@ class SmtpSink:
                 try:
                     client, fresh = await self._connected()
                     errors, _ = await client.sendmail(sender, recipients, raw)
+                    self._answered()
                     return SendResult.sent({r: e.code for r, e in errors.items()},
                                            {r: e.message for r, e in errors.items()})
                 except aiosmtplib.SMTPServerDisconnected as exc:
@@ -101,14 +106,32 @@ class SmtpSink:
                     hint = (" (check [smtp] user and password or password_file; `gm doctor` "
                             "checks them; restart gm after changing them)"
                             if failure.kind is FailureKind.AUTH else "")
-                    self._log.warning("smtp send to %s:%s failed (%s%s): %s%s; %s",
-                                      self.settings.host, self.settings.port, failure.kind.value,
-                                      f" {failure.code}" if failure.code else "", failure.detail,
-                                      hint, "the mail stays queued and is tried again later"
-                                      if result.status is SendStatus.TEMPORARY else
-                                      "the mail is not tried again")
+                    quiet = self._failed(failure.kind)
+                    self._log.log(logging.DEBUG if quiet else logging.WARNING,
+                                  "smtp send to %s:%s failed (%s%s): %s%s; %s",
+                                  self.settings.host, self.settings.port, failure.kind.value,
+                                  f" {failure.code}" if failure.code else "", failure.detail,
+                                  hint, "the mail stays queued and is tried again later"
+                                  if result.status is SendStatus.TEMPORARY else
+                                  "the mail is not tried again")
                     return result
             raise AssertionError("unreachable")
+
+    def _failed(self, kind: FailureKind) -> bool:
+        """Note a failure; True when it need not be said: the server is still down (said
+        at the first failure of the outage, and again once it answers)."""
+        if kind not in SERVER_DOWN:
+            self._answered()  # it answered, refusing this mail
+            return False
+        again, self._down = self._down, True
+        return again
+
+    def _answered(self) -> None:
+        """The server answered: said once if it was down (its failures were said once)."""
+        if self._down:
+            self._down = False
+            self._log.info("smtp server %s:%s answers again", self.settings.host,
+                           self.settings.port)
 
     async def _drop(self) -> None:
         client, self._client = self._client, None

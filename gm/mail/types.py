@@ -76,6 +76,14 @@ class FailureKind(enum.Enum):
     IO = "io"
 
 
+SERVER_DOWN = frozenset({FailureKind.CONNECTION_REFUSED, FailureKind.DISCONNECTED,
+                         FailureKind.TIMEOUT, FailureKind.TLS, FailureKind.AUTH,
+                         FailureKind.DISK_FULL, FailureKind.IO})
+"""Failures of the mail server (or the disk), not of the mail: the server down or
+unreachable, its login refused (a password being rotated), a disk full. Every mail
+would meet them (gm.pipeline.dispatch: never given up, and the first ends the drain)."""
+
+
 @dataclass(frozen=True)
 class SendFailure:
     kind: FailureKind

@@ -38,7 +38,7 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import ColumnElement, Connection, CursorResult, bindparam, or_, update
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from gm.checkpoint import checkpoint
 from gm.clock import utc
@@ -46,9 +46,11 @@ from gm.db.engine import session_scope
 from gm.db.models import Game, OutboundMail, Phase
 from gm.i18n import Text, msg, when
 from gm.mail.compose import RENDER_HEADER
+from gm.mail.types import SERVER_DOWN as _SERVER_DOWN
 from gm.mail.types import FailureKind, MailSink, SendResult
 from gm.pipeline import drawahead, drawpool, sendorder
 from gm.pipeline.alive import running
+from gm.pipeline.mailwatch import MailServerWatch
 from gm.service.context import ServiceContext
 from gm.service.notify import notify_moderator
 from gm.service.outbox import PASSWORD_KINDS, mask_delivered
@@ -68,14 +70,13 @@ SEND_LEASE_SECONDS = 120.0
 than a send (the SMTP timeout), so only a claim whose sender died runs out."""
 
 
-SERVER_DOWN = frozenset({FailureKind.CONNECTION_REFUSED, FailureKind.DISCONNECTED,
-                         FailureKind.TIMEOUT, FailureKind.TLS, FailureKind.AUTH,
-                         FailureKind.DISK_FULL, FailureKind.IO})
+SERVER_DOWN = _SERVER_DOWN
 """Failures of the mail server (or the disk), not of the mail: the server down or
 unreachable, its login refused (a password being rotated), a disk full. A mail that meets
 only these is never given up (``MAX_ATTEMPTS`` counts the mail's own refusals, 4xx), and
 the first of them ends the drain: the other mails would meet it too (a server that hangs
-would cost its timeout for each of them), they wait for the next round, untouched."""
+would cost its timeout for each of them), they wait, untouched, until the server's next
+try (gm.pipeline.mailwatch)."""
 
 
 def server_down(result: SendResult) -> bool:
@@ -180,8 +181,12 @@ def release_dead_claims(ctx: ServiceContext) -> int:
         return freed
 
 
-async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
+async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200,
+                watch: MailServerWatch | None = None) -> int:
     """Send every due mail once, in order; return how many were sent.
+
+    ``watch``: the mail server as the daemon's earlier drains found it (gm.pipeline.mailwatch):
+    while it is known down, nothing is tried before its next try is due.
 
     A mail's pending parts (a report's map: SVG and PNG, some 25 ms of CPU) are drawn
     before each attempt to send it, from the bytes queued, and not stored
@@ -196,9 +201,12 @@ async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
     With 0 the drawing is done in-process, one mail at a time.
     The database work runs in worker threads and the drawing in worker processes, so the
     daemon's event loop is never held up."""
+    watch = watch or MailServerWatch()
+    if not watch.may_try(ctx.clock.now()):
+        return 0  # the mail server is down: the mails wait, untouched, for its next try
     pool = drawpool.pool_for(ctx)
     if pool is None:
-        return await _drain_in_process(ctx, sink, limit)
+        return await _drain_in_process(ctx, sink, limit, watch)
     sent = 0
     ahead = deque(await asyncio.to_thread(due, ctx, limit))
     window: deque[_Claimed] = deque()
@@ -222,7 +230,7 @@ async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
             checkpoint("sent")
             await asyncio.to_thread(outbox.record, head.mail_id, result, head.kind)
             sent += result.ok
-            if server_down(result):
+            if not await _watched(ctx, watch, result, bool(head.recipients)):
                 break
     finally:
         if window:  # claimed ahead and not sent (the drain raised): free for the next drain
@@ -231,7 +239,8 @@ async def drain(ctx: ServiceContext, sink: MailSink, limit: int = 200) -> int:
     return sent
 
 
-async def _drain_in_process(ctx: ServiceContext, sink: MailSink, limit: int) -> int:
+async def _drain_in_process(ctx: ServiceContext, sink: MailSink, limit: int,
+                            watch: MailServerWatch) -> int:
     """:func:`drain` with ``draw_workers = 0``: each mail's parts drawn in a worker thread
     of this process, one mail at a time."""
     sent = 0
@@ -249,11 +258,31 @@ async def _drain_in_process(ctx: ServiceContext, sink: MailSink, limit: int) -> 
             checkpoint("sent")
             await asyncio.to_thread(outbox.record, mail_id, result, kind)
             sent += result.ok
-            if server_down(result):
+            if not await _watched(ctx, watch, result, bool(recipients)):
                 break
     finally:
         await asyncio.to_thread(outbox.close)
     return sent
+
+
+async def _watched(ctx: ServiceContext, watch: MailServerWatch, result: SendResult,
+                   tried: bool) -> bool:
+    """Tell ``watch`` what a send found; False when the server is down: the drain stops."""
+    if server_down(result):
+        waiting = await asyncio.to_thread(_queued, ctx)
+        watch.failed(ctx.clock.now(), backoff(watch.failures + 1), waiting)
+        return False
+    if tried and watch.down_since is not None:  # back: what met it down goes now too
+        await asyncio.to_thread(retry_now, ctx)
+        watch.answered(ctx.clock.now(), await asyncio.to_thread(_queued, ctx))
+    return True
+
+
+def _queued(ctx: ServiceContext) -> int:
+    """How many mails wait in the outbox."""
+    with session_scope(ctx.engine) as session:
+        return int(session.exec(select(func.count()).select_from(OutboundMail)
+                                .where(OutboundMail.status == "queued")).one())
 
 
 @dataclass
