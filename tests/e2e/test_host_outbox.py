@@ -79,3 +79,43 @@ def test_gm_mod_mails_undelivered_says_the_mails_still_waiting_while_the_smtp_se
         "vik1: no mail gm sent has failed to be delivered",
         "1 mail waits to be sent: the mail server has not taken it yet, and gm tries again by "
         "itself"]
+
+
+def test_the_missing_orders_notice_and_reminder_queued_while_smtp_is_down_are_not_sent_after_the_phase(
+        tmp_path: Path) -> None:
+    """With the mail server down, the moderator's "[vik1] 1 missing for ... left" went out
+    once it was back, after the phase it counted had closed (the reminder beside it was
+    withdrawn). Real `gm game new`, `gm serve --once` (the reminder due at once), `gm
+    adjudicate` (the phase closed), then a real SMTP server on the port: the report goes,
+    neither the count nor the reminder does."""
+    import email
+    from email.policy import default
+
+    from tests.support.servers import SmtpTestServer
+
+    for sub in ("new", "cur", "tmp"):
+        (tmp_path / "inbox" / sub).mkdir(parents=True)
+    port = free_port()
+    (tmp_path / "gm.toml").write_text(CONFIG.format(port=port))
+    made = gm(tmp_path, "game", "new", "vik1", "--module", "viking", "--scenario", "1p",
+              "--seat", "red=red@example.org", "--moderator", "mod@example.org",
+              "--set", 'deadlines={"default": "48h", "reminders": ["72h"]}')
+    assert made.returncode == 0, made.stderr
+    assert gm(tmp_path, "serve", "--once").returncode == 0  # reminder queued; nothing listens
+    closed = gm(tmp_path, "adjudicate", "vik1")
+    assert closed.returncode == 0, closed.stderr
+    server = SmtpTestServer(port=port)
+    server.start()
+    try:
+        served = gm(tmp_path, "serve", "--once")
+    finally:
+        server.stop()
+    assert served.returncode == 0, served.stderr
+    subjects = [str(email.message_from_bytes(m.raw, policy=default)["Subject"])
+                for m in server.received]
+    assert "[vik1] round-2-red: report for red" in subjects, subjects  # round-1-red closed
+    about_first = [s for s in subjects if "round-1-red" in s]
+    assert about_first == ["[vik1] round-1-red: report for red",
+                           "[vik1] round-1-red: report for moderator"], subjects
+    # what the next serve found due for the phase open now is sent, as always
+    assert "[vik1] reminder: round-2-red closes in 2 days" in subjects
