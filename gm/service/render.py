@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from datetime import datetime
 from functools import cache, lru_cache
 from types import FunctionType
@@ -38,7 +38,7 @@ from jinja2.utils import _PassArg
 from markupsafe import Markup
 
 from gm.i18n import SOURCE_LANGUAGE, elided_template, languages, say, translations
-from gm.l10n import duration, moment, money, number
+from gm.l10n import ELIDED, duration, moment, money, number
 from gm.resources import templates_root
 
 
@@ -249,6 +249,9 @@ def _direct_gettext(env: Environment, catalogue: Any, language: str) -> None:
     ``%``, the word ahead of each value is elided where ``language`` does so (French "de
     %(place)s" with Islande says "d'Islande", :func:`gm.i18n.elided_template`)."""
     get, nget = catalogue.gettext, catalogue.ngettext
+    if language not in ELIDED:  # English: no word to elide, no call to ask (issue 21)
+        _plain_gettext(env, get, nget)
+        return
 
     @pass_eval_context
     def gettext(eval_ctx: EvalContext, string: str, /, **variables: Any) -> str:
@@ -265,6 +268,26 @@ def _direct_gettext(env: Environment, catalogue: Any, language: str) -> None:
         if eval_ctx.autoescape:
             rv = Markup(rv)
         return rv % variables
+
+    env.globals.update(gettext=gettext, ngettext=ngettext, _=gettext)
+
+
+def _plain_gettext(env: Environment, get: Callable[[str], str],
+                   nget: Callable[[str, str, int], str]) -> None:
+    """:func:`_direct_gettext` for a language that elides nothing: the same, without the
+    elision's look at each sentence (a storm's close renders some 260 a game)."""
+
+    @pass_eval_context
+    def gettext(eval_ctx: EvalContext, string: str, /, **variables: Any) -> str:
+        rv = get(string)
+        return (Markup(rv) if eval_ctx.autoescape else rv) % variables
+
+    @pass_eval_context
+    def ngettext(eval_ctx: EvalContext, singular: str, plural: str, num: int, /,
+                 **variables: Any) -> str:
+        variables.setdefault("num", num)
+        rv = nget(singular, plural, num)
+        return (Markup(rv) if eval_ctx.autoescape else rv) % variables
 
     env.globals.update(gettext=gettext, ngettext=ngettext, _=gettext)
 
