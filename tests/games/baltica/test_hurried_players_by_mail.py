@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from gm.db.engine import session_scope
-from gm.service.adjudicate import close_phase, settle
-from gm.service.games import SeatSpec, create_game, current_phase
+from gm.service.adjudicate import settle
+from gm.service.games import SeatSpec, create_game
+from tests.games.baltica.bymail import close_and_settle, phase_of, reply_to
 from tests.pipeline.conftest import deliver, mail, outbox
 
 SWEDEN, COALITION, MOD = "karl@example.org", "pyotr@example.org", "mod@example.org"
@@ -30,19 +31,11 @@ def g1(ctx):  # type: ignore[no-untyped-def]
 
 
 def phase_now(ctx) -> tuple[str, int]:  # type: ignore[no-untyped-def]
-    with session_scope(ctx.engine) as s:
-        p = current_phase(s, "g1")
-        return p.phase_id, p.seq
+    return phase_of(ctx, "g1")
 
 
 def close(ctx) -> None:  # type: ignore[no-untyped-def]
-    assert close_phase(ctx, "g1", phase_now(ctx)[1], by="test").closed
-    settle(ctx, "g1", by="test")
-
-
-def reply_to(ctx, sender: str, body: str) -> str:  # type: ignore[no-untyped-def]
-    deliver(ctx, mail(body, sender=sender))
-    return outbox(ctx, kind="reply", to=sender)[-1][1]
+    close_and_settle(ctx, "g1")
 
 
 def test_7_3_a_hits_prefer_sent_in_the_battles_phase_holds_for_the_forage(g1) -> None:  # type: ignore[no-untyped-def]
