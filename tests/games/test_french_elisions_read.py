@@ -23,9 +23,8 @@ from gm.games import registry
 from gm.games.baltica import parsing as baltica
 from gm.games.britannica import parser as britannica
 from gm.games.viking import parsing as viking
-from gm.i18n import translate
 from gm.orders.elision import Elisions
-from gm.orders.model import ParsedOrder, SourceLine
+from tests.games.test_names_read_unquoted import _read as read
 
 _VOWELS = "aeiouàâäåæéèêëîïôöøœùûüAEIOUÀÂÄÅÆÉÈÊËÎÏÔÖØŒÙÛÜ"
 _BEFORE_VOWEL = re.compile(rf"\b(de|le|la|que)\s+(?=[{_VOWELS}])", re.IGNORECASE)
@@ -37,14 +36,6 @@ def elided(line: str, apostrophe: str) -> str:
     """``line`` as a French player writes it: "de Islande" as "d'Islande", "la Italie" as
     "l'Italie"."""
     return _BEFORE_VOWEL.sub(lambda m: m.group(1)[:-1] + apostrophe, line)
-
-
-def read(module: Any, state: dict[str, Any], power: str, line: str) -> Any:
-    """The order ``power``'s line is read as, or why not (the reply's reason, in English)."""
-    [result] = module.parse_orders(state, power, [SourceLine(1, line)]).lines
-    if isinstance(result, ParsedOrder):
-        return result.order
-    return f"{line!r}: {translate(getattr(result, 'reason', 'ignored as prose'), 'en')}"
 
 
 def unread_when_elided(module: Any, state: dict[str, Any], power: str,
